@@ -1,0 +1,166 @@
+"""What every backend shares: the Result type, the Backend base class and its sessions.
+
+A backend opens a :class:`Session` on one puzzle; a session yields solutions one at a time
+and accepts *blocking* of a found grid.  Counting and uniqueness (``kakurolab.uniqueness``) are
+written once against this interface, so no backend re-implements them.  Every solution passes
+the rule checker inside :meth:`Backend.open` before it leaves the backend.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from ..check import solution_problems
+from ..errors import KakuroError
+from ..model import Puzzle, Solution
+
+
+class Status(StrEnum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"  # timeout or interrupted
+    ERROR = "error"
+
+
+@dataclass
+class Result:
+    """The one answer type of every backend.
+
+    ``solutions`` holds every distinct grid found (up to the requested limit); ``solution`` is
+    the first.  Times are wall-clock seconds; ``stats`` holds solver statistics under readable
+    keys (``conflicts``, ``decisions``, ``propagations``, ``nodes`` ...).
+    """
+
+    status: Status
+    solutions: list[Solution] = field(default_factory=list)
+    encode_time: float = 0.0
+    solve_time: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+    backend: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+    complete: bool = False
+    """True when the search space was exhausted, so ``len(solutions)`` is the exact count."""
+
+    @property
+    def solution(self) -> Solution | None:
+        return self.solutions[0] if self.solutions else None
+
+    @property
+    def n_solutions(self) -> int:
+        return len(self.solutions)
+
+    @property
+    def time(self) -> float:
+        return self.encode_time + self.solve_time
+
+
+class SolutionCheckError(KakuroError):
+    """A backend produced a grid that breaks the rules: a bug, reported instead of hidden."""
+
+
+class Session(ABC):
+    """One puzzle loaded into one solver, solved incrementally.
+
+    ``next`` returns ``(status, solution)``; after a solution, ``block`` excludes that grid
+    (over cell values only, never auxiliary variables) so the next call finds a different one.
+    """
+
+    encode_time: float = 0.0
+
+    @abstractmethod
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]: ...
+
+    @abstractmethod
+    def block(self, solution: Solution) -> None: ...
+
+    def stats(self) -> dict[str, Any]:
+        """Cumulative solver statistics for this session."""
+        return {}
+
+    def close(self) -> None:  # noqa: B027 - optional hook, most sessions hold nothing
+        """Free solver resources."""
+
+
+class Backend(ABC):
+    """A solver behind the common interface; subclasses live in the ``BACKENDS`` registry.
+
+    Class attributes declare capabilities so that callers (CLI, experiments, tests) can skip
+    combinations a backend cannot run instead of discovering it by failure.
+    """
+
+    name: ClassVar[str]
+    doc: ClassVar[str] = ""
+    extra: ClassVar[str | None] = None  # pip extra that installs the solver
+    supports_standard: ClassVar[bool] = True
+    supports_cryptic: ClassVar[bool] = True
+    supports_counting: ClassVar[bool] = True
+    supports_timeout: ClassVar[bool] = True
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+
+    @classmethod
+    def available(cls) -> bool:
+        """Whether the solver can be imported here (never raises)."""
+        return True
+
+    @classmethod
+    def supports(cls, puzzle: Puzzle) -> bool:
+        return cls.supports_cryptic if puzzle.is_cryptic else cls.supports_standard
+
+    @abstractmethod
+    def _open(self, puzzle: Puzzle) -> Session:
+        """Load the puzzle into the solver (encoding it if the backend needs a formula)."""
+
+    def open(self, puzzle: Puzzle) -> Session:
+        if not self.supports(puzzle):
+            kind = "cryptic" if puzzle.is_cryptic else "standard"
+            raise KakuroError(f"backend {self.name!r} does not support {kind} puzzles")
+        start = time.perf_counter()
+        session = self._open(puzzle)
+        if not session.encode_time:
+            session.encode_time = time.perf_counter() - start
+        return _CheckedSession(session, puzzle, self.name)
+
+    def describe(self) -> dict[str, Any]:
+        """Name and options, for result rows."""
+        return {"backend": self.name, **{k: v for k, v in self.options.items() if v is not None}}
+
+
+class _CheckedSession(Session):
+    """Runs the rule checker on every solution a session produces."""
+
+    def __init__(self, inner: Session, puzzle: Puzzle, backend: str) -> None:
+        self.inner, self.puzzle, self.backend = inner, puzzle, backend
+        self.encode_time = inner.encode_time
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        status, solution = self.inner.next(timeout)
+        if solution is not None:
+            problems = solution_problems(self.puzzle, solution)
+            if problems:
+                raise SolutionCheckError(
+                    f"backend {self.backend!r} returned a wrong solution for puzzle "
+                    f"{self.puzzle.id}: {problems[0]}"
+                )
+        return status, solution
+
+    def block(self, solution: Solution) -> None:
+        self.inner.block(solution)
+
+    def stats(self) -> dict[str, Any]:
+        return self.inner.stats()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def decode_letters(letters: Mapping[str, int]) -> dict[str, int]:
+    """Normalise a letter assignment (keeps the letters A-J only)."""
+    return {k: int(v) for k, v in sorted(letters.items())}

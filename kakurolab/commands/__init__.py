@@ -1,0 +1,1 @@
+"""One module per ``kakuro`` subcommand, each with ``register(subparsers)``."""

@@ -1,0 +1,77 @@
+"""Errors that the CLI reports as one line and exit code 2, never as a traceback."""
+
+from __future__ import annotations
+
+
+class KakuroError(Exception):
+    """Base of every error a user can cause: its message is one self-contained line."""
+
+    exit_code = 2
+
+
+class FormatError(KakuroError):
+    """Malformed input text, located by file, puzzle id, line and column."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        puzzle_id: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.source, self.puzzle_id, self.line, self.column = source, puzzle_id, line, column
+        self.detail = message
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.source:
+            where.append(self.source)
+        if self.puzzle_id is not None:
+            where.append(f"puzzle {self.puzzle_id}")
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        return (", ".join(where) + ": " if where else "") + self.detail
+
+    def located(self, **where: object) -> FormatError:
+        """A copy with missing location fields filled in (callers know the file name)."""
+        fields = {k: getattr(self, k) for k in ("source", "puzzle_id", "line", "column")}
+        for key, value in where.items():
+            if fields.get(key) is None:
+                fields[key] = value
+        return FormatError(self.detail, **fields)  # type: ignore[arg-type]
+
+
+class PuzzleError(KakuroError):
+    """A puzzle that parses but breaks Kakuro's structural rules."""
+
+
+class UnknownNameError(KakuroError):
+    """An unknown registry name (format, backend, encoding part, solver)."""
+
+    def __init__(self, kind: str, name: str, known: object) -> None:
+        names = ", ".join(sorted(map(str, known)))  # type: ignore[call-overload]
+        super().__init__(f"unknown {kind} {name!r}; known: {names}")
+
+
+class MissingExtraError(KakuroError):
+    """An optional dependency is not installed: name the extra that brings it."""
+
+    def __init__(self, feature: str, extra: str, module: str) -> None:
+        super().__init__(
+            f"{feature} needs the optional dependency {module!r}: pip install 'kakurolab[{extra}]'"
+        )
+
+
+def require(module: str, *, extra: str, feature: str) -> object:
+    """Import an optional module or raise MissingExtraError naming the pip extra."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(feature, extra, module) from exc

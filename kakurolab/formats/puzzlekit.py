@@ -1,0 +1,211 @@
+"""puzzlekit text: header ``R C``, then R rows of C tokens (``-`` block, ``0`` white, ``D,R``
+clue cell with down sum D and right sum R, either side may be empty).
+
+A puzzlekit JSON collection (``{"data": {id: {"problem", "solution", ...}}}``) holds many
+puzzles; each keeps its key as id and its published solution under ``meta["solution"]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from ..errors import FormatError
+from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
+from .base import Format
+
+
+class PuzzlekitFormat(Format):
+    name = "puzzlekit"
+    doc = "puzzlekit text (R C header, '-', '0', 'D,R' tokens) or its JSON collection"
+    suffixes = (".json", ".txt")
+
+    @classmethod
+    def sniff(cls, text: str) -> bool:
+        stripped = text.lstrip()
+        if stripped.startswith("{"):
+            try:
+                data = json.loads(stripped)
+            except ValueError:
+                return False
+            return isinstance(data, dict) and isinstance(data.get("data"), dict)
+        header = stripped.split("\n", 1)[0].split()
+        return len(header) == 2 and all(part.isdigit() for part in header)
+
+    @classmethod
+    def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
+        if not text.lstrip().startswith("{"):
+            return [parse_problem(text, "1", source)]
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise FormatError(f"invalid JSON: {exc}", source=source) from None
+        entries = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(entries, dict):
+            raise FormatError('expected {"data": {id: {"problem": ...}}}', source=source)
+        puzzles = []
+        for pid, entry in entries.items():
+            if not isinstance(entry, dict) or not isinstance(entry.get("problem"), str):
+                raise FormatError('entry has no "problem" text', source=source, puzzle_id=pid)
+            puzzle = parse_problem(entry["problem"], str(pid), source)
+            meta = {k: v for k, v in entry.items() if k not in ("problem", "solution")}
+            if isinstance(entry.get("solution"), str):
+                meta["solution"] = parse_solution(entry["solution"], puzzle, source)
+            puzzles.append(Puzzle(puzzle.id, puzzle.grid, meta))
+        return puzzles
+
+    @classmethod
+    def cannot_write(cls, puzzle: Puzzle) -> str | None:
+        if puzzle.is_cryptic:
+            return "the puzzlekit format holds numeric clues only"
+        return None
+
+    @classmethod
+    def dump(cls, puzzles: Sequence[Puzzle]) -> str:
+        data = {}
+        for puzzle in puzzles:
+            entry: dict[str, object] = {"problem": dump_problem(puzzle)}
+            solution = puzzle.meta.get("solution")
+            if isinstance(solution, Solution):
+                entry["solution"] = dump_solution(puzzle, solution)
+            entry.update({k: v for k, v in puzzle.meta.items() if k != "solution"})
+            data[puzzle.id] = entry
+        return json.dumps({"name": "Kakuro", "count": len(data), "data": data}, indent=1) + "\n"
+
+
+def _header(lines: list[str], pid: str, source: str | None) -> tuple[int, int]:
+    parts = lines[0].split() if lines else []
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise FormatError("expected a header 'ROWS COLS'", source=source, puzzle_id=pid, line=1)
+    rows, cols = map(int, parts)
+    if rows == 0 or cols == 0:
+        raise FormatError("the grid is empty", source=source, puzzle_id=pid, line=1)
+    if len(lines) - 1 < rows:
+        raise FormatError(
+            f"expected {rows} rows, got {len(lines) - 1}",
+            source=source,
+            puzzle_id=pid,
+            line=len(lines) + 1,
+        )
+    return rows, cols
+
+
+def _rows(text: str, pid: str, source: str | None) -> list[list[tuple[str, int]]]:
+    """Rows of (token, column) after the header, checked against the header's size."""
+    lines = [line.rstrip() for line in text.strip("\n").split("\n")]
+    rows, cols = _header(lines, pid, source)
+    out = []
+    for lineno, line in enumerate(lines[1 : rows + 1], start=2):
+        tokens, pos = [], 0
+        for tok in line.split():
+            pos = line.index(tok, pos)
+            tokens.append((tok, pos + 1))
+            pos += len(tok)
+        if len(tokens) != cols:
+            raise FormatError(
+                f"expected {cols} cells, got {len(tokens)}",
+                source=source,
+                puzzle_id=pid,
+                line=lineno,
+                column=len(line) + 1,
+            )
+        out.append(tokens)
+    if any(line.strip() for line in lines[rows + 1 :]):
+        raise FormatError(
+            f"text after the {rows} rows the header announces",
+            source=source,
+            puzzle_id=pid,
+            line=rows + 2,
+        )
+    return out
+
+
+def parse_problem(text: str, pid: str, source: str | None = None) -> Puzzle:
+    grid = []
+    for lineno, row in enumerate(_rows(text, pid, source), start=2):
+        squares = []
+        for token, column in row:
+            try:
+                squares.append(_square(token))
+            except ValueError as exc:
+                raise FormatError(
+                    str(exc), source=source, puzzle_id=pid, line=lineno, column=column
+                ) from None
+        grid.append(tuple(squares))
+    return Puzzle(pid, tuple(grid))
+
+
+def _square(token: str) -> Square:
+    if token == "-":
+        return BLOCK
+    if token == "0":
+        return WHITE
+    if "," in token:
+        down_text, _, across_text = token.partition(",")
+        if "," in across_text:
+            raise ValueError(f"bad clue cell {token!r}")
+        down = _number(down_text, token)
+        across = _number(across_text, token)
+        return ClueCell(down=down, across=across) if down or across else BLOCK
+    raise ValueError(f"unknown cell {token!r} (expected '-', '0' or 'D,R')")
+
+
+def _number(text: str, token: str) -> Clue | None:
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ValueError(f"bad clue cell {token!r}: {text!r} is not a number")
+    return Clue(int(text))
+
+
+def parse_solution(text: str, puzzle: Puzzle, source: str | None = None) -> Solution:
+    """A solution grid (header, then digits and ``-``) for the white cells of ``puzzle``."""
+    rows = _rows(text, puzzle.id, source)
+    if (len(rows), len(rows[0])) != puzzle.shape:
+        raise FormatError(
+            f"solution is {len(rows)}x{len(rows[0])}, puzzle is {puzzle.nrows}x{puzzle.ncols}",
+            source=source,
+            puzzle_id=puzzle.id,
+            line=1,
+        )
+    values = {}
+    for r, row in enumerate(rows):
+        for c, (token, column) in enumerate(row):
+            if token.isdigit() and isinstance(puzzle.grid[r][c], White):
+                values[(r, c)] = int(token)
+            elif token not in ("-", "0") and not token.isdigit():
+                raise FormatError(
+                    f"unknown solution cell {token!r}",
+                    source=source,
+                    puzzle_id=puzzle.id,
+                    line=r + 2,
+                    column=column,
+                )
+    return Solution(values)
+
+
+def dump_problem(puzzle: Puzzle) -> str:
+    lines = [f"{puzzle.nrows} {puzzle.ncols}"]
+    for row in puzzle.grid:
+        lines.append(" ".join(_token(sq) for sq in row))
+    return "\n".join(lines)
+
+
+def _token(square: Square) -> str:
+    if isinstance(square, White):
+        return "0"
+    if isinstance(square, ClueCell):
+        return f"{square.down or ''},{square.across or ''}"
+    return "-"
+
+
+def dump_solution(puzzle: Puzzle, solution: Solution) -> str:
+    lines = [f"{puzzle.nrows} {puzzle.ncols}"]
+    for r in range(puzzle.nrows):
+        lines.append(
+            " ".join(
+                str(solution.values.get((r, c), "-")) if (r, c) in solution.values else "-"
+                for c in range(puzzle.ncols)
+            )
+        )
+    return "\n".join(lines)
