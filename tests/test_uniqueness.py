@@ -1,0 +1,109 @@
+"""The counting layer above the backends: limits, exactness, verdicts and the checker gate.
+
+These tests drive ``kakurolab.uniqueness`` with a tiny exhaustive enumerator written here, so
+they exercise the blocking loop itself independently of any real solver.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from kakurolab.backends import Backend, Session, SolutionCheckError, Status
+from kakurolab.check import solution_problems
+from kakurolab.formats import loads
+from kakurolab.model import Puzzle, Solution
+from kakurolab.uniqueness import Verdict, count, prove_unique
+
+
+def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
+    """A 2x2 white square with the given column (down) and row (across) sums."""
+    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
+
+
+def _brute_force(puzzle: Puzzle) -> list[Solution]:
+    """Every valid grid, by trying all digit tuples (only for tiny puzzles)."""
+    cells = puzzle.whites
+    found = []
+    for digits in itertools.product(range(1, 10), repeat=len(cells)):
+        candidate = Solution(dict(zip(cells, digits, strict=True)))
+        if not solution_problems(puzzle, candidate):
+            found.append(candidate)
+    return found
+
+
+class _Enumerator(Session):
+    def __init__(self, puzzle: Puzzle, corrupt: bool) -> None:
+        self.pending = _brute_force(puzzle)
+        self.blocked: set[Solution] = set()
+        self.corrupt = corrupt
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        if self.corrupt:
+            cell = next(iter(self.pending[0].values))
+            return Status.SAT, Solution({cell: 9})
+        while self.pending:
+            solution = self.pending.pop(0)
+            if solution not in self.blocked:
+                return Status.SAT, solution
+        return Status.UNSAT, None
+
+    def block(self, solution: Solution) -> None:
+        self.blocked.add(solution)
+
+
+class EnumeratorBackend(Backend):
+    name = "enumerator"
+
+    def _open(self, puzzle: Puzzle) -> Session:
+        return _Enumerator(puzzle, self.options.get("corrupt", False))
+
+
+@pytest.fixture
+def square() -> Puzzle:
+    """Rows and columns of {1, 3}: the two grids 13/31 and 31/13."""
+    return _square((4, 4), (4, 4))
+
+
+def test_count_all_is_exact(square: Puzzle) -> None:
+    expected = _brute_force(square)
+    result = count(square, None, backend=EnumeratorBackend())
+    assert result.complete
+    assert result.n_solutions == len(expected) > 1
+    assert set(result.solutions) == set(expected)
+
+
+def test_count_stops_at_limit(square: Puzzle) -> None:
+    result = count(square, 1, backend=EnumeratorBackend())
+    assert result.n_solutions == 1 and not result.complete and result.status is Status.SAT
+
+
+def test_multiple_has_two_distinct_valid_witnesses(square: Puzzle) -> None:
+    verdict = prove_unique(square, backend=EnumeratorBackend())
+    assert verdict.verdict is Verdict.MULTIPLE
+    first, second = verdict.solutions
+    assert first != second and verdict.differences
+    assert not solution_problems(square, first) and not solution_problems(square, second)
+
+
+def test_wrong_solution_never_leaves_the_backend(square: Puzzle) -> None:
+    with pytest.raises(SolutionCheckError, match="wrong solution"):
+        count(square, 1, backend=EnumeratorBackend(corrupt=True))
+
+
+@pytest.mark.parametrize(
+    ("down", "across", "verdict"),
+    [
+        ((3, 4), (3, 4), Verdict.UNIQUE),
+        ((4, 4), (3, 3), Verdict.UNSAT),
+        ((4, 4), (4, 4), Verdict.MULTIPLE),
+    ],
+)
+def test_verdict_matches_brute_force(down, across, verdict) -> None:
+    puzzle = _square(down, across)
+    expected = {0: Verdict.UNSAT, 1: Verdict.UNIQUE}.get(
+        len(_brute_force(puzzle)), Verdict.MULTIPLE
+    )
+    assert expected is verdict
+    assert prove_unique(puzzle, backend=EnumeratorBackend()).verdict is verdict
