@@ -10,8 +10,11 @@ from typing import Any
 
 from ..errors import UnknownNameError
 from .base import Backend, Result, Session, SolutionCheckError, Status
+from .cpsat import CpSatBackend
 
-BACKENDS: dict[str, type[Backend]] = {}
+BACKENDS: dict[str, type[Backend]] = {
+    "cpsat": CpSatBackend,
+}
 
 
 def get_backend(name: str, **options: Any) -> Backend:
