@@ -38,8 +38,10 @@ class PuzzlekitFormat(Format):
             return [parse_problem(text, "1", source)]
         try:
             data = json.loads(text)
-        except ValueError as exc:
-            raise FormatError(f"invalid JSON: {exc}", source=source) from None
+        except json.JSONDecodeError as exc:
+            raise FormatError(
+                f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
+            ) from None
         entries = data.get("data") if isinstance(data, dict) else None
         if not isinstance(entries, dict):
             raise FormatError('expected {"data": {id: {"problem": ...}}}', source=source)
