@@ -1,0 +1,427 @@
+"""Same-run benchmarks: configurations timed against a reference, reported as ratios.
+
+Seconds measured on a shared machine mean little; the ratio of two configurations measured in
+the same run, puzzle by puzzle and interleaved (puzzle-major, with the configuration order
+rotated per puzzle), survives the noise because the noise hits every configuration alike.
+Every configuration's answer is checked against the others' (and against published solutions
+where the data has them): a benchmark of a wrong solver is an error, not a result.
+
+A *configuration* is a backend name with options, written ``NAME[:key=value,...]``; the CLI's
+solving commands build their backend through the same :class:`Config`.  Suites live in the
+plain dict :data:`SUITES` (name -> :class:`Suite`); adding a suite touches nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .backends import BACKENDS, Backend, Status, get_backend
+from .errors import KakuroError, UnknownNameError
+from .model import Puzzle
+from .uniqueness import Verdict, prove_unique, solve
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+
+
+class BenchError(KakuroError):
+    """Configurations disagree, or one contradicts published data: the timings are void."""
+
+
+# --------------------------------------------------------------------------- configurations
+
+
+def coerce(value: str) -> Any:
+    """CLI option text to a Python value: integers, floats and true/false; text otherwise."""
+    lowered = value.strip().lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def check_options(name: str, options: Mapping[str, Any]) -> None:
+    """Reject options the backend does not declare.
+
+    Convention: a backend class may declare ``accepted_options: ClassVar[dict[str, str]]``
+    (option name -> one-line doc).  When it does, any other option is a user error reported in
+    one line; a backend without the attribute receives its options unchecked.
+    """
+    cls = BACKENDS.get(name)
+    if cls is None:
+        raise UnknownNameError("backend", name, BACKENDS)
+    accepted = getattr(cls, "accepted_options", None)
+    if accepted is None:
+        return
+    for key in options:
+        if key not in accepted:
+            takes = f"it takes: {', '.join(sorted(accepted))}" if accepted else "it takes none"
+            raise KakuroError(f"backend {name!r} does not take option {key!r}; {takes}")
+
+
+@dataclass(frozen=True)
+class Config:
+    """A backend name with options; ``label`` names it in tables (the spec as written)."""
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+            object.__setattr__(self, "label", f"{self.name}:{opts}" if opts else self.name)
+
+    @classmethod
+    def parse(cls, spec: str) -> Config:
+        """``NAME[:key=value,...]``.
+
+        A comma-separated piece whose key the backend does not accept continues the previous
+        value, so an encoding spec with its own commas needs no quoting:
+        ``pysat:encoding=cell=direct,sum=mdd,solver=cadical195``.
+        """
+        name, _, rest = spec.strip().partition(":")
+        name = name.strip()
+        if not name:
+            raise KakuroError(f"configuration {spec!r} names no backend (NAME[:key=value,...])")
+        accepted = getattr(BACKENDS.get(name), "accepted_options", None)
+        options: dict[str, Any] = {}
+        last: str | None = None
+        for piece in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, value = piece.partition("=")
+            if last is not None and (not eq or (accepted is not None and key not in accepted)):
+                options[last] = f"{options[last]},{piece}"
+                continue
+            if not eq or not key.strip():
+                raise KakuroError(f"configuration {spec!r}: expected key=value, got {piece!r}")
+            last = key.strip()
+            options[last] = value.strip()
+        return cls(name, {k: coerce(v) for k, v in options.items()}, spec.strip())
+
+    def backend(self) -> Backend:
+        """The configured backend, its options checked (one-line error when not taken)."""
+        check_options(self.name, self.options)
+        return get_backend(self.name, **self.options)
+
+
+# --------------------------------------------------------------------------- suites
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run produced: ``answer`` must be equal across configurations."""
+
+    answer: object
+    timeout: bool = False
+
+
+@dataclass(frozen=True)
+class Case:
+    """One timed unit of work (usually one puzzle)."""
+
+    id: str
+    run: Callable[[Backend, float | None], Outcome]
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    file: Path | None = None
+    subset: int | None = None
+
+
+@dataclass(frozen=True)
+class Suite:
+    doc: str
+    cases: Callable[[SuiteOptions], list[Case]]
+
+
+def _load(options: SuiteOptions, default: Path) -> list[Puzzle]:
+    from .formats import load
+
+    path = options.file or default
+    if not Path(path).exists():
+        raise KakuroError(f"{path}: no such file (pass the puzzle file with --file)")
+    puzzles = load(path)
+    return puzzles[: options.subset] if options.subset else puzzles
+
+
+def _solve_case(puzzle: Puzzle) -> Case:
+    def run(backend: Backend, timeout: float | None) -> Outcome:
+        result = solve(puzzle, backend=backend, timeout=timeout)
+        if result.solution is not None:
+            return Outcome(result.solution.answer or tuple(result.solution.rows(puzzle)))
+        if result.status is Status.UNSAT:
+            return Outcome("unsat")
+        return Outcome(None, timeout=True)
+
+    return Case(puzzle.id, run)
+
+
+def _unique_case(puzzle: Puzzle) -> Case:
+    published = puzzle.meta.get("solution")
+
+    def run(backend: Backend, timeout: float | None) -> Outcome:
+        proof = prove_unique(puzzle, backend=backend, timeout=timeout)
+        if proof.verdict is Verdict.UNKNOWN:
+            return Outcome(None, timeout=True)
+        if proof.verdict is Verdict.ERROR:
+            raise BenchError(f"backend {backend.name!r} failed on puzzle {puzzle.id}")
+        if proof.verdict is Verdict.UNIQUE:
+            solution = proof.solutions[0]
+            if published is not None and solution != published:
+                cells = solution.differences(published)  # type: ignore[arg-type]
+                raise BenchError(
+                    f"backend {backend.name!r} solved puzzle {puzzle.id} unlike the published "
+                    f"solution ({len(cells)} cells differ)"
+                )
+            return Outcome(("unique", tuple(solution.rows(puzzle))))
+        return Outcome(proof.verdict.value)  # multiple witnesses may differ between backends
+
+    return Case(puzzle.id, run)
+
+
+def pe424_cases(options: SuiteOptions) -> list[Case]:
+    return [_solve_case(p) for p in _load(options, SHARED / "p424_kakuro200.txt")]
+
+
+def janko_cases(options: SuiteOptions) -> list[Case]:
+    return [_unique_case(p) for p in _load(options, SHARED / "janko_kakuro_dev.json")]
+
+
+SUITES: dict[str, Suite] = {
+    "pe424": Suite("solve the 200 cryptic Project Euler 424 puzzles", pe424_cases),
+    "janko": Suite("solve + prove unique (count to 2) the 105 janko.at puzzles", janko_cases),
+}
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class ConfigReport:
+    config: Config
+    times: dict[str, float]
+    timeouts: int
+    total: float
+    median: float
+    maximum: float
+    ratio: float | None = None
+    geo_ratio: float | None = None
+    target: float | None = None
+
+    @property
+    def passed(self) -> bool | None:
+        if self.target is None or self.ratio is None:
+            return None
+        return self.ratio <= self.target and not self.timeouts
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "config": self.config.label,
+            "backend": self.config.name,
+            "options": dict(self.config.options),
+            "cases": len(self.times),
+            "timeouts": self.timeouts,
+            "total_s": round(self.total, 6),
+            "median_s": round(self.median, 6),
+            "max_s": round(self.maximum, 6),
+            "ratio": None if self.ratio is None else round(self.ratio, 4),
+            "geo_ratio": None if self.geo_ratio is None else round(self.geo_ratio, 4),
+            "target": self.target,
+            "pass": self.passed,
+        }
+
+
+@dataclass
+class BenchReport:
+    suite: str
+    reference: str
+    repeat: int
+    aggregate: str
+    configs: list[ConfigReport]
+    wall: float
+
+    @property
+    def ok(self) -> bool:
+        return all(c.passed is not False for c in self.configs)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "suite": self.suite,
+            "reference": self.reference,
+            "repeat": self.repeat,
+            "aggregate": self.aggregate,
+            "cases": len(self.configs[0].times) if self.configs else 0,
+            "wall_s": round(self.wall, 3),
+            "configs": [c.as_dict() for c in self.configs],
+            "times": {c.config.label: c.times for c in self.configs},
+            "ok": self.ok,
+        }
+
+    def table(self) -> str:
+        head = ("config", "cases", "timeouts", "total s", "median ms", "max ms", "ratio",
+                "geo ratio", "target")
+        rows = [head]
+        for c in self.configs:
+            verdict = "" if c.passed is None else (
+                f"{'PASS' if c.passed else 'FAIL'} (<= {c.target:g}x)"
+            )
+            rows.append((
+                c.config.label + (" (ref)" if c.config.label == self.reference else ""),
+                str(len(c.times)),
+                str(c.timeouts),
+                f"{c.total:.3f}",
+                f"{1000 * c.median:.2f}",
+                f"{1000 * c.maximum:.1f}",
+                "-" if c.ratio is None else f"{c.ratio:.3f}x",
+                "-" if c.geo_ratio is None else f"{c.geo_ratio:.3f}x",
+                verdict,
+            ))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+        lines = [
+            f"suite {self.suite}: {len(self.configs[0].times) if self.configs else 0} cases, "
+            f"reference {self.reference}, repeat {self.repeat} ({self.aggregate}), "
+            f"wall {self.wall:.1f} s"
+        ]
+        for row in rows:
+            cells = [row[0].ljust(widths[0])] + [v.rjust(w) for v, w in zip(row[1:], widths[1:],
+                                                                              strict=True)]
+            lines.append("  ".join(cells).rstrip())
+        return "\n".join(lines)
+
+
+AGGREGATES: dict[str, Callable[[Sequence[float]], float]] = {
+    "min": min,
+    "median": statistics.median,
+}
+
+
+def run_bench(
+    suite: str,
+    configs: Sequence[Config],
+    *,
+    reference: Config,
+    options: SuiteOptions | None = None,
+    repeat: int = 1,
+    aggregate: str = "min",
+    timeout: float | None = None,
+    targets: Mapping[str, float] | None = None,
+    progress: Callable[[Iterable[Case], int], Iterable[Case]] | None = None,
+) -> BenchReport:
+    """Time every configuration on every case of a suite, interleaved, against ``reference``.
+
+    ``targets`` maps a configuration label (or ``"*"`` for every non-reference one) to the
+    highest acceptable ratio of its total time to the reference's.
+    """
+    try:
+        chosen = SUITES[suite]
+    except KeyError:
+        raise UnknownNameError("suite", suite, SUITES) from None
+    if aggregate not in AGGREGATES:
+        raise UnknownNameError("aggregate", aggregate, AGGREGATES)
+    if repeat < 1:
+        raise KakuroError(f"--repeat must be at least 1, got {repeat}")
+    configs = list(configs)
+    if reference.label not in {c.label for c in configs}:
+        configs.insert(0, reference)
+    labels = [c.label for c in configs]
+    if len(set(labels)) != len(labels):
+        dup = next(label for label in labels if labels.count(label) > 1)
+        raise KakuroError(f"configuration {dup!r} is given twice")
+    backends = {c.label: c.backend() for c in configs}
+    targets = dict(targets or {})
+    for label in targets:
+        if label != "*" and label not in backends:
+            raise KakuroError(f"--target names {label!r}, which is not a configuration")
+    cases = chosen.cases(options or SuiteOptions())
+    if not cases:
+        raise KakuroError(f"suite {suite!r} has no cases")
+
+    start = time.perf_counter()
+    for backend in backends.values():  # warm-up: imports and first-call caches
+        cases[0].run(backend, timeout)
+    samples: dict[str, dict[str, list[float]]] = {label: {} for label in labels}
+    timed_out: dict[str, set[str]] = {label: set() for label in labels}
+    iterable: Iterable[Case] = progress(cases, len(cases)) if progress else cases
+    for index, case in enumerate(iterable):
+        order = labels[index % len(labels):] + labels[: index % len(labels)]
+        answers: dict[str, object] = {}
+        for _ in range(repeat):
+            for label in order:
+                t0 = time.perf_counter()
+                outcome = case.run(backends[label], timeout)
+                elapsed = time.perf_counter() - t0
+                samples[label].setdefault(case.id, []).append(elapsed)
+                if outcome.timeout:
+                    timed_out[label].add(case.id)
+                else:
+                    answers.setdefault(label, outcome.answer)
+                    _agree(case.id, answers, label, outcome.answer)
+    wall = time.perf_counter() - start
+
+    reduce = AGGREGATES[aggregate]
+    reports = []
+    for label in labels:
+        times = {cid: reduce(ts) for cid, ts in samples[label].items()}
+        values = list(times.values())
+        reports.append(ConfigReport(
+            config=next(c for c in configs if c.label == label),
+            times=times,
+            timeouts=len(timed_out[label]),
+            total=sum(values),
+            median=statistics.median(values),
+            maximum=max(values),
+        ))
+    ref = next(r for r in reports if r.config.label == reference.label)
+    for report in reports:
+        if ref.total > 0:
+            report.ratio = report.total / ref.total
+        report.geo_ratio = _geo_ratio(report.times, ref.times)
+        if report is not ref:
+            report.target = targets.get(report.config.label, targets.get("*"))
+    return BenchReport(suite, reference.label, repeat, aggregate, reports, wall)
+
+
+def _agree(case_id: str, answers: dict[str, object], label: str, answer: object) -> None:
+    for other, theirs in answers.items():
+        if theirs != answer:
+            raise BenchError(
+                f"case {case_id}: configurations disagree: {other} says {_short(theirs)}, "
+                f"{label} says {_short(answer)}"
+            )
+
+
+def _short(answer: object) -> str:
+    text = repr(answer)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _geo_ratio(times: Mapping[str, float], ref: Mapping[str, float]) -> float | None:
+    """Geometric mean of per-case time ratios: no single slow case dominates it."""
+    logs = [math.log(times[k] / ref[k]) for k in times if times[k] > 0 and ref.get(k, 0) > 0]
+    return math.exp(sum(logs) / len(logs)) if logs else None
+
+
+def parse_targets(specs: Iterable[str]) -> dict[str, float]:
+    """``0.25`` (every non-reference configuration) or ``LABEL=0.25``."""
+    targets: dict[str, float] = {}
+    for spec in specs:
+        label, eq, value = spec.rpartition("=")
+        try:
+            ratio = float(value)
+        except ValueError:
+            raise KakuroError(f"--target expects RATIO or CONFIG=RATIO, got {spec!r}") from None
+        targets[label if eq else "*"] = ratio
+    return targets

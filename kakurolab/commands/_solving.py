@@ -1,0 +1,145 @@
+"""What the solving commands (solve, unique, count, euler424) share: backend arguments, the
+per-puzzle record, its text form, the summary line and the exit code.
+
+Exit codes, alike for every solving command: 0 when every puzzle got the answer the command
+asks for (solve/euler424: a solution; unique: ``unique``; count: a count not cut short by the
+timeout), 1 otherwise (some puzzle unsat, multiple, timed out or failed), 2 for user errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..backends import BACKENDS, Backend, Result, Status
+from ..bench import Config, coerce
+from ..errors import KakuroError
+from ..model import Puzzle, Solution
+from ._common import add_puzzle_args, emit_json, load_all, progress, solution_rows
+
+EXIT_HELP = (
+    "exit status: 0 when every puzzle got the answer asked for, 1 when some did not "
+    "(unsat, multiple, timeout, error), 2 for bad input or options"
+)
+
+
+def add_solver_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
+    """PUZZLES and the puzzle options, plus --backend, --timeout, --option, --encoding, --solver."""
+    add_puzzle_args(parser, many=many)
+    names = ", ".join(sorted(BACKENDS)) or "none registered"
+    parser.add_argument(
+        "--backend", default="native", metavar="NAME",
+        help=f"solver backend (default: native; registered: {names})",
+    )
+    parser.add_argument(
+        "--timeout", type=float, metavar="S", help="time limit per puzzle in seconds"
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="backend option (repeatable), e.g. num_workers=2",
+    )
+    parser.add_argument("--encoding", metavar="SPEC", help="encoding spec (backends taking one)")
+    parser.add_argument("--solver", metavar="NAME", help="inner solver (backends taking one)")
+
+
+def backend_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise KakuroError(f"--option expects KEY=VALUE, got {item!r}")
+        options[key.strip()] = coerce(value.strip())
+    for key in ("encoding", "solver"):
+        if getattr(args, key, None) is not None:
+            options[key] = getattr(args, key)
+    return options
+
+
+def make_backend(args: argparse.Namespace, *, counting: bool = False) -> Backend:
+    """The backend the arguments ask for, refusing what it cannot do in one line."""
+    if args.timeout is not None and args.timeout <= 0:
+        raise KakuroError(f"--timeout must be positive, got {args.timeout:g}")
+    backend = Config(args.backend, backend_options(args)).backend()
+    if counting and not backend.supports_counting:
+        raise KakuroError(f"backend {backend.name!r} cannot count solutions")
+    if args.timeout is not None and not backend.supports_timeout:
+        raise KakuroError(f"backend {backend.name!r} does not support --timeout")
+    return backend
+
+
+def puzzles_with_progress(args: argparse.Namespace, desc: str) -> tuple[list[Puzzle], Iterable]:
+    puzzles = load_all(args)
+    return puzzles, progress(puzzles, total=len(puzzles), desc=desc)
+
+
+def status_name(result: Result) -> str:
+    """``sat``/``unsat``/``timeout``/``error`` for a solve result."""
+    if result.solution is not None:
+        return "sat"
+    return {Status.UNSAT: "unsat", Status.UNKNOWN: "timeout"}.get(result.status, "error")
+
+
+def record(
+    puzzle: Puzzle, status: str, result: Result, solution: Solution | None, **extra: Any
+) -> dict[str, Any]:
+    """The JSON object of one puzzle (also what the text output is rendered from)."""
+    obj: dict[str, Any] = {"id": puzzle.id, "status": status}
+    obj.update(extra)
+    obj["solution"] = solution_rows(puzzle, solution)
+    if puzzle.is_cryptic:
+        obj["answer"] = solution.answer if solution is not None else None
+    obj["time_s"] = round(result.time, 6)
+    obj["encode_s"] = round(result.encode_time, 6)
+    obj["backend"] = result.backend
+    obj["options"] = {k: v for k, v in result.options.items() if k != "backend"}
+    obj["stats"] = result.stats
+    if result.message:
+        obj["message"] = result.message
+    return obj
+
+
+def grid_lines(puzzle: Puzzle, solution: Solution, indent: str = "  ") -> Iterator[str]:
+    if puzzle.is_cryptic and solution.answer:
+        yield f"{indent}answer {solution.answer}"
+    for row in solution.rows(puzzle):
+        yield indent + row
+
+
+class Tally:
+    """Counts statuses and total time; renders the final summary line."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.statuses: Counter[str] = Counter()
+        self.start = time.perf_counter()
+
+    def add(self, status: str) -> None:
+        self.statuses[status] += 1
+
+    def summary(self) -> str:
+        n = sum(self.statuses.values())
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
+        elapsed = time.perf_counter() - self.start
+        return f"{n} puzzle(s): {parts or 'none'} in {elapsed:.3f} s [{self.backend.name}]"
+
+    def only(self, *wanted: str) -> bool:
+        """Whether every puzzle so far ended with one of these statuses."""
+        return set(self.statuses) <= set(wanted)
+
+    def finish(self, args: argparse.Namespace, ok: bool) -> int:
+        """Print the summary (stderr under --json, so stdout stays one object a line); the exit
+        code."""
+        print(self.summary(), file=sys.stderr if args.json else sys.stdout)
+        return 0 if ok else 1
+
+
+def emit(args: argparse.Namespace, obj: dict[str, Any], text: Iterable[str]) -> None:
+    if args.json:
+        emit_json(obj)
+    else:
+        for line in text:
+            print(line, flush=True)

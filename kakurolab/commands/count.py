@@ -1,0 +1,87 @@
+"""``kakuro count``: how many solutions each puzzle has, up to a limit (or all)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..backends import Result, Status
+from ..errors import KakuroError
+from ..uniqueness import count
+from ._solving import (
+    EXIT_HELP,
+    Tally,
+    add_solver_args,
+    emit,
+    grid_lines,
+    make_backend,
+    puzzles_with_progress,
+    record,
+)
+
+DEFAULT_LIMIT = 100
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "count", help="count solutions (distinct grids) up to a limit", epilog=EXIT_HELP
+    )
+    add_solver_args(parser)
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument(
+        "--limit", type=int, default=DEFAULT_LIMIT, metavar="K",
+        help=f"stop after K solutions (default {DEFAULT_LIMIT}; 0 = no limit)",
+    )
+    limit.add_argument("--all", action="store_true", help="count every solution (no limit)")
+    parser.add_argument("--show", action="store_true", help="print every grid found")
+    parser.set_defaults(func=run)
+
+
+def count_status(result: Result) -> str:
+    """``unsat``/``unique``/``multiple`` when known; ``sat`` at a limit of 1; else timeout/error."""
+    n = result.n_solutions
+    if n >= 2:
+        return "multiple"
+    if result.complete:
+        return "unique" if n == 1 else "unsat"
+    if n == 1 and result.status is Status.SAT:
+        return "sat"
+    return "error" if result.status is Status.ERROR else "timeout"
+
+
+def describe(result: Result, limit: int | None) -> str:
+    n = result.n_solutions
+    noun = "solution" if n == 1 else "solutions"
+    if result.complete:
+        return f"{n} {noun} (exact)"
+    if limit is not None and n >= limit:
+        return f"at least {n} {noun} (stopped at --limit {limit})"
+    return f"at least {n} {noun} ({'error' if result.status is Status.ERROR else 'timeout'})"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit < 0:
+        raise KakuroError(f"--limit must be 0 (no limit) or positive, got {args.limit}")
+    limit = None if args.all or args.limit == 0 else args.limit
+    backend = make_backend(args, counting=True)
+    _, puzzles = puzzles_with_progress(args, "count")
+    tally = Tally(backend)
+    unfinished = 0
+    for puzzle in puzzles:
+        result = count(puzzle, limit, backend=backend, timeout=args.timeout)
+        status = count_status(result)
+        tally.add(status)
+        reached = result.complete or (limit is not None and result.n_solutions >= limit)
+        unfinished += not reached
+        obj = record(
+            puzzle, status, result, result.solution,
+            count=result.n_solutions, exact=result.complete, limit=limit,
+        )
+        if args.show:
+            obj["solutions"] = [s.rows(puzzle) for s in result.solutions]
+        lines = [f"{puzzle.id}: {describe(result, limit)} ({result.time:.3f} s)"]
+        if args.show:
+            for solution in result.solutions:
+                lines.extend(grid_lines(puzzle, solution))
+                lines.append("")
+        emit(args, obj, lines)
+    return tally.finish(args, not unfinished)

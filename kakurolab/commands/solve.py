@@ -1,0 +1,45 @@
+"""``kakuro solve``: one solution per puzzle (grid and cryptic answer), or unsat/timeout."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..uniqueness import solve
+from ._solving import (
+    EXIT_HELP,
+    Tally,
+    add_solver_args,
+    emit,
+    grid_lines,
+    make_backend,
+    puzzles_with_progress,
+    record,
+    status_name,
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "solve", help="solve puzzles (grid and cryptic answer)", epilog=EXIT_HELP
+    )
+    add_solver_args(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    backend = make_backend(args)
+    _, puzzles = puzzles_with_progress(args, "solve")
+    tally = Tally(backend)
+    for puzzle in puzzles:
+        result = solve(puzzle, backend=backend, timeout=args.timeout)
+        status = status_name(result)
+        tally.add(status)
+        obj = record(puzzle, status, result, result.solution)
+        head = f"{puzzle.id}: {status} ({result.time:.3f} s)"
+        if result.message:
+            head += f": {result.message}"
+        lines = [head]
+        if result.solution is not None:
+            lines.extend(grid_lines(puzzle, result.solution))
+        emit(args, obj, lines)
+    return tally.finish(args, tally.only("sat"))

@@ -1,0 +1,67 @@
+"""``kakuro unique``: does each puzzle have exactly one solution?  Two witnesses when not."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..model import Cell
+from ..uniqueness import Verdict, prove_unique
+from ._solving import (
+    EXIT_HELP,
+    Tally,
+    add_solver_args,
+    emit,
+    grid_lines,
+    make_backend,
+    puzzles_with_progress,
+    record,
+)
+
+STATUS = {Verdict.UNKNOWN: "timeout"}
+"""Verdict -> status word where they differ (an unknown verdict means the time ran out)."""
+
+SHOWN_CELLS = 12
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "unique", help="prove puzzles unique, or show where two solutions differ",
+        epilog=EXIT_HELP,
+    )
+    add_solver_args(parser)
+    parser.add_argument("--show", action="store_true", help="print the solution grid(s)")
+    parser.set_defaults(func=run)
+
+
+def cell_names(cells: list[Cell]) -> list[str]:
+    return [f"r{r + 1}c{c + 1}" for r, c in cells]
+
+
+def run(args: argparse.Namespace) -> int:
+    backend = make_backend(args, counting=True)
+    _, puzzles = puzzles_with_progress(args, "unique")
+    tally = Tally(backend)
+    for puzzle in puzzles:
+        proof = prove_unique(puzzle, backend=backend, timeout=args.timeout)
+        status = STATUS.get(proof.verdict, proof.verdict.value)
+        tally.add(status)
+        names = cell_names(proof.differences)
+        first = proof.solutions[0] if proof.solutions else None
+        extra = {}
+        if proof.verdict is Verdict.MULTIPLE:
+            extra = {
+                "differences": names,
+                "solutions": [s.rows(puzzle) for s in proof.solutions[:2]],
+            }
+        obj = record(puzzle, status, proof.result, first, **extra)
+        head = f"{puzzle.id}: {status} ({proof.result.time:.3f} s)"
+        if names:
+            shown = " ".join(names[:SHOWN_CELLS]) + (" ..." if len(names) > SHOWN_CELLS else "")
+            head += f": solutions differ at {shown} ({len(names)} cells)"
+        lines = [head]
+        if args.show:
+            for solution in proof.solutions[:2]:
+                lines.extend(grid_lines(puzzle, solution))
+                lines.append("")
+        emit(args, obj, lines)
+    return tally.finish(args, tally.only("unique"))
