@@ -1,0 +1,117 @@
+"""``kakuro experiment run|report|plan``: grids of puzzles x configurations, and their tables."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import KakuroError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "experiment", help="run experiment grids (TOML under experiments/) and report on them"
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    run = actions.add_parser("run", help="run (or resume) an experiment; rows go to results/NAME/")
+    run.add_argument("config", metavar="CONFIG.toml")
+    run.add_argument("--jobs", "-j", type=int, default=1, help="parallel runs (default 1)")
+    run.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:port, or 'local' for a loopback LocalCluster)",
+    )
+    run.add_argument("--chunk", type=int, help="runs per Dask task (default: automatic)")
+    run.add_argument("--results", metavar="DIR", help="results directory (default results/NAME)")
+    run.add_argument("--limit", type=int, help="stop after this many new runs")
+    run.add_argument("--report", action="store_true", help="write the report, print the table")
+    run.add_argument("--no-plots", action="store_true", help="with --report: tables only")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.set_defaults(func=cmd_run)
+
+    rep = actions.add_parser("report", help="tables, plots and mkplot JSON from results")
+    rep.add_argument("target", metavar="NAME_OR_DIR", help="experiment name, config or results dir")
+    rep.add_argument("--no-plots", action="store_true", help="tables only")
+    rep.add_argument(
+        "--print",
+        choices=("headline", "full", "none"),
+        default="headline",
+        help="what to print (default: the headline table)",
+    )
+    rep.set_defaults(func=cmd_report)
+
+    pl = actions.add_parser("plan", help="list the configurations and run counts, run nothing")
+    pl.add_argument("config", metavar="CONFIG.toml")
+    pl.set_defaults(func=cmd_plan)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..experiments import load_experiment, make_executor, run_experiment
+
+    experiment = load_experiment(args.config)
+    if args.dask:
+        executor = make_executor("dask", address=args.dask, jobs=args.jobs, chunk=args.chunk)
+    else:
+        executor = make_executor("local", jobs=args.jobs)
+    summary = run_experiment(
+        experiment,
+        executor,
+        results_dir=Path(args.results) if args.results else None,
+        progress=not args.no_progress,
+        limit=args.limit,
+    )
+    counts = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "nothing new"
+    print(
+        f"{experiment.name}: {summary.planned} runs planned, {summary.done_before} already done, "
+        f"{summary.ran} run now ({counts}); rows in {summary.results_dir / 'runs.jsonl'}",
+        file=sys.stderr,
+    )
+    if summary.disagreements:
+        print(
+            f"kakuro: {len(summary.disagreements)} instance(s) with DISAGREEING outcomes",
+            file=sys.stderr,
+        )
+    if args.report:
+        from ..experiments.report import build_report, headline, load_results
+
+        results = load_results(summary.results_dir)
+        build_report(results, plots=not args.no_plots)
+        print(headline(results), end="")
+        print(f"report: {summary.results_dir / 'report.md'}", file=sys.stderr)
+    return 1 if summary.disagreements else 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ..experiments.report import build_report, find_results, headline, load_results
+
+    results = load_results(find_results(args.target))
+    text = build_report(results, plots=not args.no_plots)
+    if args.print == "full":
+        print(text, end="")
+    elif args.print == "headline":
+        print(headline(results), end="")
+    print(f"report: {results.path / 'report.md'}", file=sys.stderr)
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from ..experiments import load_experiment, plan
+
+    experiment = load_experiment(args.config)
+    the_plan = plan(experiment)
+    if not the_plan.specs and not the_plan.skipped:
+        raise KakuroError(f"{args.config}: nothing to run")
+    print(
+        f"{experiment.name}: task {experiment.task}, {len(the_plan.instances)} instances, "
+        f"{experiment.repetitions} repetition(s), timeout {experiment.timeout:g}s"
+    )
+    for config in the_plan.configs:
+        n = sum(1 for s in the_plan.specs if s["config"] == config.label)
+        print(f"  {config.label}: {n} runs")
+    for skip in the_plan.skipped:
+        print(f"  SKIP {skip['config']} ({skip['instances']} instances): {skip['reason']}")
+    print(f"{len(the_plan.specs)} runs in all")
+    return 0

@@ -1,0 +1,29 @@
+"""Experiments: grids of puzzles x configurations x repetitions, run in killable children.
+
+``kakuro experiment run experiments/NAME.toml`` appends one JSON row per run to
+``results/NAME/runs.jsonl`` (resuming where it stopped); ``kakuro experiment report NAME``
+turns the rows into Markdown/CSV tables, plots and mkplot JSON.  See docs/experiments.md.
+"""
+
+from .config import Configuration, Experiment, Instance, load_experiment, load_instances
+from .executors import EXECUTORS, DaskExecutor, LocalExecutor, make_executor
+from .runner import TASKS, Plan, Summary, find_disagreements, plan, read_rows, run_experiment
+
+__all__ = [
+    "EXECUTORS",
+    "TASKS",
+    "Configuration",
+    "DaskExecutor",
+    "Experiment",
+    "Instance",
+    "LocalExecutor",
+    "Plan",
+    "Summary",
+    "find_disagreements",
+    "load_experiment",
+    "load_instances",
+    "make_executor",
+    "plan",
+    "read_rows",
+    "run_experiment",
+]

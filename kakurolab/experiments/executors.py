@@ -1,0 +1,288 @@
+"""Executors: where runs execute.  Each run gets a killable child with a memory limit.
+
+:class:`LocalExecutor` keeps a pool of persistent worker processes (``python -c ...``
+speaking length-prefixed pickles over pipes).  A worker sets ``RLIMIT_AS`` once at start and
+then serves runs one after another, so a millisecond PE424 run costs a pipe round trip, not
+a process start.  Only a worker that overruns its hard deadline, dies, or hits the memory
+limit is killed and replaced, and that run becomes one ``timeout``/``crash``/``memout`` row.
+
+Workers are plain subprocesses rather than ``multiprocessing`` children on purpose: Dask
+workers are daemonic processes, which may not start ``multiprocessing`` children, but may
+start subprocesses.  :class:`DaskExecutor` therefore ships chunks of runs to a Dask cluster
+and each chunk runs through a one-worker :class:`LocalExecutor` on the Dask worker's host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import pickle
+import resource
+import select
+import struct
+import subprocess
+import sys
+import time
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import KakuroError, UnknownNameError, require
+from .runner import Row, RunSpec, failure_row
+
+_HEADER = struct.Struct("!I")
+_WORKER_CODE = "from kakurolab.experiments.executors import worker_main; worker_main()"
+
+
+def hard_deadline(timeout: float) -> float:
+    """Seconds after which a run is killed: the soft timeout plus room for start-up."""
+    return timeout + max(2.0, 0.5 * timeout)
+
+
+# -- the worker side ---------------------------------------------------------------------
+
+
+def _write_frame(fh: IO[bytes], obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    fh.write(_HEADER.pack(len(data)) + data)
+    fh.flush()
+
+
+def _read_exact(fh: IO[bytes], n: int) -> bytes | None:
+    chunks, left = [], n
+    while left:
+        chunk = fh.read(left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(fh: IO[bytes]) -> Any:
+    header = _read_exact(fh, _HEADER.size)
+    if header is None:
+        return None
+    body = _read_exact(fh, _HEADER.unpack(header)[0])
+    return None if body is None else pickle.loads(body)
+
+
+def _reset_peak() -> None:
+    """Reset the kernel's resident-set high-water mark so each run reports its own peak."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident memory since the last reset (VmHWM), else ``ru_maxrss`` (since start)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20, 1)
+
+
+def worker_main() -> None:
+    """Serve runs from stdin until EOF; protocol frames go to the original stdout only."""
+    memory_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    proto = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # solver chatter on stdout must not corrupt the protocol
+    if memory_mb:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = memory_mb * 2**20
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    from .runner import execute  # imports the package and backend registry once
+
+    stdin = sys.stdin.buffer
+    while (spec := _read_frame(stdin)) is not None:
+        _reset_peak()
+        row = execute(spec)
+        row["peak_rss_mb"] = _peak_rss_mb()
+        row["pid"] = os.getpid()
+        _write_frame(proto, row)
+
+
+# -- the parent side ---------------------------------------------------------------------
+
+
+class _Worker:
+    """One child process; ``spec``/``deadline`` are set while it runs something."""
+
+    def __init__(self, memory_mb: int | None) -> None:
+        env = dict(os.environ)
+        package_parent = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _WORKER_CODE, str(memory_mb or 0)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        self.spec: RunSpec | None = None
+        self.started = 0.0
+        self.deadline = math.inf
+
+    def fileno(self) -> int:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.fileno()
+
+    def send(self, spec: RunSpec) -> None:
+        assert self.proc.stdin is not None
+        self.spec, self.started = spec, time.monotonic()
+        self.deadline = self.started + hard_deadline(spec["timeout"])
+        _write_frame(self.proc.stdin, spec)
+
+    def receive(self) -> Row | None:
+        assert self.proc.stdout is not None
+        row = _read_frame(self.proc.stdout)
+        self.spec, self.deadline = None, math.inf
+        return row
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for fh in (self.proc.stdin, self.proc.stdout):
+            if fh is not None:
+                fh.close()
+
+
+class LocalExecutor:
+    """``jobs`` persistent worker processes on this machine (the default executor)."""
+
+    def __init__(self, jobs: int = 1, **_: Any) -> None:
+        if jobs < 1:
+            raise KakuroError(f"--jobs must be at least 1, got {jobs}")
+        self.jobs = jobs
+
+    def run(self, specs: list[RunSpec]) -> Iterator[Row]:
+        """Rows in completion order; the generator kills its workers when closed."""
+        if not specs:
+            return
+        memory_mb = specs[0].get("memory_mb")
+        queue = deque(specs)
+        workers = [_Worker(memory_mb) for _ in range(min(self.jobs, len(specs)))]
+        try:
+            while queue or any(w.spec is not None for w in workers):
+                for w in workers:
+                    if w.spec is None and queue:
+                        try:
+                            w.send(queue[0])
+                            queue.popleft()
+                        except (BrokenPipeError, OSError):
+                            self._replace(workers, w, memory_mb)
+                busy = [w for w in workers if w.spec is not None]
+                wait = max(0.0, min(w.deadline for w in busy) - time.monotonic())
+                ready, _, _ = select.select(busy, [], [], wait)
+                for w in ready:
+                    spec, started = w.spec, w.started
+                    assert spec is not None
+                    row = w.receive()
+                    if row is None:
+                        code = w.proc.wait()
+                        how = f"signal {-code}" if code < 0 else f"exit code {code}"
+                        yield failure_row(
+                            spec,
+                            "crash",
+                            f"worker died ({how}); memory limit {memory_mb} MB may have been hit",
+                            time.monotonic() - started,
+                        )
+                        self._replace(workers, w, memory_mb)
+                        continue
+                    yield row
+                    if row["status"] == "memout":  # its heap may be unusable now
+                        self._replace(workers, w, memory_mb)
+                now = time.monotonic()
+                for w in [w for w in workers if w.spec is not None and w.deadline <= now]:
+                    assert w.spec is not None
+                    yield failure_row(
+                        w.spec,
+                        "timeout",
+                        f"killed after {now - w.started:.1f}s (hard limit)",
+                        now - w.started,
+                    )
+                    self._replace(workers, w, memory_mb)
+        finally:
+            for w in workers:
+                w.kill()
+
+    @staticmethod
+    def _replace(workers: list[_Worker], old: _Worker, memory_mb: int | None) -> None:
+        old.kill()
+        workers[workers.index(old)] = _Worker(memory_mb)
+
+
+def run_chunk(specs: list[RunSpec]) -> list[Row]:
+    """One Dask task: a chunk of runs through a one-worker local pool on the Dask worker."""
+    return list(LocalExecutor(jobs=1).run(specs))
+
+
+class DaskExecutor:
+    """Chunks of runs as tasks on a Dask cluster (``tcp://host:port``, or ``local``).
+
+    ``local`` starts a loopback ``LocalCluster`` of ``jobs`` single-threaded workers.  Rows
+    come back per chunk, so an interrupted run loses at most the chunks in flight.
+    """
+
+    def __init__(self, address: str = "local", jobs: int = 1, chunk: int | None = None) -> None:
+        self.address, self.jobs, self.chunk = address, jobs, chunk
+
+    def run(self, specs: list[RunSpec]) -> Iterator[Row]:
+        if not specs:
+            return
+        distributed: Any = require("distributed", extra="dask", feature="--dask")
+        cluster = None
+        if self.address == "local":
+            cluster = distributed.LocalCluster(
+                n_workers=self.jobs,
+                threads_per_worker=1,
+                host="127.0.0.1",
+                dashboard_address=None,
+                processes=True,
+            )
+            client = distributed.Client(cluster)
+        else:
+            try:
+                client = distributed.Client(self.address, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise KakuroError(f"cannot reach Dask scheduler {self.address}: {exc}") from None
+        try:
+            yield from self._run_on(client, specs)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+    def _run_on(self, client: Any, specs: list[RunSpec]) -> Iterator[Row]:
+        from distributed import as_completed
+
+        n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        size = self.chunk or max(1, min(50, math.ceil(len(specs) / (4 * n_workers))))
+        chunks = [specs[i : i + size] for i in range(0, len(specs), size)]
+        futures = [client.submit(run_chunk, chunk, pure=False) for chunk in chunks]
+        try:
+            for future in as_completed(futures):
+                yield from future.result()
+        finally:
+            client.cancel(futures)
+
+
+EXECUTORS: dict[str, type[LocalExecutor] | type[DaskExecutor]] = {
+    "local": LocalExecutor,
+    "dask": DaskExecutor,
+}
+
+
+def make_executor(name: str, **options: Any) -> LocalExecutor | DaskExecutor:
+    try:
+        cls = EXECUTORS[name]
+    except KeyError:
+        raise UnknownNameError("executor", name, EXECUTORS) from None
+    return cls(**options)

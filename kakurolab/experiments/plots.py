@@ -1,0 +1,122 @@
+"""Plots of an experiment (matplotlib, Agg): cactus, scatter of two configurations, time vs size.
+
+Each plot is saved as PNG and SVG beside the rows.  matplotlib is the ``plots`` extra; a
+report without it says which extra to install.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import require
+from .report import Results, by_config, run_time, solved, summary_table
+
+_MIN_TIME = 1e-4  # log axes need a floor; faster runs are drawn here
+
+
+def _pyplot() -> Any:
+    matplotlib: Any = require("matplotlib", extra="plots", feature="experiment plots")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, results: Results, name: str) -> str:
+    for suffix in ("png", "svg"):
+        fig.savefig(results.path / f"{name}.{suffix}", dpi=120, bbox_inches="tight")
+    return name
+
+
+def cactus(results: Results) -> str:
+    """Instances solved (x) within a time (y, log): the further right and lower, the better."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for config, rows in by_config(results.rows).items():
+        times = sorted(max(run_time(r), _MIN_TIME) for r in rows if solved(r))
+        if times:
+            ax.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=config)
+    ax.set_yscale("log")
+    ax.axhline(results.timeout, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("instances solved")
+    ax.set_ylabel("time (s, log)")
+    ax.set_title(f"{results.name}: cactus plot")
+    ax.legend(fontsize=7, loc="upper left", ncol=1 + len(by_config(results.rows)) // 12)
+    ax.grid(True, which="both", alpha=0.3)
+    name = _save(fig, results, "cactus")
+    plt.close(fig)
+    return name
+
+
+def scatter(results: Results, x_config: str, y_config: str) -> str:
+    """Per-instance time of two configurations; unsolved runs sit on the timeout line."""
+    plt = _pyplot()
+    groups = by_config(results.rows)
+    cap = results.timeout
+
+    def times(config: str) -> dict[str, float]:
+        return {
+            r["instance"]: max(run_time(r), _MIN_TIME) if solved(r) else cap
+            for r in groups[config]
+            if r.get("repetition", 0) == 0
+        }
+
+    xs, ys = times(x_config), times(y_config)
+    common = sorted(set(xs) & set(ys))
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.scatter([xs[i] for i in common], [ys[i] for i in common], s=10, alpha=0.7)
+    ax.plot([_MIN_TIME, cap], [_MIN_TIME, cap], color="grey", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"{x_config} (s)")
+    ax.set_ylabel(f"{y_config} (s)")
+    ax.set_title(f"{results.name}: {len(common)} instances")
+    ax.grid(True, which="both", alpha=0.3)
+    name = _save(fig, results, "scatter")
+    plt.close(fig)
+    return name
+
+
+def time_vs_size(results: Results) -> str:
+    """Median solve time against the number of white cells, one line per configuration."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for config, rows in by_config(results.rows).items():
+        by_size: dict[int, list[float]] = defaultdict(list)
+        for r in rows:
+            by_size[int(r.get("whites") or 0)].append(
+                max(run_time(r), _MIN_TIME) if solved(r) else 2 * results.timeout
+            )
+        sizes = sorted(by_size)
+        ax.plot(
+            sizes,
+            [statistics.median(by_size[s]) for s in sizes],
+            marker="o",
+            markersize=3,
+            label=config,
+        )
+    ax.set_yscale("log")
+    ax.axhline(results.timeout, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("white cells")
+    ax.set_ylabel("median time (s, log; unsolved = 2 x timeout)")
+    ax.set_title(f"{results.name}: time vs size")
+    ax.legend(fontsize=7, ncol=1 + len(by_config(results.rows)) // 12)
+    ax.grid(True, which="both", alpha=0.3)
+    name = _save(fig, results, "size")
+    plt.close(fig)
+    return name
+
+
+def write_plots(results: Results, options: Mapping[str, Any] | None = None) -> list[str]:
+    """All plots; the scatter pair comes from ``[report] scatter = [X, Y]`` or the best two."""
+    made = [cactus(results), time_vs_size(results)]
+    pair = list((options or {}).get("scatter", []))
+    configs = set(by_config(results.rows))
+    if len(pair) != 2 or not set(pair) <= configs:
+        pair = [e["configuration"] for e in summary_table(results.rows)[:2]]
+    if len(pair) == 2:
+        made.append(scatter(results, pair[0], pair[1]))
+    return made

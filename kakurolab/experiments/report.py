@@ -1,0 +1,377 @@
+"""Tables from ``runs.jsonl``: Markdown, CSV and LaTeX, plus mkplot JSON and the plots.
+
+Everything here is a pure function of the rows, so a report can be rebuilt any time from a
+committed results directory without re-running anything.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import KakuroError
+from .runner import DEFINITIVE, Row, find_disagreements, latest_rows, read_rows
+
+Table = list[dict[str, Any]]
+
+
+@dataclass
+class Results:
+    """A results directory read back: rows (one per key), environment and skips."""
+
+    path: Path
+    rows: list[Row]
+    environment: dict[str, Any] = field(default_factory=dict)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.environment.get("experiment", {}).get("name") or self.path.name
+
+    @property
+    def timeout(self) -> float:
+        timeouts = [r["timeout"] for r in self.rows if r.get("timeout")]
+        return float(max(timeouts)) if timeouts else 1.0
+
+
+def find_results(name_or_dir: str, root: Path | None = None) -> Path:
+    """A results directory from a path, a config file, or an experiment name."""
+    from .config import load_experiment, project_root
+
+    given = Path(name_or_dir)
+    if given.is_dir() and (given / "runs.jsonl").exists():
+        return given
+    if given.suffix == ".toml" and given.exists():
+        return load_experiment(given).results_dir
+    root = root or project_root(Path.cwd() / "x")
+    candidate = root / "results" / name_or_dir
+    if (candidate / "runs.jsonl").exists():
+        return candidate
+    raise KakuroError(f"no results for {name_or_dir!r} (looked for {candidate}/runs.jsonl)")
+
+
+def load_results(path: Path) -> Results:
+    rows = list(latest_rows(read_rows(path / "runs.jsonl")).values())
+    if not rows:
+        raise KakuroError(f"{path / 'runs.jsonl'}: no rows yet")
+    env_path, skip_path = path / "environment.json", path / "skipped.json"
+    env = json.loads(env_path.read_text()) if env_path.exists() else {}
+    skipped = json.loads(skip_path.read_text()) if skip_path.exists() else []
+    return Results(path, rows, env, skipped)
+
+
+# -- the numbers -------------------------------------------------------------------------
+
+
+def solved(row: Row) -> bool:
+    return row.get("status") in DEFINITIVE and row.get("verified") is not False
+
+
+def run_time(row: Row) -> float:
+    value = row.get("time")
+    return float(value if value is not None else row.get("wall_time") or 0.0)
+
+
+def par2(row: Row) -> float:
+    """The PAR-2 score of a run: its time when solved, twice the timeout otherwise."""
+    return run_time(row) if solved(row) else 2.0 * float(row.get("timeout") or 0.0)
+
+
+def by_config(rows: Iterable[Row]) -> dict[str, list[Row]]:
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        groups[row["config"]].append(row)
+    return dict(groups)
+
+
+def _minority(disagreements: list[dict[str, Any]]) -> Counter[str]:
+    """How often each configuration sides against the most common outcome."""
+    against: Counter[str] = Counter()
+    for item in disagreements:
+        outcomes = sorted(item["outcomes"].items(), key=lambda kv: -len(kv[1]))
+        for _outcome, configs in outcomes[1:]:
+            against.update(configs)
+    return against
+
+
+def summary_table(rows: list[Row]) -> Table:
+    """Solved count, PAR-2, median and total time per configuration, best first."""
+    against = _minority(find_disagreements(rows))
+    cryptic = any(r.get("answer") for r in rows)
+    table = []
+    for config, group in by_config(rows).items():
+        statuses = Counter(r["status"] for r in group)
+        times = [run_time(r) for r in group if solved(r)]
+        entry: dict[str, Any] = {
+            "configuration": config,
+            "runs": len(group),
+            "solved": sum(solved(r) for r in group),
+            "timeout": statuses["timeout"],
+            "memout": statuses["memout"],
+            "error": statuses["error"] + statuses["crash"],
+            "wrong": sum(r.get("verified") is False for r in group),
+            "disagree": against[config],
+            "par2_s": round(statistics.fmean(par2(r) for r in group), 4),
+            "median_s": round(statistics.median(times), 4) if times else None,
+            "total_s": round(sum(times), 3),
+        }
+        if cryptic:
+            answers = {r["instance"]: r["answer"] for r in group if solved(r) and r.get("answer")}
+            entry["answer_sum"] = sum(int(a) for a in answers.values())
+        table.append(entry)
+    table.sort(key=lambda e: (-e["solved"], e["par2_s"], e["configuration"]))
+    return table
+
+
+def size_table(rows: list[Row]) -> Table:
+    """Mean and largest formula size per configuration, where the backend recorded it."""
+    table = []
+    for config, group in by_config(rows).items():
+        sized = [r for r in group if r.get("variables") is not None]
+        if not sized:
+            continue
+        variables = [r["variables"] for r in sized]
+        clauses = [r["clauses"] for r in sized if r.get("clauses") is not None]
+        table.append(
+            {
+                "configuration": config,
+                "instances": len({r["instance"] for r in sized}),
+                "mean_variables": round(statistics.fmean(variables), 1),
+                "max_variables": max(variables),
+                "mean_clauses": round(statistics.fmean(clauses), 1) if clauses else None,
+                "max_clauses": max(clauses) if clauses else None,
+                "mean_encode_s": round(
+                    statistics.fmean(r.get("encode_time") or 0 for r in sized), 4
+                ),
+            }
+        )
+    table.sort(key=lambda e: (e["mean_clauses"] or 0, e["configuration"]))
+    return table
+
+
+def up_table(rows: list[Row]) -> Table:
+    """Cells fixed by unit propagation alone (rows of the ``up-only`` task)."""
+    table = []
+    for config, group in by_config(r for r in rows if r.get("task") == "up-only").items():
+        done = [r for r in group if r.get("fixed_cells") is not None]
+        if not done:
+            continue
+        fractions = [r["fixed_cells"] / r["whites"] for r in done if r.get("whites")]
+        table.append(
+            {
+                "configuration": config,
+                "instances": len(done),
+                "solved_by_up": sum(bool(r.get("solved_by_up")) for r in done),
+                "mean_fixed_pct": round(100 * statistics.fmean(fractions), 2)
+                if fractions
+                else None,
+                "min_fixed_pct": round(100 * min(fractions), 2) if fractions else None,
+            }
+        )
+    table.sort(key=lambda e: (-e["solved_by_up"], -(e["mean_fixed_pct"] or 0)))
+    return table
+
+
+def disagreement_table(rows: list[Row]) -> Table:
+    return [
+        {
+            "instance": item["instance"],
+            "outcomes": "; ".join(f"{o} <- {', '.join(c)}" for o, c in item["outcomes"].items()),
+        }
+        for item in find_disagreements(rows)
+    ]
+
+
+def skipped_table(results: Results) -> Table:
+    return [dict(s) for s in results.skipped]
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1000 else f"{value:.1f}"
+    return str(value)
+
+
+def markdown(table: Table) -> str:
+    if not table:
+        return "_(none)_\n"
+    headers = list(table[0])
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += [
+        "| " + " | ".join(_cell(row.get(h)).replace("|", "\\|") for h in headers) + " |"
+        for row in table
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    if not table:
+        return ""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(table[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table)
+    return buf.getvalue()
+
+
+def latex(table: Table) -> str:
+    if not table:
+        return ""
+    headers = list(table[0])
+
+    def esc(text: str) -> str:
+        return re.sub(r"([_%&#$])", r"\\\1", text)
+
+    lines = [
+        r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
+        r"\toprule",
+        " & ".join(esc(h) for h in headers) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(esc(_cell(row.get(h))) for h in headers) + r" \\" for row in table]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def mkplot_json(results: Results, config: str, rows: Sequence[Row]) -> dict[str, Any]:
+    """One configuration in mkplot's input format (``preamble`` + ``stats``)."""
+    reps = len({r.get("repetition", 0) for r in rows}) > 1
+    first = rows[0]
+    stats = {}
+    for row in sorted(rows, key=lambda r: (r["instance"], r.get("repetition", 0))):
+        name = row["instance"] + (f"#{row.get('repetition', 0)}" if reps else "")
+        entry: dict[str, Any] = {
+            "status": solved(row),
+            "rtime": round(run_time(row) if solved(row) else float(row.get("timeout") or 0), 6),
+        }
+        if row.get("peak_rss_mb") is not None:
+            entry["mempeak"] = f"{round(row['peak_rss_mb'] * 1024)} KiB"
+        stats[name] = entry
+    options = " ".join(f"{k}={v}" for k, v in (first.get("options") or {}).items())
+    return {
+        "preamble": {
+            "program": first.get("backend", config),
+            "prog_args": options,
+            "prog_alias": config,
+            "benchmark": results.name,
+        },
+        "stats": stats,
+    }
+
+
+def safe_name(label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_") or "config"
+
+
+def headline(results: Results) -> str:
+    """The main Markdown table (what ``run --report`` prints)."""
+    rows = results.rows
+    text = markdown(summary_table(rows))
+    if any(r.get("task") == "up-only" for r in rows):
+        text += "\n" + markdown(up_table(rows))
+    return text
+
+
+def build_report(results: Results, *, plots: bool = True) -> str:
+    """Write every table, the mkplot files and (optionally) plots; return the Markdown."""
+    out = results.path
+    rows = results.rows
+    env = results.environment
+    tables = {
+        "summary": summary_table(rows),
+        "sizes": size_table(rows),
+        "up": up_table(rows),
+        "disagreements": disagreement_table(rows),
+        "skipped": skipped_table(results),
+    }
+    for name, table in tables.items():
+        target = out / f"{name}.csv"
+        if table:
+            target.write_text(to_csv(table), encoding="utf-8")
+        elif target.exists():
+            target.unlink()
+    (out / "summary.tex").write_text(latex(tables["summary"]), encoding="utf-8")
+    mk_dir = out / "mkplot"
+    mk_dir.mkdir(exist_ok=True)
+    for config, group in by_config(rows).items():
+        data = mkplot_json(results, config, group)
+        (mk_dir / f"{safe_name(config)}.json").write_text(json.dumps(data, indent=1) + "\n")
+
+    exp = env.get("experiment", {})
+    md = [f"# Experiment `{results.name}`\n"]
+    md.append(
+        f"Task `{exp.get('task', rows[0].get('task'))}`, timeout {results.timeout:g} s, "
+        f"memory limit {exp.get('memory_mb', '-')} MB; {len({r['instance'] for r in rows})} "
+        f"instances, {len(by_config(rows))} configurations, {len(rows)} runs. "
+        f"Machine: {env.get('cpu', '?')}, {env.get('usable_cores', '?')} usable cores, "
+        f"Python {env.get('python', '?')}, commit {str(env.get('git_commit', '?'))[:10]}.\n"
+    )
+    md.append(
+        "PAR-2: mean over runs of the time when solved, twice the timeout otherwise. "
+        "Times are encode + solve seconds measured in the child.\n"
+    )
+    md.append("## Configurations\n")
+    md.append(markdown(tables["summary"]))
+    md.append(_answer_note(tables["summary"], len(tables["disagreements"])))
+    if tables["up"]:
+        md.append("## Unit propagation alone\n")
+        md.append(
+            "Cells fixed by unit propagation on the CNF encoding, without search; "
+            "`solved_by_up` counts puzzles propagation solves outright.\n"
+        )
+        md.append(markdown(tables["up"]))
+    if tables["sizes"]:
+        md.append("## Encoding size\n")
+        md.append(markdown(tables["sizes"]))
+    md.append("## Disagreements\n")
+    md.append(
+        markdown(tables["disagreements"])
+        if tables["disagreements"]
+        else "None: every definitive outcome agrees across configurations.\n"
+    )
+    if tables["skipped"]:
+        md.append("## Skipped\n")
+        md.append(markdown(tables["skipped"]))
+    if plots:
+        from .plots import write_plots
+
+        made = write_plots(results, env.get("experiment", {}).get("report", {}))
+        if made:
+            md.append("## Plots\n")
+            md += [f"![{name}]({name}.png)\n" for name in made]
+    md.append(
+        "Files: `summary.csv`, `summary.tex`, `sizes.csv`, `up.csv`, `disagreements.csv`, "
+        "`mkplot/*.json` (one per configuration, for mkplot), `environment.json`.\n"
+    )
+    text = "\n".join(md)
+    (out / "report.md").write_text(text, encoding="utf-8")
+    return text
+
+
+def _answer_note(summary: Table, n_disagreements: int) -> str:
+    if not any(e.get("answer_sum") for e in summary):
+        return ""
+    best = summary[0]
+    agree = (
+        "no configuration disagrees on any answer"
+        if not n_disagreements
+        else f"{n_disagreements} instance(s) with DISAGREEING answers, see below"
+    )
+    return (
+        f"\nSum of the answers (A..J read as a 10-digit number) over the "
+        f"{best['solved']} instances solved by {best['configuration']}: "
+        f"**{best.get('answer_sum')}**; {agree}.\n"
+    )

@@ -1,0 +1,477 @@
+"""Running an experiment: plan the grid, skip finished rows, execute the rest, append rows.
+
+The parent process never solves: it plans ``instance x configuration x repetition`` runs,
+hands pending ones to an executor (child processes with hard limits, see ``executors``) and
+appends each row to ``results/<name>/runs.jsonl`` the moment it arrives, flushed.  A rerun
+reads that file and only runs the keys it lacks, so an interrupted experiment resumes.
+
+The task functions in :data:`TASKS` run inside the child and call only the public API.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import KakuroError
+from ..model import Puzzle, Solution
+from .config import Configuration, Experiment, Instance, load_instances
+
+RunSpec = dict[str, Any]
+Row = dict[str, Any]
+
+DEFINITIVE = {"sat", "unsat"}
+"""Statuses that end a run with an answer; everything else counts as unsolved."""
+
+
+# -- tasks (run in the child) ------------------------------------------------------------
+
+
+def _digest(puzzle: Puzzle, solution: Solution | None) -> str | None:
+    if solution is None:
+        return None
+    text = "\n".join(solution.rows(puzzle)) + "\n" + (solution.answer or "")
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _result_fields(puzzle: Puzzle, result: Any, timeout: float) -> Row:
+    """Status, times, sizes and answer of a :class:`~kakurolab.Result`, with re-verification."""
+    from ..check import solution_problems
+
+    status = str(result.status)
+    if status == "unknown" and result.time >= 0.9 * timeout:
+        status = "timeout"
+    solution = result.solution
+    verified = None
+    if solution is not None:
+        verified = all(not solution_problems(puzzle, s) for s in result.solutions)
+    stats = {k: v for k, v in result.stats.items() if isinstance(v, int | float | str | bool)}
+    return {
+        "status": status,
+        "verified": verified,
+        "n_solutions": len(result.solutions),
+        "complete": bool(result.complete),
+        "answer": solution.answer if solution is not None else None,
+        "digest": _digest(puzzle, solution),
+        "encode_time": round(result.encode_time, 6),
+        "solve_time": round(result.solve_time, 6),
+        "time": round(result.time, 6),
+        "variables": stats.get("variables"),
+        "clauses": stats.get("clauses"),
+        "stats": stats,
+        "message": result.message,
+    }
+
+
+def task_solve(puzzle: Puzzle, spec: RunSpec) -> Row:
+    from .. import solve
+
+    result = solve(puzzle, backend=spec["backend"], timeout=spec["timeout"], **spec["options"])
+    row = _result_fields(puzzle, result, spec["timeout"])
+    row["outcome"] = {"sat": f"sat:{row['answer'] or row['digest']}", "unsat": "unsat"}.get(
+        row["status"]
+    )
+    return row
+
+
+def task_unique(puzzle: Puzzle, spec: RunSpec) -> Row:
+    from .. import prove_unique
+
+    verdict = prove_unique(
+        puzzle, backend=spec["backend"], timeout=spec["timeout"], **spec["options"]
+    )
+    row = _result_fields(puzzle, verdict.result, spec["timeout"])
+    row["verdict"] = str(verdict.verdict)
+    if row["verdict"] in ("unique", "multiple", "unsat"):
+        row["status"] = row["status"] if row["status"] in DEFINITIVE else "sat"
+        key = row["answer"] or row["digest"] if row["verdict"] == "unique" else ""
+        row["outcome"] = f"{row['verdict']}:{key}".rstrip(":")
+    elif row["status"] in DEFINITIVE:  # one solution found, uniqueness not proven in time
+        row["status"] = "timeout"
+    return row
+
+
+def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
+    from .. import count
+
+    result = count(
+        puzzle,
+        spec.get("count_limit"),
+        backend=spec["backend"],
+        timeout=spec["timeout"],
+        **spec["options"],
+    )
+    row = _result_fields(puzzle, result, spec["timeout"])
+    limit = spec.get("count_limit")
+    exact = result.complete or (limit is not None and len(result.solutions) >= limit)
+    if exact:
+        row["status"] = "sat" if result.solutions else "unsat"
+        row["outcome"] = f"count:{len(result.solutions)}{'' if result.complete else '+'}"
+    elif row["status"] in DEFINITIVE:
+        row["status"] = "timeout"
+    return row
+
+
+def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
+    """Unit propagation alone on the CNF encoding: how many cells it fixes, no search."""
+    from .. import encodings
+
+    encoding = spec["options"].get("encoding", encodings.DEFAULT_PRESET)
+    up = getattr(encodings, "up_fixed_cells", None)
+    if up is None:
+        raise KakuroError("task up-only needs kakurolab.encodings.up_fixed_cells (not here yet)")
+    start = time.perf_counter()
+    enc = encodings.encode(puzzle, encoding)
+    encode_time = time.perf_counter() - start
+    fixed = up(puzzle, encoding)
+    n_fixed = fixed if isinstance(fixed, int) else len(fixed)
+    total = time.perf_counter() - start
+    size = enc.stats()
+    whites = len(puzzle.whites)
+    return {
+        "status": "sat" if n_fixed >= whites else "unknown",
+        "outcome": None,
+        "fixed_cells": n_fixed,
+        "solved_by_up": n_fixed >= whites,
+        "encode_time": round(encode_time, 6),
+        "solve_time": round(total - encode_time, 6),
+        "time": round(total, 6),
+        "variables": size.get("variables"),
+        "clauses": size.get("clauses"),
+        "stats": {k: v for k, v in size.items() if isinstance(v, int | float)},
+    }
+
+
+TASKS: dict[str, Callable[[Puzzle, RunSpec], Row]] = {
+    "solve": task_solve,
+    "unique": task_unique,
+    "count": task_count,
+    "up-only": task_up_only,
+}
+
+
+def execute(spec: RunSpec) -> Row:
+    """Run one spec and return its full row; every failure becomes an error/memout row."""
+    import traceback
+
+    start = datetime.now(UTC).isoformat(timespec="milliseconds")
+    t0 = time.perf_counter()
+    row = base_row(spec, start)
+    try:
+        row.update(TASKS[spec["task"]](spec["puzzle"], spec))
+    except MemoryError:
+        row.update(status="memout", message="MemoryError (memory limit reached)")
+    except KakuroError as exc:
+        row.update(status="error", message=str(exc))
+    except Exception as exc:
+        last = traceback.format_exception_only(exc)[-1].strip()
+        memout = "bad_alloc" in last or "out of memory" in last.lower()
+        row.update(status="memout" if memout else "error", message=last)
+    row["wall_time"] = round(time.perf_counter() - t0, 6)
+    return row
+
+
+def base_row(spec: RunSpec, start: str) -> Row:
+    """The fields every row has, whatever happened to the run."""
+    puzzle: Puzzle = spec["puzzle"]
+    return {
+        "key": spec["key"],
+        "experiment": spec["experiment"],
+        "instance": spec["instance"],
+        "set": spec["set"],
+        "hash": spec["hash"],
+        "rows": puzzle.nrows,
+        "cols": puzzle.ncols,
+        "whites": len(puzzle.whites),
+        "kind": "cryptic" if puzzle.is_cryptic else "standard",
+        "config": spec["config"],
+        "backend": spec["backend"],
+        "options": spec["options"],
+        "encoding": spec["options"].get("encoding"),
+        "solver": spec["options"].get("solver"),
+        "task": spec["task"],
+        "repetition": spec["repetition"],
+        "seed": spec["seed"],
+        "timeout": spec["timeout"],
+        "start": start,
+        "host": os.uname().nodename,
+        "status": "error",
+        "verified": None,
+        "outcome": None,
+        "time": None,
+        "message": "",
+    }
+
+
+def failure_row(spec: RunSpec, status: str, message: str, elapsed: float) -> Row:
+    """The row for a run whose child was killed or died (written by the parent)."""
+    row = base_row(spec, datetime.now(UTC).isoformat(timespec="milliseconds"))
+    row.update(status=status, message=message, wall_time=round(elapsed, 6))
+    if status == "timeout":
+        row["time"] = spec["timeout"]
+    return row
+
+
+# -- planning and resuming ---------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """The runs of an experiment, and what was left out and why (never silently)."""
+
+    experiment: Experiment
+    instances: list[Instance]
+    configs: list[Configuration]
+    specs: list[RunSpec] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_key(instance: Instance, config: Configuration, repetition: int) -> str:
+    return f"{instance.id}|{config.label}|{repetition}"
+
+
+def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Plan:
+    """Expand the grid; unknown backends or bad options are errors, unavailable ones skips."""
+    from ..backends import BACKENDS, get_backend
+
+    instances = load_instances(experiment) if instances is None else instances
+    result = Plan(experiment, instances, [])
+    for config in experiment.configs:
+        cls = BACKENDS.get(config.backend)
+        if cls is None:
+            known = ", ".join(sorted(BACKENDS))
+            raise KakuroError(
+                f"{experiment.path}: configuration {config.label!r}: unknown backend "
+                f"{config.backend!r}; registered here: {known}"
+            )
+        if not cls.available():
+            extra = f" (pip install 'kakurolab[{cls.extra}]')" if cls.extra else ""
+            result.skipped.append(
+                {
+                    "config": config.label,
+                    "instances": "all",
+                    "reason": f"backend {config.backend!r} is not available here{extra}",
+                }
+            )
+            continue
+        try:  # options are checked once here, not once per run in a child
+            get_backend(config.backend, **config.options)
+        except KakuroError as exc:
+            raise KakuroError(f"{experiment.path}: configuration {config.label!r}: {exc}") from None
+        _check_encoding(config, experiment)
+        result.configs.append(config)
+        unsupported = [inst for inst in instances if not cls.supports(inst.puzzle)]
+        if unsupported:
+            kinds = sorted({"cryptic" if i.puzzle.is_cryptic else "standard" for i in unsupported})
+            result.skipped.append(
+                {
+                    "config": config.label,
+                    "instances": len(unsupported),
+                    "reason": f"backend {config.backend!r} cannot do {'/'.join(kinds)} puzzles",
+                }
+            )
+        for inst in instances:
+            if not cls.supports(inst.puzzle):
+                continue
+            for rep in range(experiment.repetitions):
+                result.specs.append(_spec(experiment, inst, config, rep))
+    return result
+
+
+def _check_encoding(config: Configuration, experiment: Experiment) -> None:
+    """Unknown encoding names fail before any run, with the config's label."""
+    spec = config.options.get("encoding")
+    if spec is None:
+        return
+    from .. import encodings
+
+    try:
+        encodings.parse_spec(str(spec))
+    except KakuroError as exc:
+        raise KakuroError(f"{experiment.path}: configuration {config.label!r}: {exc}") from None
+
+
+def _spec(exp: Experiment, inst: Instance, config: Configuration, rep: int) -> RunSpec:
+    puzzle = inst.puzzle
+    return {
+        "key": run_key(inst, config, rep),
+        "experiment": exp.name,
+        "instance": inst.id,
+        "set": inst.set,
+        "hash": inst.hash,
+        # A fresh copy: cached properties hold mapping proxies, which do not pickle.
+        "puzzle": Puzzle(puzzle.id, puzzle.grid, dict(puzzle.meta)),
+        "config": config.label,
+        "backend": config.backend,
+        "options": dict(config.options),
+        "task": exp.task,
+        "repetition": rep,
+        "seed": rep,
+        "timeout": exp.timeout,
+        "count_limit": exp.count_limit,
+        "memory_mb": exp.memory_mb,
+    }
+
+
+def read_rows(path: Path) -> list[Row]:
+    """Rows of a runs.jsonl; a torn last line (killed mid-write) is ignored."""
+    if not path.exists():
+        return []
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
+
+
+def latest_rows(rows: Iterable[Row]) -> dict[str, Row]:
+    """One row per key (the last one written wins)."""
+    return {row["key"]: row for row in rows if "key" in row}
+
+
+class RowWriter:
+    """Appends rows as JSON lines, flushed one by one; repairs a torn last line first."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size:
+            with path.open("rb+") as fh:
+                data = fh.read()
+                if not data.endswith(b"\n"):
+                    fh.truncate(data.rfind(b"\n") + 1)
+        self.fh = path.open("a", encoding="utf-8")
+
+    def write(self, row: Row) -> None:
+        self.fh.write(json.dumps(row, sort_keys=True, default=str) + "\n")
+        self.fh.flush()
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    """What a run call did, for the CLI's closing line."""
+
+    planned: int
+    done_before: int
+    ran: int
+    statuses: Counter[str]
+    skipped: list[dict[str, Any]]
+    disagreements: list[dict[str, Any]]
+    results_dir: Path
+
+
+def run_experiment(
+    experiment: Experiment,
+    executor: Any,
+    *,
+    results_dir: Path | None = None,
+    progress: bool = True,
+    limit: int | None = None,
+) -> Summary:
+    """Run every pending run of the experiment through ``executor``; rows land as they finish.
+
+    ``limit`` stops after that many new rows (for smoke tests and partial runs).
+    """
+    from .environment import write_environment
+
+    out = results_dir or experiment.results_dir
+    the_plan = plan(experiment)
+    for skip in the_plan.skipped:
+        warn(f"skipping {skip['config']} on {skip['instances']} instance(s): {skip['reason']}")
+    path = out / "runs.jsonl"
+    done = latest_rows(read_rows(path))
+    pending = [s for s in the_plan.specs if s["key"] not in done]
+    if limit is not None:
+        pending = pending[:limit]
+    out.mkdir(parents=True, exist_ok=True)
+    write_environment(out / "environment.json", experiment)
+    (out / "skipped.json").write_text(json.dumps(the_plan.skipped, indent=1) + "\n")
+    statuses: Counter[str] = Counter()
+    writer = RowWriter(path)
+    try:
+        for row in _progress(executor.run(pending), len(pending), experiment.name, progress):
+            _check_row(row)
+            writer.write(row)
+            statuses[row["status"]] += 1
+    finally:
+        writer.close()
+    rows = list(latest_rows(read_rows(path)).values())
+    disagreements = find_disagreements(rows)
+    for item in disagreements:
+        warn(f"DISAGREEMENT on {item['instance']}: {item['outcomes']}")
+    return Summary(
+        planned=len(the_plan.specs),
+        done_before=sum(s["key"] in done for s in the_plan.specs),
+        ran=sum(statuses.values()),
+        statuses=statuses,
+        skipped=the_plan.skipped,
+        disagreements=disagreements,
+        results_dir=out,
+    )
+
+
+def _check_row(row: Row) -> None:
+    if row["status"] == "sat" and row.get("verified") is False:
+        warn(f"WRONG SOLUTION: {row['config']} on {row['instance']} fails the rule checker")
+    if row["status"] in ("error", "crash") and row.get("message"):
+        warn(f"{row['status']}: {row['config']} on {row['instance']}: {row['message']}")
+
+
+def _progress(rows: Iterator[Row], total: int, name: str, enabled: bool) -> Iterator[Row]:
+    """Rows, with a tqdm bar (ETA, status counts) on stderr when it is a terminal."""
+    if not enabled or total == 0:
+        yield from rows
+        return
+    from tqdm import tqdm
+
+    counts: Counter[str] = Counter()
+    with tqdm(total=total, desc=name, unit="run", file=sys.stderr, dynamic_ncols=True) as bar:
+        for row in rows:
+            counts[row["status"]] += 1
+            bar.set_postfix_str(" ".join(f"{k}={v}" for k, v in sorted(counts.items())), False)
+            bar.update(1)
+            yield row
+
+
+def find_disagreements(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """Instances whose definitive outcomes differ between configurations or repetitions.
+
+    An outcome is ``sat:<answer or solution digest>``, ``unsat``, ``unique:<digest>``,
+    ``multiple`` or ``count:<n>``; timeouts and errors have none and never disagree.
+    """
+    by_instance: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for row in rows:
+        outcome = row.get("outcome")
+        if outcome and row.get("status") in DEFINITIVE:
+            by_instance[row["instance"]][outcome].add(row["config"])
+    found = []
+    for instance, outcomes in sorted(by_instance.items()):
+        if len(outcomes) > 1:
+            found.append(
+                {
+                    "instance": instance,
+                    "outcomes": {o: sorted(cfgs) for o, cfgs in sorted(outcomes.items())},
+                }
+            )
+    return found
+
+
+def warn(message: str) -> None:
+    print(f"kakuro: warning: {message}", file=sys.stderr, flush=True)
