@@ -1,0 +1,48 @@
+"""``kakuro explain``: solve by deduction alone and print every step, or where it stops."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..logic import Contradiction, deduce
+from ..logic.explain import candidates_text
+from ._common import add_puzzle_args, emit_json, iter_puzzles
+from .hint import add_state_arg, start_state
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "explain", help="solve by human deduction alone, step by step (standard puzzles)"
+    )
+    add_puzzle_args(parser)
+    add_state_arg(parser)
+    parser.add_argument(
+        "--quiet", action="store_true", help="only the summary line per puzzle, not the steps"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for puzzle in iter_puzzles(args):
+        start = start_state(puzzle, args.state)
+        try:
+            result = deduce(puzzle, start)
+        except Contradiction as exc:
+            raise Contradiction(
+                f"puzzle {puzzle.id}: the state cannot be completed: {exc}"
+            ) from None
+        if args.json:
+            emit_json(result.to_json())
+            continue
+        print(f"== {puzzle.id}")
+        if not args.quiet:
+            width = len(str(len(result.steps)))
+            for i, step in enumerate(result.steps, 1):
+                print(f"{i:>{width}}. [{step.technique}] {step.text}")
+        print(f"{puzzle.id}: {result.summary()}")
+        if not result.solved and not args.quiet:
+            print("grid where deduction stops ('.' = open):")
+            print("\n".join("  " + row for row in result.state.grid_rows()))
+            print("candidates of the open cells:")
+            print("\n".join("  " + line for line in candidates_text(result.state).splitlines()))
+    return 0

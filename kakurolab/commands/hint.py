@@ -1,0 +1,80 @@
+"""``kakuro hint``: the next deduction in words and the cell(s) it fixes (the Logic Shield)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import KakuroError
+from ..logic import STATE_HELP, Contradiction, State, next_hint, parse_state
+from ..logic.state import cell_name
+from ..model import Puzzle
+from ._common import add_puzzle_args, emit_json, load_all
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "hint", help="the next human deduction and the cell(s) it fixes (standard puzzles)"
+    )
+    add_puzzle_args(parser, many=False)
+    add_state_arg(parser)
+    parser.set_defaults(func=run)
+
+
+def add_state_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--state", metavar="GRID", help=STATE_HELP)
+
+
+def single_puzzle(args: argparse.Namespace) -> Puzzle:
+    """The one puzzle a command works on: the file's only puzzle or the one --select names."""
+    puzzles = load_all(args)
+    if not puzzles:
+        raise KakuroError("no puzzle selected")
+    if len(puzzles) > 1:
+        ids = ", ".join(p.id for p in puzzles[:5])
+        more = ", ..." if len(puzzles) > 5 else ""
+        raise KakuroError(
+            f"{args.puzzles[0]} holds {len(puzzles)} puzzles ({ids}{more}); "
+            "choose one with --select"
+        )
+    return puzzles[0]
+
+
+def start_state(puzzle: Puzzle, text: str | None) -> State:
+    """The blank grid, or the --state grid checked against the rules and, when the file
+    carries one, the published solution (a wrong digit cannot lead anywhere)."""
+    if text is None:
+        return State.initial(puzzle)
+    if text.startswith("@") or Path(text).is_file():
+        path = Path(text[1:] if text.startswith("@") else text)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise KakuroError(f"--state: cannot read {path}: {exc.strerror}") from None
+    digits = parse_state(puzzle, text)
+    state = State.from_digits(puzzle, digits)
+    solution = puzzle.meta.get("solution")
+    values = getattr(solution, "values", None)
+    if values:
+        wrong = sorted(c for c, d in digits.items() if values.get(c) not in (None, d))
+        if wrong:
+            raise Contradiction(
+                f"the state cannot be completed: {cell_name(wrong[0])} = {digits[wrong[0]]} "
+                f"contradicts the puzzle's solution"
+                + (f" (and {len(wrong) - 1} more cells)" if len(wrong) > 1 else "")
+            )
+    return state
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzle = single_puzzle(args)
+    start = start_state(puzzle, args.state)
+    try:
+        hint = next_hint(puzzle, start)
+    except Contradiction as exc:
+        raise Contradiction(f"the state cannot be completed: {exc}") from None
+    if args.json:
+        emit_json({"id": puzzle.id, **hint.to_json()})
+    else:
+        print(f"{puzzle.id}: {hint.text()}" if hint.step is None else hint.text())
+    return 0

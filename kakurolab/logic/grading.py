@@ -1,0 +1,143 @@
+"""Difficulty grades from the techniques a solve needs, in the spirit of Simonis's scheme.
+
+Simonis ("Kakuro as a Constraint Problem", 2008) grades a puzzle by the weakest propagation
+that solves it without search.  Our ladder is finer (named human techniques), so the grade is
+the hardest rung needed and how often, plus the work per cell and the clues' combination
+ambiguity; a puzzle deduction cannot finish is graded ``needs-search``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import combos
+from ..model import Puzzle
+from .explain import Deduction, deduce
+from .state import clue_total
+from .techniques import BY_NAME
+
+GRADES: tuple[tuple[str, str], ...] = (
+    ("easy", "singles, unique partitions, cross-intersections and excluded digits suffice"),
+    ("medium", "needs hidden singles or sum arithmetic"),
+    ("hard", "needs run-set reasoning, or exact run consistency at most twice"),
+    ("expert", "needs exact run consistency three times or more"),
+    ("needs-search", "deduction alone stops; trial and error is needed"),
+)
+"""Named grades, easiest first, with what each means."""
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A puzzle's grade: the name, the numeric score and the measurements behind it."""
+
+    id: str
+    grade: str
+    score: float
+    hardest: str | None
+    hardest_uses: int
+    effort: int
+    white_cells: int
+    ambiguity: float
+    solved: bool
+    technique_counts: dict[str, int]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "grade": self.grade,
+            "score": round(self.score, 3),
+            "hardest": self.hardest,
+            "hardest_uses": self.hardest_uses,
+            "effort": self.effort,
+            "white_cells": self.white_cells,
+            "ambiguity": round(self.ambiguity, 3),
+            "solved": self.solved,
+            "technique_counts": self.technique_counts,
+        }
+
+
+def ambiguity(puzzle: Puzzle) -> float:
+    """Mean number of digit sets per clue: how much a solver must keep open at the start."""
+    counts = [combos.count(len(run), clue_total(run)) for run in puzzle.runs]
+    return sum(counts) / len(counts)
+
+
+def grade_name(deduction: Deduction) -> str:
+    if not deduction.solved:
+        return "needs-search"
+    hardest = deduction.hardest()
+    weight = BY_NAME[hardest].weight if hardest else 0
+    uses = deduction.technique_counts().get(hardest or "", 0)
+    if weight <= 2:
+        return "easy"
+    if weight <= 3:
+        return "medium"
+    if weight <= 5 or uses <= 2:
+        return "hard"
+    return "expert"
+
+
+def grade(puzzle: Puzzle, deduction: Deduction | None = None) -> Grade:
+    """Grade a puzzle (deducing it first unless a deduction is given).
+
+    score = 10 * effort / white cells           (weighted steps per cell: sustained work)
+          + w(hardest) * log2(1 + its uses)     (the hardest rung and how often it is needed)
+          + mean clue ambiguity                 (Simonis's combination count)
+          + 20 + 50 * open share                (only when deduction stops: search needed)
+    """
+    deduction = deduce(puzzle) if deduction is None else deduction
+    counts = deduction.technique_counts()
+    effort = sum(BY_NAME[name].weight * n for name, n in counts.items())
+    hardest = deduction.hardest()
+    uses = counts.get(hardest or "", 0)
+    whites = len(puzzle.whites)
+    amb = ambiguity(puzzle)
+    score = 10 * effort / whites + amb
+    if hardest is not None:
+        score += BY_NAME[hardest].weight * math.log2(1 + uses)
+    if not deduction.solved:
+        score += 20 + 50 * (whites - len(deduction.state.placed)) / whites
+    return Grade(
+        puzzle.id,
+        grade_name(deduction),
+        score,
+        hardest,
+        uses,
+        effort,
+        whites,
+        amb,
+        deduction.solved,
+        counts,
+    )
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks, ties sharing their mean rank (as Spearman's coefficient needs)."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman's rank correlation: Pearson's coefficient of the ranks (NaN if constant)."""
+    if len(xs) != len(ys) or len(xs) < 2:
+        raise ValueError("spearman needs two sequences of the same length, at least 2")
+    rx, ry = ranks(xs), ranks(ys)
+    n = len(rx)
+    mx, my = sum(rx) / n, sum(ry) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return math.nan
+    return sxy / math.sqrt(sxx * syy)

@@ -1,0 +1,219 @@
+"""The pencil-and-paper state of a deduction: candidates per white cell and placed digits.
+
+A human solver's grid is digits plus pencil marks; this module is exactly that, with digit
+sets as 9-bit masks from :mod:`kakurolab.combos`.  Candidates only ever shrink, so a deduction
+that was sound when found stays sound later; the engine relies on that when it applies a batch
+of steps found in one sweep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .. import combos
+from ..errors import KakuroError
+from ..model import Cell, Puzzle, Run, White
+
+
+class Contradiction(KakuroError):
+    """A state that no completion can satisfy (an empty cell, a broken sum, a repeat)."""
+
+
+def cell_name(cell: Cell) -> str:
+    """``r3c2``: 1-based, the way puzzles are spoken about."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def run_label(run: Run) -> str:
+    """``row 3, cells 2-3`` or ``column 2, cells 4-7``: where a run sits, in words."""
+    (r0, c0), (r1, c1) = run.cells[0], run.cells[-1]
+    if run.direction.value == "across":
+        return f"row {r0 + 1}, cells {c0 + 1}-{c1 + 1}"
+    return f"column {c0 + 1}, cells {r0 + 1}-{r1 + 1}"
+
+
+def clue_total(run: Run) -> int:
+    """The numeric clue of a standard run (deduction handles standard puzzles only)."""
+    assert run.clue is not None and run.clue.value is not None
+    return run.clue.value
+
+
+@dataclass
+class State:
+    """Candidates (masks) for every white cell and the digits placed so far.
+
+    ``placed`` is the set of cells a solver has written a digit into; a cell whose candidates
+    shrank to one digit is not placed until a step places it, so a hint can say *why*.
+    """
+
+    puzzle: Puzzle
+    cands: dict[Cell, int]
+    placed: dict[Cell, int] = field(default_factory=dict)
+
+    @classmethod
+    def initial(cls, puzzle: Puzzle) -> State:
+        """Every white cell may hold any digit 1-9: the blank grid before any reasoning."""
+        require_standard(puzzle)
+        return cls(puzzle, dict.fromkeys(puzzle.whites, combos.ALL_DIGITS))
+
+    @classmethod
+    def from_digits(cls, puzzle: Puzzle, digits: Mapping[Cell, int]) -> State:
+        """A blank grid with some digits written in; checked against the rules.
+
+        The written digits are removed from the candidates of the other cells of their runs
+        (the no-repeat rule is part of writing a digit, not a deduction).
+        """
+        state = cls.initial(puzzle)
+        for cell, digit in digits.items():
+            if cell not in state.cands:
+                raise KakuroError(f"{cell_name(cell)} is not a white cell")
+            if not 1 <= digit <= 9:
+                raise KakuroError(f"{cell_name(cell)} holds {digit}, outside 1-9")
+        state_problems = _digit_problems(puzzle, digits)
+        if state_problems:
+            more = f" (and {len(state_problems) - 1} more)" if len(state_problems) > 1 else ""
+            raise Contradiction(f"the state breaks the rules: {state_problems[0]}{more}")
+        for cell, digit in digits.items():
+            state.cands[cell] = combos.bit(digit)
+            state.placed[cell] = digit
+        for cell, digit in digits.items():
+            for run in puzzle.runs_of[cell]:
+                for other in run.cells:
+                    if other != cell:
+                        state.cands[other] &= ~combos.bit(digit)
+        for cell, mask in state.cands.items():
+            if not mask:
+                raise Contradiction(
+                    f"the state breaks the rules: {cell_name(cell)} has no digit left"
+                )
+        return state
+
+    def copy(self) -> State:
+        return State(self.puzzle, dict(self.cands), dict(self.placed))
+
+    @property
+    def solved(self) -> bool:
+        return len(self.placed) == len(self.cands)
+
+    def unplaced(self, run: Run) -> list[Cell]:
+        return [cell for cell in run.cells if cell not in self.placed]
+
+    def remaining_sets(self, run: Run) -> tuple[list[Cell], int, tuple[int, ...]]:
+        """The run's empty cells, the digits already written in it, and the digit sets the
+        empty cells may still take: they must sum to the remainder and avoid written digits."""
+        empty = self.unplaced(run)
+        used = 0
+        total = clue_total(run)
+        for cell in run.cells:
+            if cell in self.placed:
+                used |= combos.bit(self.placed[cell])
+                total -= self.placed[cell]
+        if not empty:
+            return empty, used, ()
+        sets = tuple(m for m in combos.combos(len(empty), total) if not m & used)
+        return empty, used, sets
+
+    def grid_rows(self) -> list[str]:
+        """The state in the ``--state`` text format (see :func:`parse_state`)."""
+        puzzle = self.puzzle
+        return [
+            "".join(
+                (str(self.placed[(r, c)]) if (r, c) in self.placed else ".")
+                if isinstance(puzzle.grid[r][c], White)
+                else "-"
+                for c in range(puzzle.ncols)
+            )
+            for r in range(puzzle.nrows)
+        ]
+
+
+def require_standard(puzzle: Puzzle) -> None:
+    if puzzle.is_cryptic:
+        raise KakuroError(
+            f"puzzle {puzzle.id}: human deduction supports standard (numeric) Kakuro only"
+        )
+    missing = [run.name for run in puzzle.runs if run.clue is None]
+    if missing:
+        raise KakuroError(f"puzzle {puzzle.id}: run {missing[0]} has no clue")
+    long = [run.name for run in puzzle.runs if len(run) > combos.MAX_RUN]
+    if long:
+        raise KakuroError(f"puzzle {puzzle.id}: run {long[0]} is longer than 9 cells")
+
+
+def _digit_problems(puzzle: Puzzle, digits: Mapping[Cell, int]) -> list[str]:
+    """Rule violations among written digits: repeats, full runs with a wrong sum, partial runs
+    whose remaining cells cannot reach the clue."""
+    problems: list[str] = []
+    for run in puzzle.runs:
+        written = [digits[cell] for cell in run.cells if cell in digits]
+        if not written:
+            continue
+        repeated = sorted({d for d in written if written.count(d) > 1})
+        if repeated:
+            problems.append(f"{run_label(run)} repeats {', '.join(map(str, repeated))}")
+            continue
+        total = clue_total(run)
+        left = len(run) - len(written)
+        used = combos.mask_of(written)
+        rest = total - sum(written)
+        if left == 0 and rest != 0:
+            problems.append(f"{run_label(run)} sums to {sum(written)}, its clue is {total}")
+        elif left and not any(not m & used for m in combos.combos(left, rest)):
+            problems.append(
+                f"{run_label(run)}: the {left} empty cell(s) cannot make up the remaining "
+                f"{rest} of clue {total} with unused digits"
+            )
+    return problems
+
+
+STATE_HELP = (
+    "a partially filled grid, same shape as the puzzle: one line per row, one character per "
+    "cell; a digit 1-9 for a filled white cell, '.' or '0' for an empty white cell, '-' for "
+    "every clue or block cell (spaces between characters are ignored); '@FILE' reads a file"
+)
+
+
+def parse_state(puzzle: Puzzle, text: str) -> dict[Cell, int]:
+    """Read the ``--state`` grid format into written digits.
+
+    Format: one line per puzzle row (blank lines and lines starting with ``#`` skipped), one
+    character per cell after removing spaces: ``1``-``9`` a written digit, ``.`` or ``0`` an
+    empty white cell, ``-`` (or ``#``/``x``) a clue or block cell.  Rows are separated by
+    newlines or ``/``, so a small state fits on one command line.
+    """
+    lines = [
+        line.replace(" ", "").replace("\t", "")
+        for chunk in text.splitlines()
+        for line in chunk.split("/")
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if len(lines) != puzzle.nrows:
+        raise KakuroError(f"--state has {len(lines)} row(s), puzzle {puzzle.id} has {puzzle.nrows}")
+    digits: dict[Cell, int] = {}
+    for r, line in enumerate(lines):
+        if len(line) != puzzle.ncols:
+            raise KakuroError(
+                f"--state row {r + 1} has {len(line)} cell(s), puzzle {puzzle.id} has "
+                f"{puzzle.ncols} columns"
+            )
+        for c, ch in enumerate(line):
+            white = isinstance(puzzle.grid[r][c], White)
+            if ch in "-#xX":
+                if white:
+                    raise KakuroError(f"--state: {cell_name((r, c))} is a white cell, got {ch!r}")
+            elif ch in ".0" or ch.isdigit():
+                if not white:
+                    raise KakuroError(
+                        f"--state: {cell_name((r, c))} is a clue or block cell, got {ch!r} "
+                        "(write '-')"
+                    )
+                if ch not in ".0":
+                    digits[(r, c)] = int(ch)
+            else:
+                raise KakuroError(f"--state: unexpected character {ch!r} at {cell_name((r, c))}")
+    return digits
+
+
+def cells_text(cells: Sequence[Cell]) -> str:
+    return ", ".join(cell_name(cell) for cell in cells)

@@ -1,0 +1,411 @@
+"""Named human techniques, simplest first, each looking at one cell or one run.
+
+A technique reads the state and returns a :class:`Finding` (what it may remove or write, and
+why, in words) or ``None``.  It never changes the state: the engine in
+:mod:`kakurolab.logic.explain` applies findings, so every change is recorded as a
+:class:`Step` a person can check.  The registry :data:`TECHNIQUES` is the ladder: the engine
+always uses the simplest technique that still finds something, which is what makes "the
+hardest technique needed" a difficulty measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from .. import combos
+from ..combos import bit, digits_of, format_mask, popcount
+from ..model import Cell, Run
+from .state import Contradiction, State, cell_name, cells_text, clue_total, run_label
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What one technique found: digits to remove, digits to write, and the reason.
+
+    ``evidence`` names the candidates whose *absence* the reasoning relies on (cell -> mask);
+    a hint uses it to show the earlier steps that removed them.
+    """
+
+    cells: tuple[Cell, ...]
+    reason: str
+    eliminations: Mapping[Cell, int] = field(default_factory=dict)
+    placements: Mapping[Cell, int] = field(default_factory=dict)
+    evidence: Mapping[Cell, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied deduction: the technique, the cells it looked at, what changed, in words.
+
+    ``eliminations`` maps a cell to the mask of digits removed from it (including the
+    no-repeat removals that writing a digit implies); ``placements`` maps a cell to the digit
+    written.  ``premises`` are indices of earlier steps whose removals this one relies on.
+    """
+
+    technique: str
+    cells: tuple[Cell, ...]
+    eliminations: Mapping[Cell, int]
+    placements: Mapping[Cell, int]
+    text: str
+    premises: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "technique": self.technique,
+            "cells": [cell_name(c) for c in self.cells],
+            "placements": {cell_name(c): d for c, d in sorted(self.placements.items())},
+            "eliminations": {
+                cell_name(c): list(digits_of(m)) for c, m in sorted(self.eliminations.items())
+            },
+            "premises": list(self.premises),
+            "text": self.text,
+        }
+
+
+Scope = Literal["cell", "run"]
+
+
+@dataclass(frozen=True)
+class Technique:
+    """A rung of the ladder: its name, difficulty weight, scope and finder."""
+
+    name: str
+    weight: int
+    scope: Scope
+    find: Callable[[State, Any], Finding | None]
+    summary: str
+
+
+def _clue_words(run: Run, cells: int | None = None, total: int | None = None) -> str:
+    n = len(run) if cells is None else cells
+    t = clue_total(run) if total is None else total
+    return f"{t} in {_count_word(n)} cell{'s' if n != 1 else ''}"
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _count_word(n: int) -> str:
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def _sets_text(sets: tuple[int, ...] | list[int]) -> str:
+    if not sets:
+        return "no digit set"
+    if len(sets) == 1:
+        return "only " + format_mask(sets[0])
+    return " or ".join(format_mask(m) for m in sets)
+
+
+def _union(sets: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for m in sets:
+        mask |= m
+    return mask
+
+
+def _restrict(state: State, cells: list[Cell] | tuple[Cell, ...], allowed: int) -> dict[Cell, int]:
+    """Removals that confine ``cells`` to ``allowed``."""
+    removed = {}
+    for cell in cells:
+        extra = state.cands[cell] & ~allowed
+        if extra:
+            removed[cell] = extra
+    return removed
+
+
+def _absent(state: State, cells: list[Cell] | tuple[Cell, ...]) -> dict[Cell, int]:
+    """The removed candidates of ``cells``: what a run-level argument rests on."""
+    return {c: combos.ALL_DIGITS & ~state.cands[c] for c in cells if c not in state.placed}
+
+
+# --- the techniques -------------------------------------------------------------------------
+
+
+def naked_single(state: State, cell: Cell) -> Finding | None:
+    """A cell with one candidate left gets that digit."""
+    mask = state.cands[cell]
+    if cell in state.placed or popcount(mask) != 1:
+        return None
+    (digit,) = digits_of(mask)
+    return Finding(
+        (cell,),
+        f"{cell_name(cell)} has only {digit} left as a candidate",
+        placements={cell: digit},
+        evidence={cell: combos.ALL_DIGITS & ~mask},
+    )
+
+
+def unique_partition(state: State, run: Run) -> Finding | None:
+    """A clue whose length and sum admit one digit set confines its cells to that set."""
+    sets = combos.combos(len(run), clue_total(run))
+    if len(sets) != 1:
+        return None
+    removed = _restrict(state, run.cells, sets[0])
+    if not removed:
+        return None
+    return Finding(
+        run.cells,
+        f"{run_label(run)}: {_clue_words(run)} is {_sets_text(sets)}",
+        eliminations=removed,
+    )
+
+
+def _allowed(state: State, run: Run) -> tuple[int, tuple[int, ...]]:
+    """Digits the run's empty cells may take given its clue and written digits."""
+    _, _, sets = state.remaining_sets(run)
+    return _union(sets), sets
+
+
+def cross_intersection(state: State, cell: Cell) -> Finding | None:
+    """A cell must hold a digit both of its runs allow; when only one fits, it is written."""
+    if cell in state.placed:
+        return None
+    runs = state.puzzle.runs_of[cell]
+    if len(runs) != 2:
+        return None
+    (a_mask, _), (d_mask, _) = (_allowed(state, run) for run in runs)
+    both = state.cands[cell] & a_mask & d_mask
+    if popcount(both) != 1 or both == state.cands[cell]:
+        return None
+    (digit,) = digits_of(both)
+    parts = []
+    for run, mask in zip(runs, (a_mask, d_mask), strict=True):
+        placed = [c for c in run.cells if c in state.placed]
+        if placed:
+            rest = clue_total(run) - sum(state.placed[c] for c in placed)
+            n = len(run) - len(placed)
+            words = (
+                f"the last empty cell must be {rest}"
+                if n == 1
+                else f"the {_count_word(n)} empty cells must make {rest}"
+            )
+        else:
+            words = _clue_words(run)
+        parts.append(f"{run_label(run)} ({words}) allows {format_mask(mask)}")
+    others = state.cands[cell] & ~both
+    also = f"; {format_mask(others)} are already ruled out" if others & a_mask & d_mask else ""
+    return Finding(
+        (cell,),
+        f"{cell_name(cell)}: {parts[0]} and {parts[1]}; only {digit} fits both{also}",
+        placements={cell: digit},
+        evidence={cell: a_mask & d_mask & ~both},
+    )
+
+
+def excluded_digits(state: State, run: Run) -> Finding | None:
+    """Digits that no admissible set of the clue contains leave every cell of the run."""
+    sets = combos.combos(len(run), clue_total(run))
+    if len(sets) < 2:
+        return None
+    union = _union(sets)
+    removed = _restrict(state, run.cells, union)
+    if not removed:
+        return None
+    return Finding(
+        run.cells,
+        f"{run_label(run)}: {_clue_words(run)} is {_sets_text(sets)}, "
+        f"so it uses only digits from {format_mask(union)}",
+        eliminations=removed,
+    )
+
+
+def hidden_single(state: State, run: Run) -> Finding | None:
+    """A digit every remaining set of the run needs, with one cell left to hold it."""
+    empty, used, sets = state.remaining_sets(run)
+    if not empty or not sets:
+        return None
+    required = combos.ALL_DIGITS
+    for m in sets:
+        required &= m
+    for digit in digits_of(required):
+        holders = [cell for cell in empty if state.cands[cell] & bit(digit)]
+        if len(holders) == 0:
+            raise Contradiction(f"{run_label(run)} needs a {digit} but no cell can hold it")
+        if len(holders) != 1:
+            continue
+        (cell,) = holders
+        if used:
+            rest = clue_total(run) - combos.mask_sum(used)
+            left = _count_word(len(empty))
+            words = f"the {left} empty cells must make {rest} ({_sets_text(sets)})"
+        else:
+            words = f"{_clue_words(run)} is {_sets_text(sets)}"
+        others = [c for c in empty if c != cell]
+        return Finding(
+            tuple(empty),
+            f"{run_label(run)}: {words}, which always needs a {digit}; "
+            f"{cells_text(others) or 'no other cell'} cannot hold {digit}",
+            placements={cell: digit},
+            evidence={c: bit(digit) for c in others},
+        )
+    return None
+
+
+def sum_arithmetic(state: State, run: Run) -> Finding | None:
+    """Once digits are written in a run, the empty cells must sum to the remainder."""
+    empty, used, sets = state.remaining_sets(run)
+    if not used or not empty:
+        return None
+    removed = _restrict(state, empty, _union(sets))
+    if not removed:
+        return None
+    rest = clue_total(run) - combos.mask_sum(used)
+    written = ", ".join(str(d) for d in digits_of(used))
+    return Finding(
+        tuple(empty),
+        f"{run_label(run)}: with {written} written, the {_count_word(len(empty))} empty "
+        f"cell{'s' if len(empty) != 1 else ''} must make {rest} from unused digits: "
+        f"{_sets_text(sets)}",
+        eliminations=removed,
+    )
+
+
+def run_sets(state: State, run: Run) -> Finding | None:
+    """Only digit sets that every empty cell can take part in (and whose digits all have a
+    cell) stay admissible; digits outside the surviving sets go."""
+    empty, _, sets = state.remaining_sets(run)
+    if not empty:
+        return None
+    available = _union([state.cands[c] for c in empty])
+    fitting = [m for m in sets if not m & ~available and all(state.cands[c] & m for c in empty)]
+    if not fitting:
+        raise Contradiction(f"{run_label(run)}: no digit set fits the candidates of its cells")
+    removed = _restrict(state, empty, _union(fitting))
+    if not removed:
+        return None
+    dropped = [m for m in sets if m not in fitting]
+    return Finding(
+        tuple(empty),
+        f"{run_label(run)}: of the sets {_sets_text(sets)}, "
+        f"{' and '.join(format_mask(m) for m in dropped)} cannot be placed in the candidates "
+        f"of its cells, leaving {_sets_text(fitting)}",
+        eliminations=removed,
+        evidence=_absent(state, empty),
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def supported_digits(total: int, cands: tuple[int, ...]) -> tuple[int, ...]:
+    """For each cell of a run, the candidates that occur in some complete valid filling
+    (distinct digits, within candidates, summing to ``total``): exact run consistency.
+
+    Forward layers hold the sets of digits used by the first ``i`` cells; a backward pass
+    keeps the states that reach a full filling with the right sum.  Cached, since the same
+    run state recurs while other runs change.
+    """
+    n = len(cands)
+    layers: list[set[int]] = [{0}]
+    for i in range(n):
+        nxt: set[int] = set()
+        for used in layers[-1]:
+            free = cands[i] & ~used
+            while free:
+                low = free & -free
+                grown = used | low
+                if combos.mask_sum(grown) <= total:
+                    nxt.add(grown)
+                free ^= low
+        layers.append(nxt)
+    good = {m for m in layers[n] if combos.mask_sum(m) == total}
+    support = [0] * n
+    for i in range(n - 1, -1, -1):
+        keep: set[int] = set()
+        for used in layers[i]:
+            free = cands[i] & ~used
+            while free:
+                low = free & -free
+                if used | low in good:
+                    keep.add(used)
+                    support[i] |= low
+                free ^= low
+        good = keep
+    return tuple(support)
+
+
+def run_permutations(state: State, run: Run) -> Finding | None:
+    """Exact per-run consistency: a candidate stays only if some complete filling of the run
+    (distinct digits from the candidates, summing to the clue) uses it."""
+    cands = tuple(state.cands[c] for c in run.cells)
+    support = supported_digits(clue_total(run), cands)
+    removed = {
+        cell: cands[i] & ~support[i] for i, cell in enumerate(run.cells) if cands[i] & ~support[i]
+    }
+    if not removed:
+        return None
+    if any(not s for s in support):
+        raise Contradiction(f"{run_label(run)}: no filling fits the candidates of its cells")
+    detail = "; ".join(
+        f"{cell_name(c)} never takes {', '.join(map(str, digits_of(m)))}"
+        for c, m in removed.items()
+    )
+    return Finding(
+        run.cells,
+        f"{run_label(run)}: trying every filling of {_clue_words(run)} that fits the "
+        f"candidates, {detail}",
+        eliminations=removed,
+        evidence=_absent(state, run.cells),
+    )
+
+
+TECHNIQUES: tuple[Technique, ...] = (
+    Technique("naked single", 1, "cell", naked_single, "a cell with one candidate left"),
+    Technique(
+        "unique partition",
+        1,
+        "run",
+        unique_partition,
+        "a clue whose length and sum admit one digit set",
+    ),
+    Technique(
+        "cross-intersection",
+        2,
+        "cell",
+        cross_intersection,
+        "the digits both runs of a cell allow leave one candidate",
+    ),
+    Technique(
+        "excluded digits",
+        2,
+        "run",
+        excluded_digits,
+        "digits in no admissible set of the clue",
+    ),
+    Technique(
+        "hidden single",
+        3,
+        "run",
+        hidden_single,
+        "a digit every admissible set needs, with one cell left for it",
+    ),
+    Technique(
+        "sum arithmetic",
+        3,
+        "run",
+        sum_arithmetic,
+        "the empty cells of a run must sum to the remainder",
+    ),
+    Technique(
+        "run sets",
+        5,
+        "run",
+        run_sets,
+        "admissible sets consistent with the candidates of every cell",
+    ),
+    Technique(
+        "run permutations",
+        8,
+        "run",
+        run_permutations,
+        "exact run consistency: each candidate extends to a full filling of the run",
+    ),
+)
+"""The ladder, simplest first; the engine always applies the first technique that finds
+something, so the order *is* the difficulty order."""
+
+BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
+
+__all__ = ["BY_NAME", "TECHNIQUES", "Finding", "Step", "Technique"]
