@@ -11,9 +11,11 @@ from typing import Any
 from ..errors import UnknownNameError
 from .base import Backend, Result, Session, SolutionCheckError, Status
 from .cpsat import CpSatBackend
+from .pysat import PySATBackend
 
 BACKENDS: dict[str, type[Backend]] = {
     "cpsat": CpSatBackend,
+    "pysat": PySATBackend,
 }
 
 

@@ -1,0 +1,172 @@
+"""The ``pysat`` backend: a CNF encoding (``kakurolab.encodings``) solved by a PySAT solver.
+
+Incremental: counting blocks each found grid with one clause over the cells' own variables
+(and letters), never auxiliaries, and asks again on the same solver.  ``sum=lazy`` runs its
+counterexample-guided loop here: solve, check every lazy run's sum, add a cut excluding the
+violating assignment of each bad run, solve again.  Timeouts interrupt the solver from a
+``threading.Timer``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import cache
+from importlib import metadata
+from typing import Any, ClassVar
+
+from ..encodings import DEFAULT_PRESET, encode, parse_spec
+from ..encodings.cnf import CNFEncoding
+from ..errors import KakuroError, UnknownNameError
+from ..model import Puzzle, Solution
+from .base import Backend, Session, Status
+
+DEFAULT_SOLVER = "cadical195"
+
+
+@cache
+def solver_names() -> tuple[str, ...]:
+    """Every solver name PySAT knows (canonical names, not aliases)."""
+    from pysat.solvers import SolverNames
+
+    return tuple(sorted(k for k, v in vars(SolverNames).items() if isinstance(v, tuple)))
+
+
+def check_solver(name: str) -> str:
+    """The canonical solver name for ``name`` (aliases allowed) or an UnknownNameError."""
+    from pysat.solvers import SolverNames
+
+    for canonical in solver_names():
+        if name.lower() in getattr(SolverNames, canonical):
+            return canonical
+    raise UnknownNameError("pysat solver", name, solver_names())
+
+
+@cache
+def versions() -> dict[str, str]:
+    """Versions of the solver packages, recorded with every result."""
+    out = {}
+    for dist in ("python-sat", "pindakaas", "z3-solver"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "absent"
+    return out
+
+
+class PySATSession(Session):
+    def __init__(self, encoding: CNFEncoding, solver: str) -> None:
+        from pysat.solvers import Solver
+
+        self.enc = encoding
+        self.encode_time = encoding.encode_time
+        self.solver_name = solver
+        try:
+            self.solver = Solver(name=solver, bootstrap_with=encoding.clauses)
+        except Exception as exc:  # a known name whose library is not built in
+            raise KakuroError(f"pysat solver {solver!r} cannot be started: {exc}") from None
+        self.cuts = 0
+        self.calls = 0
+
+    def _solve(self, deadline: float | None) -> bool | None:
+        self.calls += 1
+        if deadline is None:
+            return self.solver.solve()
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        timer = threading.Timer(remaining, self.solver.interrupt)
+        timer.start()
+        try:
+            return self.solver.solve_limited(expect_interrupt=True)
+        finally:
+            timer.cancel()
+            self.solver.clear_interrupt()
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            answer = self._solve(deadline)
+            if answer is None:
+                return Status.UNKNOWN, None
+            if not answer:
+                return Status.UNSAT, None
+            model = self.solver.get_model()
+            assert model is not None
+            solution = self.enc.decode(model)
+            cuts = self._lazy_cuts(solution, set(lit for lit in model if lit > 0))
+            if not cuts:
+                return Status.SAT, solution
+            for cut in cuts:
+                self.solver.add_clause(cut)
+            self.cuts += len(cuts)
+
+    def _lazy_cuts(self, solution: Solution, true: set[int]) -> list[list[int]]:
+        """A clause per lazy run whose cells miss the chosen sum, excluding that assignment."""
+        cuts = []
+        value_lits = self.enc.cells.value_lits
+        for run, targets in self.enc.lazy_runs:
+            got = sum(solution.values[cell] for cell in run.cells)
+            chosen = [(total, g) for total, g in targets if g is None or g in true]
+            if chosen and chosen[0][0] == got:
+                continue
+            cut = [-lit for cell in run.cells for lit in value_lits(cell, solution.values[cell])]
+            cut += [-g for _, g in chosen if g is not None]
+            cuts.append(cut)
+        return cuts
+
+    def block(self, solution: Solution) -> None:
+        self.solver.add_clause([-lit for lit in self.enc.solution_lits(solution)])
+
+    def stats(self) -> dict[str, Any]:
+        stats: dict[str, Any] = dict(self.solver.accum_stats() or {})
+        stats.update(self.enc.stats())
+        stats["solve_calls"] = self.calls
+        if self.enc.lazy_runs:
+            stats["lazy_cuts"] = self.cuts
+        if self.enc.notes:
+            stats["notes"] = list(self.enc.notes)
+        stats["encoding"] = str(self.enc.spec)
+        stats["solver"] = self.solver_name
+        stats["versions"] = versions()
+        return stats
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+class PySATBackend(Backend):
+    name = "pysat"
+    doc = "CNF encodings (kakuro encodings) solved by a PySAT SAT solver (default cadical195)"
+    extra = None
+    accepted_options: ClassVar[dict[str, str]] = {
+        "encoding": f"encoding preset or spec (kakuro encodings; default {DEFAULT_PRESET})",
+        "solver": f"PySAT solver name (default {DEFAULT_SOLVER}; e.g. glucose4, minisat22)",
+    }
+
+    def __init__(self, encoding: str | None = None, solver: str | None = None, **options: Any):
+        unknown = set(options) - set(self.accepted_options)
+        if unknown:
+            raise UnknownNameError("pysat option", sorted(unknown)[0], self.accepted_options)
+        spec = parse_spec(encoding or DEFAULT_PRESET)
+        if spec.family != "cnf":
+            raise KakuroError(f"the pysat backend needs a CNF encoding, not {spec}")
+        self.spec = spec
+        self.solver = check_solver(solver or DEFAULT_SOLVER)
+        super().__init__(encoding=str(spec), solver=self.solver)
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            import pysat.solvers  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def _open(self, puzzle: Puzzle) -> Session:
+        enc = encode(puzzle, self.spec)
+        assert isinstance(enc, CNFEncoding)
+        return PySATSession(enc, self.solver)
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "versions": versions()}

@@ -1,0 +1,150 @@
+"""Cell-value encodings: how the digit 1-9 of one white cell becomes Boolean variables.
+
+Kept apart from the constraint encodings (as CPMpy keeps IntVarEncDirect/Order/Log apart):
+a cell encoding owns its variables and their consistency clauses, and offers three views
+that constraint encodings build on:
+
+* ``eq(cell, d)`` -- a literal for ``x = d``.  For ``direct`` it is the cell's own variable;
+  ``order`` and ``log`` define it on demand by a full equivalence (channelling), so their own
+  structure stays intact and only the direct literals a constraint needs are created.
+* ``pb_terms(cell)`` -- the value as ``offset + sum(weight * literal)`` over the cell's own
+  variables, for pseudo-Boolean sums without channelling.
+* ``value_lits(cell, d)`` -- the conjunction of own literals meaning ``x = d``: blocking
+  clauses and lazy cuts are written over these, so they never mention auxiliaries.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from ...model import Cell
+
+if TYPE_CHECKING:
+    from . import CNFEncoding
+
+DIGITS = range(1, 10)
+
+
+class CellEncoding(ABC):
+    """The variables of every white cell under one scheme."""
+
+    def __init__(self, enc: CNFEncoding) -> None:
+        self.enc = enc
+        self._eq: dict[tuple[Cell, int], int] = {}
+
+    @abstractmethod
+    def declare(self, cell: Cell) -> None:
+        """Create the cell's own variables and the clauses that make them a digit 1-9."""
+
+    @abstractmethod
+    def own_vars(self, cell: Cell) -> list[int]: ...
+
+    @abstractmethod
+    def value_lits(self, cell: Cell, d: int) -> list[int]:
+        """Own literals whose conjunction means ``x = d``."""
+
+    @abstractmethod
+    def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]:
+        """``(literals, weights, offset)`` with ``x = offset + sum(w * lit)``."""
+
+    def eq(self, cell: Cell, d: int) -> int:
+        """The literal ``x = d`` (channelled on first use for non-direct encodings)."""
+        key = (cell, d)
+        lit = self._eq.get(key)
+        if lit is None:
+            lit = self._eq[key] = self.enc.var("cell", cell[0], cell[1], d)
+            conj = self.value_lits(cell, d)
+            add = self.enc.clauses.append
+            for a in conj:
+                add([-lit, a])
+            add([lit, *(-a for a in conj)])
+        return lit
+
+    def decode(self, cell: Cell, true: Collection[int]) -> int:
+        for d in DIGITS:
+            if all((a in true) if a > 0 else (-a not in true) for a in self.value_lits(cell, d)):
+                return d
+        return 0
+
+
+class Direct(CellEncoding):
+    """One variable per digit, exactly one true (cardinality encoding from ``amo=``)."""
+
+    def declare(self, cell: Cell) -> None:
+        r, c = cell
+        lits = []
+        for d in DIGITS:
+            lit = self.enc.var("cell", r, c, d)
+            self._eq[(cell, d)] = lit
+            lits.append(lit)
+        self.enc.exactly_one(lits)
+
+    def own_vars(self, cell: Cell) -> list[int]:
+        return [self._eq[(cell, d)] for d in DIGITS]
+
+    def value_lits(self, cell: Cell, d: int) -> list[int]:
+        return [self._eq[(cell, d)]]
+
+    def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]:
+        return self.own_vars(cell), list(DIGITS), 0
+
+    def eq(self, cell: Cell, d: int) -> int:
+        return self._eq[(cell, d)]
+
+
+class Order(CellEncoding):
+    """The ladder ``x >= d`` for d = 2..9, each implying the one below."""
+
+    def declare(self, cell: Cell) -> None:
+        r, c = cell
+        ge = [self.enc.var("ge", r, c, d) for d in range(2, 10)]
+        for upper, lower in zip(ge[1:], ge, strict=False):
+            self.enc.clauses.append([-upper, lower])
+
+    def ge(self, cell: Cell, d: int) -> int:
+        return self.enc.var("ge", cell[0], cell[1], d)
+
+    def own_vars(self, cell: Cell) -> list[int]:
+        return [self.ge(cell, d) for d in range(2, 10)]
+
+    def value_lits(self, cell: Cell, d: int) -> list[int]:
+        lits = []
+        if d > 1:
+            lits.append(self.ge(cell, d))
+        if d < 9:
+            lits.append(-self.ge(cell, d + 1))
+        return lits
+
+    def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]:
+        return self.own_vars(cell), [1] * 8, 1
+
+
+class Log(CellEncoding):
+    """Four binary digits ``x = b0 + 2 b1 + 4 b2 + 8 b3``; 0 and 10-15 are forbidden."""
+
+    BITS = 4
+
+    def declare(self, cell: Cell) -> None:
+        b0, b1, b2, b3 = self.own_vars(cell)
+        add = self.enc.clauses.append
+        add([b0, b1, b2, b3])  # not 0
+        add([-b3, -b1])  # not 10, 11, 14, 15
+        add([-b3, -b2])  # not 12, 13 (and 14, 15)
+
+    def own_vars(self, cell: Cell) -> list[int]:
+        return [self.enc.var("bit", cell[0], cell[1], i) for i in range(self.BITS)]
+
+    def value_lits(self, cell: Cell, d: int) -> list[int]:
+        return [b if d >> i & 1 else -b for i, b in enumerate(self.own_vars(cell))]
+
+    def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]:
+        return self.own_vars(cell), [1 << i for i in range(self.BITS)], 0
+
+
+CELL_ENCODINGS: dict[str, tuple[Callable[[CNFEncoding], CellEncoding], str]] = {
+    "direct": (Direct, "one-hot: a literal per digit, exactly one true (by amo=)"),
+    "order": (Order, "order/ladder: literals x>=2..x>=9, each implying the one below"),
+    "log": (Log, "log/binary: four bits, the values 0 and 10-15 excluded by clauses"),
+}

@@ -1,0 +1,256 @@
+"""Run-sum encodings: ``the digits of a run add up to its clue``.
+
+Every builder receives the run's *targets*: ``(total, guard)`` pairs.  A standard clue gives
+one target with no guard; a cryptic clue gives one target per feasible sum, guarded by that
+sum's literal in the run's sum one-hot (see :mod:`.letters`), so the same builders serve both
+kinds of puzzle:
+
+* ``combo`` / ``table`` / ``mdd`` tie their selectors (digit set, tuple, final MDD node) to
+  the guard of the sum they reach: ``selector -> guard`` and ``guard -> OR selectors``.
+* ``pb`` writes one equality ``sum(cells) + sum(s * -guard_s) = sum(s)`` which, with exactly one
+  guard true, says the cells add up to the chosen sum; for a standard clue it is just
+  ``sum(cells) = clue``.
+* ``lazy`` writes nothing: the pysat session checks sums and adds cuts (counterexample-guided).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+from ... import combos
+from ...model import Run
+
+if TYPE_CHECKING:
+    from . import CNFEncoding
+
+Target = tuple[int, int | None]
+"""A reachable total of a run and the literal that selects it (None: always)."""
+
+TABLE_CAP = 2000
+"""At most this many ordered tuples per run for ``sum=table``; beyond it, ``combo``."""
+
+MDD_CAP = 512
+"""At most this many MDD nodes per run for ``sum=mdd``; beyond it, ``combo``."""
+
+PB_ENCODINGS = (
+    "best",
+    "bdd",
+    "seqcounter",
+    "sortnetwrk",
+    "adder",
+    "binmerge",
+    "totalizer",
+    "mixedradix",
+    "watchdog",
+)
+
+
+def _guard_links(enc: CNFEncoding, targets: list[Target], selectors: dict[int, list[int]]) -> None:
+    """``selector -> guard`` and ``guard -> OR selectors`` for each guarded total."""
+    add = enc.clauses.append
+    for total, guard in targets:
+        if guard is None:
+            continue
+        sels = selectors.get(total, [])
+        for sel in sels:
+            add([-sel, guard])
+        add([-guard, *sels])
+
+
+def encode_combo(
+    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> None:
+    """One selector per admissible digit set; exactly one chosen; digit d occurs in the run
+    iff the chosen set holds d.  Digits of no admissible set are removed outright."""
+    length = len(run)
+    eq = enc.cells.eq
+    add = enc.clauses.append
+    by_total: dict[int, list[int]] = {}
+    holders: dict[int, list[int]] = {d: [] for d in range(1, 10)}
+    all_sels: list[int] = []
+    for total, _guard in targets:
+        sels = by_total.setdefault(total, [])
+        for mask in combos.combos(length, total):
+            sel = enc.var("combo", index, mask)
+            sels.append(sel)
+            all_sels.append(sel)
+            for d in combos.digits_of(mask):
+                holders[d].append(sel)
+    enc.exactly_one(all_sels)
+    _guard_links(enc, targets, by_total)
+    for d in range(1, 10):
+        cell_lits = [eq(cell, d) for cell in run.cells]
+        sels = holders[d]
+        for lit in cell_lits:
+            add([-lit, *sels])  # a cell holds d -> the set holds d (unit -lit if none does)
+        for sel in sels:
+            add([-sel, *cell_lits])  # the set holds d -> some cell holds d
+
+
+@cache
+def _tuples(length: int, total: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        t for mask in combos.combos(length, total) for t in permutations(combos.digits_of(mask))
+    )
+
+
+def encode_table(
+    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> None:
+    """Support encoding of the run's admissible ordered tuples: a tuple literal implies its
+    digits, each cell value implies some tuple supporting it.  GAC by unit propagation."""
+    length = len(run)
+    size = sum(len(_tuples(length, total)) for total, _ in targets)
+    if size > TABLE_CAP:
+        enc.note(f"sum=table: run {run.name} has {size} tuples (cap {TABLE_CAP}); used combo")
+        encode_combo(enc, index, run, targets)
+        return
+    cell_lits = [[enc.cells.eq(cell, d) for d in range(1, 10)] for cell in run.cells]
+    add = enc.clauses.append
+    support: list[list[list[int]]] = [[[] for _ in range(10)] for _ in run.cells]
+    by_total: dict[int, list[int]] = {}
+    for total, _guard in targets:
+        sels = by_total.setdefault(total, [])
+        for t in _tuples(length, total):
+            sel = enc.var("tuple", index, t)
+            sels.append(sel)
+            for i, d in enumerate(t):
+                add([-sel, cell_lits[i][d - 1]])
+                support[i][d].append(sel)
+    _guard_links(enc, targets, by_total)
+    for i in range(length):
+        for d in range(1, 10):
+            add([-cell_lits[i][d - 1], *support[i][d]])
+
+
+@cache
+def _mdd_nodes(length: int, totals: tuple[int, ...]) -> tuple[frozenset[int], ...]:
+    """Per layer k, the digit sets of size k that extend to an admissible final set."""
+    finals = [m for total in totals for m in combos.combos(length, total)]
+    layers: list[set[int]] = [set() for _ in range(length + 1)]
+    for final in finals:
+        sub = final
+        while True:  # every subset of the final set is a node at layer popcount(subset)
+            layers[sub.bit_count()].add(sub)
+            if sub == 0:
+                break
+            sub = (sub - 1) & final
+    return tuple(frozenset(layer) for layer in layers)
+
+
+def encode_mdd(
+    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> None:
+    """The run as an MDD over (position, digits used so far), Abío & Stuckey style: node and
+    edge literals; unit propagation enforces GAC on sum + all-different of the run."""
+    length = len(run)
+    totals = tuple(sorted(total for total, _ in targets))
+    layers = _mdd_nodes(length, totals)
+    n_nodes = sum(len(layer) for layer in layers)
+    if n_nodes > MDD_CAP:
+        enc.note(f"sum=mdd: run {run.name} needs {n_nodes} nodes (cap {MDD_CAP}); used combo")
+        encode_combo(enc, index, run, targets)
+        return
+    if not layers[length]:
+        enc.clauses.append([])
+        return
+    add = enc.clauses.append
+    var = enc.var
+
+    def node(k: int, m: int) -> int:
+        return var("node", index, k, m)
+
+    add([node(0, 0)])
+    incoming: dict[int, list[int]] = {}
+    for k, cell in enumerate(run.cells):
+        labels: dict[int, list[int]] = {d: [] for d in range(1, 10)}
+        children = layers[k + 1]
+        for m in layers[k]:
+            parent = node(k, m)
+            out = []
+            for d in range(1, 10):
+                b = 1 << (d - 1)
+                eq = enc.cells.eq(cell, d)
+                if m & b or (m | b) not in children:
+                    add([-parent, -eq])  # node and label lead to the false terminal
+                    continue
+                edge = var("edge", index, k, m, d)
+                child = node(k + 1, m | b)
+                add([-edge, parent])
+                add([-edge, eq])
+                add([-edge, child])
+                add([-parent, -eq, edge])
+                out.append(edge)
+                labels[d].append(edge)
+                incoming.setdefault(child, []).append(edge)
+            add([-parent, *out])
+        for d in range(1, 10):
+            add([-enc.cells.eq(cell, d), *labels[d]])  # every value supported at its layer
+        for m in children:
+            child = node(k + 1, m)
+            add([-child, *incoming[child]])
+    finals: dict[int, list[int]] = {}
+    for m in layers[length]:
+        finals.setdefault(combos.mask_sum(m), []).append(node(length, m))
+    _guard_links(enc, targets, finals)
+
+
+def encode_pb(
+    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> None:
+    """One pseudo-Boolean equality through ``pysat.pb`` (the encoding named by ``arg``)."""
+    from pysat.pb import EncType, PBEnc
+
+    lits: list[int] = []
+    weights: list[int] = []
+    offset = 0
+    for cell in run.cells:
+        ls, ws, off = enc.cells.pb_terms(cell)
+        lits += ls
+        weights += ws
+        offset += off
+    if len(targets) == 1 and targets[0][1] is None:
+        bound = targets[0][0] - offset
+    else:
+        for total, guard in targets:
+            assert guard is not None
+            if total:
+                lits.append(-guard)
+                weights.append(total)
+        bound = sum(total for total, _ in targets) - offset
+    if bound < 0:
+        enc.clauses.append([])
+        return
+    formula = PBEnc.equals(
+        lits=lits,
+        weights=weights,
+        bound=bound,
+        vpool=enc.pool,
+        encoding=getattr(EncType, arg or "best"),
+    )
+    enc.clauses.extend(formula.clauses)
+
+
+def encode_lazy(
+    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> None:
+    """Nothing up front: the solver loop checks the run's sum and cuts bad assignments."""
+    enc.lazy_runs.append((run, targets))
+
+
+SUM_ENCODINGS: dict[str, tuple[Callable[..., None], str]] = {
+    "combo": (encode_combo, "one selector per admissible digit set, exactly one chosen"),
+    "table": (
+        encode_table,
+        f"support encoding of the admissible ordered tuples (GAC; > {TABLE_CAP} tuples: combo)",
+    ),
+    "mdd": (
+        encode_mdd,
+        f"MDD over (position, digits used), node+edge literals (GAC; > {MDD_CAP} nodes: combo)",
+    ),
+    "pb": (encode_pb, "pseudo-Boolean equality through pysat.pb (arg: its encoding)"),
+    "lazy": (encode_lazy, "no clauses: the solver loop checks sums and adds cuts"),
+}
