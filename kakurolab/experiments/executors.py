@@ -36,9 +36,13 @@ _HEADER = struct.Struct("!I")
 _WORKER_CODE = "from kakurolab.experiments.executors import worker_main; worker_main()"
 
 
-def hard_deadline(timeout: float) -> float:
-    """Seconds after which a run is killed: the soft timeout plus room for start-up."""
-    return timeout + max(2.0, 0.5 * timeout)
+def hard_deadline(timeout: float, grace: float | None = None) -> float:
+    """Seconds after which a run is killed: the soft timeout plus room for start-up.
+
+    The default grace (half the timeout, at least 2 s) covers a cold worker importing a
+    solver library; the backends stop themselves at the soft timeout.
+    """
+    return timeout + (max(2.0, 0.5 * timeout) if grace is None else grace)
 
 
 # -- the worker side ---------------------------------------------------------------------
@@ -133,10 +137,10 @@ class _Worker:
         assert self.proc.stdout is not None
         return self.proc.stdout.fileno()
 
-    def send(self, spec: RunSpec) -> None:
+    def send(self, spec: RunSpec, grace: float | None) -> None:
         assert self.proc.stdin is not None
         self.spec, self.started = spec, time.monotonic()
-        self.deadline = self.started + hard_deadline(spec["timeout"])
+        self.deadline = self.started + hard_deadline(spec["timeout"], grace)
         _write_frame(self.proc.stdin, spec)
 
     def receive(self) -> Row | None:
@@ -155,12 +159,15 @@ class _Worker:
 
 
 class LocalExecutor:
-    """``jobs`` persistent worker processes on this machine (the default executor)."""
+    """``jobs`` persistent worker processes on this machine (the default executor).
 
-    def __init__(self, jobs: int = 1, **_: Any) -> None:
+    ``grace`` overrides the seconds past the timeout before a run is killed.
+    """
+
+    def __init__(self, jobs: int = 1, grace: float | None = None) -> None:
         if jobs < 1:
             raise KakuroError(f"--jobs must be at least 1, got {jobs}")
-        self.jobs = jobs
+        self.jobs, self.grace = jobs, grace
 
     def run(self, specs: list[RunSpec]) -> Iterator[Row]:
         """Rows in completion order; the generator kills its workers when closed."""
@@ -174,7 +181,7 @@ class LocalExecutor:
                 for w in workers:
                     if w.spec is None and queue:
                         try:
-                            w.send(queue[0])
+                            w.send(queue[0], self.grace)
                             queue.popleft()
                         except (BrokenPipeError, OSError):
                             self._replace(workers, w, memory_mb)
@@ -264,7 +271,7 @@ class DaskExecutor:
         from distributed import as_completed
 
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-        size = self.chunk or max(1, min(50, math.ceil(len(specs) / (4 * n_workers))))
+        size = self.chunk or min(100, max(10, math.ceil(len(specs) / (4 * n_workers))))
         chunks = [specs[i : i + size] for i in range(0, len(specs), size)]
         futures = [client.submit(run_chunk, chunk, pure=False) for chunk in chunks]
         try:

@@ -1,0 +1,41 @@
+"""A small grid through a real Dask ``LocalCluster`` on loopback (no dashboard, no network)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kakurolab.backends import BACKENDS
+from kakurolab.experiments import DaskExecutor, load_experiment, read_rows, run_experiment
+
+distributed = pytest.importorskip("distributed")
+
+BACKEND = "cpsat" if "cpsat" in BACKENDS and BACKENDS["cpsat"].available() else "native"
+
+
+def test_grid_runs_on_a_local_dask_cluster(tmp_path: Path, pe424_path: Path) -> None:
+    (tmp_path / "pyproject.toml").touch()
+    config = tmp_path / "dask.toml"
+    config.write_text(
+        f'name = "d"\ntimeout = 10\nrepetitions = 2\n'
+        f'[[puzzles]]\nfile = "{pe424_path}"\nname = "pe424"\nselect = "1-4"\n'
+        f'[[configs]]\nbackend = "{BACKEND}"\n'
+    )
+    experiment = load_experiment(config)
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        executor = DaskExecutor(cluster.scheduler_address, chunk=3)
+        summary = run_experiment(experiment, executor, progress=False)
+    assert summary.ran == 8 and summary.statuses["sat"] == 8
+    rows = read_rows(tmp_path / "results" / "d" / "runs.jsonl")
+    assert len({r["key"] for r in rows}) == 8
+    assert {r["answer"] for r in rows if r["instance"] == "pe424/1"} == {"8426039571"}
+    assert all(r["verified"] for r in rows)

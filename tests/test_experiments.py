@@ -1,0 +1,238 @@
+"""The experiment runner: configs, killable children, resuming, disagreements and reports."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kakurolab.backends import BACKENDS
+from kakurolab.cli import main
+from kakurolab.errors import KakuroError
+from kakurolab.experiments import (
+    LocalExecutor,
+    find_disagreements,
+    load_experiment,
+    plan,
+    read_rows,
+    run_experiment,
+)
+from kakurolab.experiments.config import canonical_text, expand, parse_select
+from kakurolab.experiments.report import build_report, find_results, load_results, summary_table
+
+ROOT = Path(__file__).resolve().parents[1]
+# The OR-Tools peer when installed (the reference), else the dependency-free native solver.
+BACKEND = "cpsat" if "cpsat" in BACKENDS and BACKENDS["cpsat"].available() else "native"
+
+
+def write_config(root: Path, text: str, name: str = "t") -> Path:
+    """A project root (pyproject.toml marks it) with experiments/<name>.toml."""
+    (root / "pyproject.toml").touch()
+    (root / "experiments").mkdir(exist_ok=True)
+    path = root / "experiments" / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def small_config(pe424: Path, janko: Path | None = None, *, select: str = "1-5", **top) -> str:
+    lines = [f'name = "{top.pop("name", "t")}"', "timeout = 10"]
+    lines += [f"{k} = {json.dumps(v)}" for k, v in top.items()]
+    lines += ["[[puzzles]]", f'file = "{pe424}"', 'name = "pe424"', f'select = "{select}"']
+    if janko is not None:
+        lines += ["[[puzzles]]", f'file = "{janko}"', 'name = "janko"', "first = 2"]
+    lines += ["[[configs]]", f'backend = "{BACKEND}"']
+    return "\n".join(lines) + "\n"
+
+
+# -- configs -----------------------------------------------------------------------------
+
+
+def test_configs_expand_to_the_product_of_list_options() -> None:
+    configs = expand({"backend": "pysat", "encoding": ["a", "b"], "solver": ["x", "y"]}, "t")
+    assert [c.label for c in configs] == ["pysat/a/x", "pysat/a/y", "pysat/b/x", "pysat/b/y"]
+    assert configs[1].options == {"encoding": "a", "solver": "y"}
+    named = expand({"backend": "z3", "encoding": ["lia", "bv"], "label": "z3-{encoding}"}, "t")
+    assert [c.label for c in named] == ["z3-lia", "z3-bv"]
+
+
+def test_select_ranges() -> None:
+    assert parse_select("1-3,7") == ["1", "2", "3", "7"]
+    assert parse_select(["a", "2-3"]) == ["a", "2", "3"]
+    with pytest.raises(KakuroError):
+        parse_select("5-2")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name = [", "bad TOML"),
+        ('name = "x"\ntask = "fly"\n', "unknown task 'fly'"),
+        ('name = "x"\ncolour = 1\n', "unknown key"),
+        ('name = "x"\n[[configs]]\nbackend = "cpsat"\n', "[[puzzles]]"),
+    ],
+)
+def test_bad_configs_are_one_line_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = write_config(tmp_path, text)
+    with pytest.raises(KakuroError, match=message.replace("[", r"\[")):
+        load_experiment(path)
+
+
+def test_missing_puzzle_file_and_unknown_backend_fail_clearly(tmp_path: Path, capsys) -> None:
+    path = write_config(
+        tmp_path,
+        'name = "x"\n[[puzzles]]\nfile = "../nowhere/p.txt"\n[[configs]]\nbackend = "cpsat"\n',
+    )
+    assert main(["experiment", "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "missing" in err and "nowhere" in err and len(err.strip().splitlines()) == 1
+
+
+def test_unknown_backend_is_an_error(tmp_path: Path, pe424_path: Path) -> None:
+    text = small_config(pe424_path).replace(f'backend = "{BACKEND}"', 'backend = "nosuch"')
+    with pytest.raises(KakuroError, match="unknown backend 'nosuch'"):
+        plan(load_experiment(write_config(tmp_path, text)))
+
+
+def test_canonical_text_ignores_the_id(pe424_puzzles) -> None:
+    puzzle = pe424_puzzles[0]
+    assert canonical_text(puzzle) == canonical_text(puzzle.with_id("other"))
+    assert canonical_text(puzzle) != canonical_text(pe424_puzzles[1])
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+def test_run_verifies_rows_and_reports(tmp_path: Path, pe424_path: Path, janko_path: Path) -> None:
+    experiment = load_experiment(write_config(tmp_path, small_config(pe424_path, janko_path)))
+    summary = run_experiment(experiment, LocalExecutor(jobs=2), progress=False)
+    assert summary.planned == summary.ran == 7 and summary.statuses["sat"] == 7
+    rows = {r["instance"]: r for r in read_rows(tmp_path / "results" / "t" / "runs.jsonl")}
+    assert rows["pe424/1"]["answer"] == "8426039571"
+    assert all(r["verified"] is True for r in rows.values())
+    assert sum(r["kind"] == "standard" for r in rows.values()) == 2
+    one = rows["pe424/1"]
+    for key in ("hash", "start", "peak_rss_mb", "encode_time", "solve_time", "seed", "digest"):
+        assert one[key] is not None, key
+    assert len(one["hash"]) == 64 and one["peak_rss_mb"] > 1
+
+    env = json.loads((tmp_path / "results" / "t" / "environment.json").read_text())
+    assert env["cores"] and env["python"] and "packages" in env
+
+    results = load_results(find_results(str(tmp_path / "results" / "t")))
+    text = build_report(results, plots=False)
+    assert f"| {BACKEND} | 7 | 7 |" in text
+    mk = json.loads((tmp_path / "results" / "t" / "mkplot" / f"{BACKEND}.json").read_text())
+    assert set(mk) == {"preamble", "stats"}
+    assert set(mk["preamble"]) == {"program", "prog_args", "prog_alias", "benchmark"}
+    assert mk["stats"]["pe424/1"]["status"] is True and mk["stats"]["pe424/1"]["rtime"] >= 0
+
+
+def test_rerun_runs_nothing_and_torn_line_is_repaired(tmp_path: Path, pe424_path: Path) -> None:
+    experiment = load_experiment(write_config(tmp_path, small_config(pe424_path, select="1-4")))
+    run_experiment(experiment, LocalExecutor(), progress=False)
+    path = tmp_path / "results" / "t" / "runs.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    # Keep two rows, then half of the third as if the writer were killed mid-line.
+    path.write_text("".join(lines[:2]) + lines[2][: len(lines[2]) // 2])
+    summary = run_experiment(experiment, LocalExecutor(), progress=False)
+    assert summary.done_before == 2 and summary.ran == 2
+    rows = read_rows(path)
+    assert [r["key"] for r in rows[:2]] == [json.loads(x)["key"] for x in lines[:2]]
+    assert sorted(r["key"] for r in rows) == sorted(json.loads(x)["key"] for x in lines)
+    again = run_experiment(experiment, LocalExecutor(), progress=False)
+    assert again.ran == 0 and len(read_rows(path)) == 4
+
+
+def test_killed_run_resumes_without_duplicates(tmp_path: Path, pe424_path: Path) -> None:
+    text = small_config(pe424_path, select="1-60", repetitions=2)
+    config = write_config(tmp_path, text)
+    path = tmp_path / "results" / "t" / "runs.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kakurolab", "experiment", "run", str(config), "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if path.exists() and len(path.read_text().splitlines()) >= 10:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run finished before it could be killed"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    before = read_rows(path)
+    assert 10 <= len(before) < 120
+    summary = run_experiment(load_experiment(config), LocalExecutor(jobs=2), progress=False)
+    rows = read_rows(path)
+    keys = [r["key"] for r in rows]
+    assert len(keys) == len(set(keys)) == 120
+    assert summary.ran == 120 - len(before)
+    assert rows[: len(before)] == before  # finished rows were not run again
+
+
+def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) -> None:
+    from kakurolab.experiments.config import Configuration, Experiment, Instance, puzzle_hash
+    from kakurolab.experiments.runner import _spec
+    from kakurolab.formats import load
+
+    puzzles = load(pe424_path, select=["1", "2"])
+    exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, timeout=0.01)
+    config = Configuration(BACKEND, BACKEND, {})
+    specs = [_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in puzzles]
+    specs[1]["timeout"] = 30.0
+    # No grace: a cold worker cannot even import its solver in 10 ms, so it is killed.
+    rows = list(LocalExecutor(jobs=1, grace=0.0).run(specs))
+    by_key = {r["instance"]: r for r in rows}
+    assert by_key["1"]["status"] == "timeout" and "killed" in by_key["1"]["message"]
+    assert by_key["2"]["status"] == "timeout" or by_key["2"]["status"] == "sat"
+
+
+def test_memory_limit_costs_one_row(pe424_path: Path) -> None:
+    from kakurolab.experiments.config import Configuration, Experiment, Instance, puzzle_hash
+    from kakurolab.experiments.runner import _spec
+    from kakurolab.formats import load
+
+    puzzle = load(pe424_path, select=["1"])[0]
+    exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, memory_mb=64)
+    spec = _spec(
+        exp, Instance("1", "s", puzzle, puzzle_hash(puzzle)), Configuration("c", "cpsat", {}), 0
+    )
+    rows = list(LocalExecutor().run([spec]))
+    assert len(rows) == 1 and rows[0]["status"] in {"memout", "crash", "error"}
+
+
+def test_disagreements_are_found() -> None:
+    def row(config: str, outcome: str | None, status: str = "sat") -> dict:
+        return {"instance": "p/1", "config": config, "outcome": outcome, "status": status}
+
+    rows = [row("a", "sat:1"), row("b", "sat:1"), row("c", "sat:2"), row("d", None, "timeout")]
+    found = find_disagreements(rows)
+    assert found == [{"instance": "p/1", "outcomes": {"sat:1": ["a", "b"], "sat:2": ["c"]}}]
+    table = summary_table([dict(r, key=r["config"], timeout=1, time=0.1) for r in rows])
+    assert {e["configuration"]: e["disagree"] for e in table} == {"a": 0, "b": 0, "c": 1, "d": 0}
+    assert find_disagreements(rows[:2]) == []
+
+
+def test_cli_run_report_prints_the_table(tmp_path: Path, pe424_path: Path, capsys) -> None:
+    config = write_config(tmp_path, small_config(pe424_path, select="1-3"))
+    assert main(["experiment", "run", str(config), "--report", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| configuration |") and f"| {BACKEND} | 3 | 3 |" in out
+    assert (tmp_path / "results" / "t" / "cactus.png").exists()
+    assert (tmp_path / "results" / "t" / "cactus.svg").exists()
+    assert (tmp_path / "results" / "t" / "summary.csv").read_text().startswith("configuration,")
+
+
+def test_shipped_configs_parse() -> None:
+    configs = sorted((ROOT / "experiments").glob("*.toml"))
+    assert {p.stem for p in configs} >= {"quick", "pe424", "encodings", "solvers", "scaling"}
+    for path in configs:
+        experiment = load_experiment(path)
+        assert experiment.configs and experiment.sets
