@@ -170,7 +170,8 @@ def _digit_problems(puzzle: Puzzle, digits: Mapping[Cell, int]) -> list[str]:
 STATE_HELP = (
     "a partially filled grid, same shape as the puzzle: one line per row, one character per "
     "cell; a digit 1-9 for a filled white cell, '.' or '0' for an empty white cell, '-' for "
-    "every clue or block cell (spaces between characters are ignored); '@FILE' reads a file"
+    "every clue or block cell (spaces ignored; '/' may separate rows); write --state=GRID "
+    "since rows often start with '-', or --state @FILE to read a file"
 )
 
 

@@ -196,6 +196,18 @@ def cross_intersection(state: State, cell: Cell) -> Finding | None:
     )
 
 
+def cross_candidates(state: State) -> dict[Cell, int]:
+    """The pencil marks a solver starts with: for each empty cell, its candidates that both of
+    its runs allow given their clues and written digits (cross-intersection, not applied)."""
+    marks = {}
+    for cell, mask in state.cands.items():
+        if cell not in state.placed:
+            for run in state.puzzle.runs_of[cell]:
+                mask &= _allowed(state, run)[0]
+        marks[cell] = mask
+    return marks
+
+
 def excluded_digits(state: State, run: Run) -> Finding | None:
     """Digits that no admissible set of the clue contains leave every cell of the run."""
     sets = combos.combos(len(run), clue_total(run))
