@@ -32,6 +32,11 @@ from .letters import encode_letters, letter, run_targets
 from .sums import PB_ENCODINGS, SUM_ENCODINGS, Target, encode_combo
 
 
+def key_text(key: tuple[Any, ...]) -> str:
+    """A variable key as one line of text (``cell 2 3 5``), as DIMACS comments write it."""
+    return " ".join(",".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in key)
+
+
 class CNFEncoding(Encoding):
     """Clauses over a shared IDPool, with the decoder and the grid variables."""
 
@@ -120,21 +125,10 @@ class CNFEncoding(Encoding):
             lines.append(
                 "c warning sum=lazy: run sums are not in this file (checked by the solver loop)"
             )
-        lines += [f"c var {v} {' '.join(map(str, key))}" for v, key in self.var_map()]
+        lines += [f"c var {v} {key_text(key)}" for v, key in self.var_map()]
         lines.append(f"p cnf {self.n_vars} {len(self.clauses)}")
         lines += [" ".join(map(str, clause)) + " 0" for clause in self.clauses]
         return "\n".join(lines) + "\n"
-
-
-def _redundant_domain(enc: CNFEncoding, index: int, run: Run, targets: list[Target]) -> None:
-    """Remove digits that no admissible set of the run contains."""
-    allowed = 0
-    for total, _ in targets:
-        allowed |= combos.union(len(run), total)
-    for d in range(1, 10):
-        if not allowed >> (d - 1) & 1:
-            for cell in run.cells:
-                enc.clauses.append([-enc.cells.eq(cell, d)])
 
 
 def _redundant_combo(enc: CNFEncoding, index: int, run: Run, targets: list[Target]) -> None:
@@ -143,15 +137,37 @@ def _redundant_combo(enc: CNFEncoding, index: int, run: Run, targets: list[Targe
         encode_combo(enc, index, run, targets)
 
 
-REDUNDANT = {"none": None, "domain": _redundant_domain, "combo": _redundant_combo}
+REDUNDANT = {"none": None, "domain": None, "combo": _redundant_combo}
+
+
+PRUNING_SUMS = ("combo", "table", "mdd")
+"""Sum encodings that remove digits of no admissible set (as ``redundant=domain`` does)."""
+
+
+def run_domain(run: Run, targets: list[Target]) -> int:
+    """The digits (mask) some admissible digit set of the run holds."""
+    allowed = 0
+    for total, _ in targets:
+        allowed |= combos.union(len(run), total)
+    return allowed
 
 
 def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     """The puzzle as CNF under a canonical CNF spec (see :func:`..parse_spec`)."""
     start = time.perf_counter()
     enc = CNFEncoding(puzzle, spec)
+    targets = [run_targets(enc, index, run) for index, run in enumerate(puzzle.runs)]
+    prune = spec.name("sum") in PRUNING_SUMS or spec["redundant"] in ("domain", "combo")
+    domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
+    index_of = {run: i for i, run in enumerate(puzzle.runs)}
     for cell in puzzle.whites:
-        enc.cells.declare(cell)
+        if prune:
+            mask = combos.ALL_DIGITS
+            for run in puzzle.runs_of[cell]:
+                mask &= domains[index_of[run]]
+            enc.cells.declare(cell, combos.digits_of(mask))
+        else:
+            enc.cells.declare(cell)
     if puzzle.is_cryptic:
         encode_letters(enc)
     build_sum = SUM_ENCODINGS[spec.name("sum")][0]
@@ -159,12 +175,11 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     alldiff = spec["alldiff"]
     redundant = REDUNDANT[spec["redundant"]]
     for index, run in enumerate(puzzle.runs):
-        targets = run_targets(enc, index, run)
-        if not targets:
+        if not targets[index]:
             continue
-        build_sum(enc, index, run, targets, sum_arg)
+        build_sum(enc, index, run, targets[index], sum_arg)
         if redundant is not None:
-            redundant(enc, index, run, targets)
+            redundant(enc, index, run, targets[index])
         encode_alldiff(enc, run, alldiff)
     enc.encode_time = time.perf_counter() - start
     return enc
@@ -173,8 +188,11 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
 CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "cell": {name: Part(name, doc) for name, (_, doc) in CELL_ENCODINGS.items()},
     "amo": {
-        name: Part(name, f"exactly-one of each one-hot by pysat.card {name}")
-        for name in CARD_ENCODINGS
+        "auto": Part("auto", "exactly-one of each one-hot: pairwise up to 9 literals, else ladder"),
+        **{
+            name: Part(name, f"exactly-one of each one-hot by pysat.card {name}")
+            for name in CARD_ENCODINGS
+        },
     },
     "sum": {
         name: Part(
@@ -200,7 +218,7 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
     },
 }
 
-CNF_DEFAULTS = {"cell": "direct", "amo": "pairwise", "sum": "combo", "redundant": "none"}
+CNF_DEFAULTS = {"cell": "direct", "amo": "auto", "sum": "combo", "redundant": "none"}
 
 CNF_PRESETS: dict[str, tuple[str, str]] = {
     "naive": (
@@ -233,4 +251,5 @@ __all__ = [
     "Log",
     "Order",
     "encode_cnf",
+    "key_text",
 ]

@@ -6,6 +6,7 @@ forbid repeats (combo, table, mdd); the spec parser refuses it with the others.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ...model import Run
@@ -27,15 +28,18 @@ CARD_ENCODINGS = (
 """Every clause-producing ``pysat.card.EncType`` (``native`` needs a cardinality solver)."""
 
 
+AUTO_PAIRWISE = 9
+"""``auto``: pairwise up to this many literals (a cell's nine digits), ladder beyond."""
+
+
 def at_most_one(enc: CNFEncoding, lits: list[int], how: str) -> None:
-    """Clauses for ``at most one of lits`` by the named pysat.card encoding."""
+    """Clauses for ``at most one of lits`` by the named pysat.card encoding (or ``auto``)."""
     if len(lits) < 2:
         return
+    if how == "auto":
+        how = "pairwise" if len(lits) <= AUTO_PAIRWISE else "ladder"
     if how == "pairwise":  # written directly: the commonest case, no pysat round trip
-        add = enc.clauses.append
-        for i, a in enumerate(lits):
-            for b in lits[i + 1 :]:
-                add([-a, -b])
+        enc.clauses.extend([[-a, -b] for a, b in combinations(lits, 2)])
         return
     from pysat.card import CardEnc, EncType
 
@@ -46,6 +50,6 @@ def at_most_one(enc: CNFEncoding, lits: list[int], how: str) -> None:
 def encode_alldiff(enc: CNFEncoding, run: Run, how: str) -> None:
     if how == "none":
         return
-    eq = enc.cells.eq
+    eq, allowed = enc.cells.eq, enc.cells.allowed
     for d in range(1, 10):
-        at_most_one(enc, [eq(cell, d) for cell in run.cells], how)
+        at_most_one(enc, [eq(cell, d) for cell in run.cells if d in allowed[cell]], how)

@@ -33,10 +33,23 @@ class CellEncoding(ABC):
     def __init__(self, enc: CNFEncoding) -> None:
         self.enc = enc
         self._eq: dict[tuple[Cell, int], int] = {}
+        self.allowed: dict[Cell, tuple[int, ...]] = {}
+        """The digits each cell may take (1-9 unless the encoding pruned its domain)."""
+
+    def declare(self, cell: Cell, allowed: tuple[int, ...] = tuple(DIGITS)) -> None:
+        """Create the cell's own variables and the clauses that make them a digit in
+        ``allowed``.  Constraint encoders only ever ask for ``eq(cell, d)`` with d allowed."""
+        self.allowed[cell] = allowed
+        self._declare(cell, allowed)
 
     @abstractmethod
-    def declare(self, cell: Cell) -> None:
-        """Create the cell's own variables and the clauses that make them a digit 1-9."""
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None: ...
+
+    def _exclude(self, cell: Cell, allowed: tuple[int, ...]) -> None:
+        """Clauses forbidding the digits outside ``allowed`` (non-direct encodings)."""
+        for d in DIGITS:
+            if d not in allowed:
+                self.enc.clauses.append([-a for a in self.value_lits(cell, d)])
 
     @abstractmethod
     def own_vars(self, cell: Cell) -> list[int]: ...
@@ -63,7 +76,7 @@ class CellEncoding(ABC):
         return lit
 
     def decode(self, cell: Cell, true: Collection[int]) -> int:
-        for d in DIGITS:
+        for d in self.allowed[cell]:
             if all((a in true) if a > 0 else (-a not in true) for a in self.value_lits(cell, d)):
                 return d
         return 0
@@ -72,23 +85,23 @@ class CellEncoding(ABC):
 class Direct(CellEncoding):
     """One variable per digit, exactly one true (cardinality encoding from ``amo=``)."""
 
-    def declare(self, cell: Cell) -> None:
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None:
         r, c = cell
         lits = []
-        for d in DIGITS:
+        for d in allowed:  # digits outside the domain get no variable at all
             lit = self.enc.var("cell", r, c, d)
             self._eq[(cell, d)] = lit
             lits.append(lit)
         self.enc.exactly_one(lits)
 
     def own_vars(self, cell: Cell) -> list[int]:
-        return [self._eq[(cell, d)] for d in DIGITS]
+        return [self._eq[(cell, d)] for d in self.allowed[cell]]
 
     def value_lits(self, cell: Cell, d: int) -> list[int]:
         return [self._eq[(cell, d)]]
 
     def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]:
-        return self.own_vars(cell), list(DIGITS), 0
+        return self.own_vars(cell), list(self.allowed[cell]), 0
 
     def eq(self, cell: Cell, d: int) -> int:
         return self._eq[(cell, d)]
@@ -97,11 +110,12 @@ class Direct(CellEncoding):
 class Order(CellEncoding):
     """The ladder ``x >= d`` for d = 2..9, each implying the one below."""
 
-    def declare(self, cell: Cell) -> None:
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None:
         r, c = cell
         ge = [self.enc.var("ge", r, c, d) for d in range(2, 10)]
         for upper, lower in zip(ge[1:], ge, strict=False):
             self.enc.clauses.append([-upper, lower])
+        self._exclude(cell, allowed)
 
     def ge(self, cell: Cell, d: int) -> int:
         return self.enc.var("ge", cell[0], cell[1], d)
@@ -126,12 +140,13 @@ class Log(CellEncoding):
 
     BITS = 4
 
-    def declare(self, cell: Cell) -> None:
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None:
         b0, b1, b2, b3 = self.own_vars(cell)
         add = self.enc.clauses.append
         add([b0, b1, b2, b3])  # not 0
         add([-b3, -b1])  # not 10, 11, 14, 15
         add([-b3, -b2])  # not 12, 13 (and 14, 15)
+        self._exclude(cell, allowed)
 
     def own_vars(self, cell: Cell) -> list[int]:
         return [self.enc.var("bit", cell[0], cell[1], i) for i in range(self.BITS)]

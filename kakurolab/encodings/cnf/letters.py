@@ -35,9 +35,14 @@ def encode_letters(enc: CNFEncoding) -> None:
         enc.exactly_one([letter(enc, ch, d) for ch in LETTERS])
     add = enc.clauses.append
     for cell, ch in enc.puzzle.shown_letters.items():
+        allowed = enc.cells.allowed[cell]
         add([-letter(enc, ch, 0)])  # white cells hold 1-9
         for d in range(1, 10):
-            x, lit = enc.cells.eq(cell, d), letter(enc, ch, d)
+            lit = letter(enc, ch, d)
+            if d not in allowed:
+                add([-lit])
+                continue
+            x = enc.cells.eq(cell, d)
             add([-x, lit])
             add([x, -lit])
 

@@ -67,9 +67,10 @@ def encode_combo(
     iff the chosen set holds d.  Digits of no admissible set are removed outright."""
     length = len(run)
     eq = enc.cells.eq
+    allowed = enc.cells.allowed
     add = enc.clauses.append
     by_total: dict[int, list[int]] = {}
-    holders: dict[int, list[int]] = {d: [] for d in range(1, 10)}
+    holders: list[list[int]] = [[] for _ in range(10)]
     all_sels: list[int] = []
     for total, _guard in targets:
         sels = by_total.setdefault(total, [])
@@ -82,7 +83,7 @@ def encode_combo(
     enc.exactly_one(all_sels)
     _guard_links(enc, targets, by_total)
     for d in range(1, 10):
-        cell_lits = [eq(cell, d) for cell in run.cells]
+        cell_lits = [eq(cell, d) for cell in run.cells if d in allowed[cell]]
         sels = holders[d]
         for lit in cell_lits:
             add([-lit, *sels])  # a cell holds d -> the set holds d (unit -lit if none does)
@@ -108,22 +109,27 @@ def encode_table(
         enc.note(f"sum=table: run {run.name} has {size} tuples (cap {TABLE_CAP}); used combo")
         encode_combo(enc, index, run, targets)
         return
-    cell_lits = [[enc.cells.eq(cell, d) for d in range(1, 10)] for cell in run.cells]
+    allowed = [enc.cells.allowed[cell] for cell in run.cells]
+    cell_lits = [
+        {d: enc.cells.eq(cell, d) for d in ok} for cell, ok in zip(run.cells, allowed, strict=True)
+    ]
     add = enc.clauses.append
     support: list[list[list[int]]] = [[[] for _ in range(10)] for _ in run.cells]
     by_total: dict[int, list[int]] = {}
     for total, _guard in targets:
         sels = by_total.setdefault(total, [])
         for t in _tuples(length, total):
+            if any(d not in lits for d, lits in zip(t, cell_lits, strict=True)):
+                continue  # a digit outside its cell's domain: the tuple is dead
             sel = enc.var("tuple", index, t)
             sels.append(sel)
             for i, d in enumerate(t):
-                add([-sel, cell_lits[i][d - 1]])
+                add([-sel, cell_lits[i][d]])
                 support[i][d].append(sel)
     _guard_links(enc, targets, by_total)
     for i in range(length):
-        for d in range(1, 10):
-            add([-cell_lits[i][d - 1], *support[i][d]])
+        for d, lit in cell_lits[i].items():
+            add([-lit, *support[i][d]])
 
 
 @cache
@@ -166,12 +172,13 @@ def encode_mdd(
     add([node(0, 0)])
     incoming: dict[int, list[int]] = {}
     for k, cell in enumerate(run.cells):
-        labels: dict[int, list[int]] = {d: [] for d in range(1, 10)}
+        digits = enc.cells.allowed[cell]
+        labels: dict[int, list[int]] = {d: [] for d in digits}
         children = layers[k + 1]
         for m in layers[k]:
             parent = node(k, m)
             out = []
-            for d in range(1, 10):
+            for d in digits:
                 b = 1 << (d - 1)
                 eq = enc.cells.eq(cell, d)
                 if m & b or (m | b) not in children:
@@ -187,11 +194,11 @@ def encode_mdd(
                 labels[d].append(edge)
                 incoming.setdefault(child, []).append(edge)
             add([-parent, *out])
-        for d in range(1, 10):
+        for d in digits:
             add([-enc.cells.eq(cell, d), *labels[d]])  # every value supported at its layer
         for m in children:
             child = node(k + 1, m)
-            add([-child, *incoming[child]])
+            add([-child, *incoming.get(child, ())])
     finals: dict[int, list[int]] = {}
     for m in layers[length]:
         finals.setdefault(combos.mask_sum(m), []).append(node(length, m))

@@ -1,0 +1,114 @@
+"""``kakuro decode``: read an outside SAT solver's model back as a grid.
+
+Takes the puzzle, the DIMACS file ``kakuro encode`` wrote (its ``c encoding`` and ``c var``
+comment lines) and the solver's output.  Accepted model formats: competition output
+(``s SATISFIABLE`` and ``v ...`` lines, as cadical/kissat print), minisat result files
+(``SAT`` then one line of literals) and a bare line of literals.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..check import solution_problems
+from ..encodings import encode
+from ..encodings.cnf import CNFEncoding, key_text
+from ..errors import KakuroError
+from ._common import add_puzzle_args, emit_json, load_all, solution_rows
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("decode", help="decode an outside SAT solver's model to a grid")
+    add_puzzle_args(parser, many=False)
+    parser.add_argument("cnf", metavar="CNF", help="the DIMACS file written by kakuro encode")
+    parser.add_argument("model", metavar="MODEL", help="the solver's output (v lines or SAT file)")
+    parser.set_defaults(func=run)
+
+
+def read_var_map(path: str) -> tuple[str, dict[int, str]]:
+    """The encoding spec and the ``id -> key text`` map from a DIMACS file's comments."""
+    spec = None
+    names: dict[int, str] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("p "):
+                break
+            if line.startswith("c encoding "):
+                spec = line[len("c encoding ") :].strip()
+            elif line.startswith("c var "):
+                _, _, vid, key = line.rstrip("\n").split(" ", 3)
+                names[int(vid)] = key
+    if spec is None or not names:
+        raise KakuroError(
+            f"{path}: no 'c encoding' / 'c var' lines; was it written by kakuro encode?"
+        )
+    return spec, names
+
+
+def read_model(path: str) -> list[int]:
+    """The literals of a model file; raises when the solver found none."""
+    lits: list[int] = []
+    verdict = None
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            line = raw.strip()
+            if not line or line.startswith("c"):
+                continue
+            if line.startswith("s "):
+                verdict = line[2:].strip()
+                continue
+            if line in ("SAT", "UNSAT", "INDET", "UNSATISFIABLE", "SATISFIABLE"):
+                verdict = line
+                continue
+            if line.startswith("v "):
+                line = line[2:]
+            try:
+                lits.extend(int(tok) for tok in line.split())
+            except ValueError:
+                raise KakuroError(f"{path}: cannot read model line {raw.strip()[:40]!r}") from None
+    if verdict is not None and verdict.startswith("UNSAT"):
+        raise KakuroError(f"{path}: the solver reports UNSAT; there is no model to decode")
+    lits = [lit for lit in lits if lit != 0]
+    if not lits:
+        raise KakuroError(f"{path}: no model literals found")
+    return lits
+
+
+def run(args: argparse.Namespace) -> int:
+    puzzles = load_all(args)
+    if len(puzzles) != 1:
+        raise KakuroError(f"decode takes one puzzle, the input has {len(puzzles)} (use --select)")
+    puzzle = puzzles[0]
+    spec, names = read_var_map(args.cnf)
+    enc = encode(puzzle, spec)
+    if not isinstance(enc, CNFEncoding):
+        raise KakuroError(f"{args.cnf}: {spec} is not a CNF encoding")
+    ours = {key_text(key): vid for key, vid in enc.pool.obj2id.items()}
+    model = []
+    for lit in read_model(args.model):
+        key = names.get(abs(lit))
+        if key is None:
+            continue  # auxiliary variable
+        if key not in ours:
+            raise KakuroError(f"{args.cnf}: variable {key} does not belong to puzzle {puzzle.id}")
+        model.append(ours[key] if lit > 0 else -ours[key])
+    solution = enc.decode(model)
+    problems = solution_problems(puzzle, solution)
+    if args.json:
+        emit_json(
+            {
+                "id": puzzle.id,
+                "status": "sat" if not problems else "wrong",
+                "solution": solution_rows(puzzle, solution),
+                **({"answer": solution.answer} if puzzle.is_cryptic else {}),
+                **({"problems": problems} if problems else {}),
+            }
+        )
+    else:
+        if puzzle.is_cryptic:
+            print(f"answer {solution.answer}")
+        for row in solution.rows(puzzle):
+            print(row)
+    if problems:
+        raise KakuroError(f"the decoded grid breaks the rules: {problems[0]}")
+    return 0

@@ -1,0 +1,121 @@
+"""Propagation strength: what unit propagation alone decides, with no decision at all.
+
+:func:`unit_closure` is a small two-watched-literal propagator in pure Python, run from the
+root-level units (PySAT's ``propagate()`` leaves those out, so it cannot answer this by
+itself; :func:`pysat_closure` reproduces the closure with a real solver for cross-checks).
+A cell counts as *fixed* when exactly one of its allowed digits is still consistent with the
+closure.  Strong encodings (table, mdd) fix more cells than decomposed ones (pb + alldiff).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...model import Puzzle
+from ..spec import Spec
+
+
+def unit_closure(clauses: Sequence[Sequence[int]]) -> set[int] | None:
+    """Every literal unit propagation derives from the clauses (None on a conflict)."""
+    value: dict[int, bool] = {}
+    watches: dict[int, list[list[int]]] = {}
+    queue: list[int] = []
+
+    def assign(lit: int) -> bool:
+        var, val = abs(lit), lit > 0
+        old = value.get(var)
+        if old is not None:
+            return old == val
+        value[var] = val
+        queue.append(lit)
+        return True
+
+    for clause in clauses:
+        if not clause:
+            return None
+        if len(clause) == 1:
+            if not assign(clause[0]):
+                return None
+            continue
+        lits = list(clause)
+        watches.setdefault(-lits[0], []).append(lits)
+        watches.setdefault(-lits[1], []).append(lits)
+
+    def is_false(lit: int) -> bool:
+        val = value.get(abs(lit))
+        return val is not None and val != (lit > 0)
+
+    def is_true(lit: int) -> bool:
+        val = value.get(abs(lit))
+        return val is not None and val == (lit > 0)
+
+    head = 0
+    while head < len(queue):
+        lit = queue[head]
+        head += 1
+        watching = watches.get(lit)  # clauses that watch -lit, which just became false
+        if not watching:
+            continue
+        keep: list[list[int]] = []
+        for i, clause in enumerate(watching):
+            if clause[0] == -lit:  # make clause[1] the false watch
+                clause[0], clause[1] = clause[1], clause[0]
+            if is_true(clause[0]):
+                keep.append(clause)
+                continue
+            for k in range(2, len(clause)):
+                if not is_false(clause[k]):
+                    clause[1], clause[k] = clause[k], clause[1]
+                    watches.setdefault(-clause[1], []).append(clause)
+                    break
+            else:
+                keep.append(clause)
+                if not assign(clause[0]):
+                    keep.extend(watching[i + 1 :])
+                    watches[lit] = keep
+                    return None
+        watches[lit] = keep
+    return {var if val else -var for var, val in value.items()}
+
+
+def pysat_closure(clauses: Sequence[Sequence[int]], solver: str = "glucose4") -> set[int] | None:
+    """The same closure by a PySAT solver: units as assumptions, then ``propagate``."""
+    from pysat.solvers import Solver
+
+    units = [c[0] for c in clauses if len(c) == 1]
+    if any(not c for c in clauses):
+        return None
+    with Solver(name=solver, bootstrap_with=[c for c in clauses if len(c) > 1]) as s:
+        ok, lits = s.propagate(assumptions=units)
+    if not ok:
+        return None
+    return set(lits) | set(units)
+
+
+def up_fixed_cells(puzzle: Puzzle, spec: str | Spec) -> tuple[int, int]:
+    """How many white cells unit propagation fixes under the encoding: ``(fixed, total)``.
+
+    A root-level conflict proves the puzzle unsatisfiable; every cell then counts as fixed.
+    Lazy sums contribute no clauses, so they fix nothing beyond the rest of the encoding.
+    """
+    from .. import encode
+    from . import CNFEncoding
+
+    enc = encode(puzzle, spec)
+    if not isinstance(enc, CNFEncoding):
+        raise TypeError("up_fixed_cells needs a CNF encoding")
+    total = len(puzzle.whites)
+    closure = unit_closure(enc.clauses)
+    if closure is None:
+        return total, total
+    return sum(1 for cell in puzzle.whites if len(candidates(enc, cell, closure)) == 1), total
+
+
+def candidates(enc: object, cell: tuple[int, int], closure: set[int]) -> list[int]:
+    """The digits of ``cell`` that no derived literal rules out."""
+    cells = enc.cells  # type: ignore[attr-defined]
+    return [
+        d
+        for d in cells.allowed[cell]
+        if not any(-lit in closure for lit in cells.value_lits(cell, d))
+    ]
