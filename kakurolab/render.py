@@ -288,15 +288,15 @@ def to_png(sc: Scene, path: Path | str, *, scale: float = 1.0) -> None:
         )
     if texts:
         ax.add_collection(_glyphs(texts))
-    fig.savefig(path, dpi=dpi, format="png")
+    fig.savefig(path, dpi=dpi, format="png", pil_kwargs={"compress_level": 1})
 
 
 def _glyphs(texts: list[Text]):  # type: ignore[no-untyped-def]
-    """All texts as one collection of glyph outlines.
+    """All texts as glyph outlines: one compound path per colour.
 
-    A matplotlib ``Text`` artist costs about a millisecond to lay out and draw; a big puzzle
-    has a couple of thousand, so each distinct string is turned into an outline once and
-    copied into place (y flipped, since the picture's y axis points down).
+    A matplotlib ``Text`` artist costs about a millisecond to lay out and draw, and a big
+    puzzle has thousands; instead each distinct string becomes an outline once and is copied
+    into place with numpy (y flipped, since the picture's y axis points down).
     """
     import numpy as np
     from matplotlib.collections import PathCollection
@@ -309,21 +309,26 @@ def _glyphs(texts: list[Text]):  # type: ignore[no-untyped-def]
         for bold in (False, True)
     }
     outlines: dict[tuple[str, float, bool], tuple[np.ndarray, np.ndarray, float, float, float]] = {}
-    paths = []
+    by_colour: dict[str, tuple[list[np.ndarray], list[np.ndarray]]] = {}
     for t in texts:
         key = (t.text, t.size, t.bold)
         if key not in outlines:
             glyph = TextPath((0, 0), t.text, size=t.size, prop=fonts[t.bold])
             verts = np.asarray(glyph.vertices, dtype=float)
-            box = glyph.get_extents()
-            outlines[key] = (verts, glyph.codes, box.x0, box.x1, (box.y0 + box.y1) / 2)
+            codes = np.asarray(glyph.codes, dtype=MplPath.code_type)
+            drawn = verts[codes != MplPath.CLOSEPOLY]  # control points bound the outline
+            (x0, y0), (x1, y1) = drawn.min(axis=0), drawn.max(axis=0)
+            outlines[key] = (verts, codes, x0, x1, (y0 + y1) / 2)
         verts, codes, x0, x1, ymid = outlines[key]
         dx = {"start": -x0, "middle": -(x0 + x1) / 2, "end": -x1}[t.anchor]
         placed = np.empty_like(verts)
-        placed[:, 0] = verts[:, 0] + t.x + dx
-        placed[:, 1] = t.y - (verts[:, 1] - ymid)
-        paths.append(MplPath(placed, codes))
-    return PathCollection(paths, facecolors=[t.fill for t in texts], linewidths=0)
+        placed[:, 0] = verts[:, 0] + (t.x + dx)
+        placed[:, 1] = (t.y + ymid) - verts[:, 1]
+        vert_list, code_list = by_colour.setdefault(t.fill, ([], []))
+        vert_list.append(placed)
+        code_list.append(codes)
+    paths = [MplPath(np.concatenate(v), np.concatenate(c)) for v, c in by_colour.values()]
+    return PathCollection(paths, facecolors=list(by_colour), linewidths=0)
 
 
 def write(sc: Scene, path: Path | str, *, scale: float = 1.0) -> None:
