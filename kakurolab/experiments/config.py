@@ -14,7 +14,7 @@ import itertools
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,8 @@ _TOP_KEYS = {
     "report",
 }
 _SET_KEYS = {"file", "shipped", "generate", "name", "select", "first", "format"}
-_CONFIG_META = {"backend", "label"}
+_CONFIG_META = {"label", "soft_timeout"}
+"""Keys of a ``[[configs]]`` table that are not backend options."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class Configuration:
     label: str
     backend: str
     options: Mapping[str, Any]
+    task: str = "solve"
+    soft_timeout: bool = True
+    """Pass the timeout to the backend; when false only the hard kill enforces it."""
 
 
 @dataclass
@@ -64,7 +68,7 @@ class Experiment:
     name: str
     path: Path
     root: Path
-    task: str = "solve"
+    tasks: list[str] = field(default_factory=lambda: ["solve"])
     timeout: float = 10.0
     memory_mb: int | None = 2048
     repetitions: int = 1
@@ -73,6 +77,10 @@ class Experiment:
     sets: list[dict[str, Any]] = field(default_factory=list)
     configs: list[Configuration] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def task(self) -> str:
+        return "+".join(self.tasks)
 
     @property
     def results_dir(self) -> Path:
@@ -99,9 +107,11 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     name = _get(data, "name", str, where, default=path.stem)
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
         raise KakuroError(f"{where}: name {name!r} must be letters, digits, '.', '_' or '-'")
-    task = _get(data, "task", str, where, default="solve")
-    if task not in TASK_NAMES:
-        raise KakuroError(f"{where}: unknown task {task!r}; known: {', '.join(TASK_NAMES)}")
+    task = data.get("task", "solve")
+    tasks = task if isinstance(task, list) else [task]
+    for name_ in tasks:
+        if name_ not in TASK_NAMES:
+            raise KakuroError(f"{where}: unknown task {name_!r}; known: {', '.join(TASK_NAMES)}")
     timeout = float(_get(data, "timeout", (int, float), where, default=10.0))
     memory = _get(data, "memory_mb", int, where, default=2048)
     reps = _get(data, "repetitions", int, where, default=1)
@@ -119,6 +129,10 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     configs = [
         c for i, entry in enumerate(raw, 1) for c in expand(entry, f"{where}: [[configs]] #{i}")
     ]
+    if len(tasks) > 1:  # the task becomes one more axis, named in front of the label
+        configs = [replace(c, label=f"{t}:{c.label}", task=t) for t in tasks for c in configs]
+    else:
+        configs = [replace(c, task=tasks[0]) for c in configs]
     labels = [c.label for c in configs]
     dupes = sorted({lab for lab in labels if labels.count(lab) > 1})
     if dupes:
@@ -130,7 +144,7 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
         name=name,
         path=path,
         root=project_root(path),
-        task=task,
+        tasks=tasks,
         timeout=timeout,
         memory_mb=memory,
         repetitions=reps,
@@ -148,7 +162,7 @@ def expand(entry: Any, where: str) -> list[Configuration]:
         raise KakuroError(f'{where}: needs backend = "NAME" (or a list of names)')
     axes: dict[str, list[Any]] = {}
     for key, value in entry.items():
-        if key == "label":
+        if key in _CONFIG_META:
             continue
         values = value if isinstance(value, list) else [value]
         if not values:
@@ -166,7 +180,10 @@ def expand(entry: Any, where: str) -> list[Configuration]:
                 raise KakuroError(f"{where}: label uses unknown option {exc}") from None
         else:
             label = "/".join([backend, *(_short(v) for v in chosen.values())])
-        result.append(Configuration(label, backend, chosen))
+        soft = entry.get("soft_timeout", True)
+        if not isinstance(soft, bool):
+            raise KakuroError(f"{where}: soft_timeout must be true or false")
+        result.append(Configuration(label, backend, chosen, soft_timeout=soft))
     return result
 
 
@@ -273,31 +290,38 @@ def _load_set(entry: Mapping[str, Any], root: Path, where: str) -> tuple[str, li
 
 
 def _generate(spec: Any, name: str | None, where: str) -> tuple[str, list[Puzzle]]:
-    """Puzzles from ``kakurolab.generator``: ``generate = {size=, difficulty=, seeds=}``."""
+    """Puzzles from ``kakurolab.generator``: ``generate = {size=, difficulty=, seeds=}``.
+
+    Generation is deterministic per seed, so a resumed run regenerates the same puzzles (the
+    instance hash in every row would show otherwise).
+    """
     import importlib
 
     if not isinstance(spec, dict) or "size" not in spec:
-        raise KakuroError(
-            f'{where}: generate needs a table like {{size = "12x12", seeds = [1, 2]}}'
-        )
+        raise KakuroError(f'{where}: generate needs a table like {{size = "12x12", seeds = 3}}')
     try:
         generator = importlib.import_module("kakurolab.generator")
     except ImportError:
-        raise KakuroError(
-            f"{where}: generated sets need kakurolab.generator, absent here"
-        ) from None
-    options = {k: v for k, v in spec.items() if k not in ("seeds", "size")}
-    seeds = spec.get("seeds", [0])
+        raise KakuroError(f"{where}: generated sets need kakurolab.generator (absent)") from None
+    make = getattr(generator, "generate", None)
+    parse_size = getattr(generator, "parse_size", None)
+    if make is None or parse_size is None:
+        raise KakuroError(f"{where}: kakurolab.generator has no generate()/parse_size() here")
+    options = {k: v for k, v in spec.items() if k not in ("seeds", "size", "difficulty")}
+    difficulty = str(spec.get("difficulty", "normal"))
+    seeds = spec.get("seeds", 1)
     seeds = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
     size = str(spec["size"])
+    nrows, ncols = parse_size(size)
     puzzles = []
     for seed in seeds:
         try:
-            puzzle = generator.generate(size=size, seed=seed, **options)
+            made = make(nrows, ncols, difficulty, seed=seed, **options)
         except KakuroError as exc:
             raise KakuroError(f"{where}: generator failed for seed {seed}: {exc}") from None
-        puzzles.append(puzzle.with_id(f"{size}-s{seed}"))
-    return name or f"gen-{size}-{spec.get('difficulty', 'default')}", puzzles
+        puzzle = getattr(made, "puzzle", made)
+        puzzles.append(puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
+    return name or "generated", puzzles
 
 
 def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list[Puzzle]:

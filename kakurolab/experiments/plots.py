@@ -35,7 +35,7 @@ def cactus(results: Results) -> str:
     """Instances solved (x) within a time (y, log): the further right and lower, the better."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for config, rows in by_config(results.rows).items():
+    for config, rows in by_config(results.timed_rows).items():
         times = sorted(max(run_time(r), _MIN_TIME) for r in rows if solved(r))
         if times:
             ax.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=config)
@@ -44,7 +44,7 @@ def cactus(results: Results) -> str:
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time (s, log)")
     ax.set_title(f"{results.name}: cactus plot")
-    ax.legend(fontsize=7, loc="upper left", ncol=1 + len(by_config(results.rows)) // 12)
+    ax.legend(fontsize=7, loc="upper left", ncol=1 + len(by_config(results.timed_rows)) // 12)
     ax.grid(True, which="both", alpha=0.3)
     name = _save(fig, results, "cactus")
     plt.close(fig)
@@ -54,7 +54,7 @@ def cactus(results: Results) -> str:
 def scatter(results: Results, x_config: str, y_config: str) -> str:
     """Per-instance time of two configurations; unsolved runs sit on the timeout line."""
     plt = _pyplot()
-    groups = by_config(results.rows)
+    groups = by_config(results.timed_rows)
     cap = results.timeout
 
     def times(config: str) -> dict[str, float]:
@@ -84,7 +84,7 @@ def time_vs_size(results: Results) -> str:
     """Median solve time against the number of white cells, one line per configuration."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for config, rows in by_config(results.rows).items():
+    for config, rows in by_config(results.timed_rows).items():
         by_size: dict[int, list[float]] = defaultdict(list)
         for r in rows:
             by_size[int(r.get("whites") or 0)].append(
@@ -103,7 +103,7 @@ def time_vs_size(results: Results) -> str:
     ax.set_xlabel("white cells")
     ax.set_ylabel("median time (s, log; unsolved = 2 x timeout)")
     ax.set_title(f"{results.name}: time vs size")
-    ax.legend(fontsize=7, ncol=1 + len(by_config(results.rows)) // 12)
+    ax.legend(fontsize=7, ncol=1 + len(by_config(results.timed_rows)) // 12)
     ax.grid(True, which="both", alpha=0.3)
     name = _save(fig, results, "size")
     plt.close(fig)
@@ -114,9 +114,9 @@ def write_plots(results: Results, options: Mapping[str, Any] | None = None) -> l
     """All plots; the scatter pair comes from ``[report] scatter = [X, Y]`` or the best two."""
     made = [cactus(results), time_vs_size(results)]
     pair = list((options or {}).get("scatter", []))
-    configs = set(by_config(results.rows))
+    configs = set(by_config(results.timed_rows))
     if len(pair) != 2 or not set(pair) <= configs:
-        pair = [e["configuration"] for e in summary_table(results.rows)[:2]]
+        pair = [e["configuration"] for e in summary_table(results.timed_rows)[:2]]
     if len(pair) == 2:
         made.append(scatter(results, pair[0], pair[1]))
     return made

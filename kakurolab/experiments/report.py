@@ -37,6 +37,11 @@ class Results:
         return self.environment.get("experiment", {}).get("name") or self.path.name
 
     @property
+    def timed_rows(self) -> list[Row]:
+        """Rows of the solving tasks (up-only rows have their own table), or all rows."""
+        return [r for r in self.rows if r.get("task") != "up-only"] or self.rows
+
+    @property
     def timeout(self) -> float:
         timeouts = [r["timeout"] for r in self.rows if r.get("timeout")]
         return float(max(timeouts)) if timeouts else 1.0
@@ -279,7 +284,7 @@ def safe_name(label: str) -> str:
 def headline(results: Results) -> str:
     """The main Markdown table (what ``run --report`` prints)."""
     rows = results.rows
-    text = markdown(summary_table(rows))
+    text = markdown(summary_table(results.timed_rows))
     if any(r.get("task") == "up-only" for r in rows):
         text += "\n" + markdown(up_table(rows))
     return text
@@ -291,7 +296,7 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     rows = results.rows
     env = results.environment
     tables = {
-        "summary": summary_table(rows),
+        "summary": summary_table(results.timed_rows),
         "sizes": size_table(rows),
         "up": up_table(rows),
         "disagreements": disagreement_table(rows),

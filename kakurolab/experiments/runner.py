@@ -48,7 +48,9 @@ def _result_fields(puzzle: Puzzle, result: Any, timeout: float) -> Row:
     from ..check import solution_problems
 
     status = str(result.status)
-    if status == "unknown" and result.time >= 0.9 * timeout:
+    # Out of time: the backend gave up near the limit, or answered too late to count.
+    late = result.time > timeout if status in DEFINITIVE else result.time >= 0.9 * timeout
+    if status in DEFINITIVE | {"unknown"} and late:
         status = "timeout"
     solution = result.solution
     verified = None
@@ -72,10 +74,15 @@ def _result_fields(puzzle: Puzzle, result: Any, timeout: float) -> Row:
     }
 
 
+def _soft(spec: RunSpec) -> float | None:
+    """The timeout handed to the backend (None: the hard kill alone enforces it)."""
+    return spec["timeout"] if spec.get("soft_timeout", True) else None
+
+
 def task_solve(puzzle: Puzzle, spec: RunSpec) -> Row:
     from .. import solve
 
-    result = solve(puzzle, backend=spec["backend"], timeout=spec["timeout"], **spec["options"])
+    result = solve(puzzle, backend=spec["backend"], timeout=_soft(spec), **spec["options"])
     row = _result_fields(puzzle, result, spec["timeout"])
     row["outcome"] = {"sat": f"sat:{row['answer'] or row['digest']}", "unsat": "unsat"}.get(
         row["status"]
@@ -86,9 +93,7 @@ def task_solve(puzzle: Puzzle, spec: RunSpec) -> Row:
 def task_unique(puzzle: Puzzle, spec: RunSpec) -> Row:
     from .. import prove_unique
 
-    verdict = prove_unique(
-        puzzle, backend=spec["backend"], timeout=spec["timeout"], **spec["options"]
-    )
+    verdict = prove_unique(puzzle, backend=spec["backend"], timeout=_soft(spec), **spec["options"])
     row = _result_fields(puzzle, verdict.result, spec["timeout"])
     row["verdict"] = str(verdict.verdict)
     if row["verdict"] in ("unique", "multiple", "unsat"):
@@ -107,7 +112,7 @@ def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
         puzzle,
         spec.get("count_limit"),
         backend=spec["backend"],
-        timeout=spec["timeout"],
+        timeout=_soft(spec),
         **spec["options"],
     )
     row = _result_fields(puzzle, result, spec["timeout"])
@@ -121,19 +126,49 @@ def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
     return row
 
 
+def up_fixed_cells(puzzle: Puzzle, encoding: str) -> tuple[int, Any]:
+    """Cells unit propagation fixes on the CNF encoding, and the encoding.
+
+    Uses ``kakurolab.encodings.up_fixed_cells`` when the encodings package provides it;
+    otherwise propagates the formula once with PySAT (no decisions) and counts the cells
+    whose value literals are all implied.
+    """
+    from .. import encodings
+
+    enc = encodings.encode(puzzle, encoding)
+    provided = getattr(encodings, "up_fixed_cells", None)
+    if provided is not None:
+        fixed = provided(puzzle, encoding)
+        return (fixed if isinstance(fixed, int) else len(fixed)), enc
+    from pysat.solvers import Solver
+
+    # PySAT reports only what propagates above level 0, so every clause is guarded by one
+    # fresh literal and propagation starts from assuming it: the full closure is reported.
+    guard = enc.stats()["variables"] + 1
+    with Solver(name="minisat22", bootstrap_with=[[*c, -guard] for c in enc.clauses]) as solver:
+        consistent, implied = solver.propagate(assumptions=[guard])
+    if not consistent:
+        return 0, enc
+    true = set(implied)
+
+    def implied_value(cell: Any, digit: int) -> bool:
+        try:
+            lits = enc.cells.value_lits(cell, digit)
+        except KeyError:  # the digit was pruned from the cell's domain at encoding time
+            return False
+        return all(lit in true for lit in lits)
+
+    n_fixed = sum(any(implied_value(cell, d) for d in range(1, 10)) for cell in puzzle.whites)
+    return n_fixed, enc
+
+
 def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
     """Unit propagation alone on the CNF encoding: how many cells it fixes, no search."""
     from .. import encodings
 
-    encoding = spec["options"].get("encoding", encodings.DEFAULT_PRESET)
-    up = getattr(encodings, "up_fixed_cells", None)
-    if up is None:
-        raise KakuroError("task up-only needs kakurolab.encodings.up_fixed_cells (not here yet)")
+    encoding = str(spec["options"].get("encoding", encodings.DEFAULT_PRESET))
     start = time.perf_counter()
-    enc = encodings.encode(puzzle, encoding)
-    encode_time = time.perf_counter() - start
-    fixed = up(puzzle, encoding)
-    n_fixed = fixed if isinstance(fixed, int) else len(fixed)
+    n_fixed, enc = up_fixed_cells(puzzle, encoding)
     total = time.perf_counter() - start
     size = enc.stats()
     whites = len(puzzle.whites)
@@ -142,8 +177,8 @@ def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
         "outcome": None,
         "fixed_cells": n_fixed,
         "solved_by_up": n_fixed >= whites,
-        "encode_time": round(encode_time, 6),
-        "solve_time": round(total - encode_time, 6),
+        "encode_time": round(enc.encode_time, 6),
+        "solve_time": round(max(0.0, total - enc.encode_time), 6),
         "time": round(total, 6),
         "variables": size.get("variables"),
         "clauses": size.get("clauses"),
@@ -313,10 +348,11 @@ def _spec(exp: Experiment, inst: Instance, config: Configuration, rep: int) -> R
         "config": config.label,
         "backend": config.backend,
         "options": dict(config.options),
-        "task": exp.task,
+        "task": config.task,
         "repetition": rep,
         "seed": rep,
         "timeout": exp.timeout,
+        "soft_timeout": config.soft_timeout,
         "count_limit": exp.count_limit,
         "memory_mb": exp.memory_mb,
     }
@@ -404,14 +440,18 @@ def run_experiment(
     write_environment(out / "environment.json", experiment)
     (out / "skipped.json").write_text(json.dumps(the_plan.skipped, indent=1) + "\n")
     statuses: Counter[str] = Counter()
+    repeats: Counter[tuple[str, str]] = Counter()
     writer = RowWriter(path)
     try:
         for row in _progress(executor.run(pending), len(pending), experiment.name, progress):
-            _check_row(row)
+            _check_row(row, repeats)
             writer.write(row)
             statuses[row["status"]] += 1
     finally:
         writer.close()
+    for (config, message), n in sorted(repeats.items()):
+        if n > 1:
+            warn(f"{config}: {n} runs in all failed with: {message}")
     rows = list(latest_rows(read_rows(path)).values())
     disagreements = find_disagreements(rows)
     for item in disagreements:
@@ -427,11 +467,15 @@ def run_experiment(
     )
 
 
-def _check_row(row: Row) -> None:
+def _check_row(row: Row, repeats: Counter[tuple[str, str]]) -> None:
+    """Warn about wrong solutions always, and about each distinct failure once."""
     if row["status"] == "sat" and row.get("verified") is False:
         warn(f"WRONG SOLUTION: {row['config']} on {row['instance']} fails the rule checker")
     if row["status"] in ("error", "crash") and row.get("message"):
-        warn(f"{row['status']}: {row['config']} on {row['instance']}: {row['message']}")
+        key = (row["config"], row["message"])
+        repeats[key] += 1
+        if repeats[key] == 1:
+            warn(f"{row['status']}: {row['config']} on {row['instance']}: {row['message']}")
 
 
 def _progress(rows: Iterator[Row], total: int, name: str, enabled: bool) -> Iterator[Row]:
