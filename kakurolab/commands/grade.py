@@ -123,6 +123,25 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
         f"| effort per white cell | {rho(per_cell, cells)} | {rho(per_cell, numbers)} |",
         f"| white cells | +1.000 | {rho(cells, numbers)} |",
         "",
+    ]
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, g in enumerate(grades):
+        groups.setdefault(g.shape, []).append(i)
+    same_size = [(shape, members) for shape, members in groups.items() if len(members) >= 8]
+    if same_size:
+        lines += [
+            "Within one grid size (size held fixed), score against the published number:",
+            "",
+            "| size | puzzles | score vs number | effort per cell vs number |",
+            "| --- | ---: | ---: | ---: |",
+        ]
+        for (nrows, ncols), members in sorted(same_size):
+            number = [numbers[i] for i in members]
+            score = rho([scores[i] for i in members], number)
+            work = rho([per_cell[i] for i in members], number)
+            lines.append(f"| {nrows}x{ncols} | {len(members)} | {score} | {work} |")
+        lines.append("")
+    lines += [
         "<details><summary>Per-puzzle grades</summary>",
         "",
         "| puzzle | cells | grade | score | hardest technique | uses | effort | ambiguity |",

@@ -42,6 +42,7 @@ class Grade:
     ambiguity: float
     solved: bool
     technique_counts: dict[str, int]
+    shape: tuple[int, int] = (0, 0)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -110,6 +111,7 @@ def grade(puzzle: Puzzle, deduction: Deduction | None = None) -> Grade:
         amb,
         deduction.solved,
         counts,
+        puzzle.shape,
     )
 
 
