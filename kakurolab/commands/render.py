@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--candidates",
         action="store_true",
-        help="pencil marks in empty cells: the digits both runs allow, or after --after-steps",
+        help="pencil marks in empty cells: the digits both runs allow (after --after-steps)",
     )
     parser.add_argument(
         "--after-steps",
@@ -83,9 +83,7 @@ def run(args: argparse.Namespace) -> int:
         deduced = {c: d for c, d in engine.state.placed.items() if c not in given}
         values = {**deduced, **values}
         if args.candidates:
-            candidates = (
-                dict(engine.state.cands) if args.after_steps else cross_candidates(engine.state)
-            )
+            candidates = cross_candidates(engine.state)
     write(
         scene(puzzle, values=values, given=given, candidates=candidates),
         args.output,
