@@ -267,3 +267,11 @@ def test_explain_cli_reports_where_search_is_needed(janko_path, janko_puzzles, c
     result = deduce(puzzle, techniques=TECHNIQUES[:2])
     assert not result.solved and "search" in result.summary()
     assert_steps_agree(puzzle, result.steps)
+
+
+def test_explain_cli_up_to_stops_and_says_so(janko_path, capsys):
+    args = ["explain", str(janko_path), "--select", "942_16x16", "--up-to", "unique partition"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "deduction stops" in out and "search" in out and "candidates of the open cells" in out
+    assert "[cross-intersection]" not in out

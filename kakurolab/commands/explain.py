@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..logic import Contradiction, deduce
+from ..logic import BY_NAME, TECHNIQUES, Contradiction, deduce
 from ..logic.explain import candidates_text
 from ._common import add_puzzle_args, emit_json, iter_puzzles
 from .hint import add_state_arg, start_state
@@ -19,14 +19,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--quiet", action="store_true", help="only the summary line per puzzle, not the steps"
     )
+    parser.add_argument(
+        "--up-to",
+        metavar="TECHNIQUE",
+        choices=list(BY_NAME),
+        help="use only the ladder up to this technique (to see where a simpler solver stops); "
+        f"one of: {', '.join(BY_NAME)}",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    ladder = TECHNIQUES
+    if args.up_to:
+        ladder = TECHNIQUES[: TECHNIQUES.index(BY_NAME[args.up_to]) + 1]
     for puzzle in iter_puzzles(args):
         start = start_state(puzzle, args.state)
         try:
-            result = deduce(puzzle, start)
+            result = deduce(puzzle, start, techniques=ladder)
         except Contradiction as exc:
             raise Contradiction(
                 f"puzzle {puzzle.id}: the state cannot be completed: {exc}"

@@ -100,6 +100,12 @@ def _sets_text(sets: tuple[int, ...] | list[int]) -> str:
     return " or ".join(format_mask(m) for m in sets)
 
 
+def digit_words(mask: int) -> str:
+    """``4``, ``4 or 5``, ``1, 2 or 9``: digits in a sentence."""
+    digits = [str(d) for d in digits_of(mask)]
+    return digits[0] if len(digits) == 1 else ", ".join(digits[:-1]) + " or " + digits[-1]
+
+
 def _union(sets: tuple[int, ...] | list[int]) -> int:
     mask = 0
     for m in sets:
@@ -219,8 +225,8 @@ def excluded_digits(state: State, run: Run) -> Finding | None:
         return None
     return Finding(
         run.cells,
-        f"{run_label(run)}: {_clue_words(run)} is {_sets_text(sets)}, "
-        f"so it uses only digits from {format_mask(union)}",
+        f"{run_label(run)}: {_clue_words(run)} is {_sets_text(sets)}; "
+        f"none of them uses {digit_words(combos.ALL_DIGITS & ~union)}",
         eliminations=removed,
     )
 
