@@ -36,7 +36,7 @@ _TOP_KEYS = {
     "configs",
     "report",
 }
-_SET_KEYS = {"file", "shipped", "generate", "name", "select", "first", "format"}
+_SET_KEYS = {"file", "shipped", "generate", "name", "select", "first", "max_whites", "format"}
 _CONFIG_META = {"label", "soft_timeout"}
 """Keys of a ``[[configs]]`` table that are not backend options."""
 
@@ -333,6 +333,9 @@ def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list
         if missing:
             raise KakuroError(f"{where}: no puzzle with id {missing[0]!r} in this set")
         puzzles = [by_id[w] for w in wanted]
+    max_whites = entry.get("max_whites")
+    if max_whites is not None:  # before ``first``: "the first N small puzzles"
+        puzzles = [p for p in puzzles if len(p.whites) <= int(max_whites)]
     first = entry.get("first")
     if first is not None:
         puzzles = puzzles[: int(first)]

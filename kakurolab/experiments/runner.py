@@ -126,57 +126,21 @@ def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
     return row
 
 
-def up_fixed_cells(puzzle: Puzzle, encoding: str) -> tuple[int, Any]:
-    """Cells unit propagation fixes on the CNF encoding, and the encoding.
-
-    Uses ``kakurolab.encodings.up_fixed_cells`` when the encodings package provides it;
-    otherwise propagates the formula once with PySAT (no decisions) and counts the cells
-    whose value literals are all implied.
-    """
-    from .. import encodings
-
-    enc = encodings.encode(puzzle, encoding)
-    provided = getattr(encodings, "up_fixed_cells", None)
-    if provided is not None:
-        fixed = provided(puzzle, encoding)
-        return (fixed if isinstance(fixed, int) else len(fixed)), enc
-    from pysat.solvers import Solver
-
-    # PySAT reports only what propagates above level 0, so every clause is guarded by one
-    # fresh literal and propagation starts from assuming it: the full closure is reported.
-    guard = enc.stats()["variables"] + 1
-    with Solver(name="minisat22", bootstrap_with=[[*c, -guard] for c in enc.clauses]) as solver:
-        consistent, implied = solver.propagate(assumptions=[guard])
-    if not consistent:
-        return 0, enc
-    true = set(implied)
-
-    def implied_value(cell: Any, digit: int) -> bool:
-        try:
-            lits = enc.cells.value_lits(cell, digit)
-        except KeyError:  # the digit was pruned from the cell's domain at encoding time
-            return False
-        return all(lit in true for lit in lits)
-
-    n_fixed = sum(any(implied_value(cell, d) for d in range(1, 10)) for cell in puzzle.whites)
-    return n_fixed, enc
-
-
 def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
     """Unit propagation alone on the CNF encoding: how many cells it fixes, no search."""
     from .. import encodings
 
     encoding = str(spec["options"].get("encoding", encodings.DEFAULT_PRESET))
     start = time.perf_counter()
-    n_fixed, enc = up_fixed_cells(puzzle, encoding)
+    fixed, whites = encodings.up_fixed_cells(puzzle, encoding)
     total = time.perf_counter() - start
+    enc = encodings.encode(puzzle, encoding)  # again, outside the timed part: for its size
     size = enc.stats()
-    whites = len(puzzle.whites)
     return {
-        "status": "sat" if n_fixed >= whites else "unknown",
+        "status": "sat" if fixed >= whites else "unknown",
         "outcome": None,
-        "fixed_cells": n_fixed,
-        "solved_by_up": n_fixed >= whites,
+        "fixed_cells": fixed,
+        "solved_by_up": fixed >= whites,
         "encode_time": round(enc.encode_time, 6),
         "solve_time": round(max(0.0, total - enc.encode_time), 6),
         "time": round(total, 6),
