@@ -11,11 +11,15 @@ from typing import Any
 from ..errors import UnknownNameError
 from .base import Backend, Result, Session, SolutionCheckError, Status
 from .cpsat import CpSatBackend
+from .native import NativeBackend
 from .pysat import PySATBackend
+from .z3 import Z3Backend
 
 BACKENDS: dict[str, type[Backend]] = {
     "cpsat": CpSatBackend,
+    "native": NativeBackend,
     "pysat": PySATBackend,
+    "z3": Z3Backend,
 }
 
 
