@@ -275,3 +275,11 @@ def test_explain_cli_up_to_stops_and_says_so(janko_path, capsys):
     out = capsys.readouterr().out
     assert "deduction stops" in out and "search" in out and "candidates of the open cells" in out
     assert "[cross-intersection]" not in out
+
+
+@pytest.mark.bench
+def test_bench_deduce_31x46(janko_puzzles, benchmark):
+    """Deduction of the largest janko puzzle, start to finish."""
+    puzzle = by_id(janko_puzzles, "960_31x46")
+    result = benchmark.pedantic(deduce, args=(puzzle,), rounds=3, iterations=1)
+    assert result.solved
