@@ -283,3 +283,33 @@ def test_bench_deduce_31x46(janko_puzzles, benchmark):
     puzzle = by_id(janko_puzzles, "960_31x46")
     result = benchmark.pedantic(deduce, args=(puzzle,), rounds=3, iterations=1)
     assert result.solved
+
+
+def tiny_puzzle():
+    """A 2x2 block of white cells: across 3 and 4, down 3 and 4 (no data files needed)."""
+    from kakurolab.model import BLOCK, WHITE, Clue, ClueCell, Puzzle
+
+    grid = (
+        (BLOCK, ClueCell(down=Clue(3)), ClueCell(down=Clue(4))),
+        (ClueCell(across=Clue(3)), WHITE, WHITE),
+        (ClueCell(across=Clue(4)), WHITE, WHITE),
+    )
+    return Puzzle("tiny", grid)
+
+
+def brute_solutions(puzzle):
+    whites = puzzle.whites
+    for digits in itertools.product(range(1, 10), repeat=len(whites)):
+        candidate = Solution(dict(zip(whites, digits, strict=True)))
+        if not solution_problems(puzzle, candidate):
+            yield candidate
+
+
+def test_tiny_puzzle_first_step_is_the_simplest_and_solves():
+    puzzle = tiny_puzzle()
+    (only,) = list(brute_solutions(puzzle))
+    result = deduce(puzzle)
+    assert result.steps[0].technique == "unique partition"
+    assert result.solved and Solution(dict(result.state.placed)) == only
+    order = {t.name: i for i, t in enumerate(TECHNIQUES)}
+    assert all(order[s.technique] <= order["cross-intersection"] for s in result.steps)
