@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .combos import digits_of
 from .errors import KakuroError, require
-from .model import Block, Cell, ClueCell, Puzzle, White
+from .model import Block, Cell, Clue, ClueCell, Puzzle, White
 
 CELL = 40.0
 """Side of a cell in pixels (SVG user units; PNG pixels at scale 1)."""
@@ -122,8 +122,8 @@ def scene(
 
 
 def _clues(items: list, x: float, y: float, s: float, square: ClueCell) -> None:
-    size = 0.3 * s
     if square.across is not None:
+        size = _clue_size(square.across, s)
         items.append(
             Text(x + 0.6 * s, y + 0.3 * s, str(square.across), size, CLUE_INK, "clue-across")
         )
@@ -132,11 +132,17 @@ def _clues(items: list, x: float, y: float, s: float, square: ClueCell) -> None:
             Polygon(((bx - b, by - b), (bx + b, by), (bx - b, by + b)), CLUE_INK, "badge-across")
         )
     if square.down is not None:
+        size = _clue_size(square.down, s)
         items.append(Text(x + 0.3 * s, y + 0.66 * s, str(square.down), size, CLUE_INK, "clue-down"))
         bx, by, b = x + 0.3 * s, y + 0.89 * s, 0.065 * s  # down-pointing badge
         items.append(
             Polygon(((bx - b, by - b), (bx + b, by - b), (bx, by + b)), CLUE_INK, "badge-down")
         )
+
+
+def _clue_size(clue: Clue, s: float) -> float:
+    """Letter pairs are wider than digit pairs: shrink them to clear the diagonal and badge."""
+    return 0.26 * s if clue.is_cryptic and len(str(clue)) > 1 else 0.3 * s
 
 
 def _white(
