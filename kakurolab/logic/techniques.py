@@ -79,10 +79,10 @@ class Technique:
     summary: str
 
 
-def _clue_words(run: Run, cells: int | None = None, total: int | None = None) -> str:
-    n = len(run) if cells is None else cells
-    t = clue_total(run) if total is None else total
-    return f"{t} in {_count_word(n)} cell{'s' if n != 1 else ''}"
+def _clue_words(run: Run) -> str:
+    """``16 in two cells``: a clue the way a solver says it."""
+    n = len(run)
+    return f"{clue_total(run)} in {_count_word(n)} cell{'s' if n != 1 else ''}"
 
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
