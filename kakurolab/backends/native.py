@@ -49,10 +49,13 @@ class NativeBackend(Backend):
     name = "native"
     doc = "exact per-run propagation + MRV depth-first search in pure Python (the baseline)"
     extra = None
+    accepted_options: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **options: Any) -> None:
         if options:
-            raise KakuroError(f"backend 'native' takes no options, got {', '.join(options)}")
+            raise KakuroError(
+                f"backend 'native' takes no options, got {', '.join(sorted(options))}"
+            )
         super().__init__()
 
     def _open(self, puzzle: Puzzle) -> Session:
