@@ -357,10 +357,9 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         if made:
             md.append("## Plots\n")
             md += [f"![{name}]({name}.png)\n" for name in made]
-    md.append(
-        "Files: `summary.csv`, `summary.tex`, `sizes.csv`, `up.csv`, `disagreements.csv`, "
-        "`mkplot/*.json` (one per configuration, for mkplot), `environment.json`.\n"
-    )
+    files = [f"`{name}.csv`" for name, table in tables.items() if table]
+    files += ["`summary.tex`", "`mkplot/*.json` (one per configuration)", "`environment.json`"]
+    md.append("Files: " + ", ".join(files) + ".\n")
     text = "\n".join(md)
     (out / "report.md").write_text(text, encoding="utf-8")
     return text

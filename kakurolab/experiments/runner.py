@@ -278,11 +278,13 @@ def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Pla
                     "reason": f"backend {config.backend!r} cannot do {'/'.join(kinds)} puzzles",
                 }
             )
+    # Instance-major order: a partial run covers every configuration on its first instances,
+    # and slow configurations spread over the whole run (a truthful ETA).
+    for rep in range(experiment.repetitions):
         for inst in instances:
-            if not cls.supports(inst.puzzle):
-                continue
-            for rep in range(experiment.repetitions):
-                result.specs.append(_spec(experiment, inst, config, rep))
+            for config in result.configs:
+                if BACKENDS[config.backend].supports(inst.puzzle):
+                    result.specs.append(_spec(experiment, inst, config, rep))
     return result
 
 
@@ -406,12 +408,14 @@ def run_experiment(
     statuses: Counter[str] = Counter()
     repeats: Counter[tuple[str, str]] = Counter()
     writer = RowWriter(path)
+    rows_in = executor.run(pending)
     try:
-        for row in _progress(executor.run(pending), len(pending), experiment.name, progress):
+        for row in _progress(rows_in, len(pending), experiment.name, progress):
             _check_row(row, repeats)
             writer.write(row)
             statuses[row["status"]] += 1
     finally:
+        rows_in.close()  # kills the workers now, also on Ctrl-C
         writer.close()
     for (config, message), n in sorted(repeats.items()):
         if n > 1:
