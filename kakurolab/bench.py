@@ -14,6 +14,7 @@ plain dict :data:`SUITES` (name -> :class:`Suite`); adding a suite touches nothi
 from __future__ import annotations
 
 import math
+import shlex
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -90,7 +91,8 @@ class Config:
 
         A comma-separated piece whose key the backend does not accept continues the previous
         value, so an encoding spec with its own commas needs no quoting:
-        ``pysat:encoding=cell=direct,sum=mdd,solver=cadical195``.
+        ``pysat:encoding=cell=direct,sum=mdd,solver=cadical195``; quotes keep commas in a
+        value whatever its keys: ``z3:encoding='smt=bv,logic=QF_FD'``.
         """
         name, _, rest = spec.strip().partition(":")
         name = name.strip()
@@ -99,7 +101,7 @@ class Config:
         accepted = getattr(BACKENDS.get(name), "accepted_options", None)
         options: dict[str, Any] = {}
         last: str | None = None
-        for piece in filter(None, (p.strip() for p in rest.split(","))):
+        for piece in _split_commas(spec, rest):
             key, eq, value = piece.partition("=")
             if last is not None and (not eq or (accepted is not None and key not in accepted)):
                 options[last] = f"{options[last]},{piece}"
@@ -114,6 +116,16 @@ class Config:
         """The configured backend, its options checked (one-line error when not taken)."""
         check_options(self.name, self.options)
         return get_backend(self.name, **self.options)
+
+
+def _split_commas(spec: str, text: str) -> list[str]:
+    """Comma-separated pieces; quoted parts keep their commas (and lose their quotes)."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace, lexer.whitespace_split, lexer.commenters = ",", True, ""
+    try:
+        return [piece.strip() for piece in lexer if piece.strip()]
+    except ValueError as exc:
+        raise KakuroError(f"configuration {spec!r}: {exc}") from None
 
 
 # --------------------------------------------------------------------------- suites

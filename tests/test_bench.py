@@ -117,6 +117,9 @@ def test_bad_arguments_are_one_line_errors(capsys, argv: list[str], message: str
          {"encoding": "strong", "solver": "cadical195"}),
         ("spec:encoding=cell=direct,sum=mdd,solver=g4", "spec",
          {"encoding": "cell=direct,sum=mdd", "solver": "g4"}),
+        ("spec:encoding='solver=x,y',solver=g4", "spec",
+         {"encoding": "solver=x,y", "solver": "g4"}),
+        ("spec:solver=g4, encoding=\"a b\"", "spec", {"solver": "g4", "encoding": "a b"}),
     ],
 )
 def test_config_parse(monkeypatch, spec: str, name: str, options: dict) -> None:
@@ -126,7 +129,7 @@ def test_config_parse(monkeypatch, spec: str, name: str, options: dict) -> None:
     assert config.backend().options == options
 
 
-@pytest.mark.parametrize("spec", [":x=1", "cpsat:=1", "cpsat:x"])
+@pytest.mark.parametrize("spec", [":x=1", "cpsat:=1", "cpsat:x", "cpsat:x='1"])
 def test_config_parse_rejects_malformed(spec: str) -> None:
     with pytest.raises(KakuroError):
         Config.parse(spec)
