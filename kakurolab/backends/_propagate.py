@@ -15,14 +15,18 @@ from ..combos import MAX_SUM, mask_sum
 ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
 """Every total a run can have: the sums of a clueless run."""
 
-FAIL = None
-"""What :func:`revise_run` answers when no assignment of the run exists."""
+RunRevision = tuple[int, ...]
+"""What :func:`revise_run` answers: ``()`` when no assignment of the run exists, otherwise
+``(feasible_sums, pos, new_mask, pos, new_mask, ...)`` listing the cells (by position in the
+run) whose domain shrank; ``feasible_sums`` holds the totals some full assignment reaches.
+One flat tuple of ints, so a cached answer is a single object the garbage collector soon
+stops tracking."""
 
-RunRevision = tuple[tuple[tuple[int, int], ...], int] | None
-"""``(changes, feasible_sums)``: ``changes`` lists ``(position, new_mask)`` for the cells whose
-domain shrank; ``feasible_sums`` holds the totals some full assignment reaches."""
+RunTable = dict[tuple[int, ...], RunRevision]
+"""Cached revisions for one sum mask, keyed by the run's tuple of cell masks."""
 
-_RUN_CACHE: dict[tuple[tuple[int, ...], int], RunRevision] = {}
+_TABLES: dict[int, RunTable] = {}
+_stored = 0
 _CACHE_LIMIT = 2_000_000
 
 # The subset DP below keeps whole layers of states as bitsets: bit ``u`` of a layer is set when
@@ -40,11 +44,32 @@ for _u in _STATES:
 _GOALS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 
 
-def run_cache() -> dict[tuple[tuple[int, ...], int], RunRevision]:
-    """The shared cache of :func:`revise_run` (handed to the solver's inner loop)."""
-    if len(_RUN_CACHE) > _CACHE_LIMIT:  # bounded memory on very long batches
-        _RUN_CACHE.clear()
-    return _RUN_CACHE
+def run_table(sums: int) -> RunTable:
+    """The shared cache of :func:`revise_run` answers for one sum mask.
+
+    Tables are split by sum mask so that the inner loop's key is the bare tuple of masks that
+    ``operator.itemgetter`` builds; a run with a numeric clue holds its table for good.
+    """
+    table = _TABLES.get(sums)
+    if table is None:
+        table = _TABLES[sums] = {}
+    return table
+
+
+def revise_cached(table: RunTable, doms: tuple[int, ...], sums: int) -> RunRevision:
+    """:func:`revise_run` stored in ``table`` (the caller has looked it up and missed).
+
+    Memory stays bounded on endless batches: past the limit every table is emptied (not
+    dropped, since sessions hold them).
+    """
+    global _stored
+    _stored += 1
+    if _stored > _CACHE_LIMIT:
+        _stored = 0
+        for old in _TABLES.values():
+            old.clear()
+    found = table[doms] = revise_run(doms, sums)
+    return found
 
 
 def _goals(length: int, sums: int) -> tuple[tuple[int, int], ...]:
@@ -77,7 +102,7 @@ def revise_run(doms: tuple[int, ...], sums: int) -> RunRevision:
         for b in bits_of[dom]:
             nxt |= (layer & without[b]) << (1 << b)
         if not nxt:
-            return FAIL
+            return ()
         layers.append(nxt)
         layer = nxt
     alive = feasible = 0
@@ -87,8 +112,8 @@ def revise_run(doms: tuple[int, ...], sums: int) -> RunRevision:
             alive |= reached
             feasible |= 1 << total
     if not alive:
-        return FAIL
-    changes = []
+        return ()
+    changes: list[int] = []
     for pos in range(len(doms) - 1, -1, -1):
         dom = doms[pos]
         before = layers[pos]
@@ -99,10 +124,11 @@ def revise_run(doms: tuple[int, ...], sums: int) -> RunRevision:
                 keep |= 1 << b
                 back |= came
         if keep != dom:
-            changes.append((pos, keep))
+            changes += (keep, pos)
         alive = back
+    changes.append(feasible)
     changes.reverse()
-    return tuple(changes), feasible
+    return tuple(changes)
 
 
 # Cryptic clues: a one-letter clue X reads the letter mask as a sum mask directly (bit d is

@@ -19,6 +19,7 @@ has to remember grids the search has not reached yet.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any, ClassVar
@@ -26,7 +27,7 @@ from typing import Any, ClassVar
 from ..combos import ALL_DIGITS
 from ..errors import KakuroError
 from ..model import LETTERS, Puzzle, Solution
-from ._propagate import ALL_SUMS, FAIL, pair_filter, pair_sums, revise_run, run_cache
+from ._propagate import ALL_SUMS, pair_filter, pair_sums, revise_cached, run_table
 from .base import Backend, Session, Status
 
 ALL_LETTER_DIGITS = 0x3FF
@@ -110,6 +111,7 @@ class NativeSession(Session):
                 for s in set(slot):
                     self.letter_runs[s].append(r)
             self.clue_slots.append(slots)
+        self.tables = [run_table(sums) if sums else {} for sums in self.fixed]
         # Shown letters: cell slot <-> letter slot.
         self.cell_letter = [-1] * n
         self.letter_cells: list[list[int]] = [[] for _ in range(n_vars)]
@@ -253,12 +255,12 @@ class NativeSession(Session):
         ``runs`` are the runs to revise first; ``letters`` the letter slots whose masks changed
         and whose consequences (all-different, shown cells, clue runs) are still to draw.
         """
-        cache = run_cache()
         run_get, run_cells, cell_runs = self.run_get, self.run_cells, self.cell_runs
+        tables = self.tables
         kind, fixed, clue_slots = self.kind, self.fixed, self.clue_slots
         cell_letter = self.cell_letter
         queued = bytearray(len(run_cells))
-        queue = list(runs)
+        queue = deque(runs)
         for r in queue:
             queued[r] = 1
         dirty = set(letters)
@@ -266,31 +268,35 @@ class NativeSession(Session):
         try:
             while True:
                 while queue:
-                    r = queue.pop()
+                    r = queue.popleft()
                     queued[r] = 0
                     revisions += 1
                     k = kind[r]
                     if k == _FIXED:
                         sums = fixed[r]
-                    elif k == _ONE_LETTER:
-                        sums = s[clue_slots[r][0]]
+                        table = tables[r]
                     else:
                         tens, units = clue_slots[r]
-                        sums = pair_sums(s[tens], s[units], tens == units)
-                    key = (run_get[r](s), sums)
-                    found = cache.get(key, 0)
-                    if found == 0:
-                        found = cache[key] = revise_run(*key)
-                    if found is FAIL:
+                        if k == _ONE_LETTER:
+                            sums = s[tens]
+                        else:
+                            sums = pair_sums(s[tens], s[units], tens == units)
+                        table = run_table(sums)
+                    doms = run_get[r](s)
+                    found = table.get(doms)
+                    if found is None:
+                        found = revise_cached(table, doms, sums)
+                    if not found:
                         return False
-                    changes, feasible = found
-                    if changes:
+                    feasible = found[0]
+                    if len(found) > 1:
                         cells = run_cells[r]
-                        for pos, new in changes:
-                            c = cells[pos]
+                        for j in range(1, len(found), 2):
+                            c = cells[found[j]]
+                            new = found[j + 1]
                             s[c] = new
                             for r2 in cell_runs[c]:
-                                if not queued[r2] and r2 != r:
+                                if r2 != r and not queued[r2]:
                                     queued[r2] = 1
                                     queue.append(r2)
                             slot = cell_letter[c]
