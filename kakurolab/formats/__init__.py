@@ -112,7 +112,8 @@ def solutions_from_text(
 
     Accepted forms: a bare solution grid (puzzlekit style with an ``R C`` header, or kakuro
     solution rows, optionally after ``solution: ANSWER``) for a single puzzle; or a puzzle file
-    in any format whose puzzle with the same id (or its only puzzle) carries a solution.
+    in any format whose puzzle with the same id (else the same grid, else its only puzzle)
+    carries a solution.
     """
     lines = [
         (n, raw.rstrip())
@@ -145,10 +146,15 @@ def solutions_from_text(
     found = {}
     for puzzle in puzzles:
         carrier = by_id.get(puzzle.id)
+        if carrier is None:  # ids differ between formats: fall back to the one same grid
+            same = [c for c in carriers if c.grid == puzzle.grid]
+            carrier = same[0] if len(same) == 1 else None
         if carrier is None and len(carriers) == 1 and len(puzzles) == 1:
             carrier = carriers[0]
         if carrier is None:
-            raise KakuroError(f"{source or 'solution'}: no puzzle with id {puzzle.id!r}")
+            raise KakuroError(
+                f"{source or 'solution'}: no puzzle with id {puzzle.id!r} or its grid"
+            )
         if carrier.grid != puzzle.grid:
             raise KakuroError(
                 f"{source or 'solution'}: puzzle {carrier.id} has a different grid "

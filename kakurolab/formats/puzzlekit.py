@@ -49,10 +49,16 @@ class PuzzlekitFormat(Format):
         for pid, entry in entries.items():
             if not isinstance(entry, dict) or not isinstance(entry.get("problem"), str):
                 raise FormatError('entry has no "problem" text', source=source, puzzle_id=pid)
-            puzzle = parse_problem(entry["problem"], str(pid), source)
+            try:
+                puzzle = parse_problem(entry["problem"], str(pid), source)
+            except FormatError as exc:
+                raise _inside_json(exc, "problem") from None
             meta = {k: v for k, v in entry.items() if k not in ("problem", "solution")}
             if isinstance(entry.get("solution"), str):
-                meta["solution"] = parse_solution(entry["solution"], puzzle, source)
+                try:
+                    meta["solution"] = parse_solution(entry["solution"], puzzle, source)
+                except FormatError as exc:
+                    raise _inside_json(exc, "solution") from None
             puzzles.append(Puzzle(puzzle.id, puzzle.grid, meta))
         return puzzles
 
@@ -73,6 +79,17 @@ class PuzzlekitFormat(Format):
             entry.update({k: v for k, v in puzzle.meta.items() if k != "solution"})
             data[puzzle.id] = entry
         return json.dumps({"name": "Kakuro", "count": len(data), "data": data}, indent=1) + "\n"
+
+
+def _inside_json(exc: FormatError, field: str) -> FormatError:
+    """Line numbers of an embedded text count inside that JSON string: say so."""
+    where = ""
+    if exc.line is not None:
+        where = f"{field} text line {exc.line}" + (
+            f", column {exc.column}" if exc.column is not None else ""
+        )
+    detail = f"{where}: {exc.detail}" if where else f"{field} text: {exc.detail}"
+    return FormatError(detail, source=exc.source, puzzle_id=exc.puzzle_id)
 
 
 def _header(lines: list[str], pid: str, source: str | None) -> tuple[int, int]:
