@@ -194,18 +194,19 @@ def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) ->
     assert by_key["2"]["status"] == "timeout" or by_key["2"]["status"] == "sat"
 
 
-def test_memory_limit_costs_one_row(pe424_path: Path) -> None:
+def test_memory_limit_costs_one_row(janko_path: Path) -> None:
+    """A formula too big for the memory limit is one memout row; the next run still runs."""
     from kakurolab.experiments.config import Configuration, Experiment, Instance, puzzle_hash
     from kakurolab.experiments.runner import _spec
     from kakurolab.formats import load
 
-    puzzle = load(pe424_path, select=["1"])[0]
-    exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, memory_mb=64)
-    spec = _spec(
-        exp, Instance("1", "s", puzzle, puzzle_hash(puzzle)), Configuration("c", "cpsat", {}), 0
-    )
-    rows = list(LocalExecutor().run([spec]))
-    assert len(rows) == 1 and rows[0]["status"] in {"memout", "crash", "error"}
+    big, small = load(janko_path, select=["960_31x46", "91_6x6"])
+    exp = Experiment(name="t", path=janko_path, root=janko_path.parent, memory_mb=250, timeout=60)
+    config = Configuration("c", "pysat", {"encoding": "naive", "solver": "glucose4"})
+    specs = [_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in (big, small)]
+    rows = {r["instance"]: r for r in LocalExecutor().run(specs)}
+    assert rows["960_31x46"]["status"] == "memout", rows["960_31x46"]["message"]
+    assert rows["91_6x6"]["status"] == "sat" and rows["91_6x6"]["verified"] is True
 
 
 def test_disagreements_are_found() -> None:

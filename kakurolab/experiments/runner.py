@@ -169,14 +169,22 @@ def execute(spec: RunSpec) -> Row:
         row.update(TASKS[spec["task"]](spec["puzzle"], spec))
     except MemoryError:
         row.update(status="memout", message="MemoryError (memory limit reached)")
-    except KakuroError as exc:
-        row.update(status="error", message=str(exc))
+    except KakuroError as exc:  # backends wrap solver failures, out-of-memory included
+        row.update(status="memout" if _is_memout(str(exc)) else "error", message=str(exc))
     except Exception as exc:
         last = traceback.format_exception_only(exc)[-1].strip()
-        memout = "bad_alloc" in last or "out of memory" in last.lower()
-        row.update(status="memout" if memout else "error", message=last)
+        row.update(status="memout" if _is_memout(last) else "error", message=last)
     row["wall_time"] = round(time.perf_counter() - t0, 6)
     return row
+
+
+def _is_memout(message: str) -> bool:
+    """Whether a solver's error message means it hit the memory limit."""
+    text = message.lower()
+    return "bad_alloc" in text or (
+        "memory" in text
+        and any(word in text for word in ("out of", "exceeded", "cannot allocate", "limit"))
+    )
 
 
 def base_row(spec: RunSpec, start: str) -> Row:
