@@ -1,9 +1,9 @@
 """What the solving commands (solve, unique, count, euler424) share: backend arguments, the
 per-puzzle record, its text form, the summary line and the exit code.
 
-Exit codes, alike for every solving command: 0 when every puzzle got the answer the command
-asks for (solve/euler424: a solution; unique: ``unique``; count: a count not cut short by the
-timeout), 1 otherwise (some puzzle unsat, multiple, timed out or failed), 2 for user errors.
+Exit codes follow one rule: 0 when every puzzle got the answer the command asks for (solve and
+euler424: a solution; unique: ``unique``; count: a count not cut short by the timeout), 1
+otherwise, 2 for user errors (bad input, unknown backend, an option the backend does not take).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from ..errors import KakuroError
 from ..model import Puzzle, Solution
 from ._common import add_puzzle_args, emit_json, load_all, progress, solution_rows
 
-EXIT_HELP = (
-    "exit status: 0 when every puzzle got the answer asked for, 1 when some did not "
-    "(unsat, multiple, timeout, error), 2 for bad input or options"
-)
+
+def exit_help(ok: str, not_ok: str) -> str:
+    """The ``--help`` epilog stating a command's exit codes."""
+    return f"exit status: 0 when {ok}, 1 when {not_ok}, 2 for bad input or options"
 
 
 def add_solver_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

@@ -8,10 +8,10 @@ from ..backends import Result, Status
 from ..errors import KakuroError
 from ..uniqueness import count
 from ._solving import (
-    EXIT_HELP,
     Tally,
     add_solver_args,
     emit,
+    exit_help,
     grid_lines,
     make_backend,
     puzzles_with_progress,
@@ -23,7 +23,10 @@ DEFAULT_LIMIT = 100
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "count", help="count solutions (distinct grids) up to a limit", epilog=EXIT_HELP
+        "count", help="count solutions (distinct grids) up to a limit", epilog=exit_help(
+            "every count finished (exact, or stopped at --limit)",
+            "the timeout cut a count short or the solver failed",
+        ),
     )
     add_solver_args(parser)
     limit = parser.add_mutually_exclusive_group()

@@ -9,10 +9,10 @@ from ..errors import KakuroError
 from ..uniqueness import solve
 from ._common import emit_json
 from ._solving import (
-    EXIT_HELP,
     Tally,
     add_solver_args,
     emit,
+    exit_help,
     make_backend,
     puzzles_with_progress,
     record,
@@ -24,7 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "euler424",
         help="Project Euler 424: the answer (letters A..J as digits) of each puzzle, and the sum",
-        epilog=EXIT_HELP + "; under --json the last line is {\"sum\": ..., \"puzzles\": ...}",
+        epilog=exit_help(
+            "every puzzle has an answer", "some puzzle is unsat, timed out or failed"
+        )
+        + "; under --json the last line is {\"sum\": ..., \"puzzles\": ...}",
     )
     add_solver_args(parser, many=False)
     parser.set_defaults(func=run)

@@ -6,10 +6,10 @@ import argparse
 
 from ..uniqueness import solve
 from ._solving import (
-    EXIT_HELP,
     Tally,
     add_solver_args,
     emit,
+    exit_help,
     grid_lines,
     make_backend,
     puzzles_with_progress,
@@ -20,7 +20,9 @@ from ._solving import (
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "solve", help="solve puzzles (grid and cryptic answer)", epilog=EXIT_HELP
+        "solve", help="solve puzzles (grid and cryptic answer)", epilog=exit_help(
+            "every puzzle is solved", "some puzzle is unsat, timed out or failed"
+        ),
     )
     add_solver_args(parser)
     parser.set_defaults(func=run)

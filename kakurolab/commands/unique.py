@@ -7,10 +7,10 @@ import argparse
 from ..model import Cell
 from ..uniqueness import Verdict, prove_unique
 from ._solving import (
-    EXIT_HELP,
     Tally,
     add_solver_args,
     emit,
+    exit_help,
     grid_lines,
     make_backend,
     puzzles_with_progress,
@@ -26,7 +26,9 @@ SHOWN_CELLS = 12
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "unique", help="prove puzzles unique, or show where two solutions differ",
-        epilog=EXIT_HELP,
+        epilog=exit_help(
+            "every puzzle is unique", "some puzzle is multiple, unsat, timed out or failed"
+        ),
     )
     add_solver_args(parser)
     parser.add_argument("--show", action="store_true", help="print the solution grid(s)")
