@@ -42,8 +42,10 @@ _LOW_DIGIT = [(m & -m).bit_length() for m in range(1 << 10)]  # cell digit of a 
 # How a run's sum mask is obtained (the ``_kind`` of a run).
 _FIXED, _ONE_LETTER, _TWO_LETTERS = 0, 1, 2
 
-_Key = tuple[tuple[int, ...], tuple[int, ...]]
-"""What identifies a solution: cell digits in cell order, letter digits in A..J order."""
+_Key = tuple[int, ...]
+"""What identifies a solution: its cell digits in cell order.  Like every backend, native
+counts grids, never letter assignments: letters that the grid fixes add nothing, and letters
+shown nowhere are not part of the grid."""
 
 
 class NativeBackend(Backend):
@@ -129,8 +131,11 @@ class NativeSession(Session):
             for slot in set(self.cell_letter) - {-1}:
                 state[slot] &= ~1  # a letter shown in a cell is a digit 1-9
         self.initial = state
-        # Branching order: letters first (they decide whole clues), then cells.
-        self.order = list(range(n, n_vars)) + list(range(n))
+        # Branching order: letters first (they decide whole clues), then cells.  A letter that
+        # no clue or cell shows is never branched on: it changes no grid, and branching on it
+        # would reach the same grid twice; it gets a free digit when the grid is complete.
+        used = [s for s in range(n, n_vars) if self.letter_runs[s] or self.letter_cells[s]]
+        self.order = used + list(range(n))
 
         self.blocked: set[_Key] = set()
         self.deadline: float | None = None
@@ -149,10 +154,11 @@ class NativeSession(Session):
         for found in self.search:
             if found is None:
                 return Status.UNKNOWN, None
-            if found in self.blocked:
+            key, letters = found
+            if key in self.blocked:
                 continue
             self.solutions += 1
-            return Status.SAT, self._solution(found)
+            return Status.SAT, self._solution(key, letters)
         self.done = True
         return Status.UNSAT, None
 
@@ -163,12 +169,8 @@ class NativeSession(Session):
         not reached yet is remembered and skipped when the search gets there.
         """
         values = solution.values
-        letters = solution.letters
-        if any(cell not in values for cell in self.cells):
-            return  # not a complete grid of this puzzle: it can never be found
-        cells = tuple(values[cell] for cell in self.cells)
-        digits = tuple(letters[ch] for ch in LETTERS if ch in letters) if self.cryptic else ()
-        self.blocked.add((cells, digits))
+        if all(cell in values for cell in self.cells):  # else no grid of this puzzle
+            self.blocked.add(tuple(values[cell] for cell in self.cells))
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -181,8 +183,9 @@ class NativeSession(Session):
 
     # -- search ----------------------------------------------------------------------------
 
-    def _search(self) -> Iterator[_Key | None]:
-        """Depth-first search; yields each solution key once, ``None`` at a timeout."""
+    def _search(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
+        """Depth-first search: yields each grid once with its letter digits (A..J, empty for
+        standard puzzles), or ``None`` when the deadline has passed."""
         propagate = self._propagate
         order = self.order
         pop = _POP
@@ -208,7 +211,11 @@ class NativeSession(Session):
                         if size == 2:
                             break
                 if var < 0:
-                    yield self._key(current)
+                    letters = self._letter_digits(current)
+                    if letters is not None:
+                        yield self._key(current), letters
+                    else:
+                        self.fails += 1
                 else:
                     mask = current[var]
                     low = mask & -mask
@@ -395,14 +402,33 @@ class NativeSession(Session):
 
     def _key(self, state: list[int]) -> _Key:
         low = _LOW_DIGIT
-        cells = tuple(low[m] for m in state[: self.n_cells])
-        letters = tuple(low[m] - 1 for m in state[self.n_cells :])
-        return cells, letters
+        return tuple(low[m] for m in state[: self.n_cells])
 
-    def _solution(self, key: _Key) -> Solution:
-        cells, letters = key
+    def _letter_digits(self, state: list[int]) -> tuple[int, ...] | None:
+        """Digits for A..J at a complete grid: the letters the grid shows are decided by now;
+        the others take the lowest free digits (a small matching, None if there is none)."""
+        if not self.cryptic:
+            return ()
+        masks = state[self.base : self.base + len(LETTERS)]
+
+        def place(i: int, taken: int) -> list[int] | None:
+            if i == len(masks):
+                return []
+            free = masks[i] & ~taken
+            while free:
+                low = free & -free
+                rest = place(i + 1, taken | low)
+                if rest is not None:
+                    return [low.bit_length() - 1, *rest]
+                free ^= low
+            return None
+
+        digits = place(0, 0)
+        return None if digits is None else tuple(digits)
+
+    def _solution(self, key: _Key, letters: tuple[int, ...]) -> Solution:
         return Solution(
-            dict(zip(self.cells, cells, strict=True)),
+            dict(zip(self.cells, key, strict=True)),
             dict(zip(LETTERS, letters, strict=True)) if self.cryptic else {},
         )
 

@@ -1,0 +1,265 @@
+"""The native backend: public PE424 facts, published janko solutions, brute-force counts,
+verdicts, timeouts, resumption, blocking and determinism.
+
+Small puzzles are built here and counted independently by exhaustive enumeration, so every
+count below can fail; the real data sets are checked against published solutions.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from kakurolab.backends import Status, get_backend
+from kakurolab.check import solution_problems
+from kakurolab.errors import KakuroError
+from kakurolab.formats import loads
+from kakurolab.model import LETTERS, Cell, Puzzle, Solution
+from kakurolab.uniqueness import Verdict, count, prove_unique, solve
+
+JANKO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "janko_kakuro_dev.json"
+JANKO_IDS = list(json.loads(JANKO.read_text())["data"]) if JANKO.exists() else []
+
+
+def _grid(puzzle: Puzzle, solution: Solution) -> tuple[int, ...]:
+    return tuple(solution.values[cell] for cell in puzzle.whites)
+
+
+def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
+    """A 2x2 white square with column (down) and row (across) sums."""
+    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
+
+
+def _block(size: int, total: int) -> Puzzle:
+    """A ``size`` x ``size`` white block whose rows and columns all sum to ``total``."""
+    header = "- " + " ".join(f"{total}," for _ in range(size))
+    rows = [f",{total} " + " ".join("0" for _ in range(size)) for _ in range(size)]
+    return loads(f"{size + 1} {size + 1}\n" + "\n".join([header, *rows]) + "\n")[0]
+
+
+LATIN4 = _block(4, 10)
+"""Rows and columns of {1, 2, 3, 4}: the 4x4 Latin squares (576 of them)."""
+
+
+# -- independent counting ------------------------------------------------------------------
+
+
+def _brute_force(puzzle: Puzzle) -> set[tuple[int, ...]]:
+    """Every valid grid, by trying every digit tuple row by row (tiny puzzles only).
+
+    Letters follow from the grid: a one-letter clue is its run's sum, a two-letter clue the
+    sum's two digits, a shown letter its cell's digit; the grid counts when these agree, name
+    distinct letters with distinct digits and never start a two-letter clue with 0.
+    """
+    whites = puzzle.whites
+    found = set()
+    for digits in itertools.product(range(1, 10), repeat=len(whites)):
+        values = dict(zip(whites, digits, strict=True))
+        letters = _letters_of(puzzle, values)
+        if letters is None:
+            continue
+        free = iter(sorted(set(range(10)) - set(letters.values())))
+        complete = {ch: letters[ch] if ch in letters else next(free) for ch in LETTERS}
+        solution = Solution(values, complete if puzzle.is_cryptic else {})
+        if not solution_problems(puzzle, solution):
+            found.add(digits)
+    return found
+
+
+def _letters_of(puzzle: Puzzle, values: dict[Cell, int]) -> dict[str, int] | None:
+    letters: dict[str, int] = {}
+
+    def bind(ch: str, digit: int) -> bool:
+        return letters.setdefault(ch, digit) == digit
+
+    for cell, ch in puzzle.shown_letters.items():
+        if not bind(ch, values[cell]):
+            return None
+    for run in puzzle.runs:
+        assert run.clue is not None
+        total = sum(values[cell] for cell in run.cells)
+        if run.clue.letters is None:
+            continue
+        if len(run.clue.letters) == 1:
+            ok = total <= 9 and bind(run.clue.letters, total)
+        else:
+            tens, units = run.clue.letters
+            ok = 10 <= total <= 99 and bind(tens, total // 10) and bind(units, total % 10)
+        if not ok:
+            return None
+    if len(set(letters.values())) != len(letters):
+        return None
+    return letters
+
+
+TINY = {
+    "square-4-4": _square((4, 4), (4, 4)),
+    "square-10-10": _square((10, 10), (10, 10)),
+    "square-3-4": _square((3, 4), (3, 4)),
+    "square-unsat": _square((4, 4), (3, 3)),
+    "cryptic-one-letter": loads("3,X,(vA),(vB),(hC),O,O,(hD),O,O")[0],
+    "cryptic-two-letters": loads("3,X,(vA),(vB),(hCD),O,O,(hE),O,O")[0],
+    "cryptic-shown": loads("3,X,(vA),(vBC),(hD),O,E,(hBF),O,O")[0],
+    "cryptic-same-letters": loads("3,X,(vAA),(vB),(hC),O,O,(hD),O,O")[0],
+}
+
+
+@functools.cache
+def _expected(name: str) -> frozenset[tuple[int, ...]]:
+    return frozenset(_brute_force(TINY[name]))
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_count_matches_brute_force(name: str) -> None:
+    puzzle = TINY[name]
+    expected = _expected(name)
+    result = count(puzzle, None, backend="native")
+    assert result.complete
+    grids = [_grid(puzzle, s) for s in result.solutions]
+    assert len(grids) == len(set(grids)), "a grid was enumerated twice"
+    assert set(grids) == expected
+
+
+def test_tiny_cases_are_not_trivial() -> None:
+    """The brute-force cases cover none, one and several solutions, standard and cryptic."""
+    counts = {name: len(_expected(name)) for name in TINY}
+    assert counts["square-unsat"] == 0 and counts["square-3-4"] == 1
+    assert counts["square-10-10"] == 8
+    assert all(counts[name] > 1 for name in TINY if name.startswith("cryptic"))
+
+
+def test_count_latin_squares() -> None:
+    rows = list(itertools.permutations(range(1, 5)))
+    expected = sum(
+        1
+        for square in itertools.product(rows, repeat=4)
+        if all(len(set(column)) == 4 for column in zip(*square, strict=True))
+    )
+    result = count(LATIN4, None, backend="native")
+    assert result.complete and result.n_solutions == expected == 576
+    assert len({_grid(LATIN4, s) for s in result.solutions}) == expected
+
+
+# -- verdicts ------------------------------------------------------------------------------
+
+
+def test_ambiguous_gives_two_distinct_valid_witnesses() -> None:
+    puzzle = _square((4, 4), (4, 4))  # 13/31 and 31/13
+    proof = prove_unique(puzzle, backend="native")
+    assert proof.verdict is Verdict.MULTIPLE
+    first, second = proof.solutions
+    assert first != second and proof.differences
+    assert not solution_problems(puzzle, first) and not solution_problems(puzzle, second)
+
+
+def test_contradictory_clues_are_unsat() -> None:
+    proof = prove_unique(_square((3, 5), (3, 4)), backend="native")
+    assert proof.verdict is Verdict.UNSAT and proof.solutions == []
+    assert proof.result.complete
+
+
+def test_unsat_cryptic() -> None:
+    puzzle = loads("3,X,(vA),(vA),(hB),O,O,(hB),O,O")[0]  # a+c = b+d = a+b = c+d, a != b
+    assert not _brute_force(puzzle)
+    assert prove_unique(puzzle, backend="native").verdict is Verdict.UNSAT
+
+
+# -- real puzzles --------------------------------------------------------------------------
+
+
+def test_pe424_puzzle_1_answer(pe424_puzzles) -> None:
+    assert solve(pe424_puzzles[0], backend="native").solution.answer == "8426039571"
+
+
+def test_pe424_first_ten_sum(pe424_puzzles) -> None:
+    answers = [solve(p, backend="native").solution.answer for p in pe424_puzzles[:10]]
+    assert sum(int(a) for a in answers) == 64414157580
+
+
+def test_pe424_all_unique(pe424_puzzles) -> None:
+    """All 200: one solution each, with a full answer (about a second in all)."""
+    for puzzle in pe424_puzzles:
+        proof = prove_unique(puzzle, backend="native")
+        assert proof.verdict is Verdict.UNIQUE, puzzle.id
+        assert proof.solutions[0].answer is not None, puzzle.id
+
+
+@pytest.mark.parametrize("puzzle_id", JANKO_IDS)
+def test_janko_matches_published_and_unique(janko_puzzles, puzzle_id: str) -> None:
+    puzzle = next(p for p in janko_puzzles if p.id == puzzle_id)
+    proof = prove_unique(puzzle, backend="native")
+    assert proof.verdict is Verdict.UNIQUE
+    assert proof.solutions[0] == puzzle.meta["solution"]
+
+
+# -- timeouts, resumption, blocking, determinism -------------------------------------------
+
+
+def test_timeout_on_biggest_janko_is_never_wrong(janko_puzzles) -> None:
+    biggest = max(janko_puzzles, key=lambda p: len(p.whites))
+    result = count(biggest, 2, backend="native", timeout=1e-6)
+    assert result.status in (Status.SAT, Status.UNKNOWN, Status.UNSAT)
+    assert result.status is not Status.UNSAT or result.complete
+    for solution in result.solutions:
+        assert solution == biggest.meta["solution"]
+
+
+def test_timeout_interrupts_a_long_enumeration() -> None:
+    result = count(LATIN4, None, backend="native", timeout=0)
+    assert not result.complete
+    assert result.n_solutions < 576
+
+
+def test_search_resumes_after_a_timeout() -> None:
+    session = get_backend("native").open(LATIN4)
+    grids, timeouts = [], 0
+    while True:
+        status, solution = session.next(timeout=0)
+        if status is Status.UNKNOWN:
+            timeouts += 1
+            continue
+        if status is Status.UNSAT:
+            break
+        assert solution is not None
+        grids.append(_grid(LATIN4, solution))
+        session.block(solution)
+    assert timeouts > 0
+    assert len(grids) == len(set(grids)) == 576
+    assert session.next()[0] is Status.UNSAT  # stays exhausted
+
+
+def test_block_skips_grids_not_reached_yet() -> None:
+    everything = count(LATIN4, None, backend="native").solutions
+    banned = everything[100:110]
+    session = get_backend("native").open(LATIN4)
+    for solution in banned:
+        session.block(solution)
+    seen = []
+    while (found := session.next())[0] is Status.SAT:
+        seen.append(found[1])
+    assert len(seen) == 566
+    assert not set(seen) & set(banned)
+
+
+def test_deterministic(pe424_puzzles) -> None:
+    hardest = pe424_puzzles[2]  # needs search
+    first, second = (count(hardest, 2, backend="native") for _ in range(2))
+    assert first.solutions == second.solutions
+    assert first.stats == second.stats
+    assert first.stats["nodes"] > 1
+
+
+def test_stats_are_reported() -> None:
+    stats = count(LATIN4, None, backend="native").stats
+    assert stats["nodes"] > 576 and stats["fails"] >= 0
+    assert stats["propagations"] > 0 and stats["max_depth"] > 0
+    assert stats["solutions"] == 576
+
+
+def test_unknown_option_is_an_error() -> None:
+    with pytest.raises(KakuroError, match="native"):
+        get_backend("native", threads=2)
