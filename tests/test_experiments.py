@@ -215,7 +215,11 @@ def test_disagreements_are_found() -> None:
 
     rows = [row("a", "sat:1"), row("b", "sat:1"), row("c", "sat:2"), row("d", None, "timeout")]
     found = find_disagreements(rows)
-    assert found == [{"instance": "p/1", "outcomes": {"sat:1": ["a", "b"], "sat:2": ["c"]}}]
+    assert found == [
+        {"instance": "p/1", "task": "solve", "outcomes": {"sat:1": ["a", "b"], "sat:2": ["c"]}}
+    ]
+    other_task = [dict(rows[0], task="unique", outcome="unique:1", config="u"), *rows[:2]]
+    assert find_disagreements(other_task) == []
     table = summary_table([dict(r, key=r["config"], timeout=1, time=0.1) for r in rows])
     assert {e["configuration"]: e["disagree"] for e in table} == {"a": 0, "b": 0, "c": 1, "d": 0}
     assert find_disagreements(rows[:2]) == []

@@ -136,19 +136,31 @@ def summary_table(rows: list[Row]) -> Table:
     return table
 
 
+def base_label(row: Row) -> str:
+    """The configuration without its ``task:`` prefix (experiments with several tasks)."""
+    prefix = f"{row.get('task')}:"
+    return row["config"][len(prefix) :] if row["config"].startswith(prefix) else row["config"]
+
+
 def size_table(rows: list[Row]) -> Table:
-    """Mean and largest formula size per configuration, where the backend recorded it."""
+    """Mean and largest formula size per configuration, where the backend recorded it.
+
+    Tasks share formulas, so sizes are grouped by the configuration without its task and
+    each instance counts once.
+    """
+    groups: dict[str, dict[str, Row]] = defaultdict(dict)
+    for row in rows:
+        if row.get("variables") is not None:
+            groups[base_label(row)].setdefault(row["instance"], row)
     table = []
-    for config, group in by_config(rows).items():
-        sized = [r for r in group if r.get("variables") is not None]
-        if not sized:
-            continue
+    for config, by_instance in groups.items():
+        sized = list(by_instance.values())
         variables = [r["variables"] for r in sized]
         clauses = [r["clauses"] for r in sized if r.get("clauses") is not None]
         table.append(
             {
                 "configuration": config,
-                "instances": len({r["instance"] for r in sized}),
+                "instances": len(sized),
                 "mean_variables": round(statistics.fmean(variables), 1),
                 "max_variables": max(variables),
                 "mean_clauses": round(statistics.fmean(clauses), 1) if clauses else None,
@@ -159,6 +171,51 @@ def size_table(rows: list[Row]) -> Table:
             }
         )
     table.sort(key=lambda e: (e["mean_clauses"] or 0, e["configuration"]))
+    return table
+
+
+def task_table(rows: list[Row]) -> Table:
+    """One line per configuration, one column group per task (experiments with several).
+
+    For the encodings experiment this is the whole story in one table: formula size, how
+    many puzzles unit propagation alone solves, and the solve and uniqueness times.
+    """
+    tasks = list(dict.fromkeys(r.get("task", "solve") for r in rows))
+    if len(tasks) < 2:
+        return []
+    sizes = {e["configuration"]: e for e in size_table(rows)}
+    groups: dict[str, dict[str, list[Row]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        groups[base_label(row)][row.get("task", "solve")].append(row)
+    table = []
+    for config, by_task in groups.items():
+        size = sizes.get(config, {})
+        entry: dict[str, Any] = {
+            "configuration": config,
+            "variables": size.get("mean_variables"),
+            "clauses": size.get("mean_clauses"),
+        }
+        for task in tasks:
+            group = by_task.get(task, [])
+            if task == "up-only":
+                entry["up_solved"] = sum(bool(r.get("solved_by_up")) for r in group)
+                fractions = [
+                    r["fixed_cells"] / r["whites"]
+                    for r in group
+                    if r.get("whites") and r.get("fixed_cells") is not None
+                ]
+                entry["up_fixed_pct"] = (
+                    round(100 * statistics.fmean(fractions), 1) if fractions else None
+                )
+                continue
+            times = [run_time(r) for r in group if solved(r)]
+            entry[f"{task}_solved"] = sum(solved(r) for r in group)
+            entry[f"{task}_median_s"] = round(statistics.median(times), 4) if times else None
+            entry[f"{task}_par2_s"] = (
+                round(statistics.fmean(par2(r) for r in group), 4) if group else None
+            )
+        entry["of"] = len({r["instance"] for task_rows in by_task.values() for r in task_rows})
+        table.append(entry)
     return table
 
 
@@ -189,6 +246,7 @@ def disagreement_table(rows: list[Row]) -> Table:
     return [
         {
             "instance": item["instance"],
+            "task": item["task"],
             "outcomes": "; ".join(f"{o} <- {', '.join(c)}" for o, c in item["outcomes"].items()),
         }
         for item in find_disagreements(rows)
@@ -283,11 +341,8 @@ def safe_name(label: str) -> str:
 
 def headline(results: Results) -> str:
     """The main Markdown table (what ``run --report`` prints)."""
-    rows = results.rows
-    text = markdown(summary_table(results.timed_rows))
-    if any(r.get("task") == "up-only" for r in rows):
-        text += "\n" + markdown(up_table(rows))
-    return text
+    by_task = task_table(results.rows)
+    return markdown(by_task) if by_task else markdown(summary_table(results.timed_rows))
 
 
 def build_report(results: Results, *, plots: bool = True) -> str:
@@ -297,6 +352,7 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     env = results.environment
     tables = {
         "summary": summary_table(results.timed_rows),
+        "tasks": task_table(rows),
         "sizes": size_table(rows),
         "up": up_table(rows),
         "disagreements": disagreement_table(rows),
@@ -328,6 +384,13 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         "PAR-2: mean over runs of the time when solved, twice the timeout otherwise. "
         "Times are encode + solve seconds measured in the child.\n"
     )
+    if tables["tasks"]:
+        md.append("## By configuration and task\n")
+        md.append(
+            "`up_solved`: puzzles unit propagation alone solves (of `of`); `up_fixed_pct`: "
+            "mean share of cells it fixes; `<task>_median_s` over solved runs.\n"
+        )
+        md.append(markdown(tables["tasks"]))
     md.append("## Configurations\n")
     md.append(markdown(tables["summary"]))
     md.append(_answer_note(tables["summary"], len(tables["disagreements"])))

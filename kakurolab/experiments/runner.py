@@ -475,18 +475,20 @@ def find_disagreements(rows: Iterable[Row]) -> list[dict[str, Any]]:
 
     An outcome is ``sat:<answer or solution digest>``, ``unsat``, ``unique:<digest>``,
     ``multiple`` or ``count:<n>``; timeouts and errors have none and never disagree.
+    Outcomes are compared within one task (a count and a solve say different things).
     """
-    by_instance: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    groups: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for row in rows:
         outcome = row.get("outcome")
         if outcome and row.get("status") in DEFINITIVE:
-            by_instance[row["instance"]][outcome].add(row["config"])
+            groups[row["instance"], row.get("task", "solve")][outcome].add(row["config"])
     found = []
-    for instance, outcomes in sorted(by_instance.items()):
+    for (instance, task), outcomes in sorted(groups.items()):
         if len(outcomes) > 1:
             found.append(
                 {
                     "instance": instance,
+                    "task": task,
                     "outcomes": {o: sorted(cfgs) for o, cfgs in sorted(outcomes.items())},
                 }
             )
