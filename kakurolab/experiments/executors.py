@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
@@ -169,13 +169,14 @@ class LocalExecutor:
             raise KakuroError(f"--jobs must be at least 1, got {jobs}")
         self.jobs, self.grace = jobs, grace
 
-    def run(self, specs: list[RunSpec]) -> Iterator[Row]:
+    def run(self, specs: list[RunSpec]) -> Generator[Row, None, None]:
         """Rows in completion order; the generator kills its workers when closed."""
         if not specs:
             return
         memory_mb = specs[0].get("memory_mb")
         queue = deque(specs)
         workers = [_Worker(memory_mb) for _ in range(min(self.jobs, len(specs)))]
+        failed_starts = 0
         try:
             while queue or any(w.spec is not None for w in workers):
                 for w in workers:
@@ -183,9 +184,18 @@ class LocalExecutor:
                         try:
                             w.send(queue[0], self.grace)
                             queue.popleft()
-                        except (BrokenPipeError, OSError):
+                            failed_starts = 0
+                        except OSError:  # the worker died while idle: replace it
+                            failed_starts += 1
+                            if failed_starts > 3 * len(workers):
+                                raise KakuroError(
+                                    f"worker processes die before their first run "
+                                    f"(memory_mb = {memory_mb} too low?)"
+                                ) from None
                             self._replace(workers, w, memory_mb)
                 busy = [w for w in workers if w.spec is not None]
+                if not busy:
+                    continue
                 wait = max(0.0, min(w.deadline for w in busy) - time.monotonic())
                 ready, _, _ = select.select(busy, [], [], wait)
                 for w in ready:
@@ -241,7 +251,7 @@ class DaskExecutor:
     def __init__(self, address: str = "local", jobs: int = 1, chunk: int | None = None) -> None:
         self.address, self.jobs, self.chunk = address, jobs, chunk
 
-    def run(self, specs: list[RunSpec]) -> Iterator[Row]:
+    def run(self, specs: list[RunSpec]) -> Generator[Row, None, None]:
         if not specs:
             return
         distributed: Any = require("distributed", extra="dask", feature="--dask")
@@ -267,7 +277,7 @@ class DaskExecutor:
             if cluster is not None:
                 cluster.close()
 
-    def _run_on(self, client: Any, specs: list[RunSpec]) -> Iterator[Row]:
+    def _run_on(self, client: Any, specs: list[RunSpec]) -> Generator[Row, None, None]:
         from distributed import as_completed
 
         n_workers = max(1, len(client.scheduler_info().get("workers", {})))

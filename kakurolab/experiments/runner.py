@@ -16,11 +16,11 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
@@ -96,8 +96,10 @@ def task_unique(puzzle: Puzzle, spec: RunSpec) -> Row:
     verdict = prove_unique(puzzle, backend=spec["backend"], timeout=_soft(spec), **spec["options"])
     row = _result_fields(puzzle, verdict.result, spec["timeout"])
     row["verdict"] = str(verdict.verdict)
+    if row["status"] == "timeout":  # too late, whatever the verdict
+        return row
     if row["verdict"] in ("unique", "multiple", "unsat"):
-        row["status"] = row["status"] if row["status"] in DEFINITIVE else "sat"
+        row["status"] = "unsat" if row["verdict"] == "unsat" else "sat"
         key = row["answer"] or row["digest"] if row["verdict"] == "unique" else ""
         row["outcome"] = f"{row['verdict']}:{key}".rstrip(":")
     elif row["status"] in DEFINITIVE:  # one solution found, uniqueness not proven in time
@@ -118,6 +120,8 @@ def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
     row = _result_fields(puzzle, result, spec["timeout"])
     limit = spec.get("count_limit")
     exact = result.complete or (limit is not None and len(result.solutions) >= limit)
+    if row["status"] == "timeout":
+        return row
     if exact:
         row["status"] = "sat" if result.solutions else "unsat"
         row["outcome"] = f"count:{len(result.solutions)}{'' if result.complete else '+'}"
@@ -374,6 +378,12 @@ class RowWriter:
 # -- running -----------------------------------------------------------------------------
 
 
+class Executor(Protocol):
+    """Where runs execute (``executors.EXECUTORS``): rows come back as runs finish."""
+
+    def run(self, specs: list[RunSpec]) -> Generator[Row, None, None]: ...
+
+
 @dataclass
 class Summary:
     """What a run call did, for the CLI's closing line."""
@@ -389,7 +399,7 @@ class Summary:
 
 def run_experiment(
     experiment: Experiment,
-    executor: Any,
+    executor: Executor,
     *,
     results_dir: Path | None = None,
     progress: bool = True,
