@@ -1,0 +1,56 @@
+"""``smt=bv``: 4-bit bit-vector cells, run sums in 8 bits.
+
+A digit fits in 4 bits, but a run sum reaches 45 and a two-letter clue 99, both past 4 bits, so
+every cell is zero-extended to 8 bits (room up to 255) before adding: no sum can wrap around,
+and the bit-vector model means exactly what the integer one does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from ...model import LETTERS, Clue, Puzzle
+from .common import Formula, TermDigit, cell_name, leading_letters
+
+DIGIT_BITS = 4
+SUM_BITS = 8
+
+
+def _wide(term: z3.BitVecRef) -> z3.BitVecRef:
+    return z3.ZeroExt(SUM_BITS - DIGIT_BITS, term)
+
+
+def _clue(clue: Clue, letters: dict[str, z3.BitVecRef]) -> z3.BitVecRef:
+    if clue.value is not None:
+        return z3.BitVecVal(clue.value, SUM_BITS)
+    assert clue.letters is not None
+    if len(clue.letters) == 1:
+        return _wide(letters[clue.letters])
+    first, second = clue.letters
+    return z3.BitVecVal(10, SUM_BITS) * _wide(letters[first]) + _wide(letters[second])
+
+
+def formula(puzzle: Puzzle) -> Formula:
+    """Unsigned 4-bit cells in 1..9, ``Distinct`` per run, 8-bit sums; 4-bit letters 0..9."""
+    cells = {cell: z3.BitVec(cell_name(cell), DIGIT_BITS) for cell in puzzle.whites}
+    assertions: list[Any] = [z3.And(z3.ULE(1, x), z3.ULE(x, 9)) for x in cells.values()]
+    letters: dict[str, z3.BitVecRef] = {}
+    if puzzle.is_cryptic:
+        letters = {ch: z3.BitVec(ch, DIGIT_BITS) for ch in LETTERS}
+        assertions.extend(z3.ULE(x, 9) for x in letters.values())
+        assertions.append(z3.Distinct(*letters.values()))
+        assertions.extend(letters[ch] != 0 for ch in leading_letters(puzzle))
+        assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
+    for run in puzzle.runs:
+        terms = [cells[cell] for cell in run.cells]
+        assertions.append(z3.Distinct(*terms))
+        if run.clue is not None:
+            total = z3.Sum(*[_wide(x) for x in terms])
+            assertions.append(total == _clue(run.clue, letters))
+    return Formula(
+        assertions,
+        {cell: TermDigit(x) for cell, x in cells.items()},
+        {ch: TermDigit(x) for ch, x in letters.items()},
+    )

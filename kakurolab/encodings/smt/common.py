@@ -1,0 +1,293 @@
+"""What every SMT encoding shares: digit representations, cryptic letters, the Encoding class.
+
+An SMT encoding is a list of z3 assertions plus, for every white cell and every letter, a
+:class:`Digit` that says how its value is represented (an integer, a bit-vector or a one-hot
+row of Booleans).  Decoding a model and blocking a grid go through the digits only, so the
+backends and the SMT-LIB2 export never need to know which encoding built the formula.
+
+The builders are pure functions of the puzzle; ``api`` is the z3 module by default, and the
+integer model also runs on ``cvc5.pythonic``, whose functions mirror z3's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Protocol
+
+import z3
+
+from ...errors import KakuroError, UnknownNameError
+from ...model import LETTERS, Cell, Clue, Puzzle, Solution
+from ..base import Encoding, Part
+from ..spec import Spec
+
+LOGICS: dict[str, str] = {
+    "QF_LIA": "linear integer arithmetic (z3's SMT core with its arithmetic solver)",
+    "QF_BV": "bit-vectors (z3 bit-blasts into its SMT core)",
+    "QF_FD": "finite domains: z3 bit-blasts everything into its SAT core with native "
+    "cardinality and pseudo-Boolean constraints",
+    "ALL": "no logic: z3's default combined solver picks a strategy",
+}
+"""Logics an SMT encoding may be solved (and exported) under."""
+
+STATUSES = ("unknown", "solve")
+"""``status=`` of an exported file: ``unknown``, or ``solve`` it with z3 at export time."""
+
+OPTIONS: dict[str, str] = {
+    "logic": "SMT-LIB logic: " + ", ".join(LOGICS) + " (default depends on the encoding)",
+    "tactic": "a z3 tactic to solve with instead of the logic's solver, e.g. qffd",
+    "status": "set-info :status of the exported file: unknown (default) or solve (z3 decides)",
+}
+"""The spec kinds every SMT encoding accepts besides ``smt=``."""
+
+
+def cell_name(cell: Cell) -> str:
+    """``r3c2``: 1-based like the rule checker's messages, a plain SMT-LIB symbol."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+class Digit(Protocol):
+    """How one cell's (or letter's) digit is represented in the formula."""
+
+    def eq(self, value: int) -> Any:
+        """The formula "this digit is ``value``"."""
+
+    def ne(self, value: int) -> Any:
+        """The formula "this digit is not ``value``" (blocking clauses are built from these)."""
+
+    def value(self, model: Any) -> int:
+        """The digit a model gives it."""
+
+
+@dataclass(frozen=True)
+class TermDigit:
+    """An integer or bit-vector constant holding the digit itself."""
+
+    term: Any
+
+    def eq(self, value: int) -> Any:
+        return self.term == value
+
+    def ne(self, value: int) -> Any:
+        return self.term != value
+
+    def value(self, model: Any) -> int:
+        return model.eval(self.term, model_completion=True).as_long()
+
+
+@dataclass(frozen=True)
+class OneHotDigit:
+    """One Boolean per possible digit ``low, low+1, ...``; exactly one is true."""
+
+    bits: tuple[z3.BoolRef, ...]
+    low: int
+
+    def eq(self, value: int) -> Any:
+        return self.bits[value - self.low]
+
+    def ne(self, value: int) -> Any:
+        return z3.Not(self.bits[value - self.low])
+
+    def value(self, model: Any) -> int:
+        for offset, bit in enumerate(self.bits):
+            if z3.is_true(model.eval(bit, model_completion=True)):
+                return self.low + offset
+        raise KakuroError("model assigns no digit to a one-hot variable")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """What a builder returns: assertions, and the digits of the cells and letters."""
+
+    assertions: Sequence[Any]
+    cells: Mapping[Cell, Digit]
+    letters: Mapping[str, Digit]
+
+
+Builder = Callable[[Puzzle], Formula]
+
+
+# --- cryptic letters in integer arithmetic (lia and table) ------------------------------------
+
+
+def int_letters(api: ModuleType = z3) -> tuple[dict[str, Any], list[Any]]:
+    """Ten integer letters 0..9, pairwise distinct: the unknown bijection of a cryptic puzzle."""
+    letters = {ch: api.Int(ch) for ch in LETTERS}
+    constraints = [api.And(term >= 0, term <= 9) for term in letters.values()]
+    constraints.append(api.Distinct(*letters.values()))
+    return letters, constraints
+
+
+def int_clue(clue: Clue, letters: Mapping[str, Any]) -> Any:
+    """A clue as an integer term: its number, a letter, or ``10*first + second``."""
+    if clue.value is not None:
+        return clue.value
+    assert clue.letters is not None
+    if len(clue.letters) == 1:
+        return letters[clue.letters]
+    first, second = clue.letters
+    return 10 * letters[first] + letters[second]
+
+
+def leading_letters(puzzle: Puzzle) -> list[str]:
+    """Letters that start a two-letter clue, so they cannot be zero (sorted, each once)."""
+    return sorted(
+        {
+            run.clue.letters[0]
+            for run in puzzle.runs
+            if run.clue is not None and run.clue.letters is not None and len(run.clue.letters) == 2
+        }
+    )
+
+
+# --- the Encoding --------------------------------------------------------------------------
+
+
+class SmtEncoding(Encoding):
+    """Assertions over cell and letter digits, solved by z3 or exported as SMT-LIB2."""
+
+    suffix = ".smt2"
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        spec: Spec,
+        formula: Formula,
+        *,
+        logic: str,
+        api: ModuleType = z3,
+    ) -> None:
+        super().__init__(puzzle, spec)
+        self.assertions = list(formula.assertions)
+        self.cells = dict(formula.cells)
+        self.letters = dict(formula.letters)
+        self.logic = logic
+        self.tactic = spec.get("tactic")
+        self.status = spec.get("status", "unknown")
+        self.api = api
+
+    def decode(self, model: Any) -> Solution:
+        values = {cell: digit.value(model) for cell, digit in self.cells.items()}
+        letters = {ch: digit.value(model) for ch, digit in self.letters.items()}
+        return Solution(values, letters)
+
+    def blocking_clause(self, solution: Solution) -> Any:
+        """ "Some cell differs from this grid": over cell digits only, never letters, so counting
+        counts grids."""
+        return self.api.Or(*[self.cells[cell].ne(v) for cell, v in solution.values.items()])
+
+    def stats(self) -> dict[str, int]:
+        variables, terms = _size(self.assertions)
+        return {"variables": variables, "assertions": len(self.assertions), "terms": terms}
+
+    def solver(self) -> z3.Solver:
+        """A fresh z3 solver for this encoding's logic or tactic, holding its assertions."""
+        solver = make_solver(self.logic, self.tactic)
+        solver.add(*self.assertions)
+        return solver
+
+    def to_text(self) -> str:
+        """SMT-LIB2 for any solver that reads it (z3 reads every encoding; ``pb`` writes z3's
+        ``(_ pbeq ...)`` / ``(_ at-most ...)`` extensions).  ``:status`` is ``unknown`` unless
+        the spec says ``status=solve``: the exporter then asks z3, not another backend."""
+        holder = z3.Solver()
+        holder.add(*self.assertions)
+        body = holder.sexpr().strip()
+        status = "unknown"
+        if self.status == "solve":
+            status = str(self.solver().check())
+        check = f"(check-sat-using {self.tactic})" if self.tactic else "(check-sat)"
+        lines = [
+            f"; kakurolab: puzzle {self.puzzle.id}, encoding {self.spec}",
+            "; cells are r<row>c<col> (1-based); cryptic letters are A..J",
+            "(set-info :smt-lib-version 2.6)",
+            f"(set-logic {self.logic})",
+            f"(set-info :status {status})",
+            body,
+            check,
+            "(get-model)",
+            "(exit)",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def _size(assertions: Sequence[Any]) -> tuple[int, int]:
+    """Uninterpreted constants and distinct terms (shared subterms counted once)."""
+    seen: set[int] = set()
+    consts: set[int] = set()
+    stack = [a for a in assertions if z3.is_expr(a)]
+    while stack:
+        term = stack.pop()
+        key = term.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            consts.add(key)
+        stack.extend(term.children())
+    return len(consts), len(seen)
+
+
+def make_solver(logic: str, tactic: str | None = None) -> z3.Solver:
+    """z3's solver for a logic (``ALL``: the default combined solver), or a tactic's solver."""
+    if tactic:
+        return z3.Tactic(tactic).solver()
+    return z3.Solver() if logic == "ALL" else z3.SolverFor(logic)
+
+
+def check_logic(logic: str, allowed: Sequence[str]) -> str:
+    if logic not in LOGICS:
+        raise UnknownNameError("SMT logic", logic, LOGICS)
+    if logic not in allowed:
+        raise KakuroError(
+            f"logic {logic} does not fit this encoding; use one of {', '.join(allowed)}"
+        )
+    return logic
+
+
+def check_tactic(tactic: str | None) -> str | None:
+    if tactic is not None and tactic not in z3.tactics():
+        raise KakuroError(f"unknown z3 tactic {tactic!r} (see z3.tactics(), e.g. qffd, smt, sat)")
+    return tactic
+
+
+def smt_part(
+    name: str,
+    doc: str,
+    builder: Builder,
+    *,
+    logics: Sequence[str],
+) -> Part:
+    """A registry entry whose ``build(puzzle, spec)`` validates the options, times the builder
+    and wraps its formula; ``logics[0]`` is the default logic."""
+
+    def build(puzzle: Puzzle, spec: Spec) -> SmtEncoding:
+        logic = resolve_logic(spec, logics)
+        start = time.perf_counter()
+        formula = builder(puzzle)
+        encoding = SmtEncoding(puzzle, spec, formula, logic=logic)
+        encoding.encode_time = time.perf_counter() - start
+        return encoding
+
+    part = Part(name=name, doc=doc, build=build, options=dict(OPTIONS))
+    LOGICS_OF[name] = tuple(logics)
+    return part
+
+
+LOGICS_OF: dict[str, tuple[str, ...]] = {}
+"""Encoding name -> the logics it may be solved under, default first (filled by smt_part)."""
+
+
+def resolve_logic(spec: Spec, logics: Sequence[str] | None = None) -> str:
+    """The logic an SMT spec is solved under, after checking its ``logic``, ``tactic`` and
+    ``status`` values (one-line errors for bad ones)."""
+    allowed = logics if logics is not None else LOGICS_OF[spec.name("smt")]
+    logic = check_logic(spec.get("logic") or allowed[0], allowed)
+    check_tactic(spec.get("tactic"))
+    status = spec.get("status", "unknown")
+    if status not in STATUSES:
+        raise UnknownNameError("status", str(status), STATUSES)
+    return logic
