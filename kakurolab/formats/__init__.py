@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -37,6 +38,13 @@ def detect(text: str, source: str | None = None) -> type[Format]:
     for fmt in FORMATS.values():
         if fmt.sniff(text):
             return fmt
+    if text.lstrip().startswith(("{", "[")):  # JSON formats sniff only well-formed JSON
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(
+                f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
+            ) from None
     raise FormatError(
         f"cannot tell the format (use --format {{{','.join(FORMATS)}}})", source=source, line=1
     )
