@@ -203,3 +203,18 @@ def test_help_documents_exit_codes(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     assert "exit status: 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("command", "status"), [("unique", "timeout"), ("count", "timeout")])
+def test_time_limit_reached_exits_1(pe424_path, capsys, command: str, status: str) -> None:
+    code = main([command, str(pe424_path), "--select", "1", "--backend", "cpsat",
+                 "--option", "max_time_in_seconds=0", "--json"])
+    (row,) = _json_lines(capsys.readouterr().out)
+    assert (code, row["status"]) == (1, status)
+
+
+def test_multi_puzzle_summary_counts_statuses(write, capsys) -> None:
+    files = [write(UNIQUE, "a.txt"), write(UNSAT, "b.txt"), write(AMBIGUOUS, "c.txt")]
+    assert main(["unique", *files, "--backend", "cpsat"]) == 1
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("3 puzzle(s): multiple 1, unique 1, unsat 1 in ")
