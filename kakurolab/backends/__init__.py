@@ -11,12 +11,14 @@ from typing import Any
 from ..errors import UnknownNameError
 from .base import Backend, Result, Session, SolutionCheckError, Status
 from .cpsat import CpSatBackend
+from .cvc5 import Cvc5Backend
 from .native import NativeBackend
 from .pysat import PySATBackend
 from .z3 import Z3Backend
 
 BACKENDS: dict[str, type[Backend]] = {
     "cpsat": CpSatBackend,
+    "cvc5": Cvc5Backend,
     "native": NativeBackend,
     "pysat": PySATBackend,
     "z3": Z3Backend,

@@ -1,0 +1,124 @@
+"""The cvc5 backend: the ``smt=lia`` model solved by cvc5, a second SMT solver to compare z3 with.
+
+The formula is the same builder as z3's ``smt=lia`` (:func:`kakurolab.encodings.smt.lia.formula`)
+run on ``cvc5.pythonic``, whose API mirrors z3's, so both solvers see one model.  cvc5 is the
+optional extra ``cvc5``; this module is ``kakurolab.backends.cvc5`` and imports the real cvc5
+lazily (absolute imports, so the names do not clash).
+"""
+
+from __future__ import annotations
+
+import time
+from types import ModuleType
+from typing import Any, ClassVar
+
+from ..errors import KakuroError, require
+from ..model import Puzzle, Solution
+from .base import Backend, Session, Status
+from .z3 import parse_params
+
+_FEATURE = "backend 'cvc5'"
+LOGICS = ("QF_LIA", "ALL")
+
+_STAT_KEYS = {
+    "conflicts": "sat::conflicts",
+    "decisions": "sat::decisions",
+    "propagations": "sat::propagations",
+}
+"""Readable statistic -> cvc5's key (cvc5 reports them cumulatively)."""
+
+
+def _api() -> ModuleType:
+    return require("cvc5.pythonic", extra="cvc5", feature=_FEATURE)  # type: ignore[return-value]
+
+
+def _fail(message: str) -> KakuroError:
+    return KakuroError(f"backend 'cvc5': {message}")
+
+
+class Cvc5Backend(Backend):
+    name: ClassVar[str] = "cvc5"
+    doc: ClassVar[str] = "cvc5 on the smt=lia model (Distinct and Sum per run), to compare with z3"
+    extra: ClassVar[str | None] = "cvc5"
+    accepted_options: ClassVar[dict[str, str]] = {
+        "logic": "QF_LIA (default) or ALL",
+        "seed": "cvc5 random-seed",
+        "params": "more cvc5 options, 'name=value;name=value' (set before solving)",
+    }
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(self.accepted_options))
+        if unknown:
+            known = ", ".join(sorted(self.accepted_options))
+            raise _fail(f"no option {unknown[0]!r}; known: {known}")
+        super().__init__(**options)
+        self.logic = str(options.get("logic") or LOGICS[0])
+        if self.logic not in LOGICS:
+            raise _fail(f"logic must be one of {', '.join(LOGICS)}, got {self.logic!r}")
+        self.params = parse_params(options.get("params"))
+        seed = options.get("seed")
+        if seed is not None:
+            try:
+                self.params["random-seed"] = int(seed)
+            except (TypeError, ValueError):
+                raise _fail(f"option seed must be an integer, got {seed!r}") from None
+        self._cp = _api()
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            _api()
+        except KakuroError:
+            return False
+        return True
+
+    def _open(self, puzzle: Puzzle) -> Session:
+        return Cvc5Session(self._cp, puzzle, self.logic, self.params)
+
+
+class Cvc5Session(Session):
+    """One incremental cvc5 solver; blocking clauses accumulate like z3's."""
+
+    def __init__(self, api: ModuleType, puzzle: Puzzle, logic: str, params: dict[str, Any]):
+        from ..encodings.smt import lia
+
+        start = time.perf_counter()
+        self.api = api
+        self.formula = lia.formula(puzzle, api=api)
+        self.solver = api.SolverFor(logic) if logic != "ALL" else api.Solver()
+        try:
+            for name, value in params.items():
+                self.solver.set(name, value)
+        except Exception as exc:  # cvc5 raises its own RuntimeError subclasses
+            raise _fail(f"option: {str(exc).splitlines()[0]}") from None
+        self.solver.add(*self.formula.assertions)
+        self.encode_time = time.perf_counter() - start
+        self._checks = 0
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        api = self.api
+        millis = 0 if timeout is None else max(1, int(timeout * 1000))  # 0: no limit
+        self.solver.set("tlimit-per", millis)
+        answer = self.solver.check()
+        self._checks += 1
+        if answer == api.sat:
+            model = self.solver.model()
+            values = {cell: digit.value(model) for cell, digit in self.formula.cells.items()}
+            letters = {ch: digit.value(model) for ch, digit in self.formula.letters.items()}
+            return Status.SAT, Solution(values, letters)
+        if answer == api.unsat:
+            return Status.UNSAT, None
+        return Status.UNKNOWN, None
+
+    def block(self, solution: Solution) -> None:
+        cells = self.formula.cells
+        self.solver.add(self.api.Or(*[cells[c].ne(v) for c, v in solution.values.items()]))
+
+    def stats(self) -> dict[str, Any]:
+        raw = self.solver.statistics().get(True, False)
+        found = {
+            name: raw[key]["value"]
+            for name, key in _STAT_KEYS.items()
+            if key in raw and isinstance(raw[key], dict)
+        }
+        return {**found, "checks": self._checks}
