@@ -14,7 +14,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    run = actions.add_parser("run", help="run (or resume) an experiment; rows go to results/NAME/")
+    run = actions.add_parser(
+        "run",
+        help="run (or resume) an experiment; rows go to results/NAME/",
+        epilog="exit status: 0 when every outcome agrees and every solution checks, 1 when "
+        "some instance has disagreeing outcomes or a wrong solution, 2 for bad input or options",
+    )
     run.add_argument("config", metavar="CONFIG.toml")
     run.add_argument("--jobs", "-j", type=int, default=1, help="parallel runs (default 1)")
     run.add_argument(
@@ -74,6 +79,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"kakuro: {len(summary.disagreements)} instance(s) with DISAGREEING outcomes",
             file=sys.stderr,
         )
+    if summary.wrong:
+        print(f"kakuro: {summary.wrong} WRONG solution(s) in the rows", file=sys.stderr)
     if args.report:
         from ..experiments.report import build_report, headline, load_results
 
@@ -81,7 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         build_report(results, plots=not args.no_plots)
         print(headline(results), end="")
         print(f"report: {summary.results_dir / 'report.md'}", file=sys.stderr)
-    return 1 if summary.disagreements else 0
+    return 1 if summary.disagreements or summary.wrong else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -395,6 +395,8 @@ class Summary:
     skipped: list[dict[str, Any]]
     disagreements: list[dict[str, Any]]
     results_dir: Path
+    wrong: int = 0
+    """Rows (old and new) whose solution fails the rule checker."""
 
 
 def run_experiment(
@@ -450,6 +452,7 @@ def run_experiment(
         skipped=the_plan.skipped,
         disagreements=disagreements,
         results_dir=out,
+        wrong=sum(r.get("verified") is False for r in rows),
     )
 
 
@@ -472,7 +475,9 @@ def _progress(rows: Iterator[Row], total: int, name: str, enabled: bool) -> Iter
     from tqdm import tqdm
 
     counts: Counter[str] = Counter()
-    with tqdm(total=total, desc=name, unit="run", file=sys.stderr, dynamic_ncols=True) as bar:
+    with tqdm(
+        total=total, desc=name, unit="run", file=sys.stderr, dynamic_ncols=True, disable=None
+    ) as bar:
         for row in rows:
             counts[row["status"]] += 1
             bar.set_postfix_str(" ".join(f"{k}={v}" for k, v in sorted(counts.items())), False)
