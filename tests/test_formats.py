@@ -284,3 +284,35 @@ def test_writers_refuse_what_they_cannot_express() -> None:
     standard = load(DATA / "tiny.kakuro")[0]
     assert "letters only" in FORMATS["pe424"].cannot_write(standard)
     assert FORMATS["kakuro"].cannot_write(cryptic[0]) is None
+
+
+def test_a_clue_cell_without_clues_is_written_as_a_block() -> None:
+    from kakurolab.model import ClueCell, Puzzle
+
+    tiny = load(DATA / "tiny.kakuro")[0]
+    rows = [list(row) for row in tiny.grid]
+    rows[0][0] = ClueCell()
+    odd = Puzzle("odd", tuple(map(tuple, rows)))
+    for fmt in ("kakuro", "puzzlekit", "pycsp3"):
+        assert loads(dumps([odd], fmt))[0].grid == tiny.grid, fmt
+
+
+def test_the_examples_in_the_format_docs_parse() -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
+    blocks = re.findall(r"```(?:json)?\n(.*?)```", doc, flags=re.S)
+    tiny = load(DATA / "tiny.kakuro")[0]
+    parsed = {}
+    for block in blocks:
+        matches = [name for name, fmt in FORMATS.items() if fmt.sniff(block)]
+        if block.startswith("kakuro: error") or "DJ\\" in block:
+            continue  # sample error lines, and the two-row excerpt of the cryptic sample
+        if matches:
+            (puzzle, *_) = loads(block, check=False)
+            parsed.setdefault(matches[0], []).append(puzzle)
+    assert sorted(parsed) == sorted(FORMATS)
+    for name, puzzles in parsed.items():
+        if name != "pe424":
+            assert all(p.grid == tiny.grid for p in puzzles), name
+    assert parsed["pe424"][0].grid == load(SAMPLES / "cryptic.txt")[0].grid

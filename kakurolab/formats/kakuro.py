@@ -116,7 +116,7 @@ def grid_lines(puzzle: Puzzle, fill: Mapping[Cell, str] | None = None) -> list[s
     for r, row in enumerate(puzzle.grid):
         cells = []
         for c, sq in enumerate(row):
-            if isinstance(sq, ClueCell):
+            if isinstance(sq, ClueCell) and (sq.down or sq.across):
                 text = (
                     _clue_text(sq.down).rjust(down_w) + "\\" + _clue_text(sq.across).ljust(across_w)
                 )
@@ -149,7 +149,7 @@ def solution_lines(puzzle: Puzzle, solution: Solution) -> list[str]:
 def _token(square: Square) -> str:
     if isinstance(square, White):
         return square.letter or "."
-    if isinstance(square, ClueCell):
+    if isinstance(square, ClueCell) and (square.down or square.across):
         return f"{_clue_text(square.down)}\\{_clue_text(square.across)}"
     return "#"
 

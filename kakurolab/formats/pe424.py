@@ -61,7 +61,7 @@ class Pe424Format(Format):
 def _token(square: Square) -> str:
     if isinstance(square, White):
         return square.letter or "O"
-    if isinstance(square, ClueCell):
+    if isinstance(square, ClueCell) and (square.down or square.across):
         parts = []
         if square.across is not None:
             parts.append(f"h{square.across}")
