@@ -334,3 +334,14 @@ def test_show_solves_when_nothing_is_embedded(capsys) -> None:
     record = json.loads(out)
     assert code == 0 and record["solution_origin"] == "native"
     assert record["answer"] == "2561079384"
+
+
+def test_check_reads_cryptic_letters_off_a_bare_grid(capsys, tmp_path) -> None:
+    rows = CRYPTIC.read_text().split("solution: 2561079384\n")[1]
+    path = _write(tmp_path, "grid.txt", rows)
+    code, out, _ = run(capsys, "check", CRYPTIC_TXT, path)
+    assert (code, out) == (0, "1: correct (answer 2561079384)\n")
+    wrong = _write(tmp_path, "wrong.txt", rows.replace("3     2\n", "3     3\n", 1))
+    code, out, _ = run(capsys, "check", CRYPTIC_TXT, wrong, "--json")
+    record = json.loads(out)
+    assert code == 1 and "run r2c4 across repeats 3" in record["problems"]

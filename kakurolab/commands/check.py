@@ -1,16 +1,20 @@
 """``kakuro check``: verify filled grids against every rule and list each one broken.
 
+A cryptic solution may leave out its letters: they are read off the grid (shown letters and
+clue sums) and then checked like any other.
+
 Exit 0 when every solution is correct, 1 when some rule is broken, 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 
 from ..check import solution_problems
 from ..errors import KakuroError
 from ..formats import embedded_solution, load_solutions
-from ..model import Solution
+from ..model import LETTERS, Cell, Puzzle, Solution
 from ._common import add_puzzle_args, emit_json, load_all
 
 FORMS = (
@@ -32,6 +36,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def implied_letters(puzzle: Puzzle, values: Mapping[Cell, int]) -> dict[str, int]:
+    """The letter digits a filled cryptic grid spells out, for solutions given without them.
+
+    Shown letters read their cell's digit and letter clues read their run's sum; the first
+    reading wins, so a contradiction surfaces as a broken rule in the checker.  When nine
+    letters are known, the tenth takes the digit left over.
+    """
+    letters: dict[str, int] = {}
+    for cell, letter in puzzle.shown_letters.items():
+        if values.get(cell):
+            letters.setdefault(letter, values[cell])
+    for run in puzzle.runs:
+        digits = [values.get(cell) for cell in run.cells]
+        if run.clue is None or run.clue.letters is None or not all(digits):
+            continue
+        spelled = str(sum(d for d in digits if d))
+        if len(spelled) == len(run.clue.letters):
+            for letter, digit in zip(run.clue.letters, spelled, strict=True):
+                letters.setdefault(letter, int(digit))
+    missing = [ch for ch in LETTERS if ch not in letters]
+    spare = set(range(10)) - set(letters.values())
+    if len(missing) == 1 and len(spare) == 1:
+        letters[missing[0]] = spare.pop()
+    return letters
+
+
 def run(args: argparse.Namespace) -> int:
     puzzles = load_all(args)
     if args.solution is not None:
@@ -49,16 +79,20 @@ def run(args: argparse.Namespace) -> int:
     broken = 0
     for puzzle in puzzles:
         solution: Solution = solutions[puzzle.id]
+        if puzzle.is_cryptic and not solution.letters:
+            solution = Solution(solution.values, implied_letters(puzzle, solution.values))
         problems = solution_problems(puzzle, solution)
         broken += bool(problems)
+        answer = f" (answer {solution.answer})" if solution.answer else ""
         if args.json:
-            emit_json({"id": puzzle.id, "correct": not problems, "problems": problems})
+            record = {"id": puzzle.id, "correct": not problems, "problems": problems}
+            emit_json(record | ({"answer": solution.answer} if puzzle.is_cryptic else {}))
         elif problems:
             print(f"{puzzle.id}: {len(problems)} broken rule(s)")
             for problem in problems:
                 print(f"  {problem}")
         else:
-            print(f"{puzzle.id}: correct")
+            print(f"{puzzle.id}: correct{answer}")
     if not args.json and len(puzzles) > 1:
         print(f"{len(puzzles) - broken} of {len(puzzles)} solution(s) correct")
     return 1 if broken else 0
