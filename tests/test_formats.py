@@ -161,7 +161,7 @@ def test_kakuro_cryptic_tokens_and_compact_solution() -> None:
         ("  #  3\\\n\\3  \\\n", 2, 5, "needs a clue on one side"),
         ("  #  3\\  #\n\\3  .\n", 2, 6, "expected 3 cells like the first row, got 2"),
         ("id: a\nid: b\n#\n", 2, None, "a second 'id:' line"),
-        ("id: a b\n#\n", 1, None, "bad id"),
+        ("id:\n#\n", 1, None, "empty id"),
         ("solution:\n", 1, None, "'solution:' must follow"),
         ("id: a\n", 1, None, "header lines without a grid"),
         ("  #  3\\\n\\3  .\nsolution: 12\n- -\n- 1\n", 3, None, "ten digits of A..J"),
@@ -284,6 +284,16 @@ def test_writers_refuse_what_they_cannot_express() -> None:
     standard = load(DATA / "tiny.kakuro")[0]
     assert "letters only" in FORMATS["pe424"].cannot_write(standard)
     assert FORMATS["kakuro"].cannot_write(cryptic[0]) is None
+
+
+@pytest.mark.parametrize(("pid", "ok"), [("a b", True), (" a", False), ("a\nb", False)])
+def test_kakuro_ids(pid: str, ok: bool) -> None:
+    puzzle = load(DATA / "tiny.kakuro")[0].with_id(pid)
+    if ok:
+        assert loads(dumps([puzzle], "kakuro"))[0].id == pid
+    else:
+        with pytest.raises(KakuroError, match="one-line id"):
+            dumps([puzzle], "kakuro")
 
 
 def test_a_clue_cell_without_clues_is_written_as_a_block() -> None:

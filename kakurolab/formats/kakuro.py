@@ -1,8 +1,8 @@
 r"""kakuro: our native text format, readable by people and able to hold everything the model does.
 
 A file is a sequence of puzzles.  Each puzzle is optional header lines ``key: value`` (``id``
-names it; every other key lands in ``meta``), a grid of whitespace-separated cell tokens, and an
-optional ``solution:`` section::
+names it; every other key lands in ``meta`` as text), a grid of whitespace-separated cell
+tokens, and an optional ``solution:`` section::
 
     id: tiny
     source: hand-made
@@ -49,7 +49,7 @@ class KakuroFormat(Format):
     @classmethod
     def sniff(cls, text: str) -> bool:
         for _, line in _meaningful(text):
-            if _HEADER.match(line):
+            if _HEADER.match(line.strip()):
                 return True
             return all(_GRID_TOKEN.fullmatch(tok) for tok in line.split())
         return False
@@ -57,6 +57,12 @@ class KakuroFormat(Format):
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
         return _Parser(source).run(text)
+
+    @classmethod
+    def cannot_write(cls, puzzle: Puzzle) -> str | None:
+        if puzzle.id != puzzle.id.strip() or not puzzle.id or "\n" in puzzle.id:
+            return f"the kakuro format needs a one-line id without outer spaces, not {puzzle.id!r}"
+        return None
 
     @classmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
@@ -239,8 +245,8 @@ class _Parser:
         if key == "id":
             if self.draft.pid is not None:
                 raise self.fail("a second 'id:' line in one puzzle", number)
-            if not value or any(ch.isspace() for ch in value):
-                raise self.fail(f"bad id {value!r} (one word, no spaces)", number)
+            if not value:
+                raise self.fail("empty id", number)
             self.draft.pid = value
         elif key in self.draft.meta:
             raise self.fail(f"a second {key!r} line in one puzzle", number)
