@@ -4,7 +4,8 @@ Incremental: counting blocks each found grid with one clause over the cells' own
 (and letters), never auxiliaries, and asks again on the same solver.  ``sum=lazy`` runs its
 counterexample-guided loop here: solve, check every lazy run's sum, add a cut excluding the
 violating assignment of each bad run, solve again.  Timeouts interrupt the solver from a
-``threading.Timer``.
+``threading.Timer`` (``solve_limited`` + ``interrupt``); PySAT's CaDiCaL cannot be interrupted,
+so there the session solves in conflict-budgeted slices and checks the clock between them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,17 @@ from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 
 DEFAULT_SOLVER = "cadical195"
+SLICE_CONFLICTS = 1000
+MAX_SLICE_CONFLICTS = 64000
+
+
+def _interruptible(solver: Any) -> bool:
+    """Whether the PySAT solver implements ``interrupt`` (CaDiCaL does not)."""
+    try:
+        solver.clear_interrupt()
+    except NotImplementedError:
+        return False
+    return True
 
 
 @cache
@@ -67,6 +79,7 @@ class PySATSession(Session):
             raise KakuroError(f"pysat solver {solver!r} cannot be started: {exc}") from None
         self.cuts = 0
         self.calls = 0
+        self.interruptible = _interruptible(self.solver)
 
     def _solve(self, deadline: float | None) -> bool | None:
         self.calls += 1
@@ -75,6 +88,8 @@ class PySATSession(Session):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return None
+        if not self.interruptible:
+            return self._solve_in_slices(deadline)
         timer = threading.Timer(remaining, self.solver.interrupt)
         timer.start()
         try:
@@ -82,6 +97,19 @@ class PySATSession(Session):
         finally:
             timer.cancel()
             self.solver.clear_interrupt()
+
+    def _solve_in_slices(self, deadline: float) -> bool | None:
+        """For solvers without ``interrupt`` (CaDiCaL in PySAT): conflict-budgeted calls of
+        doubling size, checking the clock between them; learnt clauses carry over."""
+        budget = SLICE_CONFLICTS
+        while True:
+            self.solver.conf_budget(budget)
+            answer = self.solver.solve_limited()
+            if answer is not None:
+                return answer
+            if time.perf_counter() >= deadline:
+                return None
+            budget = min(budget * 2, MAX_SLICE_CONFLICTS)
 
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
         deadline = None if timeout is None else time.perf_counter() + timeout

@@ -7,9 +7,9 @@ kinds of puzzle:
 
 * ``combo`` / ``table`` / ``mdd`` tie their selectors (digit set, tuple, final MDD node) to
   the guard of the sum they reach: ``selector -> guard`` and ``guard -> OR selectors``.
-* ``pb`` writes one equality ``sum(cells) + sum(s * -guard_s) = sum(s)`` which, with exactly one
-  guard true, says the cells add up to the chosen sum; for a standard clue it is just
-  ``sum(cells) = clue``.
+* ``pb`` writes one equality ``sum(cells) = clue``; for a cryptic clue the chosen total is
+  channelled to binary bits (``guard_s -> bits of s``) and the equality becomes
+  ``sum(cells) + sum(2^i * -bit_i) = 2^k - 1``.
 * ``lazy`` writes nothing: the pysat session checks sums and adds cuts (counterexample-guided).
 """
 
@@ -222,12 +222,21 @@ def encode_pb(
     if len(targets) == 1 and targets[0][1] is None:
         bound = targets[0][0] - offset
     else:
+        # The chosen total in binary: guard_s -> bits of s (and back); then
+        # sum(cells) + sum(2^i * -bit_i) = 2^k - 1 says the cells add up to it.  Six small
+        # terms instead of one weight-s term per feasible total keep the PB small.
+        width = max(total for total, _ in targets).bit_length()
+        bits = [enc.var("sumbit", index, i) for i in range(width)]
+        add = enc.clauses.append
         for total, guard in targets:
             assert guard is not None
-            if total:
-                lits.append(-guard)
-                weights.append(total)
-        bound = sum(total for total, _ in targets) - offset
+            pattern = [b if total >> i & 1 else -b for i, b in enumerate(bits)]
+            for lit in pattern:
+                add([-guard, lit])
+            add([guard, *(-lit for lit in pattern)])
+        lits += [-b for b in bits]
+        weights += [1 << i for i in range(width)]
+        bound = (1 << width) - 1 - offset
     if bound < 0:
         enc.clauses.append([])
         return

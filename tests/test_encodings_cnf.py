@@ -1,0 +1,194 @@
+"""Every registered CNF encoding gives the native backend's answers, and unit propagation,
+decoding and exact counting behave as the encodings promise.
+
+Specs come from ``_cnf_cases.SPECS``: every CNF preset plus a generated list that uses every
+part value at least once.  The default run crosses all of them with a small corpus (hand-made
+unique / ambiguous / unsatisfiable grids, the two smallest janko puzzles, PE424 puzzle 1); the
+slow run crosses them with PE424 1-20 and the 20 smallest janko puzzles, and checks the whole
+data sets under the default preset.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _cnf_cases import HAND_MADE, HAND_MADE_COUNTS, SPECS, hand_made, reference
+
+from kakurolab.encodings import DEFAULT_PRESET, PRESETS, encode, exact_count, up_fixed_cells
+from kakurolab.encodings.cnf import CNFEncoding
+from kakurolab.encodings.cnf.propagation import pysat_closure, unit_closure
+from kakurolab.model import LETTERS
+from kakurolab.uniqueness import count, prove_unique
+
+PE424_ANSWER_1 = "8426039571"
+PE424_FIRST_10_SUM = 64414157580
+
+
+def _smallest(puzzles, n):
+    return sorted(puzzles, key=lambda p: (len(p.whites), p.id))[:n]
+
+
+def _agree(puzzle, spec):
+    want, solution = reference(puzzle)
+    u = prove_unique(puzzle, backend="pysat", encoding=spec, timeout=120)
+    assert str(u.verdict) == want, f"{spec} on {puzzle.id}: {u.verdict}, native says {want}"
+    if want == "unique" and solution is not None:
+        assert u.solutions[0] == solution, f"{spec} on {puzzle.id}: another grid than native"
+    if want == "multiple":
+        assert u.solutions[0] != u.solutions[1]
+    return u
+
+
+# -- the default run: every spec on a small corpus -----------------------------------------
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("name", sorted(HAND_MADE))
+def test_hand_made(spec, name):
+    _agree(hand_made(name), spec)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_small_janko(spec, janko_puzzles):
+    for puzzle in _smallest(janko_puzzles, 2):
+        _agree(puzzle, spec)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_pe424_puzzle_1(spec, pe424_puzzles):
+    u = _agree(pe424_puzzles[0], spec)
+    assert u.solutions[0].answer == PE424_ANSWER_1
+
+
+def test_default_preset_janko_sample(janko_puzzles):
+    for puzzle in _smallest(janko_puzzles, 20):
+        _agree(puzzle, DEFAULT_PRESET)
+
+
+def test_default_preset_pe424_first_10(pe424_puzzles):
+    total = 0
+    for puzzle in pe424_puzzles[:10]:
+        total += int(_agree(puzzle, DEFAULT_PRESET).solutions[0].answer)
+    assert total == PE424_FIRST_10_SUM
+
+
+# -- the slow run: the big product and the whole data sets ---------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SPECS)
+def test_pe424_first_20(spec, pe424_puzzles):
+    for puzzle in pe424_puzzles[:20]:
+        _agree(puzzle, spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SPECS)
+def test_janko_smallest_20(spec, janko_puzzles):
+    for puzzle in _smallest(janko_puzzles, 20):
+        _agree(puzzle, spec)
+
+
+@pytest.mark.slow
+def test_whole_janko_default_preset(janko_puzzles):
+    for puzzle in janko_puzzles:
+        _agree(puzzle, DEFAULT_PRESET)
+
+
+@pytest.mark.slow
+def test_all_pe424_default_preset(pe424_puzzles):
+    for puzzle in pe424_puzzles:
+        _agree(puzzle, DEFAULT_PRESET)
+
+
+# -- structure of the encoding -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["combo", "naive", "cell=order,sum=table", "compact"])
+def test_grid_vars_are_cells_and_letters_only(spec, pe424_puzzles):
+    enc = encode(pe424_puzzles[0], spec)
+    assert isinstance(enc, CNFEncoding)
+    names = {v: k for k, v in enc.pool.obj2id.items()}
+    kinds = {names[v][0] for v in enc.grid_vars}
+    assert kinds <= {"cell", "ge", "bit", "letter"}
+    assert sum(1 for v in enc.grid_vars if names[v][0] == "letter") == len(LETTERS) * 10
+
+
+@pytest.mark.parametrize("spec", ["combo", "naive", "cell=log,sum=pb:bdd,alldiff=ladder"])
+def test_stats_count_the_formula(spec):
+    enc = encode(hand_made("unique"), spec)
+    stats = enc.stats()
+    assert stats["clauses"] == len(enc.clauses)
+    assert stats["literals"] == sum(map(len, enc.clauses))
+    assert stats["variables"] >= max(abs(lit) for c in enc.clauses for lit in c)
+    assert enc.encode_time > 0
+
+
+def test_table_falls_back_to_combo_with_a_message(pe424_puzzles):
+    enc = encode(pe424_puzzles[0], "table")
+    assert enc.notes and "used combo" in enc.notes[0]
+
+
+# -- unit propagation ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["naive", "combo", "table", "strong", "compact", "order"])
+def test_unit_closure_matches_pysat(spec, janko_puzzles, pe424_puzzles):
+    for puzzle in [*_smallest(janko_puzzles, 2), pe424_puzzles[0]]:
+        enc = encode(puzzle, spec)
+        assert unit_closure(enc.clauses) == pysat_closure(enc.clauses)
+
+
+def test_unit_closure_detects_conflicts():
+    assert unit_closure([[1], [-1, 2], [-2]]) is None
+    assert unit_closure([[1, 2], [-1, 2]]) == set()
+    assert unit_closure([[1], [-1, 2], [-2, 3, 4], [-4]]) == {1, 2, 3, -4}
+
+
+def test_propagation_strength_ordering(janko_puzzles):
+    """Decomposed pb + alldiff fixes least, combo more, table and mdd (GAC per run) the most;
+    table falls back to combo on runs with too many tuples, so mdd is at least as strong."""
+    fixed = {spec: 0 for spec in ("naive", "combo", "table", "strong")}
+    for puzzle in _smallest(janko_puzzles, 10):
+        for spec in fixed:
+            fixed[spec] += up_fixed_cells(puzzle, spec)[0]
+    assert fixed["naive"] <= fixed["combo"] < fixed["table"] <= fixed["strong"]
+
+
+def test_up_on_unsat_root_conflict():
+    fixed, total = up_fixed_cells(hand_made("unsat"), "table")
+    assert fixed == total == 4
+
+
+# -- exact counting ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["combo", "naive", "table", "strong", "cell=log,sum=pb:adder"])
+@pytest.mark.parametrize("name", sorted(HAND_MADE))
+def test_exact_count_hand_made(spec, name):
+    pytest.importorskip("pyganak")
+    assert exact_count(hand_made(name), spec) == HAND_MADE_COUNTS[name]
+
+
+def test_exact_count_matches_blocking_count():
+    pytest.importorskip("pyganak")
+    for name in HAND_MADE:
+        result = count(hand_made(name), None, backend="pysat", encoding="table")
+        assert result.complete and result.n_solutions == exact_count(hand_made(name))
+
+
+def test_exact_count_real_puzzles(janko_puzzles, pe424_puzzles):
+    pytest.importorskip("pyganak")
+    assert exact_count(pe424_puzzles[0]) == 1
+    assert exact_count(_smallest(janko_puzzles, 1)[0], "strong") == 1
+
+
+def test_exact_count_refuses_lazy():
+    from kakurolab.errors import KakuroError
+
+    with pytest.raises(KakuroError, match="lazy"):
+        exact_count(hand_made("unique"), "lazy")
+
+
+def test_presets_are_documented():
+    for preset in PRESETS.values():
+        assert preset.doc and preset.spec
