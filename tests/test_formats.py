@@ -326,3 +326,11 @@ def test_the_examples_in_the_format_docs_parse() -> None:
         if name != "pe424":
             assert all(p.grid == tiny.grid for p in puzzles), name
     assert parsed["pe424"][0].grid == load(SAMPLES / "cryptic.txt")[0].grid
+
+
+@pytest.mark.parametrize("name", ["tiny.kakuro", "tiny_pycsp3.json", "tiny_puzzlekit.txt"])
+def test_a_byte_order_mark_and_crlf_are_tolerated(tmp_path, name: str) -> None:
+    text = (DATA / name).read_text()
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    assert load(path)[0].grid == load(DATA / name)[0].grid

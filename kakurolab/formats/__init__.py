@@ -86,7 +86,7 @@ def load(path: str | Path, **options: object) -> list[Puzzle]:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a BOM from some editors is not content
     except FileNotFoundError:
         raise KakuroError(f"{path}: no such file") from None
     except IsADirectoryError:
