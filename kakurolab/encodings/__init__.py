@@ -45,6 +45,8 @@ def parse_spec(text: str | Spec) -> Spec:
     if isinstance(text, Spec):
         return text
     text = text.strip()
+    if not text:
+        raise KakuroError("empty encoding spec")
     if text in PRESETS:
         text = PRESETS[text].spec
     elif "=" not in text:

@@ -1,0 +1,123 @@
+"""The pysat backend: solvers, options, timeouts, statistics and incremental blocking."""
+
+from __future__ import annotations
+
+import pytest
+from _cnf_cases import HAND_MADE_COUNTS, hand_made
+
+from kakurolab.backends import BACKENDS, Status, get_backend
+from kakurolab.backends.pysat import PySATBackend, solver_names
+from kakurolab.errors import KakuroError, UnknownNameError
+from kakurolab.uniqueness import count, prove_unique, solve
+
+SOLVERS = ["cadical195", "glucose4", "maplechrono", "minisat22", "lingeling", "cadical153"]
+
+
+def test_registered():
+    assert BACKENDS["pysat"] is PySATBackend
+    assert set(PySATBackend.accepted_options) == {"encoding", "solver"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_solvers_agree(solver, pe424_puzzles):
+    result = solve(pe424_puzzles[0], backend="pysat", solver=solver)
+    assert result.solution is not None and result.solution.answer == "8426039571"
+    assert result.options["solver"] == solver
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_solvers_count_the_ambiguous_grid(solver):
+    result = count(hand_made("ambiguous"), None, backend="pysat", solver=solver)
+    assert result.complete and result.n_solutions == HAND_MADE_COUNTS["ambiguous"]
+
+
+def test_solver_aliases_are_canonicalised():
+    assert get_backend("pysat", solver="g4").solver == "glucose4"
+
+
+def test_unknown_solver_lists_the_known_ones():
+    with pytest.raises(UnknownNameError, match=r"pysat solver 'nosat'; known: .*cadical195"):
+        get_backend("pysat", solver="nosat")
+    assert "minisat22" in solver_names()
+
+
+def test_unknown_option_and_smt_encoding_are_refused():
+    with pytest.raises(UnknownNameError, match="unknown pysat option 'colour'"):
+        get_backend("pysat", colour="red")
+    with pytest.raises(UnknownNameError, match="unknown encoding preset"):
+        get_backend("pysat", encoding="nosuch")
+
+
+@pytest.mark.parametrize(
+    "spec", ["strong", "table", "naive", "cell=log,sum=pb:bdd", "cell=order,sum=mdd"]
+)
+@pytest.mark.parametrize("name", sorted(HAND_MADE_COUNTS))
+def test_blocking_counts_grids_not_encodings(spec, name):
+    """Auxiliary variables must not multiply the count: blocking is over cells only."""
+    result = count(hand_made(name), None, backend="pysat", encoding=spec)
+    assert result.complete
+    assert result.n_solutions == HAND_MADE_COUNTS[name]
+    assert len(set(result.solutions)) == result.n_solutions
+
+
+def test_statistics_and_versions(janko_puzzles):
+    result = solve(janko_puzzles[0], backend="pysat", encoding="combo")
+    stats = result.stats
+    for key in ("conflicts", "decisions", "propagations", "variables", "clauses", "literals"):
+        assert key in stats, key
+    assert set(stats["versions"]) == {"python-sat", "pindakaas", "z3-solver"}
+    assert result.options["versions"]["python-sat"] == "1.9.dev24"
+    assert stats["encoding"].endswith("sum=combo")
+    assert result.encode_time > 0
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_timeout_gives_unknown(solver, janko_puzzles):
+    """An expired deadline gives UNKNOWN (glucose is interrupted; CaDiCaL is sliced)."""
+    result = solve(janko_puzzles[0], backend="pysat", solver=solver, encoding="naive", timeout=1e-9)
+    assert result.status is Status.UNKNOWN and not result.complete
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_generous_timeout_still_solves(solver, pe424_puzzles):
+    u = prove_unique(pe424_puzzles[1], backend="pysat", solver=solver, timeout=60)
+    assert u.verdict == "unique"
+
+
+def test_lazy_adds_cuts(janko_puzzles):
+    result = solve(janko_puzzles[0], backend="pysat", encoding="lazy")
+    assert result.solution is not None
+    assert result.stats["lazy_cuts"] > 0
+    assert result.stats["solve_calls"] > 1
+
+
+def test_lazy_handles_cryptic_sums(pe424_puzzles):
+    u = prove_unique(pe424_puzzles[0], backend="pysat", encoding="lazy")
+    assert u.verdict == "unique" and u.solutions[0].answer == "8426039571"
+
+
+def test_unsat_is_complete():
+    result = count(hand_made("unsat"), 2, backend="pysat")
+    assert result.status is Status.UNSAT and result.complete
+
+
+def test_smt_spec_is_refused_by_pysat():
+    from kakurolab.encodings import ENCODERS
+
+    if not ENCODERS["smt"]:
+        pytest.skip("no SMT encodings registered")
+    name = sorted(ENCODERS["smt"])[0]
+    with pytest.raises(KakuroError, match="needs a CNF encoding"):
+        get_backend("pysat", encoding=f"smt={name}")
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_timeout_stops_a_long_search(solver, janko_puzzles):
+    """sum=lazy on the largest janko puzzle needs thousands of cuts: the deadline stops it."""
+    import time
+
+    puzzle = max(janko_puzzles, key=lambda p: len(p.whites))
+    start = time.perf_counter()
+    result = solve(puzzle, backend="pysat", solver=solver, encoding="lazy", timeout=0.5)
+    assert result.status is Status.UNKNOWN
+    assert time.perf_counter() - start < 5
