@@ -37,11 +37,14 @@ _STATES = range(1 << 9)
 _BITS_OF = [tuple(b for b in range(9) if m >> b & 1) for m in _STATES]
 _WITHOUT = [sum(1 << u for u in _STATES if not u >> b & 1) for b in range(9)]
 _WITH = [sum(1 << u for u in _STATES if u >> b & 1) for b in range(9)]
+_FORWARD = [tuple((_WITHOUT[b], 1 << b) for b in bits) for bits in _BITS_OF]
+_BACKWARD = [tuple((_WITH[b], 1 << b) for b in bits) for bits in _BITS_OF]
+_FIRST = [sum(1 << (1 << b) for b in bits) for bits in _BITS_OF]  # layer after one cell
 _FINALS: dict[tuple[int, int], int] = {}
 for _u in _STATES:
     _key = (_u.bit_count(), mask_sum(_u))
     _FINALS[_key] = _FINALS.get(_key, 0) | 1 << _u
-_GOALS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+_GOALS: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...], int]] = {}
 
 
 def run_table(sums: int) -> RunTable:
@@ -72,16 +75,18 @@ def revise_cached(table: RunTable, doms: tuple[int, ...], sums: int) -> RunRevis
     return found
 
 
-def _goals(length: int, sums: int) -> tuple[tuple[int, int], ...]:
-    """``(total, final states)`` for every allowed total a run of ``length`` can reach."""
-    key = (length, sums)
-    found = _GOALS.get(key)
-    if found is None:
-        found = _GOALS[key] = tuple(
-            (t, _FINALS[(length, t)])
-            for t in range(MAX_SUM + 1)
-            if sums >> t & 1 and (length, t) in _FINALS
-        )
+def _goals(length: int, sums: int) -> tuple[int, tuple[tuple[int, int], ...], int]:
+    """The final states of a run of ``length`` with an allowed total: their union, the
+    ``(total, states)`` parts, and the one total's sum mask when there is just one."""
+    parts = tuple(
+        (t, _FINALS[(length, t)])
+        for t in range(MAX_SUM + 1)
+        if sums >> t & 1 and (length, t) in _FINALS
+    )
+    union = 0
+    for _, states in parts:
+        union |= states
+    found = _GOALS[(length, sums)] = (union, parts, 1 << parts[0][0] if len(parts) == 1 else 0)
     return found
 
 
@@ -90,44 +95,68 @@ def revise_run(doms: tuple[int, ...], sums: int) -> RunRevision:
 
     A cell keeps a digit only when some full assignment of the run uses it there.  A subset
     dynamic programme over the cells in order (state: the set of digits used so far) finds
-    the reachable states forwards, keeps the final states with an allowed sum, and walks
-    back keeping the transitions into surviving states.  A miss costs tens of microseconds
-    and a hit (:func:`run_cache`) one dictionary lookup.
+    the reachable states forwards, keeps the final states with an allowed total, and walks
+    back keeping the transitions into surviving states.  A miss costs a few microseconds and
+    a hit (:func:`run_table`) one dictionary lookup.
     """
-    bits_of, without, with_ = _BITS_OF, _WITHOUT, _WITH
-    layer = 1  # the empty set
-    layers = [layer]
-    for dom in doms:
+    n = len(doms)
+    if n == 2:
+        return _revise_pair(doms[0], doms[1], sums)
+    forward = _FORWARD
+    layer = _FIRST[doms[0]]
+    layers = [1, layer]
+    for pos in range(1, n):
         nxt = 0
-        for b in bits_of[dom]:
-            nxt |= (layer & without[b]) << (1 << b)
+        for without, shift in forward[doms[pos]]:
+            nxt |= (layer & without) << shift
         if not nxt:
             return ()
         layers.append(nxt)
         layer = nxt
-    alive = feasible = 0
-    for total, finals in _goals(len(doms), sums):
-        reached = layer & finals
-        if reached:
-            alive |= reached
-            feasible |= 1 << total
+    union, parts, feasible = _GOALS.get((n, sums)) or _goals(n, sums)
+    alive = layer & union
     if not alive:
         return ()
+    if not feasible:
+        for total, states in parts:
+            if alive & states:
+                feasible |= 1 << total
     changes: list[int] = []
-    for pos in range(len(doms) - 1, -1, -1):
+    backward = _BACKWARD
+    for pos in range(n - 1, -1, -1):
         dom = doms[pos]
         before = layers[pos]
         keep = back = 0
-        for b in bits_of[dom]:
-            came = (alive & with_[b]) >> (1 << b) & before
+        for with_, shift in backward[dom]:
+            came = (alive & with_) >> shift & before
             if came:
-                keep |= 1 << b
+                keep |= shift  # the shift is the digit's bit
                 back |= came
         if keep != dom:
             changes += (keep, pos)
         alive = back
     changes.append(feasible)
     changes.reverse()
+    return tuple(changes)
+
+
+def _revise_pair(a: int, b: int, sums: int) -> RunRevision:
+    """:func:`revise_run` for two cells: digit ``x + 1`` (bit ``x``) of the first cell
+    reaches the totals of ``b`` without it shifted by ``x + 2``."""
+    keep_a = keep_b = feasible = 0
+    for x in _BITS_OF[a]:
+        hits = ((b & ~(1 << x)) << (x + 2)) & sums
+        if hits:
+            keep_a |= 1 << x
+            keep_b |= hits >> (x + 2)
+            feasible |= hits
+    if not feasible:
+        return ()
+    changes = [feasible]
+    if keep_a != a:
+        changes += (0, keep_a)
+    if keep_b != b:
+        changes += (1, keep_b)
     return tuple(changes)
 
 

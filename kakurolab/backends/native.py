@@ -2,9 +2,10 @@
 
 It is the baseline every encoding is compared against, so it is built to be fast rather than
 general.  The whole search state is one flat list of masks (cells first, then the ten letters
-of a cryptic puzzle), copied once per decision; propagation revises runs from a queue until a
-fixpoint, and each run revision is *exact* (generalized arc consistency on sum + all-different,
-memoized in :mod:`._propagate`), so published puzzles solve almost without search.
+of a cryptic puzzle), copied once per decision; propagation revises runs from a FIFO queue
+until a fixpoint, and each run revision is *exact* (generalized arc consistency on sum +
+all-different, memoized in :mod:`._propagate`), so published puzzles solve almost without
+search.
 
 Cryptic puzzles add ten letter variables (digits 0-9, a bijection): all-different by singleton
 elimination and hidden singles, two-way filtering between a clue's letters and its run's
@@ -12,19 +13,19 @@ feasible sums, and shown letters tied to their cells.
 
 Search is depth-first with 2-way branching (``x = v`` first, then ``x != v``) on the variable
 with the fewest values left (letters before cells on ties), lowest value first: deterministic,
-and it enumerates every solution exactly once, which is why :meth:`NativeSession.block` only
-has to remember grids the search has not reached yet.
+and it enumerates every grid exactly once, which is why :meth:`NativeSession.block` only has
+to remember grids the search has not reached yet.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..combos import ALL_DIGITS
+from ..combos import ALL_DIGITS, MAX_RUN, feasible_sums
 from ..errors import KakuroError
 from ..model import LETTERS, Puzzle, Solution
 from ._propagate import ALL_SUMS, pair_filter, pair_sums, revise_cached, run_table
@@ -37,15 +38,17 @@ CHECK_EVERY = 256
 """Nodes between two looks at the clock (a node costs tens of microseconds)."""
 
 _POP = [m.bit_count() for m in range(1 << 10)]
-_LOW_DIGIT = [(m & -m).bit_length() for m in range(1 << 10)]  # cell digit of a cell singleton
+_LOW_DIGIT = [(m & -m).bit_length() for m in range(1 << 10)]  # the digit of a cell singleton
+_SLOT_OF = {ch: i for i, ch in enumerate(LETTERS)}
+_REACH = {n: sum(1 << t for t in feasible_sums(n)) for n in range(1, MAX_RUN + 1)}
 
-# How a run's sum mask is obtained (the ``_kind`` of a run).
-_FIXED, _ONE_LETTER, _TWO_LETTERS = 0, 1, 2
+# Clue shapes: a number, one letter "X" (its digit is the sum), "XY" and "XX" (11 * X).
+_NUMBER, _ONE_LETTER, _TWO, _SAME_LETTERS = range(4)
 
 _Key = tuple[int, ...]
 """What identifies a solution: its cell digits in cell order.  Like every backend, native
-counts grids, never letter assignments: letters that the grid fixes add nothing, and letters
-shown nowhere are not part of the grid."""
+counts grids, never letter assignments: the grid fixes every letter that a clue or a cell
+shows, and a letter shown nowhere is not part of the grid."""
 
 
 class NativeBackend(Backend):
@@ -68,74 +71,78 @@ class NativeBackend(Backend):
 class NativeSession(Session):
     """One puzzle, solved by a resumable search.
 
-    ``next`` resumes a generator that yields each solution once (or ``None`` when the deadline
+    ``next`` resumes a generator that yields each grid once (or ``None`` when the deadline
     passes, so the next call continues where the search stopped).
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
         start = time.perf_counter()
-        self.puzzle = puzzle
-        self.cells = puzzle.whites
-        n = len(self.cells)
-        index = {cell: i for i, cell in enumerate(self.cells)}
+        self.cells = cells = puzzle.whites
+        self.n_cells = n = len(cells)
         self.cryptic = puzzle.is_cryptic
-        self.n_cells = n
-        self.base = n  # state index of letter A (cryptic only)
-        n_vars = n + (len(LETTERS) if self.cryptic else 0)
+        self.base = n  # state slot of letter A (cryptic only)
+        n_slots = n + (len(LETTERS) if self.cryptic else 0)
+        index = dict(zip(cells, range(n), strict=True))
 
-        runs = puzzle.runs
-        self.run_cells: list[tuple[int, ...]] = [tuple(index[c] for c in r.cells) for r in runs]
-        self.run_get = [_getter(cells) for cells in self.run_cells]
+        run_cells: list[tuple[int, ...]] = []
+        self.run_get: list[Any] = []
         self.cell_runs: list[list[int]] = [[] for _ in range(n)]
-        for r, cells in enumerate(self.run_cells):
-            for c in cells:
-                self.cell_runs[c].append(r)
-        # Per run: how to get its sum mask, and which letter state slots its clue reads.
-        self.kind: list[int] = []
+        # Per run, a numeric clue's sum mask and its cache table, or for a letter clue its
+        # shape and the state slots of its tens and units letters (one letter: the same twice).
         self.fixed: list[int] = []
+        self.kind: list[int] = []
+        self.reach: list[int] = []  # the totals a run of its length can reach
+        self.tables: list[dict[tuple[int, ...], tuple[int, ...]] | None] = []
         self.clue_slots: list[tuple[int, int]] = []
-        self.letter_runs: list[list[int]] = [[] for _ in range(n_vars)]
-        for r, run in enumerate(runs):
+        self.letter_runs: list[list[int]] = [[] for _ in range(n_slots)]
+        for r, run in enumerate(puzzle.runs):
+            members = tuple(index[cell] for cell in run.cells)
+            run_cells.append(members)
+            self.run_get.append(_getter(members))
+            for c in members:
+                self.cell_runs[c].append(r)
+            self.reach.append(_REACH.get(len(members), 0))
             clue = run.clue
-            slots = (-1, -1)
-            if clue is None:
-                self.kind.append(_FIXED)
-                self.fixed.append(ALL_SUMS)
-            elif clue.value is not None:
-                self.kind.append(_FIXED)
-                self.fixed.append(1 << clue.value)
-            else:
-                assert clue.letters is not None
-                slot = [self.base + LETTERS.index(ch) for ch in clue.letters]
-                self.kind.append(_ONE_LETTER if len(slot) == 1 else _TWO_LETTERS)
-                self.fixed.append(0)
-                slots = (slot[0], slot[-1])
-                for s in set(slot):
-                    self.letter_runs[s].append(r)
-            self.clue_slots.append(slots)
-        self.tables = [run_table(sums) if sums else {} for sums in self.fixed]
-        # Shown letters: cell slot <-> letter slot.
+            if clue is None or clue.letters is None:
+                sums = ALL_SUMS if clue is None else 1 << (clue.value or 0)
+                self.fixed.append(sums)
+                self.kind.append(_NUMBER)
+                self.tables.append(run_table(sums))
+                self.clue_slots.append((0, 0))
+                continue
+            slots = [n + _SLOT_OF[ch] for ch in clue.letters]
+            for slot in set(slots):
+                self.letter_runs[slot].append(r)
+            self.fixed.append(0)
+            self.kind.append(
+                _ONE_LETTER if len(slots) == 1 else _SAME_LETTERS if slots[0] == slots[1] else _TWO
+            )
+            self.tables.append(None)
+            self.clue_slots.append((slots[0], slots[-1]))
+        self.run_cells = run_cells
         self.cell_letter = [-1] * n
-        self.letter_cells: list[list[int]] = [[] for _ in range(n_vars)]
+        self.letter_cells: list[list[int]] = [[] for _ in range(n_slots)]
         for cell, letter in puzzle.shown_letters.items():
-            slot = self.base + LETTERS.index(letter)
+            slot = n + _SLOT_OF[letter]
             self.cell_letter[index[cell]] = slot
             self.letter_cells[slot].append(index[cell])
 
         state = [ALL_DIGITS] * n
+        self.order = list(range(n))
         if self.cryptic:
             state += [ALL_LETTER_DIGITS] * len(LETTERS)
             for r, kind in enumerate(self.kind):
-                if kind == _TWO_LETTERS:
+                if kind in (_TWO, _SAME_LETTERS):
                     state[self.clue_slots[r][0]] &= ~1  # a leading digit is never 0
-            for slot in set(self.cell_letter) - {-1}:
-                state[slot] &= ~1  # a letter shown in a cell is a digit 1-9
+            for slot in range(n, n_slots):
+                if self.letter_cells[slot]:
+                    state[slot] &= ~1  # a letter shown in a cell is a digit 1-9
+            # Letters first on ties (they decide whole clues).  A letter that no clue or cell
+            # shows is never branched on: it changes no grid, and branching on it would reach
+            # the same grid twice; it gets a free digit once the grid is complete.
+            used = [s for s in range(n, n_slots) if self.letter_runs[s] or self.letter_cells[s]]
+            self.order = used + self.order
         self.initial = state
-        # Branching order: letters first (they decide whole clues), then cells.  A letter that
-        # no clue or cell shows is never branched on: it changes no grid, and branching on it
-        # would reach the same grid twice; it gets a free digit when the grid is complete.
-        used = [s for s in range(n, n_vars) if self.letter_runs[s] or self.letter_cells[s]]
-        self.order = used + list(range(n))
 
         self.blocked: set[_Key] = set()
         self.deadline: float | None = None
@@ -147,7 +154,7 @@ class NativeSession(Session):
     # -- the session interface -------------------------------------------------------------
 
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
-        """The next solution not blocked, ``UNSAT`` once none is left, ``UNKNOWN`` on timeout."""
+        """The next grid not blocked, ``UNSAT`` once none is left, ``UNKNOWN`` on timeout."""
         if self.done:
             return Status.UNSAT, None
         self.deadline = None if timeout is None else time.perf_counter() + timeout
@@ -186,11 +193,10 @@ class NativeSession(Session):
     def _search(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
         """Depth-first search: yields each grid once with its letter digits (A..J, empty for
         standard puzzles), or ``None`` when the deadline has passed."""
-        propagate = self._propagate
-        order = self.order
-        pop = _POP
+        order, pop, assign = self.order, _POP, self._assign
         state = self.initial[:]
-        if not propagate(state, range(len(self.run_cells)), self._all_letters()):
+        letters = range(self.base, self.base + len(LETTERS)) if self.cryptic else ()
+        if not self._propagate(state, range(len(self.run_cells)), letters):
             return
         stack: list[tuple[list[int], int, int]] = []  # pending "x != v" branches
         current: list[int] | None = state
@@ -211,9 +217,9 @@ class NativeSession(Session):
                         if size == 2:
                             break
                 if var < 0:
-                    letters = self._letter_digits(current)
-                    if letters is not None:
-                        yield self._key(current), letters
+                    digits = self._letter_digits(current)
+                    if digits is not None:
+                        yield self._key(current), digits
                     else:
                         self.fails += 1
                 else:
@@ -224,7 +230,7 @@ class NativeSession(Session):
                         self.max_depth = len(stack)
                     child = current[:]
                     child[var] = low
-                    if self._assign(child, var):
+                    if assign(child, var):
                         current = child
                         continue
                     self.fails += 1
@@ -234,38 +240,34 @@ class NativeSession(Session):
                     return
                 current, var, low = stack.pop()
                 current[var] &= ~low
-                if self._assign(current, var):
+                if assign(current, var):
                     break
                 self.fails += 1
 
     def _assign(self, state: list[int], var: int) -> bool:
-        """Propagate after the search narrowed ``var``."""
-        if var < self.n_cells:
-            letters = []
-            slot = self.cell_letter[var]
-            if slot >= 0:
-                tied = state[slot] & (state[var] << 1)
-                if not tied:
-                    return False
-                if tied != state[slot]:
-                    state[slot] = tied
-                    letters.append(slot)
-            return self._propagate(state, self.cell_runs[var], letters)
-        return self._propagate(state, (), [var])
+        """Propagate after the search narrowed ``var`` (a cell or a letter slot)."""
+        if var >= self.n_cells:
+            return self._propagate(state, (), (var,))
+        slot = self.cell_letter[var]
+        if slot < 0:
+            return self._propagate(state, self.cell_runs[var], ())
+        tied = state[slot] & (state[var] << 1)
+        if not tied:
+            return False
+        if tied == state[slot]:
+            return self._propagate(state, self.cell_runs[var], ())
+        state[slot] = tied
+        return self._propagate(state, self.cell_runs[var], (slot,))
 
-    def _all_letters(self) -> list[int]:
-        return list(range(self.base, self.base + len(LETTERS))) if self.cryptic else []
-
-    def _propagate(self, s: list[int], runs: Any, letters: list[int]) -> bool:
+    def _propagate(self, s: list[int], runs: Iterable[int], letters: Iterable[int]) -> bool:
         """Revise runs (and letters) until nothing changes; False on a wiped-out domain.
 
         ``runs`` are the runs to revise first; ``letters`` the letter slots whose masks changed
         and whose consequences (all-different, shown cells, clue runs) are still to draw.
         """
         run_get, run_cells, cell_runs = self.run_get, self.run_cells, self.cell_runs
-        tables = self.tables
-        kind, fixed, clue_slots = self.kind, self.fixed, self.clue_slots
-        cell_letter = self.cell_letter
+        tables, fixed, kind, reach = self.tables, self.fixed, self.kind, self.reach
+        clue_slots, cell_letter = self.clue_slots, self.cell_letter
         queued = bytearray(len(run_cells))
         queue = deque(runs)
         for r in queue:
@@ -274,32 +276,49 @@ class NativeSession(Session):
         revisions = 0
         try:
             while True:
-                while queue:
+                while queue and not dirty:
                     r = queue.popleft()
                     queued[r] = 0
                     revisions += 1
-                    k = kind[r]
-                    if k == _FIXED:
-                        sums = fixed[r]
-                        table = tables[r]
+                    table = tables[r]
+                    doms = run_get[r](s)
+                    if table is not None:
+                        found = table.get(doms)
+                        if found is None:
+                            found = revise_cached(table, doms, fixed[r])
                     else:
                         tens, units = clue_slots[r]
+                        k = kind[r]
                         if k == _ONE_LETTER:
                             sums = s[tens]
                         else:
-                            sums = pair_sums(s[tens], s[units], tens == units)
-                        table = run_table(sums)
-                    doms = run_get[r](s)
-                    found = table.get(doms)
-                    if found is None:
-                        found = revise_cached(table, doms, sums)
+                            sums = pair_sums(s[tens], s[units], k == _SAME_LETTERS)
+                        # Totals the run's length cannot reach change nothing: drop them
+                        # from the key so that more letter states share one answer.
+                        reachable = sums & reach[r]
+                        table = run_table(reachable)
+                        found = table.get(doms)
+                        if found is None:
+                            found = revise_cached(table, doms, reachable)
+                        if found and found[0] != sums:
+                            # Feasible sums cut the clue's letters.
+                            if k == _ONE_LETTER:
+                                news: tuple[tuple[int, int], ...] = ((tens, s[tens] & found[0]),)
+                            else:
+                                cut = pair_filter(s[tens], s[units], k == _SAME_LETTERS, found[0])
+                                news = ((tens, cut[0]), (units, cut[1]))
+                            for slot, new in news:
+                                if new != s[slot]:
+                                    if not new:
+                                        return False
+                                    s[slot] = new
+                                    dirty.add(slot)
                     if not found:
                         return False
-                    feasible = found[0]
                     if len(found) > 1:
-                        cells = run_cells[r]
+                        members = run_cells[r]
                         for j in range(1, len(found), 2):
-                            c = cells[found[j]]
+                            c = members[found[j]]
                             new = found[j + 1]
                             s[c] = new
                             for r2 in cell_runs[c]:
@@ -314,20 +333,6 @@ class NativeSession(Session):
                                 if tied != s[slot]:
                                     s[slot] = tied
                                     dirty.add(slot)
-                    if k != _FIXED and feasible != sums:
-                        tens, units = clue_slots[r]
-                        if k == _ONE_LETTER:
-                            new_tens = new_units = s[tens] & feasible
-                        else:
-                            new_tens, new_units = pair_filter(
-                                s[tens], s[units], tens == units, feasible
-                            )
-                        for slot, new in ((tens, new_tens), (units, new_units)):
-                            if new != s[slot]:
-                                if not new:
-                                    return False
-                                s[slot] = new
-                                dirty.add(slot)
                 if not dirty:
                     return True
                 changed = self._letters_alldiff(s, dirty)
@@ -360,49 +365,56 @@ class NativeSession(Session):
             self.propagations += revisions
 
     def _letters_alldiff(self, s: list[int], changed: set[int]) -> set[int] | None:
-        """Ten letters onto ten digits: remove a decided letter's digit from the others and
-        give a digit to the only letter that can still take it.  Returns every letter slot
-        changed here or before (``changed`` grows in place), None on a contradiction."""
-        slots = range(self.base, self.base + len(LETTERS))
-        progress = True
-        while progress:
+        """Ten letters onto ten digits: a decided letter's digit leaves the others, and a digit
+        only one letter can take becomes that letter's.  Returns every letter slot changed
+        here or before (``changed`` grows in place), None on a contradiction."""
+        base = self.base
+        masks = s[base : base + len(LETTERS)]
+        before = masks[:]
+        while True:
+            decided = 0
+            n_decided = 0
+            for m in masks:
+                if not m & (m - 1):
+                    decided |= m
+                    n_decided += 1
+            if n_decided != _POP[decided]:
+                return None  # two letters decided on one digit
             progress = False
-            for i in slots:
-                m = s[i]
-                if m & (m - 1):
-                    continue
-                for j in slots:
-                    if j != i and s[j] & m:
-                        new = s[j] & ~m
-                        if not new:
-                            return None
-                        s[j] = new
-                        changed.add(j)
-                        progress = True
-            seen_once = seen_twice = 0
-            for i in slots:
-                m = s[i]
-                seen_twice |= seen_once & m
-                seen_once |= m
-            if seen_once != ALL_LETTER_DIGITS:
-                return None  # some digit has no letter left
-            hidden = seen_once & ~seen_twice
+            once = twice = 0
+            for i, m in enumerate(masks):
+                if m & (m - 1) and m & decided:
+                    m &= ~decided
+                    if not m:
+                        return None
+                    masks[i] = m
+                    progress = True
+                twice |= once & m
+                once |= m
+            if once != ALL_LETTER_DIGITS:
+                return None  # a digit no letter can take
+            hidden = once & ~twice
             if hidden:
-                for i in slots:
-                    m = s[i] & hidden
-                    if m and m != s[i]:
-                        if m & (m - 1):
+                for i, m in enumerate(masks):
+                    h = m & hidden
+                    if h and h != m:
+                        if h & (h - 1):
                             return None  # one letter would need two digits
-                        s[i] = m
-                        changed.add(i)
+                        masks[i] = h
                         progress = True
+            if not progress:
+                break
+        for i, m in enumerate(masks):
+            if m != before[i]:
+                s[base + i] = m
+                changed.add(base + i)
         return changed
 
     # -- answers ---------------------------------------------------------------------------
 
     def _key(self, state: list[int]) -> _Key:
         low = _LOW_DIGIT
-        return tuple(low[m] for m in state[: self.n_cells])
+        return tuple([low[m] for m in state[: self.n_cells]])
 
     def _letter_digits(self, state: list[int]) -> tuple[int, ...] | None:
         """Digits for A..J at a complete grid: the letters the grid shows are decided by now;
