@@ -273,6 +273,7 @@ class NativeSession(Session):
         for r in queue:
             queued[r] = 1
         dirty = set(letters)
+        check_letters = False
         revisions = 0
         try:
             while True:
@@ -333,82 +334,84 @@ class NativeSession(Session):
                                 if tied != s[slot]:
                                     s[slot] = tied
                                     dirty.add(slot)
-                if not dirty:
+                if dirty:
+                    if not self._letters_changed(s, dirty, queue, queued):
+                        return False
+                    check_letters = True
+                    continue
+                if not check_letters:
                     return True
-                changed = self._letters_alldiff(s, dirty)
-                if changed is None:
+                # The run queue is empty: only now look for hidden singles (a full scan).
+                check_letters = False
+                found_singles = self._hidden_singles(s)
+                if found_singles is None:
                     return False
-                dirty = set()
-                for slot in changed:
-                    for r2 in self.letter_runs[slot]:
-                        if not queued[r2]:
-                            queued[r2] = 1
-                            queue.append(r2)
-                    letter = s[slot]
-                    for c in self.letter_cells[slot]:
-                        new = s[c] & (letter >> 1)
-                        if new != s[c]:
-                            if not new:
-                                return False
-                            s[c] = new
-                            for r2 in cell_runs[c]:
-                                if not queued[r2]:
-                                    queued[r2] = 1
-                                    queue.append(r2)
-                        letter &= new << 1
-                    if letter != s[slot]:  # cells may cut the letter further
-                        if not letter:
-                            return False
-                        s[slot] = letter
-                        dirty.add(slot)
+                dirty.update(found_singles)
         finally:
             self.propagations += revisions
 
-    def _letters_alldiff(self, s: list[int], changed: set[int]) -> set[int] | None:
-        """Ten letters onto ten digits: a decided letter's digit leaves the others, and a digit
-        only one letter can take becomes that letter's.  Returns every letter slot changed
-        here or before (``changed`` grows in place), None on a contradiction."""
+    def _letters_changed(
+        self, s: list[int], dirty: set[int], queue: deque[int], queued: bytearray
+    ) -> bool:
+        """Draw the cheap consequences of changed letter masks (``dirty`` is emptied): their
+        clue runs are queued, shown cells follow them, and a decided letter's digit leaves
+        the other letters.  False on a contradiction."""
+        cell_runs = self.cell_runs
+        letters = range(self.base, self.base + len(LETTERS))
+        while dirty:
+            slot = dirty.pop()
+            for r in self.letter_runs[slot]:
+                if not queued[r]:
+                    queued[r] = 1
+                    queue.append(r)
+            mask = s[slot]
+            for c in self.letter_cells[slot]:
+                new = s[c] & (mask >> 1)
+                if new != s[c]:
+                    if not new:
+                        return False
+                    s[c] = new
+                    for r in cell_runs[c]:
+                        if not queued[r]:
+                            queued[r] = 1
+                            queue.append(r)
+                mask &= new << 1
+            if mask != s[slot]:  # its cells cut the letter further
+                if not mask:
+                    return False
+                s[slot] = mask
+            if not mask & (mask - 1):
+                for other in letters:
+                    if other != slot and s[other] & mask:
+                        new = s[other] & ~mask
+                        if not new:
+                            return False
+                        s[other] = new
+                        dirty.add(other)
+        return True
+
+    def _hidden_singles(self, s: list[int]) -> list[int] | None:
+        """Ten letters onto ten digits: a digit only one letter can take is that letter's.
+        Returns the letter slots decided here, None when a digit has no letter left or one
+        letter is the only taker of two digits."""
         base = self.base
-        masks = s[base : base + len(LETTERS)]
-        before = masks[:]
-        while True:
-            decided = 0
-            n_decided = 0
-            for m in masks:
-                if not m & (m - 1):
-                    decided |= m
-                    n_decided += 1
-            if n_decided != _POP[decided]:
-                return None  # two letters decided on one digit
-            progress = False
-            once = twice = 0
-            for i, m in enumerate(masks):
-                if m & (m - 1) and m & decided:
-                    m &= ~decided
-                    if not m:
+        once = twice = 0
+        for m in s[base : base + len(LETTERS)]:
+            twice |= once & m
+            once |= m
+        if once != ALL_LETTER_DIGITS:
+            return None
+        hidden = once & ~twice
+        decided = []
+        if hidden:
+            for slot in range(base, base + len(LETTERS)):
+                h = s[slot] & hidden
+                if h and h != s[slot]:
+                    if h & (h - 1):
                         return None
-                    masks[i] = m
-                    progress = True
-                twice |= once & m
-                once |= m
-            if once != ALL_LETTER_DIGITS:
-                return None  # a digit no letter can take
-            hidden = once & ~twice
-            if hidden:
-                for i, m in enumerate(masks):
-                    h = m & hidden
-                    if h and h != m:
-                        if h & (h - 1):
-                            return None  # one letter would need two digits
-                        masks[i] = h
-                        progress = True
-            if not progress:
-                break
-        for i, m in enumerate(masks):
-            if m != before[i]:
-                s[base + i] = m
-                changed.add(base + i)
-        return changed
+                    s[slot] = h
+                    decided.append(slot)
+        return decided
 
     # -- answers ---------------------------------------------------------------------------
 
