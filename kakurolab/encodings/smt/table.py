@@ -18,7 +18,16 @@ import z3
 from ...check import clue_values
 from ...combos import DIGITS, combos, digits_of
 from ...model import Puzzle, Run
-from .common import Formula, TermDigit, cell_name, int_clue, int_letters, leading_letters
+from .common import (
+    Formula,
+    TermDigit,
+    cell_name,
+    conj,
+    disj,
+    int_clue,
+    int_letters,
+    leading_letters,
+)
 
 
 def _run_table(run: Run, cells: list[z3.ArithRef], clue: Any) -> list[z3.BoolRef]:
@@ -26,17 +35,16 @@ def _run_table(run: Run, cells: list[z3.ArithRef], clue: Any) -> list[z3.BoolRef
     tag = f"{run.direction.value[0]}_{cell_name(run.clue_cell)}"
     has = {d: z3.Bool(f"{tag}_has{d}") for d in DIGITS}
     eq = [{d: x == d for d in DIGITS} for x in cells]
-    links = [z3.Implies(row[d], has[d]) for row in eq for d in DIGITS]
-    links += [z3.Implies(has[d], z3.Or(*[row[d] for row in eq])) for d in DIGITS]
+    hasnt = {d: z3.Not(has[d]) for d in DIGITS}
+    links = [disj([z3.Not(row[d]), has[d]]) for row in eq for d in DIGITS]
+    links += [disj([hasnt[d], *[row[d] for row in eq]]) for d in DIGITS]
     options = []
     for total in clue_values(run):
         fixed = [] if isinstance(clue, int) else [clue == total]
         for mask in combos(len(cells), total):
             chosen = set(digits_of(mask))
-            pattern = [has[d] if d in chosen else z3.Not(has[d]) for d in DIGITS]
-            options.append(z3.And(*fixed, *pattern))
-    table = z3.Or(*options) if options else z3.BoolVal(False)
-    return [*links, table]
+            options.append(conj([*fixed, *[has[d] if d in chosen else hasnt[d] for d in DIGITS]]))
+    return [*links, disj(options)]
 
 
 def formula(puzzle: Puzzle) -> Formula:
