@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from typing import Any, ClassVar
 
 from ..combos import ALL_DIGITS, MAX_RUN, feasible_sums
 from ..errors import KakuroError
-from ..model import LETTERS, Puzzle, Solution
+from ..model import LETTERS, Cell, Puzzle, Solution
 from ._propagate import ALL_SUMS, pair_filter, pair_sums, revise_cached, run_table
 from .base import Backend, Session, Status
 
@@ -84,42 +84,44 @@ class NativeSession(Session):
         n_slots = n + (len(LETTERS) if self.cryptic else 0)
         index = dict(zip(cells, range(n), strict=True))
 
-        run_cells: list[tuple[int, ...]] = []
-        self.run_get: list[Any] = []
-        self.cell_runs: list[list[int]] = [[] for _ in range(n)]
+        runs = puzzle.runs
+        run_cells = [_members(run.cells, index) for run in runs]
+        cell_runs: list[list[int]] = [[] for _ in range(n)]
+        for r, members in enumerate(run_cells):
+            for c in members:
+                cell_runs[c].append(r)
         # Per run, a numeric clue's sum mask and its cache table, or for a letter clue its
         # shape and the state slots of its tens and units letters (one letter: the same twice).
-        self.fixed: list[int] = []
-        self.kind: list[int] = []
-        self.reach: list[int] = []  # the totals a run of its length can reach
-        self.tables: list[dict[tuple[int, ...], tuple[int, ...]] | None] = []
-        self.clue_slots: list[tuple[int, int]] = []
-        self.letter_runs: list[list[int]] = [[] for _ in range(n_slots)]
-        for r, run in enumerate(puzzle.runs):
-            members = tuple(index[cell] for cell in run.cells)
-            run_cells.append(members)
-            self.run_get.append(_getter(members))
-            for c in members:
-                self.cell_runs[c].append(r)
-            self.reach.append(_REACH.get(len(members), 0))
+        fixed: list[int] = []
+        kinds: list[int] = []
+        tables: list[dict[tuple[int, ...], tuple[int, ...]] | None] = []
+        clue_slots: list[tuple[int, int]] = []
+        letter_runs: list[list[int]] = [[] for _ in range(n_slots)]
+        for r, run in enumerate(runs):
             clue = run.clue
             if clue is None or clue.letters is None:
                 sums = ALL_SUMS if clue is None else 1 << (clue.value or 0)
-                self.fixed.append(sums)
-                self.kind.append(_NUMBER)
-                self.tables.append(run_table(sums))
-                self.clue_slots.append((0, 0))
+                fixed.append(sums)
+                kinds.append(_NUMBER)
+                tables.append(run_table(sums))
+                clue_slots.append((0, 0))
                 continue
             slots = [n + _SLOT_OF[ch] for ch in clue.letters]
             for slot in set(slots):
-                self.letter_runs[slot].append(r)
-            self.fixed.append(0)
-            self.kind.append(
+                letter_runs[slot].append(r)
+            fixed.append(0)
+            kinds.append(
                 _ONE_LETTER if len(slots) == 1 else _SAME_LETTERS if slots[0] == slots[1] else _TWO
             )
-            self.tables.append(None)
-            self.clue_slots.append((slots[0], slots[-1]))
-        self.run_cells = run_cells
+            tables.append(None)
+            clue_slots.append((slots[0], slots[-1]))
+        self.run_cells, self.cell_runs, self.letter_runs = run_cells, cell_runs, letter_runs
+        self.run_get = [
+            itemgetter(*members) if len(members) > 1 else _single(members[0])
+            for members in run_cells
+        ]
+        self.reach = [_REACH.get(len(members), 0) for members in run_cells]
+        self.fixed, self.kind, self.tables, self.clue_slots = fixed, kinds, tables, clue_slots
         self.cell_letter = [-1] * n
         self.letter_cells: list[list[int]] = [[] for _ in range(n_slots)]
         for cell, letter in puzzle.shown_letters.items():
@@ -448,9 +450,11 @@ class NativeSession(Session):
         )
 
 
-def _getter(cells: tuple[int, ...]) -> Any:
-    """A fast ``state -> tuple of the run's masks`` (itemgetter returns a bare item for one)."""
-    if len(cells) == 1:
-        only = cells[0]
-        return lambda state: (state[only],)
-    return itemgetter(*cells)
+def _members(cells: tuple[Cell, ...], index: dict[Cell, int]) -> tuple[int, ...]:
+    """The state slots of a run's cells."""
+    return itemgetter(*cells)(index) if len(cells) > 1 else (index[cells[0]],)
+
+
+def _single(slot: int) -> Callable[[list[int]], tuple[int, ...]]:
+    """``state -> (mask,)`` for a one-cell run (``itemgetter`` of one item is no tuple)."""
+    return lambda state: (state[slot],)
