@@ -241,3 +241,22 @@ def test_shipped_configs_parse() -> None:
     for path in configs:
         experiment = load_experiment(path)
         assert experiment.configs and experiment.sets
+
+
+def test_generated_sets_are_made_once_and_cached(tmp_path: Path) -> None:
+    generator = pytest.importorskip("kakurolab.generator")
+    if not hasattr(generator, "generate"):
+        pytest.skip("kakurolab.generator does not export generate() yet")
+    from kakurolab.experiments import load_instances
+
+    text = (
+        'name = "g"\n[[puzzles]]\ngenerate = { size = "6x6", difficulty = "easy", seeds = 2 }\n'
+        f'name = "g6"\n[[configs]]\nbackend = "{BACKEND}"\n'
+    )
+    experiment = load_experiment(write_config(tmp_path, text))
+    first = load_instances(experiment)
+    assert [i.id for i in first] == ["g6/6x6-easy-s0", "g6/6x6-easy-s1"]
+    cached = list((tmp_path / "results" / "g" / "generated").glob("g6-*.kakuro"))
+    assert len(cached) == 1
+    again = load_instances(experiment)
+    assert [i.hash for i in again] == [i.hash for i in first]

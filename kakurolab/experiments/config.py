@@ -248,7 +248,8 @@ def load_instances(experiment: Experiment) -> list[Instance]:
     instances: list[Instance] = []
     for i, entry in enumerate(experiment.sets, 1):
         where = f"{experiment.path}: [[puzzles]] #{i}"
-        set_name, puzzles = _load_set(entry, experiment.root, where)
+        cache = experiment.results_dir / "generated"
+        set_name, puzzles = _load_set(entry, experiment.root, where, cache)
         for puzzle in puzzles:
             instances.append(
                 Instance(f"{set_name}/{puzzle.id}", set_name, puzzle, puzzle_hash(puzzle))
@@ -262,7 +263,9 @@ def load_instances(experiment: Experiment) -> list[Instance]:
     return instances
 
 
-def _load_set(entry: Mapping[str, Any], root: Path, where: str) -> tuple[str, list[Puzzle]]:
+def _load_set(
+    entry: Mapping[str, Any], root: Path, where: str, cache: Path
+) -> tuple[str, list[Puzzle]]:
     from ..formats import load
 
     fmt = entry.get("format")
@@ -285,20 +288,30 @@ def _load_set(entry: Mapping[str, Any], root: Path, where: str) -> tuple[str, li
         files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
         puzzles = [p for f in files for p in load(f, format=fmt)]
     else:
-        name, puzzles = _generate(entry["generate"], entry.get("name"), where)
+        name, puzzles = _generate(entry["generate"], entry.get("name"), where, cache)
     return str(name), _select(puzzles, entry, where)
 
 
-def _generate(spec: Any, name: str | None, where: str) -> tuple[str, list[Puzzle]]:
+def _generate(spec: Any, name: str | None, where: str, cache: Path) -> tuple[str, list[Puzzle]]:
     """Puzzles from ``kakurolab.generator``: ``generate = {size=, difficulty=, seeds=}``.
 
-    Generation is deterministic per seed, so a resumed run regenerates the same puzzles (the
-    instance hash in every row would show otherwise).
+    Large puzzles take the generator a while, so a set is generated once and kept beside the
+    results (``results/<name>/generated/<set>-<spec hash>.kakuro``); later runs and resumes
+    read that file.  Delete it to generate afresh.
     """
     import importlib
+    import json
+    import sys
+
+    from ..formats import dumps, load
 
     if not isinstance(spec, dict) or "size" not in spec:
         raise KakuroError(f'{where}: generate needs a table like {{size = "12x12", seeds = 3}}')
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]
+    set_name = name or f"gen-{spec['size']}"
+    path = cache / f"{set_name}-{key}.kakuro"
+    if path.exists():
+        return set_name, load(path, format="kakuro")
     try:
         generator = importlib.import_module("kakurolab.generator")
     except ImportError:
@@ -311,8 +324,10 @@ def _generate(spec: Any, name: str | None, where: str) -> tuple[str, list[Puzzle
     difficulty = str(spec.get("difficulty", "normal"))
     seeds = spec.get("seeds", 1)
     seeds = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
-    size = str(spec["size"])
-    nrows, ncols = parse_size(size)
+    nrows, ncols = parse_size(str(spec["size"]))
+    print(
+        f"kakuro: generating {len(seeds)} {nrows}x{ncols} puzzle(s) for {set_name}", file=sys.stderr
+    )
     puzzles = []
     for seed in seeds:
         try:
@@ -321,7 +336,9 @@ def _generate(spec: Any, name: str | None, where: str) -> tuple[str, list[Puzzle
             raise KakuroError(f"{where}: generator failed for seed {seed}: {exc}") from None
         puzzle = getattr(made, "puzzle", made)
         puzzles.append(puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
-    return name or "generated", puzzles
+    cache.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(puzzles, "kakuro"), encoding="utf-8")
+    return set_name, puzzles
 
 
 def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list[Puzzle]:
