@@ -33,6 +33,8 @@ from ..errors import KakuroError, UnknownNameError, require
 from .runner import Row, RunSpec, failure_row
 
 _HEADER = struct.Struct("!I")
+RECYCLE_AFTER = 2000
+"""Runs a worker serves before it is replaced (bounds slow leaks in solver libraries)."""
 _WORKER_CODE = "from kakurolab.experiments.executors import worker_main; worker_main()"
 
 
@@ -130,6 +132,7 @@ class _Worker:
             env=env,
         )
         self.spec: RunSpec | None = None
+        self.served = 0
         self.started = 0.0
         self.deadline = math.inf
 
@@ -214,7 +217,8 @@ class LocalExecutor:
                         self._replace(workers, w, memory_mb)
                         continue
                     yield row
-                    if row["status"] == "memout":  # its heap may be unusable now
+                    w.served += 1
+                    if self._worn_out(w, row, memory_mb):
                         self._replace(workers, w, memory_mb)
                 now = time.monotonic()
                 for w in [w for w in workers if w.spec is not None and w.deadline <= now]:
@@ -229,6 +233,16 @@ class LocalExecutor:
         finally:
             for w in workers:
                 w.kill()
+
+    @staticmethod
+    def _worn_out(worker: _Worker, row: Row, memory_mb: int | None) -> bool:
+        """Replace a worker after a memout (its heap may be unusable), when its memory
+        grows past half the limit (a leak would turn later runs into false memouts), and
+        after ``RECYCLE_AFTER`` runs."""
+        if row["status"] == "memout" or worker.served >= RECYCLE_AFTER:
+            return True
+        peak = row.get("peak_rss_mb")
+        return bool(memory_mb and peak and peak > memory_mb / 2)
 
     @staticmethod
     def _replace(workers: list[_Worker], old: _Worker, memory_mb: int | None) -> None:
