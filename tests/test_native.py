@@ -10,11 +10,13 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from kakurolab.backends import Status, get_backend
+from kakurolab.backends._propagate import revise_run
 from kakurolab.check import solution_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import loads
@@ -142,6 +144,40 @@ def test_count_latin_squares() -> None:
     result = count(LATIN4, None, backend="native")
     assert result.complete and result.n_solutions == expected == 576
     assert len({_grid(LATIN4, s) for s in result.solutions}) == expected
+
+
+# -- the run kernel against brute force ----------------------------------------------------
+
+
+def _brute_revision(doms: tuple[int, ...], sums: int) -> tuple[int, ...]:
+    """``revise_run``'s answer computed by listing every assignment of the run."""
+    keep = [0] * len(doms)
+    feasible = 0
+    choices = [[d for d in range(1, 10) if dom >> (d - 1) & 1] for dom in doms]
+    for digits in itertools.product(*choices):
+        if len(set(digits)) == len(digits) and sums >> sum(digits) & 1:
+            feasible |= 1 << sum(digits)
+            for pos, d in enumerate(digits):
+                keep[pos] |= 1 << (d - 1)
+    if not feasible:
+        return ()
+    changes = [feasible]
+    for pos, (old, new) in enumerate(zip(doms, keep, strict=True)):
+        if new != old:
+            changes += (pos, new)
+    return tuple(changes)
+
+
+@pytest.mark.parametrize("length", range(1, 7))
+def test_run_revision_is_exact(length: int) -> None:
+    rng = random.Random(length)
+    for _ in range(300):
+        doms = tuple(rng.randrange(1, 512) & rng.randrange(1, 512) or 1 for _ in range(length))
+        if rng.random() < 0.5:
+            sums = 1 << rng.randrange(length * (length + 1) // 2, length * (19 - length) // 2 + 1)
+        else:
+            sums = rng.getrandbits(46)
+        assert revise_run(doms, sums) == _brute_revision(doms, sums), (doms, sums)
 
 
 # -- verdicts ------------------------------------------------------------------------------

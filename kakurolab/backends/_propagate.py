@@ -102,6 +102,8 @@ def revise_run(doms: tuple[int, ...], sums: int) -> RunRevision:
     n = len(doms)
     if n == 2:
         return _revise_pair(doms[0], doms[1], sums)
+    if n == 3:
+        return _revise_triple(doms[0], doms[1], doms[2], sums)
     forward = _FORWARD
     layer = _FIRST[doms[0]]
     layers = [1, layer]
@@ -157,6 +159,31 @@ def _revise_pair(a: int, b: int, sums: int) -> RunRevision:
         changes += (0, keep_a)
     if keep_b != b:
         changes += (1, keep_b)
+    return tuple(changes)
+
+
+def _revise_triple(a: int, b: int, c: int, sums: int) -> RunRevision:
+    """:func:`revise_run` for three cells: every pair of distinct digits of the first two
+    cells, with the third cell's remaining digits shifted onto their totals."""
+    bits_of = _BITS_OF
+    keep_a = keep_b = keep_c = feasible = 0
+    for x in bits_of[a]:
+        bx = 1 << x
+        rest = c & ~bx
+        for y in bits_of[b & ~bx]:
+            shift = x + y + 3
+            hits = ((rest & ~(1 << y)) << shift) & sums
+            if hits:
+                keep_a |= bx
+                keep_b |= 1 << y
+                keep_c |= hits >> shift
+                feasible |= hits
+    if not feasible:
+        return ()
+    changes = [feasible]
+    for pos, old, new in ((0, a, keep_a), (1, b, keep_b), (2, c, keep_c)):
+        if new != old:
+            changes += (pos, new)
     return tuple(changes)
 
 
