@@ -181,6 +181,9 @@ class NativeSession(Session):
         if all(cell in values for cell in self.cells):  # else no grid of this puzzle
             self.blocked.add(tuple(values[cell] for cell in self.cells))
 
+    def close(self) -> None:
+        self.search.close()
+
     def stats(self) -> dict[str, Any]:
         return {
             "nodes": self.nodes,
