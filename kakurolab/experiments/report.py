@@ -130,7 +130,7 @@ def summary_table(rows: list[Row]) -> Table:
         }
         if cryptic:
             answers = {r["instance"]: r["answer"] for r in group if solved(r) and r.get("answer")}
-            entry["answer_sum"] = sum(int(a) for a in answers.values())
+            entry["answer_sum"] = sum(int(a) for a in answers.values()) if answers else None
         table.append(entry)
     table.sort(key=lambda e: (-e["solved"], e["par2_s"], e["configuration"]))
     return table
