@@ -12,9 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import require
-from .report import Results, by_config, run_time, solved, summary_table
+from .report import Results, Row, by_config, run_time, solved, summary_table
 
 _MIN_TIME = 1e-4  # log axes need a floor; faster runs are drawn here
+MAX_LINES = 16
+"""Line plots show the best configurations only (by the summary's order): a legend of 60
+entries helps nobody.  The CSV tables and mkplot files keep every configuration."""
 
 
 def _pyplot() -> Any:
@@ -25,26 +28,50 @@ def _pyplot() -> Any:
     return plt
 
 
+def _style(plt: Any, index: int) -> dict[str, Any]:
+    """Up to sixteen lines told apart: twenty colours, and markers that change with them."""
+    return {
+        "color": plt.get_cmap("tab20")(index % 20),
+        "marker": "o.sv^D"[index % 6],
+        "markersize": 3,
+        "linewidth": 1.2,
+    }
+
+
+def _legend(ax: Any) -> None:
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+
+
 def _save(fig: Any, results: Results, name: str) -> str:
     for suffix in ("png", "svg"):
         fig.savefig(results.path / f"{name}.{suffix}", dpi=120, bbox_inches="tight")
     return name
 
 
+def _best(results: Results) -> tuple[dict[str, list[Row]], str]:
+    """The configurations to draw, and a title suffix saying when some were left out."""
+    groups = by_config(results.timed_rows)
+    order = [e["configuration"] for e in summary_table(results.timed_rows)]
+    kept = {c: groups[c] for c in order[:MAX_LINES]}
+    note = f" (best {len(kept)} of {len(groups)})" if len(kept) < len(groups) else ""
+    return kept, note
+
+
 def cactus(results: Results) -> str:
     """Instances solved (x) within a time (y, log): the further right and lower, the better."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for config, rows in by_config(results.timed_rows).items():
+    groups, note = _best(results)
+    for i, (config, rows) in enumerate(groups.items()):
         times = sorted(max(run_time(r), _MIN_TIME) for r in rows if solved(r))
         if times:
-            ax.plot(range(1, len(times) + 1), times, marker=".", markersize=3, label=config)
+            ax.plot(range(1, len(times) + 1), times, label=config, **_style(plt, i))
     ax.set_yscale("log")
     ax.axhline(results.timeout, color="grey", linestyle=":", linewidth=1)
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time (s, log)")
-    ax.set_title(f"{results.name}: cactus plot")
-    ax.legend(fontsize=7, loc="upper left", ncol=1 + len(by_config(results.timed_rows)) // 12)
+    ax.set_title(f"{results.name}: cactus plot{note}")
+    _legend(ax)
     ax.grid(True, which="both", alpha=0.3)
     name = _save(fig, results, "cactus")
     plt.close(fig)
@@ -84,26 +111,22 @@ def time_vs_size(results: Results) -> str:
     """Median solve time against the number of white cells, one line per configuration."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for config, rows in by_config(results.timed_rows).items():
+    groups, note = _best(results)
+    for i, (config, rows) in enumerate(groups.items()):
         by_size: dict[int, list[float]] = defaultdict(list)
         for r in rows:
             by_size[int(r.get("whites") or 0)].append(
                 max(run_time(r), _MIN_TIME) if solved(r) else 2 * results.timeout
             )
         sizes = sorted(by_size)
-        ax.plot(
-            sizes,
-            [statistics.median(by_size[s]) for s in sizes],
-            marker="o",
-            markersize=3,
-            label=config,
-        )
+        medians = [statistics.median(by_size[s]) for s in sizes]
+        ax.plot(sizes, medians, label=config, **_style(plt, i))
     ax.set_yscale("log")
     ax.axhline(results.timeout, color="grey", linestyle=":", linewidth=1)
     ax.set_xlabel("white cells")
     ax.set_ylabel("median time (s, log; unsolved = 2 x timeout)")
-    ax.set_title(f"{results.name}: time vs size")
-    ax.legend(fontsize=7, ncol=1 + len(by_config(results.timed_rows)) // 12)
+    ax.set_title(f"{results.name}: time vs size{note}")
+    _legend(ax)
     ax.grid(True, which="both", alpha=0.3)
     name = _save(fig, results, "size")
     plt.close(fig)
