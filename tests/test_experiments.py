@@ -260,3 +260,29 @@ def test_generated_sets_are_made_once_and_cached(tmp_path: Path) -> None:
     assert len(cached) == 1
     again = load_instances(experiment)
     assert [i.hash for i in again] == [i.hash for i in first]
+
+
+def test_task_lists_and_the_by_task_table(tmp_path: Path, janko_path: Path) -> None:
+    from kakurolab.experiments.report import task_table
+
+    text = (
+        'name = "e"\ntask = ["up-only", "unique"]\ntimeout = 20\n'
+        f'[[puzzles]]\nfile = "{janko_path}"\nname = "janko"\nselect = ["91_6x6", "282_6x6"]\n'
+        '[[configs]]\nbackend = "pysat"\nsolver = "glucose4"\nencoding = ["strong", "naive"]\n'
+    )
+    experiment = load_experiment(write_config(tmp_path, text))
+    assert [c.label for c in experiment.configs][:2] == [
+        "up-only:pysat/glucose4/strong",
+        "up-only:pysat/glucose4/naive",
+    ]
+    summary = run_experiment(experiment, LocalExecutor(jobs=2), progress=False)
+    assert summary.ran == 8 and not summary.disagreements
+    rows = read_rows(tmp_path / "results" / "e" / "runs.jsonl")
+    up = [r for r in rows if r["task"] == "up-only"]
+    assert all(0 <= r["fixed_cells"] <= r["whites"] and r["clauses"] > 0 for r in up)
+    table = {e["configuration"]: e for e in task_table(rows)}
+    strong = table["pysat/glucose4/strong"]
+    assert strong["unique_solved"] == 2 and strong["of"] == 2
+    # the strong (MDD) encoding fixes every cell of these small puzzles by propagation alone
+    assert strong["up_solved"] == 2 and strong["up_fixed_pct"] == 100
+    assert table["pysat/glucose4/naive"]["clauses"] > strong["clauses"] > 0

@@ -65,6 +65,11 @@ class Configuration:
 
 @dataclass
 class Experiment:
+    """A parsed config: what to run (sets, configurations, tasks) and under which limits.
+
+    ``root`` is the project root that relative paths and ``results/`` hang from.
+    """
+
     name: str
     path: Path
     root: Path
@@ -109,9 +114,10 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
         raise KakuroError(f"{where}: name {name!r} must be letters, digits, '.', '_' or '-'")
     task = data.get("task", "solve")
     tasks = task if isinstance(task, list) else [task]
-    for name_ in tasks:
-        if name_ not in TASK_NAMES:
-            raise KakuroError(f"{where}: unknown task {name_!r}; known: {', '.join(TASK_NAMES)}")
+    unknown_tasks = [t for t in tasks if t not in TASK_NAMES]
+    if unknown_tasks or not tasks:
+        shown = repr(unknown_tasks[0]) if unknown_tasks else "[]"
+        raise KakuroError(f"{where}: unknown task {shown}; known: {', '.join(TASK_NAMES)}")
     timeout = float(_get(data, "timeout", (int, float), where, default=10.0))
     memory = _get(data, "memory_mb", int, where, default=2048)
     reps = _get(data, "repetitions", int, where, default=1)
