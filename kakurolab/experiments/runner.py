@@ -420,6 +420,14 @@ def run_experiment(
     path = out / "runs.jsonl"
     done = latest_rows(read_rows(path))
     pending = [s for s in the_plan.specs if s["key"] not in done]
+    stale = [
+        s["key"] for s in the_plan.specs if s["key"] in done and done[s["key"]]["hash"] != s["hash"]
+    ]
+    if stale:
+        warn(
+            f"{len(stale)} finished row(s) were measured on a different puzzle under the same id "
+            f"(e.g. {stale[0]}); they are kept, delete {path} to measure afresh"
+        )
     if limit is not None:
         pending = pending[:limit]
     out.mkdir(parents=True, exist_ok=True)
