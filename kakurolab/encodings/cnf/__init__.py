@@ -45,6 +45,7 @@ class CNFEncoding(Encoding):
     def __init__(self, puzzle: Puzzle, spec: Spec) -> None:
         super().__init__(puzzle, spec)
         self.pool = IDPool()
+        self._ids = self.pool.obj2id
         self.clauses: list[list[int]] = []
         self.notes: list[str] = []
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
@@ -53,12 +54,20 @@ class CNFEncoding(Encoding):
 
     # -- building ---------------------------------------------------------------------------
     def var(self, *key: Any) -> int:
-        return self.pool.id(key)
+        """The variable named by ``key`` (created on first use).  Works on the pool's map
+        directly: ``IDPool.id`` also keeps a reverse map nothing here needs, and this pool
+        has no occupied ranges to skip."""
+        v = self._ids.get(key)
+        if v is None:
+            self.pool.top += 1
+            v = self._ids[key] = self.pool.top
+        return v
 
     def exactly_one(self, lits: list[int]) -> None:
         """At least one plus at-most-one by the spec's ``amo`` encoding."""
         self.clauses.append(list(lits))
-        at_most_one(self, lits, self._amo)
+        if len(lits) > 1:
+            at_most_one(self, lits, self._amo)
 
     def note(self, message: str) -> None:
         """A message about the encoding (e.g. a fallback), shown by the CLI."""

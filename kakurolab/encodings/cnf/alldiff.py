@@ -50,6 +50,6 @@ def at_most_one(enc: CNFEncoding, lits: list[int], how: str) -> None:
 def encode_alldiff(enc: CNFEncoding, run: Run, how: str) -> None:
     if how == "none":
         return
-    eq, allowed = enc.cells.eq, enc.cells.allowed
-    for d in range(1, 10):
-        at_most_one(enc, [eq(cell, d) for cell in run.cells if d in allowed[cell]], how)
+    for lits in enc.cells.by_digit(run.cells):
+        if len(lits) > 1:
+            at_most_one(enc, lits, how)

@@ -34,6 +34,7 @@ class CellEncoding(ABC):
         self.enc = enc
         self._eq: dict[tuple[Cell, int], int] = {}
         self.allowed: dict[Cell, tuple[int, ...]] = {}
+        self._by_digit: dict[tuple[Cell, ...], list[list[int]]] = {}
         """The digits each cell may take (1-9 unless the encoding pruned its domain)."""
 
     def declare(self, cell: Cell, allowed: tuple[int, ...] = tuple(DIGITS)) -> None:
@@ -61,6 +62,19 @@ class CellEncoding(ABC):
     @abstractmethod
     def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]:
         """``(literals, weights, offset)`` with ``x = offset + sum(w * lit)``."""
+
+    def by_digit(self, cells: tuple[Cell, ...]) -> list[list[int]]:
+        """For each digit d (index 1-9), the ``x = d`` literals of the cells that allow d.
+        Memoised per run: sum and all-different encoders of one run share it."""
+        found = self._by_digit.get(cells)
+        if found is None:
+            found = [[] for _ in range(10)]
+            eq, allowed = self.eq, self.allowed
+            for cell in cells:
+                for d in allowed[cell]:
+                    found[d].append(eq(cell, d))
+            self._by_digit[cells] = found
+        return found
 
     def eq(self, cell: Cell, d: int) -> int:
         """The literal ``x = d`` (channelled on first use for non-direct encodings)."""
@@ -105,6 +119,17 @@ class Direct(CellEncoding):
 
     def eq(self, cell: Cell, d: int) -> int:
         return self._eq[(cell, d)]
+
+    def by_digit(self, cells: tuple[Cell, ...]) -> list[list[int]]:
+        found = self._by_digit.get(cells)
+        if found is None:
+            found = [[] for _ in range(10)]
+            eq, allowed = self._eq, self.allowed
+            for cell in cells:
+                for d in allowed[cell]:
+                    found[d].append(eq[(cell, d)])
+            self._by_digit[cells] = found
+        return found
 
 
 class Order(CellEncoding):

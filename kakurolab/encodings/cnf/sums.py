@@ -66,29 +66,33 @@ def encode_combo(
     """One selector per admissible digit set; exactly one chosen; digit d occurs in the run
     iff the chosen set holds d.  Digits of no admissible set are removed outright."""
     length = len(run)
-    eq = enc.cells.eq
-    allowed = enc.cells.allowed
-    add = enc.clauses.append
+    by_digit = enc.cells.by_digit(run.cells)
+    clauses = enc.clauses
+    if len(targets) == 1 and targets[0][1] is None:
+        sets = combos.combos(length, targets[0][0])
+        if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
+            clauses.extend([by_digit[d] for d in combos.digits_of(sets[0])])
+            return
+    var = enc.var
     by_total: dict[int, list[int]] = {}
     holders: list[list[int]] = [[] for _ in range(10)]
     all_sels: list[int] = []
+    digits_of = combos.digits_of
     for total, _guard in targets:
         sels = by_total.setdefault(total, [])
         for mask in combos.combos(length, total):
-            sel = enc.var("combo", index, mask)
+            sel = var("combo", index, mask)
             sels.append(sel)
             all_sels.append(sel)
-            for d in combos.digits_of(mask):
+            for d in digits_of(mask):
                 holders[d].append(sel)
     enc.exactly_one(all_sels)
     _guard_links(enc, targets, by_total)
-    for d in range(1, 10):
-        cell_lits = [eq(cell, d) for cell in run.cells if d in allowed[cell]]
-        sels = holders[d]
-        for lit in cell_lits:
-            add([-lit, *sels])  # a cell holds d -> the set holds d (unit -lit if none does)
-        for sel in sels:
-            add([-sel, *cell_lits])  # the set holds d -> some cell holds d
+    digits = range(1, 10)
+    # a cell holds d -> the chosen set holds d (a unit -lit if no set does)
+    clauses.extend([[-lit, *holders[d]] for d in digits for lit in by_digit[d]])
+    # the chosen set holds d -> some cell holds d
+    clauses.extend([[-sel, *by_digit[d]] for d in digits for sel in holders[d]])
 
 
 @cache
