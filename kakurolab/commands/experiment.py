@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="exit status: 0 when every outcome agrees and every solution checks, 1 when "
         "some instance has disagreeing outcomes or a wrong solution, 2 for bad input or options",
     )
-    run.add_argument("config", metavar="CONFIG.toml")
+    run.add_argument(
+        "config", metavar="CONFIG.toml", help="experiment config (docs/experiments.md)"
+    )
     run.add_argument("--jobs", "-j", type=int, default=1, help="parallel runs (default 1)")
     run.add_argument(
         "--dask",
@@ -47,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.set_defaults(func=cmd_report)
 
     pl = actions.add_parser("plan", help="list the configurations and run counts, run nothing")
-    pl.add_argument("config", metavar="CONFIG.toml")
+    pl.add_argument("config", metavar="CONFIG.toml", help="experiment config")
     pl.set_defaults(func=cmd_plan)
 
 
