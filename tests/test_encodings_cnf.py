@@ -192,3 +192,49 @@ def test_exact_count_refuses_lazy():
 def test_presets_are_documented():
     for preset in PRESETS.values():
         assert preset.doc and preset.spec
+
+
+# -- CLI modes: solve --up-only, count --exact ---------------------------------------------
+
+
+def _kakuro_file(tmp_path, name):
+    path = tmp_path / f"{name}.kakuro"
+    path.write_text(HAND_MADE[name])
+    return str(path)
+
+
+def test_solve_up_only(tmp_path, capsys):
+    import json
+
+    from kakurolab.cli import main
+
+    path = _kakuro_file(tmp_path, "unique")
+    assert main(["solve", path, "--up-only", "--encoding", "table", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["fixed"] == obj["cells"] == 4 and obj["solved_by_up"]
+    assert main(["solve", path, "--up-only", "--encoding", "naive"]) == 0
+    assert "fixes 0/4 cells" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", sorted(HAND_MADE))
+def test_count_exact(name, tmp_path, capsys):
+    import json
+
+    from kakurolab.cli import main
+
+    pytest.importorskip("pyganak")
+    assert main(["count", _kakuro_file(tmp_path, name), "--exact", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["count"] == HAND_MADE_COUNTS[name] and obj["exact"]
+
+
+def test_cnf_modes_refuse_smt(tmp_path, capsys):
+    from kakurolab.cli import main
+    from kakurolab.encodings import ENCODERS
+
+    if not ENCODERS["smt"]:
+        pytest.skip("no SMT encodings registered")
+    smt = sorted(ENCODERS["smt"])[0]
+    path = _kakuro_file(tmp_path, "unique")
+    assert main(["count", path, "--exact", "--encoding", f"smt={smt}"]) == 2
+    assert "needs a CNF encoding" in capsys.readouterr().err

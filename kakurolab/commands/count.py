@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     limit.add_argument("--all", action="store_true", help="count every solution (no limit)")
     parser.add_argument("--show", action="store_true", help="print every grid found")
+    parser.add_argument(
+        "--exact", action="store_true",
+        help="count all solutions with the pyganak model counter over the CNF --encoding "
+        "(extra count; projected on cells and letters)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -62,6 +67,10 @@ def describe(result: Result, limit: int | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.exact:
+        from ._cnf_modes import exact
+
+        return exact(args)
     if args.limit < 0:
         raise KakuroError(f"--limit must be 0 (no limit) or positive, got {args.limit}")
     limit = None if args.all or args.limit == 0 else args.limit

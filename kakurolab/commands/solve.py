@@ -25,10 +25,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_solver_args(parser)
+    parser.add_argument(
+        "--up-only", action="store_true",
+        help="no search: report the cells unit propagation fixes under the CNF --encoding",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.up_only:
+        from ._cnf_modes import up_only
+
+        return up_only(args)
     backend = make_backend(args)
     _, puzzles = puzzles_with_progress(args, "solve")
     tally = Tally(backend)
