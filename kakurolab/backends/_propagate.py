@@ -10,6 +10,8 @@ digit ``d`` (0-9); a *sum mask* has bit ``t`` for the total ``t`` (0-45).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..combos import MAX_SUM, mask_sum
 
 ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
@@ -27,7 +29,10 @@ RunTable = dict[tuple[int, ...], RunRevision]
 
 _TABLES: dict[int, RunTable] = {}
 _stored = 0
-_CACHE_LIMIT = 2_000_000
+_CACHE_LIMIT = 400_000
+"""Cached run revisions kept at most (a few hundred bytes each), across all tables."""
+_SMALL_LIMIT = 100_000
+"""Entries kept at most in each of the small caches (goals, two-letter clue helpers)."""
 
 # The subset DP below keeps whole layers of states as bitsets: bit ``u`` of a layer is set when
 # the digit set ``u`` (a 9-bit mask) is reachable.  Adding digit bit ``b`` to every state
@@ -75,6 +80,12 @@ def revise_cached(table: RunTable, doms: tuple[int, ...], sums: int) -> RunRevis
     return found
 
 
+def _bounded(cache: dict[Any, Any]) -> None:
+    """Empty a small cache that has grown past its limit (long batches stay bounded)."""
+    if len(cache) >= _SMALL_LIMIT:
+        cache.clear()
+
+
 def _goals(length: int, sums: int) -> tuple[int, tuple[tuple[int, int], ...], int]:
     """The final states of a run of ``length`` with an allowed total: their union, the
     ``(total, states)`` parts, and the one total's sum mask when there is just one."""
@@ -86,6 +97,7 @@ def _goals(length: int, sums: int) -> tuple[int, tuple[tuple[int, int], ...], in
     union = 0
     for _, states in parts:
         union |= states
+    _bounded(_GOALS)
     found = _GOALS[(length, sums)] = (union, parts, 1 << parts[0][0] if len(parts) == 1 else 0)
     return found
 
@@ -213,6 +225,7 @@ def pair_sums(tens: int, units: int, same: bool) -> int:
             for b in range(10):
                 if b != a and units >> b & 1 and 10 * a + b <= MAX_SUM:
                     found |= 1 << (10 * a + b)
+        _bounded(_PAIR_SUMS)
         _PAIR_SUMS[key] = found
     return found
 
@@ -236,5 +249,6 @@ def pair_filter(tens: int, units: int, same: bool, sums: int) -> tuple[int, int]
                     new_tens |= 1 << a
                     new_units |= 1 << b
         found = (new_tens, new_tens if same else new_units)
+        _bounded(_PAIR_FILTER)
         _PAIR_FILTER[key] = found
     return found
