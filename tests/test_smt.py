@@ -11,9 +11,11 @@ from __future__ import annotations
 import pytest
 
 from kakurolab.backends import BACKENDS, Status, get_backend
-from kakurolab.encodings import encode, parse_spec
+from kakurolab.bench import Config, SuiteOptions, run_bench
+from kakurolab.encodings import PRESETS, encode, parse_spec
 from kakurolab.encodings.smt import SMT_ENCODERS
 from kakurolab.encodings.smt.common import LOGICS_OF
+from kakurolab.encodings.smt.report import configurations
 from kakurolab.errors import KakuroError, UnknownNameError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
@@ -177,9 +179,34 @@ def test_registered() -> None:
     assert "z3" in BACKENDS and "cvc5" in BACKENDS
 
 
-def test_default_encoding_is_an_smt_spec() -> None:
+def test_default_encoding_is_the_smt_preset() -> None:
     backend = get_backend("z3")
-    assert backend.spec.family == "smt"
+    assert backend.spec == parse_spec(PRESETS["smt"].spec) == parse_spec("smt=bv,logic=QF_FD")
+
+
+@pytest.mark.parametrize("preset", [name for name in PRESETS if name.startswith("smt")])
+def test_smt_presets_solve(preset: str, pe424_puzzles) -> None:
+    assert solve(pe424_puzzles[0], backend=_z3(preset)).solution.answer == "8426039571"
+
+
+def test_report_configurations_are_valid_bench_configs() -> None:
+    configs = [Config.parse(text) for text in configurations()]
+    for config in configs:
+        config.backend()
+    assert len({c.label for c in configs}) == len(configs) == len(SPECS) + 1  # + cvc5
+
+
+@pytest.mark.bench
+def test_bench_every_smt_configuration_against_cpsat(pe424_path) -> None:
+    """Same-run ratios to cpsat on PE424; bench itself fails on any disagreement."""
+    report = run_bench(
+        "pe424",
+        [Config.parse(text) for text in configurations()],
+        reference=Config.parse("cpsat"),
+        options=SuiteOptions(file=pe424_path, subset=20),
+    )
+    print(report.table())
+    assert all(c.ratio is not None and not c.timeouts for c in report.configs)
 
 
 @pytest.mark.parametrize("spec", SPECS)

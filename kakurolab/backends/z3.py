@@ -18,8 +18,8 @@ from .base import Backend, Session, Status
 if TYPE_CHECKING:
     from ..encodings.smt.common import SmtEncoding
 
-DEFAULT_ENCODING = "smt=bv,logic=QF_FD"
-"""The fastest SMT encoding measured on PE424 and janko (docs/encodings-smt.md)."""
+DEFAULT_ENCODING = "smt"
+"""The preset of the fastest SMT encoding measured on PE424 and janko (docs/encodings-smt.md)."""
 
 SAT_CORE_PARAMS = {"pb.solver": "sat.pb.solver", "cardinality.encoding": "sat.cardinality.encoding"}
 """Options that configure z3's SAT core, so they need ``logic=QF_FD`` or a tactic."""
