@@ -281,6 +281,13 @@ def test_block_skips_grids_not_reached_yet() -> None:
     assert not set(seen) & set(banned)
 
 
+def test_closed_session_proves_nothing() -> None:
+    session = get_backend("native").open(LATIN4)
+    assert session.next()[0] is Status.SAT
+    session.close()
+    assert session.next() == (Status.UNKNOWN, None)
+
+
 def test_deterministic(pe424_puzzles) -> None:
     hardest = pe424_puzzles[2]  # needs search
     first, second = (count(hardest, 2, backend="native") for _ in range(2))

@@ -150,7 +150,7 @@ class NativeSession(Session):
         self.deadline: float | None = None
         self.nodes = self.propagations = self.fails = self.max_depth = self.solutions = 0
         self.search = self._search()
-        self.done = False
+        self.done = self.closed = False
         self.encode_time = time.perf_counter() - start
 
     # -- the session interface -------------------------------------------------------------
@@ -159,6 +159,8 @@ class NativeSession(Session):
         """The next grid not blocked, ``UNSAT`` once none is left, ``UNKNOWN`` on timeout."""
         if self.done:
             return Status.UNSAT, None
+        if self.closed:
+            return Status.UNKNOWN, None
         self.deadline = None if timeout is None else time.perf_counter() + timeout
         for found in self.search:
             if found is None:
@@ -182,7 +184,9 @@ class NativeSession(Session):
             self.blocked.add(tuple(values[cell] for cell in self.cells))
 
     def close(self) -> None:
+        """End the search; a later ``next`` answers ``UNKNOWN`` (nothing was proved)."""
         self.search.close()
+        self.closed = True
 
     def stats(self) -> dict[str, Any]:
         return {
