@@ -102,17 +102,13 @@ class Cvc5Session(Session):
         answer = self.solver.check()
         self._checks += 1
         if answer == api.sat:
-            model = self.solver.model()
-            values = {cell: digit.value(model) for cell, digit in self.formula.cells.items()}
-            letters = {ch: digit.value(model) for ch, digit in self.formula.letters.items()}
-            return Status.SAT, Solution(values, letters)
+            return Status.SAT, self.formula.decode(self.solver.model())
         if answer == api.unsat:
             return Status.UNSAT, None
         return Status.UNKNOWN, None
 
     def block(self, solution: Solution) -> None:
-        cells = self.formula.cells
-        self.solver.add(self.api.Or(*[cells[c].ne(v) for c, v in solution.values.items()]))
+        self.solver.add(self.formula.blocking_clause(solution, self.api))
 
     def stats(self) -> dict[str, Any]:
         raw = self.solver.statistics().get(True, False)

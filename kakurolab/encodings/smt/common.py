@@ -107,6 +107,17 @@ class Formula:
     cells: Mapping[Cell, Digit]
     letters: Mapping[str, Digit]
 
+    def decode(self, model: Any) -> Solution:
+        """The grid and letters a model gives (no letters for a standard puzzle)."""
+        values = {cell: digit.value(model) for cell, digit in self.cells.items()}
+        letters = {ch: digit.value(model) for ch, digit in self.letters.items()}
+        return Solution(values, letters)
+
+    def blocking_clause(self, solution: Solution, api: ModuleType = z3) -> Any:
+        """Some cell differs from this grid: over cell digits only, never letters, so that
+        counting counts grids."""
+        return api.Or(*[self.cells[cell].ne(v) for cell, v in solution.values.items()])
+
 
 Builder = Callable[[Puzzle], Formula]
 
@@ -178,26 +189,20 @@ class SmtEncoding(Encoding):
         formula: Formula,
         *,
         logic: str,
-        api: ModuleType = z3,
     ) -> None:
         super().__init__(puzzle, spec)
+        self.formula = formula
         self.assertions = list(formula.assertions)
-        self.cells = dict(formula.cells)
-        self.letters = dict(formula.letters)
         self.logic = logic
         self.tactic = spec.get("tactic")
         self.status = spec.get("status", "unknown")
-        self.api = api
 
     def decode(self, model: Any) -> Solution:
-        values = {cell: digit.value(model) for cell, digit in self.cells.items()}
-        letters = {ch: digit.value(model) for ch, digit in self.letters.items()}
-        return Solution(values, letters)
+        return self.formula.decode(model)
 
     def blocking_clause(self, solution: Solution) -> Any:
-        """ "Some cell differs from this grid": over cell digits only, never letters, so counting
-        counts grids."""
-        return self.api.Or(*[self.cells[cell].ne(v) for cell, v in solution.values.items()])
+        """Some cell differs from this grid (cell digits only, so counting counts grids)."""
+        return self.formula.blocking_clause(solution)
 
     def stats(self) -> dict[str, int]:
         variables, terms = _size(self.assertions)
