@@ -27,7 +27,8 @@ stops tracking."""
 RunTable = dict[tuple[int, ...], RunRevision]
 """Cached revisions for one sum mask, keyed by the run's tuple of cell masks."""
 
-_TABLES: dict[int, RunTable] = {}
+TABLES: dict[int, RunTable] = {}
+"""Every :class:`RunTable` by sum mask (read directly by the hot loop)."""
 _stored = 0
 _CACHE_LIMIT = 400_000
 """Cached run revisions kept at most (a few hundred bytes each), across all tables."""
@@ -58,9 +59,9 @@ def run_table(sums: int) -> RunTable:
     Tables are split by sum mask so that the inner loop's key is the bare tuple of masks that
     ``operator.itemgetter`` builds; a run with a numeric clue holds its table for good.
     """
-    table = _TABLES.get(sums)
+    table = TABLES.get(sums)
     if table is None:
-        table = _TABLES[sums] = {}
+        table = TABLES[sums] = {}
     return table
 
 
@@ -74,7 +75,7 @@ def revise_cached(table: RunTable, doms: tuple[int, ...], sums: int) -> RunRevis
     _stored += 1
     if _stored > _CACHE_LIMIT:
         _stored = 0
-        for old in _TABLES.values():
+        for old in TABLES.values():
             old.clear()
     found = table[doms] = revise_run(doms, sums)
     return found
@@ -202,8 +203,15 @@ def _revise_triple(a: int, b: int, c: int, sums: int) -> RunRevision:
 # Cryptic clues: a one-letter clue X reads the letter mask as a sum mask directly (bit d is
 # the total d).  Two-letter clues go through the helpers below.
 
-_PAIR_SUMS: dict[tuple[int, int, bool], int] = {}
-_PAIR_FILTER: dict[tuple[int, int, bool, int], tuple[int, int]] = {}
+PAIR_SUMS: dict[int, int] = {}
+"""Cache of :func:`pair_sums`, keyed by :func:`pair_key` (read directly by the hot loop)."""
+PAIR_FILTER: dict[tuple[int, int], tuple[int, int]] = {}
+"""Cache of :func:`pair_filter`, keyed by ``(pair_key(...), sums)``."""
+
+
+def pair_key(tens: int, units: int, same: bool) -> int:
+    """One int for a two-letter clue's letter masks and shape."""
+    return tens << 11 | units << 1 | same
 
 
 def pair_sums(tens: int, units: int, same: bool) -> int:
@@ -212,8 +220,8 @@ def pair_sums(tens: int, units: int, same: bool) -> int:
     ``same`` is a clue such as ``"AA"`` (the number 11*A).  The tens digit is non-zero, two
     different letters hold different digits, and no run sums past 45.
     """
-    key = (tens, units, same)
-    found = _PAIR_SUMS.get(key)
+    key = pair_key(tens, units, same)
+    found = PAIR_SUMS.get(key)
     if found is None:
         found = 0
         for a in range(1, MAX_SUM // 10 + 1):
@@ -225,16 +233,16 @@ def pair_sums(tens: int, units: int, same: bool) -> int:
             for b in range(10):
                 if b != a and units >> b & 1 and 10 * a + b <= MAX_SUM:
                     found |= 1 << (10 * a + b)
-        _bounded(_PAIR_SUMS)
-        _PAIR_SUMS[key] = found
+        _bounded(PAIR_SUMS)
+        PAIR_SUMS[key] = found
     return found
 
 
 def pair_filter(tens: int, units: int, same: bool, sums: int) -> tuple[int, int]:
     """The letter masks of a two-letter clue kept by the run's feasible ``sums``: a digit
     stays when some partner digit makes a feasible total."""
-    key = (tens, units, same, sums)
-    found = _PAIR_FILTER.get(key)
+    key = (pair_key(tens, units, same), sums)
+    found = PAIR_FILTER.get(key)
     if found is None:
         new_tens = new_units = 0
         for a in range(1, MAX_SUM // 10 + 1):
@@ -249,6 +257,6 @@ def pair_filter(tens: int, units: int, same: bool, sums: int) -> tuple[int, int]
                     new_tens |= 1 << a
                     new_units |= 1 << b
         found = (new_tens, new_tens if same else new_units)
-        _bounded(_PAIR_FILTER)
-        _PAIR_FILTER[key] = found
+        _bounded(PAIR_FILTER)
+        PAIR_FILTER[key] = found
     return found

@@ -28,7 +28,16 @@ from typing import Any, ClassVar
 from ..combos import ALL_DIGITS, MAX_RUN, feasible_sums
 from ..errors import KakuroError
 from ..model import LETTERS, Cell, Puzzle, Solution
-from ._propagate import ALL_SUMS, pair_filter, pair_sums, revise_cached, run_table
+from ._propagate import (
+    ALL_SUMS,
+    PAIR_FILTER,
+    PAIR_SUMS,
+    TABLES,
+    pair_filter,
+    pair_sums,
+    revise_cached,
+    run_table,
+)
 from .base import Backend, Session, Status
 
 ALL_LETTER_DIGITS = 0x3FF
@@ -277,6 +286,7 @@ class NativeSession(Session):
         run_get, run_cells, cell_runs = self.run_get, self.run_cells, self.cell_runs
         tables, fixed, kind, reach = self.tables, self.fixed, self.kind, self.reach
         clue_slots, cell_letter = self.clue_slots, self.cell_letter
+        tables_get, pair_sums_get, pair_filter_get = TABLES.get, PAIR_SUMS.get, PAIR_FILTER.get
         queued = bytearray(len(run_cells))
         queue = deque(runs)
         for r in queue:
@@ -302,11 +312,16 @@ class NativeSession(Session):
                         if k == _ONE_LETTER:
                             sums = s[tens]
                         else:
-                            sums = pair_sums(s[tens], s[units], k == _SAME_LETTERS)
+                            pair = s[tens] << 11 | s[units] << 1 | (k == _SAME_LETTERS)
+                            sums = pair_sums_get(pair)
+                            if sums is None:
+                                sums = pair_sums(s[tens], s[units], k == _SAME_LETTERS)
                         # Totals the run's length cannot reach change nothing: drop them
                         # from the key so that more letter states share one answer.
                         reachable = sums & reach[r]
-                        table = run_table(reachable)
+                        table = tables_get(reachable)
+                        if table is None:
+                            table = run_table(reachable)
                         found = table.get(doms)
                         if found is None:
                             found = revise_cached(table, doms, reachable)
@@ -315,7 +330,11 @@ class NativeSession(Session):
                             if k == _ONE_LETTER:
                                 news: tuple[tuple[int, int], ...] = ((tens, s[tens] & found[0]),)
                             else:
-                                cut = pair_filter(s[tens], s[units], k == _SAME_LETTERS, found[0])
+                                cut = pair_filter_get((pair, found[0]))
+                                if cut is None:
+                                    cut = pair_filter(
+                                        s[tens], s[units], k == _SAME_LETTERS, found[0]
+                                    )
                                 news = ((tens, cut[0]), (units, cut[1]))
                             for slot, new in news:
                                 if new != s[slot]:
