@@ -17,6 +17,7 @@ from .base import Backend, Session, Status
 
 if TYPE_CHECKING:
     from ..encodings.smt.common import SmtEncoding
+    from ..encodings.spec import Spec
 
 DEFAULT_ENCODING = "smt"
 """The preset of the fastest SMT encoding measured on PE424 and janko (docs/encodings-smt.md)."""
@@ -94,7 +95,7 @@ class Z3Backend(Backend):
         self.spec = self._spec(options)
         self.params = self._params(options)
 
-    def _spec(self, options: dict[str, Any]) -> Any:
+    def _spec(self, options: dict[str, Any]) -> Spec:
         """The encoding spec with ``logic``/``tactic`` options folded in, validated now."""
         from ..encodings import parse_spec
         from ..encodings.smt.common import resolve_logic
