@@ -312,6 +312,7 @@ class NativeSession(Session):
                         if k == _ONE_LETTER:
                             sums = s[tens]
                         else:
+                            # Inline pair_key() and the cache lookups: this is the hot loop.
                             pair = s[tens] << 11 | s[units] << 1 | (k == _SAME_LETTERS)
                             sums = pair_sums_get(pair)
                             if sums is None:
