@@ -243,6 +243,10 @@ CNF_PRESETS: dict[str, tuple[str, str]] = {
         "order-encoded cells with totalizer sums",
     ),
     "combo": ("cell=direct,sum=combo", "digit-set selectors (all-different implied)"),
+    "fast": (
+        "cell=direct,sum=combo,alldiff=pairwise",
+        "combo plus explicit all-different: small and propagates well (the default)",
+    ),
     "table": ("cell=direct,sum=table", "tuple support encoding, GAC per run"),
     "strong": ("cell=direct,sum=mdd", "MDD per run, GAC on sum + all-different by propagation"),
     "lazy": (

@@ -120,6 +120,12 @@ class Direct(CellEncoding):
     def eq(self, cell: Cell, d: int) -> int:
         return self._eq[(cell, d)]
 
+    def decode(self, cell: Cell, true: Collection[int]) -> int:
+        for d in self.allowed[cell]:
+            if self._eq[(cell, d)] in true:
+                return d
+        return 0
+
     def by_digit(self, cells: tuple[Cell, ...]) -> list[list[int]]:
         found = self._by_digit.get(cells)
         if found is None:
