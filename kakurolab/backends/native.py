@@ -154,6 +154,7 @@ class NativeSession(Session):
             used = [s for s in range(n, n_slots) if self.letter_runs[s] or self.letter_cells[s]]
             self.order = used + self.order
         self.initial = state
+        self.letter_slots = tuple(range(n, n_slots))
 
         self.blocked: set[_Key] = set()
         self.deadline: float | None = None
@@ -385,16 +386,16 @@ class NativeSession(Session):
         """Draw the cheap consequences of changed letter masks (``dirty`` is emptied): their
         clue runs are queued, shown cells follow them, and a decided letter's digit leaves
         the other letters.  False on a contradiction."""
-        cell_runs = self.cell_runs
-        letters = range(self.base, self.base + len(LETTERS))
+        cell_runs, letter_runs, letter_cells = self.cell_runs, self.letter_runs, self.letter_cells
+        letters = self.letter_slots
         while dirty:
             slot = dirty.pop()
-            for r in self.letter_runs[slot]:
+            for r in letter_runs[slot]:
                 if not queued[r]:
                     queued[r] = 1
                     queue.append(r)
             mask = s[slot]
-            for c in self.letter_cells[slot]:
+            for c in letter_cells[slot]:
                 new = s[c] & (mask >> 1)
                 if new != s[c]:
                     if not new:
@@ -410,13 +411,15 @@ class NativeSession(Session):
                     return False
                 s[slot] = mask
             if not mask & (mask - 1):
+                s[slot] = 0  # skip itself below (a failing state is dropped anyway)
                 for other in letters:
-                    if other != slot and s[other] & mask:
+                    if s[other] & mask:
                         new = s[other] & ~mask
                         if not new:
                             return False
                         s[other] = new
                         dirty.add(other)
+                s[slot] = mask
         return True
 
     def _hidden_singles(self, s: list[int]) -> list[int] | None:
