@@ -77,7 +77,14 @@ def revise_cached(table: RunTable, doms: tuple[int, ...], sums: int) -> RunRevis
         _stored = 0
         for old in TABLES.values():
             old.clear()
-    found = table[doms] = revise_run(doms, sums)
+    n = len(doms)
+    if n == 2:
+        found = _revise_pair(doms[0], doms[1], sums)
+    elif n == 3:
+        found = _revise_triple(doms[0], doms[1], doms[2], sums)
+    else:
+        found = _revise_dp(doms, sums)
+    table[doms] = found
     return found
 
 
@@ -106,17 +113,24 @@ def _goals(length: int, sums: int) -> tuple[int, tuple[tuple[int, int], ...], in
 def revise_run(doms: tuple[int, ...], sums: int) -> RunRevision:
     """Exact consistency of one run: sum in ``sums`` and all digits different.
 
-    A cell keeps a digit only when some full assignment of the run uses it there.  A subset
-    dynamic programme over the cells in order (state: the set of digits used so far) finds
-    the reachable states forwards, keeps the final states with an allowed total, and walks
-    back keeping the transitions into surviving states.  A miss costs a few microseconds and
-    a hit (:func:`run_table`) one dictionary lookup.
+    A cell keeps a digit only when some full assignment of the run uses it there.  Two and
+    three cells enumerate their digit pairs directly; longer runs use a subset dynamic
+    programme.  A miss costs a few microseconds and a hit (:func:`run_table`) one dictionary
+    lookup; :func:`revise_cached` is the same dispatch with the store.
     """
     n = len(doms)
     if n == 2:
         return _revise_pair(doms[0], doms[1], sums)
     if n == 3:
         return _revise_triple(doms[0], doms[1], doms[2], sums)
+    return _revise_dp(doms, sums)
+
+
+def _revise_dp(doms: tuple[int, ...], sums: int) -> RunRevision:
+    """:func:`revise_run` by a subset dynamic programme over the cells in order (state: the
+    set of digits used so far): the reachable states forwards, the final states with an
+    allowed total, then back keeping the transitions into surviving states.  Any length."""
+    n = len(doms)
     forward = _FORWARD
     layer = _FIRST[doms[0]]
     layers = [1, layer]
