@@ -457,6 +457,8 @@ class NativeSession(Session):
         if not self.cryptic:
             return ()
         masks = state[self.base : self.base + len(LETTERS)]
+        if sum([_POP[m] for m in masks]) == len(masks):  # all decided: the usual case
+            return tuple([_LOW_DIGIT[m] - 1 for m in masks])
 
         def place(i: int, taken: int) -> list[int] | None:
             if i == len(masks):
