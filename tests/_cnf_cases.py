@@ -16,7 +16,7 @@ def _specs() -> list[str]:
     specs += [f"cell={cell},sum=combo" for cell in CNF_ENCODERS["cell"]]
     specs += ["cell=order,sum=pb:best,alldiff=pairwise", "cell=log,sum=pb:best,alldiff=pairwise"]
     specs += [f"sum=pb:{name},alldiff=pairwise" for name in PB_ENCODINGS]
-    specs += [f"sum={name}" for name in ("combo", "table", "mdd")]
+    specs += [f"sum={name}" for name in ("combo", "combo:lean", "table", "mdd")]
     specs += ["sum=lazy,alldiff=pairwise", "cell=log,sum=lazy,alldiff=pairwise"]
     specs += [f"sum=pb:bdd,alldiff={name}" for name in CARD_ENCODINGS]
     specs += [f"sum=combo,amo={name}" for name in CNF_ENCODERS["amo"]]

@@ -67,7 +67,7 @@ def test_statistics_and_versions(janko_puzzles):
         assert key in stats, key
     assert set(stats["versions"]) == {"python-sat", "pindakaas", "z3-solver"}
     assert result.options["versions"]["python-sat"] == "1.9.dev24"
-    assert stats["encoding"].endswith("sum=combo")
+    assert stats["encoding"].endswith("sum=combo:full")
     assert result.encode_time > 0
 
 

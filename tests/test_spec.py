@@ -10,7 +10,7 @@ from kakurolab.errors import KakuroError, UnknownNameError
 
 def test_canonical_form_is_sorted_with_defaults():
     spec = parse_spec("sum=combo")
-    assert str(spec) == "alldiff=none,amo=auto,cell=direct,redundant=none,sum=combo"
+    assert str(spec) == "alldiff=none,amo=auto,cell=direct,redundant=none,sum=combo:full"
     assert parse_spec("cell=direct , sum=combo,alldiff=none") == spec
 
 
@@ -38,6 +38,7 @@ def test_every_preset_parses(name):
     [
         ("nosuchpreset", "unknown encoding preset 'nosuchpreset'"),
         ("sum=magic", "unknown sum encoding 'magic'; known: combo"),
+        ("sum=combo:x", "unknown sum=combo argument 'x'; known: full, lean"),
         ("colour=red", "unknown encoding part kind 'colour'"),
         ("sum=pb:nosuch", "unknown sum=pb argument 'nosuch'"),
         ("alldiff=nosuch", "unknown alldiff encoding"),
@@ -52,7 +53,7 @@ def test_unknown_names(text, match):
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ("sum=combo:x", "takes no argument"),
+        ("sum=mdd:x", "takes no argument"),
         ("sum=pb:bdd,alldiff=none", "alldiff=none needs"),
         ("sum=combo,sum=table", "given twice"),
         ("cell=,sum=combo", "expected kind=value"),
@@ -80,7 +81,7 @@ def test_every_part_has_a_doc():
 def test_spec_objects_pass_through():
     spec = parse_spec("strong")
     assert parse_spec(spec) is spec
-    assert spec.replace(sum="combo") == parse_spec("combo")
+    assert spec.replace(sum="combo:full") == parse_spec("combo")
 
 
 def test_smt_family_is_routed_to_the_smt_registry():

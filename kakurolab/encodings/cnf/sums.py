@@ -64,7 +64,11 @@ def encode_combo(
     enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> None:
     """One selector per admissible digit set; exactly one chosen; digit d occurs in the run
-    iff the chosen set holds d.  Digits of no admissible set are removed outright."""
+    iff the chosen set holds d.  Digits of no admissible set are removed outright.
+
+    ``combo:lean`` writes only at-least-one selector: two chosen sets of ``length`` digits
+    would need more than ``length`` digits to occur, so at-most-one follows (with less
+    propagation but far fewer clauses on cryptic runs, which admit up to 126 sets)."""
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
     clauses = enc.clauses
@@ -86,7 +90,10 @@ def encode_combo(
             all_sels.append(sel)
             for d in digits_of(mask):
                 holders[d].append(sel)
-    enc.exactly_one(all_sels)
+    if arg == "lean":  # at-most-one is implied: two chosen sets would need too many digits
+        clauses.append(all_sels)
+    else:
+        enc.exactly_one(all_sels)
     _guard_links(enc, targets, by_total)
     digits = range(1, 10)
     # a cell holds d -> the chosen set holds d (a unit -lit if no set does)
@@ -262,7 +269,10 @@ def encode_lazy(
 
 
 SUM_ENCODINGS: dict[str, tuple[Callable[..., None], str]] = {
-    "combo": (encode_combo, "one selector per admissible digit set, exactly one chosen"),
+    "combo": (
+        encode_combo,
+        "one selector per admissible digit set, exactly one chosen (arg lean: at-least-one)",
+    ),
     "table": (
         encode_table,
         f"support encoding of the admissible ordered tuples (GAC; > {TABLE_CAP} tuples: combo)",
