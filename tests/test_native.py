@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kakurolab.backends import Status, get_backend
-from kakurolab.backends._propagate import revise_run
+from kakurolab.backends._propagate import pair_filter, pair_sums, revise_run
 from kakurolab.check import solution_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import loads
@@ -178,6 +178,29 @@ def test_run_revision_is_exact(length: int) -> None:
         else:
             sums = rng.getrandbits(46)
         assert revise_run(doms, sums) == _brute_revision(doms, sums), (doms, sums)
+
+
+def _pairs(tens: int, units: int, same: bool) -> list[tuple[int, int]]:
+    """Digit pairs ``(a, b)`` a two-letter clue can read (tens non-zero, total at most 45)."""
+    return [
+        (a, b)
+        for a in range(1, 10)
+        for b in range(10)
+        if tens >> a & 1 and (b == a if same else b != a and units >> b & 1) and 10 * a + b <= 45
+    ]
+
+
+@pytest.mark.parametrize("same", [False, True])
+def test_two_letter_clue_helpers(same: bool) -> None:
+    rng = random.Random(int(same))
+    for _ in range(500):
+        tens, units, sums = rng.getrandbits(10), rng.getrandbits(10), rng.getrandbits(46)
+        pairs = _pairs(tens, units, same)
+        assert pair_sums(tens, units, same) == sum({1 << (10 * a + b) for a, b in pairs})
+        kept = [(a, b) for a, b in pairs if sums >> (10 * a + b) & 1]
+        new_tens = sum({1 << a for a, _ in kept})
+        new_units = new_tens if same else sum({1 << b for _, b in kept})
+        assert pair_filter(tens, units, same, sums) == (new_tens, new_units)
 
 
 # -- verdicts ------------------------------------------------------------------------------

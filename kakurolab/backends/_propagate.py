@@ -223,6 +223,10 @@ PAIR_FILTER: dict[tuple[int, int], tuple[int, int]] = {}
 """Cache of :func:`pair_filter`, keyed by ``(pair_key(...), sums)``."""
 
 
+ALL_LETTER_DIGITS = 0x3FF
+_TENS = range(1, MAX_SUM // 10 + 1)  # a two-letter total is at most 45: tens digit 1-4
+
+
 def pair_key(tens: int, units: int, same: bool) -> int:
     """One int for a two-letter clue's letter masks and shape."""
     return tens << 11 | units << 1 | same
@@ -238,15 +242,13 @@ def pair_sums(tens: int, units: int, same: bool) -> int:
     found = PAIR_SUMS.get(key)
     if found is None:
         found = 0
-        for a in range(1, MAX_SUM // 10 + 1):
-            if not tens >> a & 1:
-                continue
-            if same:
-                found |= 1 << (11 * a) if 11 * a <= MAX_SUM else 0
-                continue
-            for b in range(10):
-                if b != a and units >> b & 1 and 10 * a + b <= MAX_SUM:
-                    found |= 1 << (10 * a + b)
+        for a in _TENS:
+            if tens >> a & 1:
+                if same:
+                    found |= 1 << (11 * a)
+                else:  # bit b of the units mask lands on the total 10a + b
+                    found |= (units & ~(1 << a)) << (10 * a)
+        found &= ALL_SUMS
         _bounded(PAIR_SUMS)
         PAIR_SUMS[key] = found
     return found
@@ -259,17 +261,15 @@ def pair_filter(tens: int, units: int, same: bool, sums: int) -> tuple[int, int]
     found = PAIR_FILTER.get(key)
     if found is None:
         new_tens = new_units = 0
-        for a in range(1, MAX_SUM // 10 + 1):
-            if not tens >> a & 1:
-                continue
-            if same:
-                if 11 * a <= MAX_SUM and sums >> (11 * a) & 1:
+        for a in _TENS:
+            if tens >> a & 1:
+                if same:
+                    hits = sums >> (11 * a) & 1
+                else:  # the units digits b with 10a + b feasible
+                    hits = sums >> (10 * a) & units & ~(1 << a) & ALL_LETTER_DIGITS
+                if hits:
                     new_tens |= 1 << a
-                continue
-            for b in range(10):
-                if b != a and units >> b & 1 and sums >> (10 * a + b) & 1:
-                    new_tens |= 1 << a
-                    new_units |= 1 << b
+                    new_units |= hits
         found = (new_tens, new_tens if same else new_units)
         _bounded(PAIR_FILTER)
         PAIR_FILTER[key] = found
