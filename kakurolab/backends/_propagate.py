@@ -50,6 +50,9 @@ _FINALS: dict[tuple[int, int], int] = {}
 for _u in _STATES:
     _key = (_u.bit_count(), mask_sum(_u))
     _FINALS[_key] = _FINALS.get(_key, 0) | 1 << _u
+_FINALS_OF_LENGTH: dict[int, tuple[tuple[int, int], ...]] = {}
+for (_length, _total), _states in sorted(_FINALS.items()):
+    _FINALS_OF_LENGTH[_length] = (*_FINALS_OF_LENGTH.get(_length, ()), (_total, _states))
 _GOALS: dict[tuple[int, int], tuple[int, tuple[tuple[int, int], ...], int]] = {}
 
 
@@ -97,11 +100,7 @@ def _bounded(cache: dict[Any, Any]) -> None:
 def _goals(length: int, sums: int) -> tuple[int, tuple[tuple[int, int], ...], int]:
     """The final states of a run of ``length`` with an allowed total: their union, the
     ``(total, states)`` parts, and the one total's sum mask when there is just one."""
-    parts = tuple(
-        (t, _FINALS[(length, t)])
-        for t in range(MAX_SUM + 1)
-        if sums >> t & 1 and (length, t) in _FINALS
-    )
+    parts = tuple(part for part in _FINALS_OF_LENGTH.get(length, ()) if sums >> part[0] & 1)
     union = 0
     for _, states in parts:
         union |= states
