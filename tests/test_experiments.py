@@ -286,3 +286,16 @@ def test_task_lists_and_the_by_task_table(tmp_path: Path, janko_path: Path) -> N
     # the strong (MDD) encoding fixes every cell of these small puzzles by propagation alone
     assert strong["up_solved"] == 2 and strong["up_fixed_pct"] == 100
     assert table["pysat/glucose4/naive"]["clauses"] > strong["clauses"] > 0
+
+
+def test_pe424_config_covers_every_cnf_preset_and_smt_encoding() -> None:
+    """New presets or SMT encodings must join the shipped PE424 grid, not be forgotten."""
+    from kakurolab.encodings import ENCODERS, PRESETS, parse_spec
+
+    experiment = load_experiment(ROOT / "experiments" / "pe424.toml")
+    pysat = {c.options["encoding"] for c in experiment.configs if c.backend == "pysat"}
+    assert {name for name in PRESETS if parse_spec(name).family == "cnf"} <= pysat
+    smt = {
+        parse_spec(c.options["encoding"])["smt"] for c in experiment.configs if c.backend == "z3"
+    }
+    assert set(ENCODERS["smt"]) <= smt
