@@ -115,15 +115,17 @@ class NativeSession(Session):
                 tables.append(run_table(sums))
                 clue_slots.append((0, 0))
                 continue
-            slots = [n + _SLOT_OF[ch] for ch in clue.letters]
-            for slot in set(slots):
-                letter_runs[slot].append(r)
+            letters = clue.letters
+            tens, units = n + _SLOT_OF[letters[0]], n + _SLOT_OF[letters[-1]]
+            letter_runs[tens].append(r)
+            if units != tens:
+                letter_runs[units].append(r)
             fixed.append(0)
             kinds.append(
-                _ONE_LETTER if len(slots) == 1 else _SAME_LETTERS if slots[0] == slots[1] else _TWO
+                _ONE_LETTER if len(letters) == 1 else _SAME_LETTERS if tens == units else _TWO
             )
             tables.append(None)
-            clue_slots.append((slots[0], slots[-1]))
+            clue_slots.append((tens, units))
         self.run_cells, self.cell_runs, self.letter_runs = run_cells, cell_runs, letter_runs
         self.run_get = [
             itemgetter(*members) if len(members) > 1 else _single(members[0])
