@@ -263,8 +263,7 @@ def test_janko_matches_published_and_unique(janko_puzzles, puzzle_id: str) -> No
 def test_timeout_on_biggest_janko_is_never_wrong(janko_puzzles) -> None:
     biggest = max(janko_puzzles, key=lambda p: len(p.whites))
     result = count(biggest, 2, backend="native", timeout=1e-6)
-    assert result.status in (Status.SAT, Status.UNKNOWN, Status.UNSAT)
-    assert result.status is not Status.UNSAT or result.complete
+    assert result.status in (Status.SAT, Status.UNKNOWN)  # it has a solution: never unsat
     for solution in result.solutions:
         assert solution == biggest.meta["solution"]
 
