@@ -49,6 +49,7 @@ class CNFEncoding(Encoding):
         super().__init__(puzzle, spec)
         self.pool = IDPool()
         self._ids = self.pool.obj2id
+        self.letter_ids: dict[tuple[str, int], int] = {}
         self.clauses: list[list[int]] = []
         self.notes: list[str] = []
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
@@ -115,12 +116,9 @@ class CNFEncoding(Encoding):
 
     @property
     def n_vars(self) -> int:
-        top = self.pool.top
-        for clause in self.clauses:
-            for lit in clause:
-                if abs(lit) > top:
-                    top = abs(lit)
-        return top
+        """The highest variable: every variable, auxiliaries of pysat.card / pysat.pb
+        included, comes from the shared pool, so this is the pool's top."""
+        return self.pool.top
 
     def var_map(self) -> list[tuple[int, tuple[Any, ...]]]:
         """Named variables as ``(id, key)``, ascending ids."""

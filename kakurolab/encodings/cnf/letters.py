@@ -24,7 +24,11 @@ if TYPE_CHECKING:
 
 
 def letter(enc: CNFEncoding, ch: str, d: int) -> int:
-    return enc.var("letter", ch, d)
+    """The literal ``letter ch = d`` (all 100 are made at once, in A0..J9 order)."""
+    table = enc.letter_ids
+    if not table:
+        table.update({(c, v): enc.var("letter", c, v) for c in LETTERS for v in range(10)})
+    return table[(ch, d)]
 
 
 def encode_letters(enc: CNFEncoding) -> None:

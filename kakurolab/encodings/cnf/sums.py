@@ -96,8 +96,16 @@ def encode_combo(
         enc.exactly_one(all_sels)
     _guard_links(enc, targets, by_total)
     digits = range(1, 10)
-    # a cell holds d -> the chosen set holds d (a unit -lit if no set does)
-    clauses.extend([[-lit, *holders[d]] for d in digits for lit in by_digit[d]])
+    for d in digits:
+        # a cell holds d -> the chosen set holds d (a unit -lit if no set does); through an
+        # occurrence literal when that saves literals (cryptic runs admit many sets)
+        cell_lits, sels = by_digit[d], holders[d]
+        if len(cell_lits) > 1 and len(sels) > 2:
+            occ = var("occurs", index, d)
+            clauses.extend([[-lit, occ] for lit in cell_lits])
+            clauses.append([-occ, *sels])
+        else:
+            clauses.extend([[-lit, *sels] for lit in cell_lits])
     # the chosen set holds d -> some cell holds d
     clauses.extend([[-sel, *by_digit[d]] for d in digits for sel in holders[d]])
 
