@@ -121,3 +121,31 @@ def test_timeout_stops_a_long_search(solver, janko_puzzles):
     result = solve(puzzle, backend="pysat", solver=solver, encoding="lazy", timeout=0.5)
     assert result.status is Status.UNKNOWN
     assert time.perf_counter() - start < 5
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize(
+    ("suite", "target"),
+    [
+        pytest.param(
+            "pe424",
+            0.5,
+            marks=pytest.mark.xfail(
+                reason="measured ~2.5x cpsat: building ~6k clauses per cryptic puzzle in "
+                "Python costs more than CP-SAT's whole solve (~3 ms)",
+                strict=False,
+            ),
+        ),
+        ("janko", 0.2),
+    ],
+)
+def test_fast_preset_meets_target(capsys, suite, target):
+    from kakurolab.cli import main
+
+    code = main(
+        ["bench", suite, "--config", "pysat:encoding=fast", "--reference", "cpsat",
+         "--repeat", "3", "--target", f"pysat:encoding=fast={target}"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    print(out)
+    assert code == 0, out
