@@ -210,6 +210,18 @@ class Puzzle:
             }
         )
 
+    @cached_property
+    def used_letters(self) -> frozenset[str]:
+        """Letters that occur in a clue or a white cell; the grid determines their digits."""
+        used = set(self.shown_letters.values())
+        for row in self.grid:
+            for sq in row:
+                if isinstance(sq, ClueCell):
+                    for clue in (sq.down, sq.across):
+                        if clue is not None and clue.letters is not None:
+                            used.update(clue.letters)
+        return frozenset(used)
+
     def with_id(self, new_id: str) -> Puzzle:
         return Puzzle(new_id, self.grid, self.meta)
 

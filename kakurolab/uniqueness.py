@@ -7,12 +7,14 @@ counts distinct grids, never distinct encodings of one grid.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import permutations
 from typing import Any
 
 from .backends import Backend, Result, Status, get_backend
-from .model import Puzzle, Solution
+from .model import LETTERS, Puzzle, Solution
 
 
 class Verdict(StrEnum):
@@ -36,6 +38,33 @@ class Uniqueness:
         if len(self.solutions) < 2:
             return []
         return self.solutions[0].differences(self.solutions[1])
+
+    @property
+    def letter_differences(self) -> list[str]:
+        """Letters whose digits differ between the two witnesses (cryptic puzzles)."""
+        if len(self.solutions) < 2:
+            return []
+        first, second = self.solutions[0].letters, self.solutions[1].letters
+        return sorted(ch for ch in set(first) | set(second) if first.get(ch) != second.get(ch))
+
+
+def letter_variants(puzzle: Puzzle, solution: Solution) -> Iterator[Solution]:
+    """The solutions that share one grid: itself, plus, when two or more letters occur nowhere
+    in the puzzle, every other way to give those letters the digits left over.
+
+    Backends block grids (cell values only), so a grid is found once; but a cryptic answer names
+    all ten letters, and letters the puzzle never shows are then not determined by the grid.
+    """
+    yield solution
+    unused = [ch for ch in LETTERS if ch not in puzzle.used_letters]
+    if not puzzle.is_cryptic or len(unused) < 2 or len(solution.letters) != len(LETTERS):
+        return
+    found = tuple(solution.letters[ch] for ch in unused)
+    for digits in permutations(sorted(found)):
+        if digits != found:
+            yield Solution(
+                solution.values, {**solution.letters, **dict(zip(unused, digits, strict=True))}
+            )
 
 
 def _backend(backend: str | Backend, options: dict[str, Any]) -> Backend:
@@ -70,7 +99,10 @@ def count(
             if solution is None:
                 complete = status is Status.UNSAT
                 break
-            solutions.append(solution)
+            for variant in letter_variants(puzzle, solution):
+                if limit is not None and len(solutions) >= limit:
+                    break
+                solutions.append(variant)
             if limit is not None and len(solutions) >= limit:
                 break
             session.block(solution)

@@ -107,3 +107,23 @@ def test_verdict_matches_brute_force(down, across, verdict) -> None:
     )
     assert expected is verdict
     assert prove_unique(puzzle, backend=EnumeratorBackend()).verdict is verdict
+
+
+def test_letters_the_puzzle_never_shows_make_the_answer_ambiguous() -> None:
+    """Two letters that occur nowhere can swap digits: same grid, two answers -> multiple."""
+    pytest.importorskip("kakurolab.backends.native")
+    # The unique 2x2 grid 21/13 with its sums 3 and 4 written as letters D and E.
+    puzzle = loads("3,X,(vD),(vE),(hD),O,O,(hE),O,O\n", format="pe424")[0]
+    verdict = prove_unique(puzzle, backend="native")
+    assert verdict.verdict is Verdict.MULTIPLE
+    first, second = verdict.solutions
+    assert dict(first.values) == dict(second.values)
+    assert first.answer != second.answer
+    assert not solution_problems(puzzle, first) and not solution_problems(puzzle, second)
+
+
+def test_one_unused_letter_is_determined_by_the_others(pe424_puzzles) -> None:
+    """PE424 puzzles leave at most one letter unused: the bijection fixes it, still unique."""
+    puzzle = next(p for p in pe424_puzzles if len(p.used_letters) == 9)
+    pytest.importorskip("kakurolab.backends.native")
+    assert prove_unique(puzzle, backend="native").verdict is Verdict.UNIQUE

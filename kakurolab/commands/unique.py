@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         if proof.verdict is Verdict.MULTIPLE:
             extra = {
                 "differences": names,
+                "letter_differences": proof.letter_differences,
                 "solutions": [s.rows(puzzle) for s in proof.solutions[:2]],
             }
         obj = record(puzzle, status, proof.result, first, **extra)
@@ -60,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         if names:
             shown = " ".join(names[:SHOWN_CELLS]) + (" ..." if len(names) > SHOWN_CELLS else "")
             head += f": solutions differ at {shown} ({len(names)} cells)"
+        elif proof.letter_differences:
+            answers = " vs ".join(str(solution.answer) for solution in proof.solutions[:2])
+            head += f": same grid, letters {''.join(proof.letter_differences)} differ ({answers})"
         lines = [head]
         if args.show:
             for solution in proof.solutions[:2]:
