@@ -198,7 +198,9 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
 CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "cell": {name: Part(name, doc) for name, (_, doc) in CELL_ENCODINGS.items()},
     "amo": {
-        "auto": Part("auto", "exactly-one of each one-hot: pairwise up to 9 literals, else ladder"),
+        "auto": Part(
+            "auto", "exactly-one of each one-hot: pairwise up to 9 literals, else sequential"
+        ),
         **{
             name: Part(name, f"exactly-one of each one-hot by pysat.card {name}")
             for name in CARD_ENCODINGS

@@ -29,7 +29,23 @@ CARD_ENCODINGS = (
 
 
 AUTO_PAIRWISE = 9
-"""``auto``: pairwise up to this many literals (a cell's nine digits), ladder beyond."""
+"""``auto``: pairwise up to this many literals (a cell's nine digits), sequential beyond."""
+
+
+def _sequential(enc: CNFEncoding, lits: list[int]) -> None:
+    """Sinz's sequential at-most-one (3n - 4 clauses, n - 1 auxiliaries), written here:
+    ``auto`` uses it on every letter and selector group, where a pysat.card call per group
+    costs more than the clauses."""
+    pool = enc.pool
+    first = pool.top + 1
+    pool.top += len(lits) - 1
+    aux = range(first, first + len(lits) - 1)
+    clauses = enc.clauses
+    clauses.append([-lits[0], aux[0]])
+    for i in range(1, len(lits) - 1):
+        x, s, prev = lits[i], aux[i], aux[i - 1]
+        clauses += ([-x, s], [-prev, s], [-x, -prev])
+    clauses.append([-lits[-1], -aux[-1]])
 
 
 def at_most_one(enc: CNFEncoding, lits: list[int], how: str) -> None:
@@ -37,7 +53,10 @@ def at_most_one(enc: CNFEncoding, lits: list[int], how: str) -> None:
     if len(lits) < 2:
         return
     if how == "auto":
-        how = "pairwise" if len(lits) <= AUTO_PAIRWISE else "ladder"
+        if len(lits) > AUTO_PAIRWISE:
+            _sequential(enc, lits)
+            return
+        how = "pairwise"
     if how == "pairwise":  # written directly: the commonest case, no pysat round trip
         enc.clauses.extend([[-a, -b] for a, b in combinations(lits, 2)])
         return
