@@ -40,7 +40,11 @@ def listing() -> dict[str, object]:
         ],
         "parts": {
             kind: {
-                name: {"doc": part.doc, **({"args": list(part.args)} if part.args else {})}
+                name: {
+                    "doc": part.doc,
+                    **({"args": list(part.args)} if part.args else {}),
+                    **({"cells": list(part.cells)} if part.cells else {}),
+                }
                 for name, part in table.items()
             }
             for kind, table in ENCODERS.items()

@@ -195,6 +195,11 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     return enc
 
 
+ALL_CELLS = tuple(CELL_ENCODINGS)
+"""Every constraint part works with every cell encoding: ``pb`` sums read the cells' own
+variables (one-hot digits, ladder steps or binary bits, see ``CellEncoding.pb_terms``); the
+others use ``x = d`` literals, which order and log cells define by channelling on demand."""
+
 CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "cell": {name: Part(name, doc) for name, (_, doc) in CELL_ENCODINGS.items()},
     "amo": {
@@ -212,6 +217,7 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
             doc,
             build=build,
             args=SUM_ARGS.get(name, ()),
+            cells=ALL_CELLS,
             implies_alldiff=name in ("combo", "table", "mdd"),
         )
         for name, (build, doc) in SUM_ENCODINGS.items()
@@ -219,7 +225,7 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "alldiff": {
         "none": Part("none", "no clauses (only with combo, table, mdd, which imply it)"),
         **{
-            name: Part(name, f"per run and digit at-most-one by pysat.card {name}")
+            name: Part(name, f"per run and digit at-most-one by pysat.card {name}", cells=ALL_CELLS)
             for name in CARD_ENCODINGS
         },
     },
