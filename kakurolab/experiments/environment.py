@@ -93,6 +93,7 @@ def write_environment(path: Path, experiment: Any) -> dict[str, Any]:
     env = describe(experiment.root)
     env["experiment"] = {
         "name": experiment.name,
+        "description": experiment.description,
         "config": str(experiment.path),
         "task": experiment.task,
         "timeout": experiment.timeout,

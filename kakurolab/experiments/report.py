@@ -37,6 +37,10 @@ class Results:
         return self.environment.get("experiment", {}).get("name") or self.path.name
 
     @property
+    def description(self) -> str:
+        return str(self.environment.get("experiment", {}).get("description", ""))
+
+    @property
     def timed_rows(self) -> list[Row]:
         """Rows of the solving tasks (up-only rows have their own table), or all rows."""
         return [r for r in self.rows if r.get("task") != "up-only"] or self.rows
@@ -378,8 +382,11 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         f"memory limit {exp.get('memory_mb', '-')} MB; {len({r['instance'] for r in rows})} "
         f"instances, {len(by_config(rows))} configurations, {len(rows)} runs. "
         f"Machine: {env.get('cpu', '?')}, {env.get('usable_cores', '?')} usable cores, "
-        f"Python {env.get('python', '?')}, commit {str(env.get('git_commit', '?'))[:10]}.\n"
+        f"Python {env.get('python', '?')}, commit {str(env.get('git_commit', '?'))[:10]}"
+        f"{' with uncommitted changes' if env.get('git_dirty') else ''}.\n"
     )
+    if results.description:
+        md.append(f"{results.description}\n")
     md.append(
         "PAR-2: mean over runs of the time when solved, twice the timeout otherwise. "
         "Times are encode + solve seconds measured in the child.\n"
