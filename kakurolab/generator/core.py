@@ -1,0 +1,385 @@
+"""The generator pipeline: layout -> fill -> clues -> uniqueness, with local repair.
+
+Uniqueness is decided by a real solver (``kakurolab.uniqueness.count`` up to two solutions)
+from the layout and clues alone; the fill is only a witness that a solution exists.  When
+the solver finds a second solution, the cells where it differs from the fill locate the
+ambiguity, and the generator repairs *there*: it re-fills those cells (and a few run-mates)
+with digits that rule out both the old fill and the alternative, or turns a differing cell
+into a block when the layout allows.  Only after a bounded number of repairs does it start
+over with a new fill, and then a new layout.
+
+Every random choice comes from one ``random.Random`` seeded from the parameters, so the same
+seed gives the same puzzle on every run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from ..backends import Backend
+from ..combos import MAX_RUN, mask_of
+from ..errors import KakuroError
+from ..model import Cell, Direction, Puzzle, Solution
+from ..uniqueness import count
+from .clues import build_puzzle, solution_of
+from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
+from .fill import fill
+from .layout import Layout, block_cascade, random_layout, without
+
+GENERATOR_VERSION = "1.0"
+"""Bumped whenever the same seed would give a different puzzle."""
+
+PRESETS: dict[str, tuple[int, int]] = {
+    "beginner": (8, 8),
+    "intermediate": (12, 12),
+    "grandmaster": (16, 22),
+}
+"""Named sizes, rows x cols; ``grandmaster`` is the rulebook's 16x22 sheet (16 rows)."""
+
+MIN_SIZE, MAX_SIZE = 4, 60
+
+
+@dataclass
+class Generated:
+    """A generated puzzle, its unique solution and how much work it took."""
+
+    puzzle: Puzzle
+    solution: Solution
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``12x12`` (rows x cols), a single number for a square, or a preset name."""
+    key = text.strip().lower()
+    if key in PRESETS:
+        return PRESETS[key]
+    parts = key.replace("*", "x").split("x")
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        raise KakuroError(
+            f"bad size {text!r}: use ROWSxCOLS (e.g. 12x12) or {', '.join(PRESETS)}"
+        ) from None
+    if len(dims) == 1:
+        dims *= 2
+    if len(dims) != 2 or not all(MIN_SIZE <= d <= MAX_SIZE for d in dims):
+        raise KakuroError(f"bad size {text!r}: rows and cols must be {MIN_SIZE}-{MAX_SIZE}")
+    return dims[0], dims[1]
+
+
+def derive_seed(seed: int | str, *parts: object) -> str:
+    """A seed string for one puzzle: stable across runs and Python versions (str seeding)."""
+    return ":".join(["kakurolab", GENERATOR_VERSION, str(seed), *map(str, parts)])
+
+
+def generate(
+    nrows: int,
+    ncols: int,
+    difficulty: str | Difficulty = "normal",
+    *,
+    seed: int | str = 0,
+    symmetric: bool = False,
+    logic_only: bool = False,
+    backend: str | Backend = "native",
+    max_repairs: int = 60,
+    max_layouts: int = 200,
+    timeout: float | None = 2.0,
+    pid: str | None = None,
+) -> Generated:
+    """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
+
+    ``timeout`` bounds each uniqueness check: a grid the solver cannot settle in time is
+    dropped (its seed still reproduces, since the drop happens at the same point).
+    """
+    level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
+    if not (MIN_SIZE <= nrows <= MAX_SIZE and MIN_SIZE <= ncols <= MAX_SIZE):
+        raise KakuroError(f"size {nrows}x{ncols} is outside {MIN_SIZE}-{MAX_SIZE}")
+    rng = random.Random(derive_seed(seed, f"{nrows}x{ncols}", level.name, symmetric, logic_only))
+    stats: dict[str, Any] = {"layouts": 0, "fills": 0, "repairs": 0, "solves": 0}
+    start = time.perf_counter()
+    max_run = min(level.max_run, nrows - 1, ncols - 1, MAX_RUN)
+    for _ in range(max_layouts):
+        layout = random_layout(
+            nrows,
+            ncols,
+            rng,
+            block_rate=level.block_rate,
+            max_run=max_run,
+            min_fill=0.45 if level.max_ambiguity != 1 else 0.35,
+            symmetric=symmetric,
+        )
+        stats["layouts"] += 1
+        fixed: dict[Cell, int] = {}
+        if level.max_ambiguity == 1:
+            balanced = balance_for_unique_sets(layout, rng, max_run=max_run, symmetric=symmetric)
+            if balanced is None:
+                continue
+            layout, fixed = balanced
+        for _ in range(3):
+            values = fill(
+                layout,
+                rng,
+                allows=level.allows,
+                weight=level.weight,
+                fixed=fixed,
+                node_limit=20 * len(layout.whites) + 2000,
+            )
+            stats["fills"] += 1
+            if values is None:
+                continue
+            found = _make_unique(
+                layout, values, level, rng, backend, max_repairs, logic_only, timeout, stats
+            )
+            if found is None:
+                continue
+            layout, values, result = found
+            stats["seconds"] = round(time.perf_counter() - start, 3)
+            meta = {
+                "generator": GENERATOR_VERSION,
+                "seed": seed,
+                "size": f"{nrows}x{ncols}",
+                "difficulty": level.name,
+                "symmetric": symmetric,
+                "logic_only": logic_only,
+            }
+            name = pid or f"g{nrows}x{ncols}-{level.name}-s{seed}"
+            puzzle = build_puzzle(layout, values, name, meta)
+            stats["mean_ambiguity"] = round(mean_ambiguity(puzzle), 3)
+            stats["search"] = result
+            return Generated(puzzle, solution_of(values), stats)
+    raise KakuroError(
+        f"no unique {nrows}x{ncols} {level.name} puzzle within {max_layouts} layouts "
+        f"(seed {seed}); try another seed or difficulty"
+    )
+
+
+def _make_unique(
+    layout: Layout,
+    values: dict[Cell, int],
+    level: Difficulty,
+    rng: random.Random,
+    backend: str | Backend,
+    max_repairs: int,
+    logic_only: bool,
+    timeout: float | None,
+    stats: dict[str, Any],
+) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
+    """Solve, and repair where a second solution differs, until the puzzle is unique."""
+    heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
+    for _ in range(max_repairs + 1):
+        puzzle = build_puzzle(layout, values)
+        result = count(puzzle, 2, backend=backend, timeout=timeout)
+        stats["solves"] += 1
+        if not result.solutions and not result.complete:
+            return None  # timed out before any solution
+        if not result.solutions:
+            raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
+        if len(result.solutions) == 1:
+            if not result.complete:
+                return None  # undecided (timeout): not provably unique
+            if logic_only and not logic_solvable(result.stats):
+                return None
+            return layout, values, dict(result.stats)
+        diff = _closest_difference(values, result.solutions)
+        stats["repairs"] += 1
+        for cell in diff:
+            heat[cell] = heat.get(cell, 0) + 1
+        repaired = _repair(layout, values, diff, level, rng, heat)
+        if repaired is None:
+            return None
+        layout, values = repaired
+    return None
+
+
+def _closest_difference(values: Mapping[Cell, int], solutions: list[Solution]) -> list[Cell]:
+    """The smallest set of cells two known solutions disagree on (fill vs. found ones)."""
+    grids = [dict(values)] + [dict(s.values) for s in solutions]
+    best: list[Cell] | None = None
+    for i in range(len(grids)):
+        for j in range(i + 1, len(grids)):
+            diff = [c for c in sorted(values) if grids[i][c] != grids[j][c]]
+            if diff and (best is None or len(diff) < len(best)):
+                best = diff
+    assert best is not None
+    return best
+
+
+def _repair(
+    layout: Layout,
+    values: dict[Cell, int],
+    diff: list[Cell],
+    level: Difficulty,
+    rng: random.Random,
+    heat: Mapping[Cell, int],
+) -> tuple[Layout, dict[Cell, int]] | None:
+    """A locally changed layout/fill where two solutions disagreed.
+
+    Any change to the fill changes the clues of the runs it touches, so *every* old solution
+    dies; what matters is that the new clues leave less freedom there.  So the repair either
+    blocks a differing cell (when the layout allows), or changes one differing cell to the
+    digit that gives its two runs the clues nearest the level's target ambiguity, or, when no
+    single digit fits, re-fills a small neighbourhood.  A region that stays ambiguous after
+    repeated changes (its ``heat``) is structurally weak, so blocking is tried there first.
+    """
+    hot = max(heat.get(cell, 0) for cell in diff)
+    if hot >= 3 or rng.random() < 0.15:
+        blocked = _block_one(layout, values, diff, level, rng, heat)
+        if blocked is not None:
+            return blocked
+    options: list[tuple[float, Cell, int]] = []
+    for cell in diff:
+        runs = [layout.runs[i][1] for i in layout.runs_of[cell]]
+        others = [mask_of(values[c] for c in cells if c != cell) for cells in runs]
+        for digit in range(1, 10):
+            bit = 1 << (digit - 1)
+            if digit == values[cell] or any(m & bit for m in others):
+                continue
+            masks = [m | bit for m in others]
+            if not all(level.allows(m) for m in masks):
+                continue
+            score = sum(abs(ambiguity_of(m) - level.repair_target) for m in masks)
+            options.append((score, cell, digit))
+    if options:
+        # A random pick among the near-best keeps repairs from oscillating between two fills.
+        floor = min(score for score, _, _ in options)
+        near = [(cell, digit) for score, cell, digit in options if score <= floor + 1.0]
+        cell, digit = near[rng.randrange(len(near))]
+        return layout, {**values, cell: digit}
+    for spread in (0.5, 1.0):
+        region = set(diff)
+        for cell in diff:
+            for i in layout.runs_of[cell]:
+                for mate in layout.runs[i][1]:
+                    if rng.random() < spread:
+                        region.add(mate)
+        fixed = {c: d for c, d in values.items() if c not in region}
+        target = rng.choice(diff)
+        refilled = fill(
+            layout,
+            rng,
+            allows=level.allows,
+            weight=level.weight,
+            fixed=fixed,
+            forbid={target: 1 << (values[target] - 1)},
+            node_limit=200 + 20 * len(region),
+        )
+        if refilled is not None:
+            return layout, refilled
+    return _block_one(layout, values, diff, level, rng, heat)
+
+
+def _block_one(
+    layout: Layout,
+    values: dict[Cell, int],
+    diff: list[Cell],
+    level: Difficulty,
+    rng: random.Random,
+    heat: Mapping[Cell, int],
+) -> tuple[Layout, dict[Cell, int]] | None:
+    """Turn one differing cell into a block (hottest first), if runs stay 2-9 long, the grid
+    connected and every clue allowed."""
+    max_run = max(len(cells) for _, cells in layout.runs)
+    for cell in sorted(diff, key=lambda c: (-heat.get(c, 0), rng.random())):
+        found = block_cascade(layout, cell, max_run=max_run)
+        if found is None:
+            continue
+        smaller, removed = found
+        rest = {c: d for c, d in values.items() if c not in removed}
+        bad = [
+            cells for _, cells in smaller.runs if not level.allows(mask_of(rest[c] for c in cells))
+        ]
+        if not bad:
+            return smaller, rest
+        # The cut runs got sums the level forbids: re-fill just those runs.
+        loose = {c for cells in bad for c in cells}
+        refilled = fill(
+            smaller,
+            rng,
+            allows=level.allows,
+            weight=level.weight,
+            fixed={c: d for c, d in rest.items() if c not in loose},
+            node_limit=500,
+        )
+        if refilled is not None:
+            return smaller, refilled
+    return None
+
+
+def logic_solvable(stats: Mapping[str, Any]) -> bool:
+    """Whether the solver settled the puzzle by propagation alone, without branching.
+
+    The native backend reports ``decisions`` (branching choices); a puzzle whose search to
+    two solutions made none was solved and proved unique by propagation only.
+    """
+    if "decisions" in stats:
+        return int(stats["decisions"]) == 0
+    if "nodes" in stats and "max_depth" in stats:
+        return int(stats["nodes"]) <= 1
+    raise KakuroError("--logic-only needs a backend that reports its branching (native)")
+
+
+def balance_for_unique_sets(
+    layout: Layout,
+    rng: random.Random,
+    *,
+    max_run: int,
+    symmetric: bool = False,
+    steps: int = 400,
+) -> tuple[Layout, dict[Cell, int]] | None:
+    """Make a layout fillable with one-digit-set clues only, and seed the fill with its 1s.
+
+    Every set that is a clue's only partition contains 1 (low sums) or 9 (high sums), and for
+    runs of up to five cells exactly one of them, so on an all-low grid the cells holding 1
+    pick exactly one cell from every across and every down run: a perfect matching of across
+    runs to down runs.  Random layouts rarely have one, so this blocks cells of unmatched runs
+    (keeping the layout valid) until one exists, then fixes 1 on the matched cells.
+    """
+    best = layout
+    best_gap = _matching_gap(layout)[0]
+    for _ in range(steps):
+        gap, matching, unmatched = _matching_gap(best)
+        if gap == 0:
+            return best, {cell: 1 for cell in matching}
+        run = best.runs[rng.choice(unmatched)][1]
+        cell = rng.choice(run)
+        candidate = without(best, cell, max_run=max_run)
+        if candidate is None or (
+            symmetric and (candidate := _mirror_block(candidate, cell, max_run)) is None
+        ):
+            continue
+        new_gap = _matching_gap(candidate)[0]
+        if new_gap <= best_gap or rng.random() < 0.05:
+            best, best_gap = candidate, new_gap
+        if candidate.fill_ratio < 0.3:
+            return None
+    return None
+
+
+def _mirror_block(layout: Layout, cell: Cell, max_run: int) -> Layout | None:
+    partner = (layout.nrows - cell[0], layout.ncols - cell[1])
+    if partner not in layout.whites:
+        return layout
+    return without(layout, partner, max_run=max_run)
+
+
+def _matching_gap(layout: Layout) -> tuple[int, list[Cell], list[int]]:
+    """Runs left unmatched by a maximum across/down matching, the matched cells, and the
+    unmatched runs' indexes."""
+    across = [i for i, (d, _) in enumerate(layout.runs) if d is Direction.ACROSS]
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(layout.runs)))
+    edge_cell = {}
+    for cell in sorted(layout.whites):
+        a, b = layout.runs_of[cell]
+        graph.add_edge(a, b)
+        edge_cell[(a, b)] = cell
+    matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=across)
+    cells = [edge_cell[(a, matching[a])] for a in across if a in matching]
+    unmatched = [i for i in range(len(layout.runs)) if i not in matching]
+    return len(unmatched), cells, unmatched

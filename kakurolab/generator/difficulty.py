@@ -1,0 +1,84 @@
+"""Difficulty levels, measured by combination ambiguity.
+
+A clue's ambiguity is how many digit sets its length and sum admit (``combos.count``): a
+two-cell 3 admits only {1, 2}, a four-cell 20 admits twelve sets.  Low-ambiguity clues pin
+the digits of a run at once, so the mix of ambiguities is a simple, solver-independent
+difficulty measure.  Each level caps the ambiguity of every clue and sets the preference
+the fill uses to steer towards the clues the level wants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import combos
+from ..check import clue_values
+from ..errors import KakuroError
+from ..model import Puzzle
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How a level shapes layouts and fills.
+
+    ``max_ambiguity`` caps every clue (None: no cap); ``prefer`` weights digit sets by their
+    ambiguity when the fill orders its choices; ``max_run`` and ``block_rate`` shape the
+    layout (short runs keep the easy fill feasible).
+    """
+
+    name: str
+    max_ambiguity: int | None
+    prefer: tuple[float, ...]  # weight by ambiguity 1, 2, 3, ... (last entry repeats)
+    max_run: int
+    block_rate: float
+    repair_target: int = 1
+    """The clue ambiguity a local repair aims for (low pins digits; expert keeps some)."""
+
+    def allows(self, mask: int) -> bool:
+        return self.max_ambiguity is None or ambiguity_of(mask) <= self.max_ambiguity
+
+    def weight(self, mask: int) -> float:
+        amb = ambiguity_of(mask)
+        return self.prefer[min(amb, len(self.prefer)) - 1]
+
+
+DIFFICULTIES: dict[str, Difficulty] = {
+    # expert caps at 6 sets: wider caps make single uniqueness checks take seconds.
+    # easy: only clues with one digit set (the two smallest and two largest sums per length)
+    "easy": Difficulty("easy", 1, (1.0,), max_run=5, block_rate=0.3),
+    "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, block_rate=0.25),
+    "hard": Difficulty(
+        "hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, block_rate=0.25, repair_target=2
+    ),
+    "expert": Difficulty(
+        "expert",
+        6,
+        (0.5, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0, 10.0),
+        max_run=8,
+        block_rate=0.25,
+        repair_target=4,
+    ),
+}
+
+
+def get_difficulty(name: str) -> Difficulty:
+    try:
+        return DIFFICULTIES[name]
+    except KeyError:
+        known = ", ".join(DIFFICULTIES)
+        raise KakuroError(f"unknown difficulty {name!r}; known: {known}") from None
+
+
+def ambiguity_of(mask: int) -> int:
+    """The ambiguity of the clue a run filled with the digits of ``mask`` gets."""
+    return combos.count(mask.bit_count(), combos.mask_sum(mask))
+
+
+def clue_ambiguities(puzzle: Puzzle) -> list[int]:
+    """The ambiguity of every clue (cryptic clues count every value their letters allow)."""
+    return [sum(combos.count(len(run), total) for total in clue_values(run)) for run in puzzle.runs]
+
+
+def mean_ambiguity(puzzle: Puzzle) -> float:
+    values = clue_ambiguities(puzzle)
+    return sum(values) / len(values) if values else 0.0

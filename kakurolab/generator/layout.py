@@ -1,0 +1,290 @@
+"""Layouts: which cells of a grid are white.
+
+A layout is valid for Kakuro when every white cell lies in one across and one down run of
+2-9 cells, the first row and column hold no white cell (clue cells sit left of and above
+their runs), and the white cells form one connected network.  Layouts are drawn at random
+from a seeded ``random.Random`` and repaired by adding blocks only, so the repair loop always
+terminates.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+import networkx as nx
+
+from ..combos import MAX_RUN
+from ..errors import KakuroError
+from ..model import Cell, Direction, Puzzle, White
+
+Segment = tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A grid shape and its white cells (row 0 and column 0 stay non-white)."""
+
+    nrows: int
+    ncols: int
+    whites: frozenset[Cell]
+
+    @cached_property
+    def runs(self) -> tuple[tuple[Direction, Segment], ...]:
+        """Maximal lines of white cells, across first, in reading order."""
+        return tuple(segments(self.whites, self.nrows, self.ncols))
+
+    @cached_property
+    def runs_of(self) -> dict[Cell, tuple[int, ...]]:
+        """Indexes into :attr:`runs` of the runs through each white cell."""
+        table: dict[Cell, list[int]] = {cell: [] for cell in self.whites}
+        for i, (_, cells) in enumerate(self.runs):
+            for cell in cells:
+                table[cell].append(i)
+        return {cell: tuple(ids) for cell, ids in table.items()}
+
+    @property
+    def interior(self) -> int:
+        return (self.nrows - 1) * (self.ncols - 1)
+
+    @property
+    def fill_ratio(self) -> float:
+        """White cells as a share of the cells that could be white."""
+        return len(self.whites) / self.interior if self.interior else 0.0
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Layout:
+        whites = frozenset(c for c in puzzle.cells() if isinstance(puzzle[c], White))
+        return cls(puzzle.nrows, puzzle.ncols, whites)
+
+
+def segments(whites: Iterable[Cell], nrows: int, ncols: int) -> list[tuple[Direction, Segment]]:
+    """Every maximal horizontal then vertical line of white cells (length 1 included)."""
+    white = set(whites)
+    found: list[tuple[Direction, Segment]] = []
+    for direction in (Direction.ACROSS, Direction.DOWN):
+        dr, dc = direction.step
+        for r in range(nrows):
+            for c in range(ncols):
+                if (r, c) not in white or (r - dr, c - dc) in white:
+                    continue
+                cells = []
+                rr, cc = r, c
+                while (rr, cc) in white:
+                    cells.append((rr, cc))
+                    rr, cc = rr + dr, cc + dc
+                found.append((direction, tuple(cells)))
+    return found
+
+
+def mirror(cell: Cell, nrows: int, ncols: int) -> Cell:
+    """The partner of an interior cell under the half-turn of the interior (rows/cols >= 1)."""
+    return nrows - cell[0], ncols - cell[1]
+
+
+def problems(layout: Layout, *, max_run: int = MAX_RUN) -> list[str]:
+    """What makes a layout unusable, as sentences (empty when it is fine)."""
+    found: list[str] = []
+    if not layout.whites:
+        return ["no white cells"]
+    if any(r == 0 or c == 0 or r >= layout.nrows or c >= layout.ncols for r, c in layout.whites):
+        found.append("white cell in the first row/column or outside the grid")
+    for _, cells in layout.runs:
+        if not 2 <= len(cells) <= max_run:
+            found.append(f"run at r{cells[0][0] + 1}c{cells[0][1] + 1} has {len(cells)} cells")
+    if not found and not connected(layout.whites):
+        found.append("white cells are not connected")
+    if not found and closed_rectangles(layout):
+        found.append("a white rectangle is closed off (its runs lie wholly inside it)")
+    return found
+
+
+def connected(whites: Iterable[Cell]) -> bool:
+    """Whether the white cells form one network (orthogonal adjacency = shared runs)."""
+    graph = nx.Graph()
+    cells = list(whites)
+    graph.add_nodes_from(cells)
+    white = set(cells)
+    for r, c in cells:
+        for nb in ((r + 1, c), (r, c + 1)):
+            if nb in white:
+                graph.add_edge((r, c), nb)
+    return len(cells) > 0 and nx.is_connected(graph)
+
+
+def closed_rectangles(layout: Layout) -> list[tuple[Cell, Cell]]:
+    """White rectangles whose rows and columns are complete runs.
+
+    Such a block of cells is a closed system: its sums never see the rest of the grid, and a
+    rectangle that is the whole puzzle (say 2x2 of two-cell runs) tends to admit a swap of
+    digits along a cycle.  Inside a connected layout one only exists as the whole puzzle, so
+    this is a cheap guard for tiny grids.
+    """
+    found = []
+    across = {cells[0]: cells for d, cells in layout.runs if d is Direction.ACROSS}
+    down = {cells[0]: cells for d, cells in layout.runs if d is Direction.DOWN}
+    for (r0, c0), row in across.items():
+        column = down.get((r0, c0))
+        if column is None:
+            continue
+        r1, c1 = column[-1][0], row[-1][1]
+        rows_ok = all(len(across.get((r, c0), ())) == c1 - c0 + 1 for r in range(r0, r1 + 1))
+        cols_ok = all(len(down.get((r0, c), ())) == r1 - r0 + 1 for c in range(c0, c1 + 1))
+        if rows_ok and cols_ok:
+            found.append(((r0, c0), (r1, c1)))
+    return found
+
+
+def random_layout(
+    nrows: int,
+    ncols: int,
+    rng: random.Random,
+    *,
+    block_rate: float = 0.3,
+    max_run: int = MAX_RUN,
+    max_square: int = 3,
+    min_fill: float = 0.45,
+    symmetric: bool = False,
+    attempts: int = 200,
+) -> Layout:
+    """A random valid layout; raises KakuroError when ``attempts`` draws all fail.
+
+    Blocks are scattered at ``block_rate`` (in mirror pairs when ``symmetric``), then runs
+    that are too long are cut, fully white ``max_square`` x ``max_square`` squares (dense areas
+    where sums rarely pin the digits) broken, and single cells blocked until every run has
+    2..``max_run`` cells; only the largest connected network survives.  ``min_fill`` rejects
+    sparse results.
+    """
+    if nrows < 3 or ncols < 3:
+        raise KakuroError(f"a {nrows}x{ncols} grid is too small (at least 3x3)")
+    interior = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
+    for _ in range(attempts):
+        white = set(interior)
+        order = interior[:]
+        rng.shuffle(order)
+        for cell in order:
+            if symmetric and mirror(cell, nrows, ncols) < cell:
+                continue
+            if rng.random() < block_rate and _safe(white, cell, nrows, ncols, symmetric):
+                _block(white, cell, nrows, ncols, symmetric)
+        _settle(white, nrows, ncols, rng, max_run, max_square, symmetric)
+        if not white:
+            continue
+        white = _largest_component(white)
+        if symmetric and any(mirror(c, nrows, ncols) not in white for c in white):
+            continue
+        layout = Layout(nrows, ncols, frozenset(white))
+        if layout.fill_ratio >= min_fill and not problems(layout, max_run=max_run):
+            return layout
+    raise KakuroError(
+        f"no valid {nrows}x{ncols} layout in {attempts} attempts "
+        f"(max run {max_run}, min fill {min_fill})"
+    )
+
+
+def _safe(white: set[Cell], cell: Cell, nrows: int, ncols: int, symmetric: bool) -> bool:
+    """Whether blocking ``cell`` (and its mirror) leaves no white line of a single cell."""
+    cells = [cell, mirror(cell, nrows, ncols)] if symmetric else [cell]
+    after = white - set(cells)
+    for r, c in cells:
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            nb = (r + dr, c + dc)
+            # a white neighbour with no white beyond it would be left alone in its line
+            if (
+                nb in after
+                and (nb[0] + dr, nb[1] + dc) not in after
+                and (nb[0] - dr, nb[1] - dc) not in after
+            ):
+                return False
+    return True
+
+
+def _block(white: set[Cell], cell: Cell, nrows: int, ncols: int, symmetric: bool) -> None:
+    white.discard(cell)
+    if symmetric:
+        white.discard(mirror(cell, nrows, ncols))
+
+
+def _settle(
+    white: set[Cell],
+    nrows: int,
+    ncols: int,
+    rng: random.Random,
+    max_run: int,
+    max_square: int,
+    symmetric: bool,
+) -> None:
+    """Add blocks until every line of white cells has 2..max_run cells and no white square
+    of side ``max_square`` remains."""
+    changed = True
+    while changed:
+        changed = False
+        if max_square:
+            for r in range(1, nrows - max_square + 1):
+                for c in range(1, ncols - max_square + 1):
+                    square = [(r + i, c + j) for i in range(max_square) for j in range(max_square)]
+                    if all(cell in white for cell in square):
+                        safe = [x for x in square if _safe(white, x, nrows, ncols, symmetric)]
+                        _block(white, rng.choice(safe or square), nrows, ncols, symmetric)
+                        changed = True
+        for _, cells in segments(white, nrows, ncols):
+            if not all(c in white for c in cells):
+                continue  # an earlier fix in this pass already cut it
+            if len(cells) == 1:
+                _block(white, cells[0], nrows, ncols, symmetric)
+                changed = True
+            elif len(cells) > max_run:
+                # Cut so that both pieces keep at least two cells.
+                cuts = [i for i in range(2, len(cells) - 2)]
+                safe = [i for i in cuts if _safe(white, cells[i], nrows, ncols, symmetric)]
+                cut = rng.choice(safe or cuts or [0])
+                _block(white, cells[cut], nrows, ncols, symmetric)
+                changed = True
+
+
+def _largest_component(white: set[Cell]) -> set[Cell]:
+    graph = nx.Graph()
+    graph.add_nodes_from(sorted(white))
+    for r, c in sorted(white):
+        for nb in ((r + 1, c), (r, c + 1)):
+            if nb in white:
+                graph.add_edge((r, c), nb)
+    parts = sorted(nx.connected_components(graph), key=lambda p: (-len(p), min(p)))
+    return set(parts[0])
+
+
+def without(layout: Layout, cell: Cell, *, max_run: int = MAX_RUN) -> Layout | None:
+    """The layout with one more block at ``cell``, or None when that breaks a rule."""
+    if cell not in layout.whites:
+        return None
+    smaller = Layout(layout.nrows, layout.ncols, layout.whites - {cell})
+    return None if problems(smaller, max_run=max_run) else smaller
+
+
+def block_cascade(
+    layout: Layout, cell: Cell, *, max_run: int = MAX_RUN, limit: int = 4
+) -> tuple[Layout, frozenset[Cell]] | None:
+    """Block ``cell`` and then every cell left alone in a line, up to ``limit`` blocks.
+
+    Blocking one cell of a two-cell run strands its partner; blocking the partner too is
+    often the only way to take a weak spot out of a layout.  None when the result breaks a
+    rule or needs more than ``limit`` blocks.
+    """
+    if cell not in layout.whites:
+        return None
+    white = set(layout.whites) - {cell}
+    removed = {cell}
+    while True:
+        singles = [
+            cells[0] for _, cells in segments(white, layout.nrows, layout.ncols) if len(cells) == 1
+        ]
+        if not singles:
+            break
+        white.difference_update(singles)
+        removed.update(singles)
+        if len(removed) > limit:
+            return None
+    smaller = Layout(layout.nrows, layout.ncols, frozenset(white))
+    return None if problems(smaller, max_run=max_run) else (smaller, frozenset(removed))
