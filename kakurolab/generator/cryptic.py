@@ -1,0 +1,149 @@
+"""Cryptic puzzles (Project Euler 424 style) from unique standard ones.
+
+A random bijection writes digits as letters A-J; every clue is written in letters (sums of
+ten or more as two letters, the first never the letter of 0).  With clues in letters alone a
+puzzle is usually ambiguous, so the generator reveals the letter of a white cell where two
+solutions disagree, and repeats until the grid *and* the letters are unique.  A last pass
+hides reveals that turned out unnecessary, and the text must mention at least nine of the
+ten letters (the tenth then follows from the bijection).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..backends import Backend
+from ..errors import KakuroError
+from ..model import LETTERS, Cell, Clue, Direction, Puzzle, Solution
+from ..uniqueness import count
+from .clues import from_clues
+from .core import Generated, derive_seed, generate
+from .layout import Layout
+
+
+@dataclass
+class CrypticGenerated:
+    puzzle: Puzzle
+    solution: Solution
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def letter_clue(total: int, letter_of: Mapping[int, str]) -> Clue:
+    """A sum written in letters: one letter below ten, else tens letter + units letter."""
+    if not 0 < total <= 45:
+        raise KakuroError(f"a clue of {total} cannot be written in cryptic letters")
+    text = letter_of[total] if total < 10 else letter_of[total // 10] + letter_of[total % 10]
+    return Clue(letters=text)
+
+
+def encrypt(
+    standard: Puzzle,
+    solution: Solution,
+    rng: random.Random,
+    *,
+    backend: str | Backend = "native",
+    timeout: float | None = 10.0,
+    max_reveals: int | None = None,
+) -> CrypticGenerated:
+    """A cryptic puzzle with one solution (grid and letters) from a unique standard one."""
+    layout = Layout.of(standard)
+    digits = list(range(10))
+    rng.shuffle(digits)
+    letters = dict(zip(LETTERS, digits, strict=True))
+    letter_of = {d: ch for ch, d in letters.items()}
+    clues: dict[tuple[Direction, Cell], Clue] = {}
+    for run in standard.runs:
+        assert run.clue is not None and run.clue.value is not None
+        clues[(run.direction, run.cells[0])] = letter_clue(run.clue.value, letter_of)
+    values = dict(solution.values)
+    truth = Solution(values, letters)
+    reveals: dict[Cell, str] = {}
+    limit = max_reveals if max_reveals is not None else len(values)
+    solves = 0
+
+    def check(shown: Mapping[Cell, str]) -> list[Solution] | None:
+        """The solutions found (up to two), or None when the solver ran out of time."""
+        nonlocal solves
+        puzzle = from_clues(layout, clues, standard.id, letters=shown)
+        result = count(puzzle, 2, backend=backend, timeout=timeout)
+        solves += 1
+        if len(result.solutions) < 2 and not result.complete:
+            return None
+        return result.solutions
+
+    while True:
+        found = check(reveals)
+        if found is None:
+            raise KakuroError(f"puzzle {standard.id}: cryptic uniqueness check timed out")
+        if len(found) == 1:
+            break
+        if len(reveals) >= limit:
+            raise KakuroError(f"puzzle {standard.id}: still ambiguous after {limit} reveals")
+        other = next(s for s in found if s != truth)
+        diff = [c for c in truth.differences(other) if c not in reveals]
+        if not diff:
+            # Only letters differ: show a cell holding a digit whose letter is in doubt.
+            doubtful = {d for ch, d in letters.items() if other.letters.get(ch) != d}
+            diff = [c for c in sorted(values) if values[c] in doubtful and c not in reveals]
+        if not diff:
+            raise KakuroError(f"puzzle {standard.id}: letters cannot be pinned by reveals")
+        cell = diff[rng.randrange(len(diff))]
+        reveals[cell] = letter_of[values[cell]]
+    # Hide reveals the solution does not need (latest first, one solve each).
+    for cell in sorted(reveals, key=lambda c: rng.random()):
+        trial = {c: ch for c, ch in reveals.items() if c != cell}
+        found = check(trial)
+        if found is not None and len(found) == 1:
+            reveals = trial
+    used = {ch for clue in clues.values() for ch in str(clue)} | set(reveals.values())
+    for cell in sorted(values, key=lambda c: rng.random()):
+        if len(used) >= 9:
+            break
+        ch = letter_of[values[cell]]
+        if ch not in used:
+            reveals[cell] = ch
+            used.add(ch)
+    if len(used) < 9:
+        raise KakuroError(f"puzzle {standard.id}: only {len(used)} letters can appear")
+    meta = {k: v for k, v in standard.meta.items() if k != "solution"}
+    meta["kind"] = "cryptic"
+    puzzle = from_clues(layout, clues, standard.id, meta, letters=reveals)
+    stats = {"reveals": len(reveals), "letters_used": len(used), "solves": solves}
+    return CrypticGenerated(puzzle, truth, stats)
+
+
+def generate_cryptic(
+    size: int,
+    *,
+    seed: int | str = 0,
+    difficulty: str = "hard",
+    symmetric: bool = False,
+    backend: str | Backend = "native",
+    attempts: int = 20,
+    pid: str | None = None,
+) -> CrypticGenerated:
+    """A square cryptic puzzle (the PE424 format holds square grids only)."""
+    last: KakuroError | None = None
+    for attempt in range(attempts):
+        base: Generated = generate(
+            size,
+            size,
+            difficulty,
+            seed=f"{seed}/cryptic{attempt}",
+            symmetric=symmetric,
+            backend=backend,
+            pid=pid or f"c{size}x{size}-s{seed}",
+        )
+        rng = random.Random(derive_seed(seed, "cryptic", size, attempt))
+        try:
+            made = encrypt(base.puzzle, base.solution, rng, backend=backend)
+        except KakuroError as exc:
+            last = exc
+            continue
+        made.puzzle.meta["seed"] = seed  # type: ignore[index]
+        made.stats["attempts"] = attempt + 1
+        return made
+    raise KakuroError(f"no cryptic {size}x{size} puzzle in {attempts} attempts: {last}")
