@@ -1,0 +1,68 @@
+"""``kakuro transform``: a puzzle under a rotation, reflection and/or digit complement.
+
+Rotation comes first (clockwise), then the flip (``h`` mirrors left-right, ``v`` top-bottom),
+then the complement d -> 10 - d.  Clue cells are re-derived at the heads of the moved runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..formats import FORMATS, dumps
+from ..generator.transforms import Transform, transform_puzzle, transform_solution
+from ..model import Puzzle, Solution
+from ._common import add_puzzle_args, emit_json, load_all
+from .convert import _write
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("transform", help="rotate, reflect or complement puzzles")
+    add_puzzle_args(parser, many=False)
+    parser.add_argument(
+        "--rotate",
+        type=int,
+        default=0,
+        choices=(0, 90, 180, 270),
+        help="clockwise rotation in degrees",
+    )
+    parser.add_argument(
+        "--flip", choices=("h", "v"), help="mirror left-right (h) or top-bottom (v)"
+    )
+    parser.add_argument("--complement", action="store_true", help="replace each digit d by 10-d")
+    parser.add_argument(
+        "--to",
+        choices=sorted(FORMATS),
+        help="output format (default: kakuro, pe424 for cryptic puzzles)",
+    )
+    parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    t = Transform(args.rotate, args.flip, args.complement)
+    out: list[Puzzle] = []
+    for puzzle in load_all(args):
+        moved = transform_puzzle(puzzle, t)
+        known = puzzle.meta.get("solution")
+        if isinstance(known, Solution):
+            solution = transform_solution(known, puzzle.shape, t)
+            moved = Puzzle(moved.id, moved.grid, {**moved.meta, "solution": solution})
+        out.append(moved)
+        if args.json:
+            emit_json(
+                {
+                    "id": puzzle.id,
+                    "new_id": moved.id,
+                    "transform": t.name,
+                    "rows": moved.nrows,
+                    "cols": moved.ncols,
+                }
+            )
+    fmt = args.to or ("pe424" if any(p.is_cryptic for p in out) else "kakuro")
+    text = dumps(out, fmt)
+    if args.output:
+        _write(Path(args.output), text)
+    elif not args.json:
+        print(text, end="")
+    return 0
