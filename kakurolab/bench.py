@@ -24,6 +24,7 @@ from typing import Any
 
 from .backends import BACKENDS, Backend, Status, get_backend
 from .errors import KakuroError, UnknownNameError
+from .generator.bench import generate_cases
 from .model import Puzzle
 from .uniqueness import Verdict, prove_unique, solve
 
@@ -215,6 +216,7 @@ def janko_cases(options: SuiteOptions) -> list[Case]:
 SUITES: dict[str, Suite] = {
     "pe424": Suite("solve the 200 cryptic Project Euler 424 puzzles", pe424_cases),
     "janko": Suite("solve + prove unique (count to 2) the 105 janko.at puzzles", janko_cases),
+    "generate": Suite("generate unique normal puzzles, 12x12 to 30x30", generate_cases),
 }
 
 

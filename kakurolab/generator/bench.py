@@ -1,0 +1,94 @@
+"""Generation benchmark: median seconds to a unique puzzle, per size.
+
+Run ``python -m kakurolab.generator.bench`` (or ``kakuro bench generate``).  Each size is
+generated from several seeds; the median hides the occasional seed that needs many repairs.
+Targets on a 2-core machine: 12x12 under 0.5 s, 20x20 under 5 s, 30x30 under 30 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .core import generate
+
+DEFAULT_SIZES: tuple[tuple[int, int], ...] = ((12, 12), (16, 22), (20, 20), (30, 30))
+TARGETS: dict[tuple[int, int], float] = {(12, 12): 0.5, (20, 20): 5.0, (30, 30): 30.0}
+
+
+def bench_generate(
+    sizes: Sequence[tuple[int, int]] = DEFAULT_SIZES,
+    *,
+    difficulty: str = "normal",
+    seeds: int = 5,
+    backend: str = "native",
+) -> list[dict[str, Any]]:
+    """One row per size: median, min and max seconds over ``seeds`` seeds, and the target."""
+    rows = []
+    for nrows, ncols in sizes:
+        times, solves = [], []
+        for seed in range(seeds):
+            start = time.perf_counter()
+            made = generate(nrows, ncols, difficulty, seed=seed, backend=backend)
+            times.append(time.perf_counter() - start)
+            solves.append(made.stats["solves"])
+        rows.append(
+            {
+                "size": f"{nrows}x{ncols}",
+                "difficulty": difficulty,
+                "median_s": round(statistics.median(times), 3),
+                "min_s": round(min(times), 3),
+                "max_s": round(max(times), 3),
+                "median_solves": statistics.median(solves),
+                "target_s": TARGETS.get((nrows, ncols)),
+            }
+        )
+    return rows
+
+
+def generate_cases(options: Any) -> list[Any]:
+    """Cases for the ``kakuro bench generate`` suite: one generation per size and seed.
+
+    ``options.subset`` limits the number of seeds per size (default 3).  The answer compared
+    across configurations is only "a unique puzzle of this size": different backends may
+    return different second solutions, so the repairs (and puzzles) can legitimately differ.
+    """
+    from ..bench import Case, Outcome
+
+    seeds = options.subset or 3
+    cases = []
+    for nrows, ncols in DEFAULT_SIZES:
+        for seed in range(seeds):
+
+            def run(backend: Any, timeout: float | None, r=nrows, c=ncols, s=seed) -> Any:
+                generate(r, c, "normal", seed=s, backend=backend)
+                return Outcome(("unique", r, c))
+
+            cases.append(Case(f"{nrows}x{ncols}-s{seed}", run))
+    return cases
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="12x12,16x22,20x20,30x30")
+    parser.add_argument("--difficulty", default="normal")
+    parser.add_argument("--seeds", type=int, default=5)
+    args = parser.parse_args(argv)
+    sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
+    for row in bench_generate(sizes, difficulty=args.difficulty, seeds=args.seeds):  # type: ignore[arg-type]
+        target = row["target_s"]
+        verdict = "" if target is None else (" ok" if row["median_s"] < target else " SLOW")
+        print(
+            f"{row['size']:>6} {row['difficulty']:<7} median {row['median_s']:.3f} s "
+            f"(min {row['min_s']:.3f}, max {row['max_s']:.3f}, {row['median_solves']} solves)"
+            f"{'' if target is None else f' target {target} s'}{verdict}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
