@@ -125,22 +125,30 @@ EXPLANATION = """\
 cells whose digit unit propagation alone decides, with no decision at all, computed over the whole
 clause list including root-level units (PySAT's `propagate()` leaves those out, so the units are
 passed as assumptions; the tests check this equals our own pure-Python closure,
-`kakurolab.encodings.up_fixed_cells`).  *solved by UP* counts puzzles whose
-every cell is fixed that way.
+`kakurolab.encodings.up_fixed_cells`, also behind `kakuro solve --up-only`).  *solved by UP*
+counts puzzles whose every cell is fixed that way.  *encode ms* is wall time on a shared machine:
+compare rows, not runs.
 
-* Decomposed encodings (`pb:*` sums with a separate all-different) fix next to nothing: each
-  sum and each at-most-one is propagated on its own, and a pseudo-Boolean decomposition does
-  not even reach bounds consistency on a digit's one-hot.
-* `combo` propagates through digit *sets*: a digit that is in no admissible set of a run is
-  gone, and a digit in every set must appear, so it fixes a good part of the grid.
-* `table` and `mdd` enforce generalised arc consistency on the whole run (sum and
-  all-different together), the strongest propagation a per-run encoding can give; on most janko
-  puzzles that alone solves the grid, leaving the SAT solver nothing to search.  `table` falls
-  back to `combo` on runs with too many ordered tuples, so `mdd` is at least as strong.
-* Strength costs size: `mdd` and `table` are several times larger than `combo`, and the solver
-  time on these puzzles is dominated by building and loading the formula, so the fastest preset
-  is the smallest formula that still propagates well.
+* Decomposed encodings (`pb:*` sums with a separate all-different) fix nothing: each sum and
+  each at-most-one propagates on its own, and a pseudo-Boolean decomposition over one-hot digits
+  does not even remove digits no digit set allows (`redundant=domain` adds exactly that, and
+  `redundant=combo` adds digit-set reasoning on top of a PB sum).
+* `combo` propagates through digit *sets*: a digit in no admissible set of a run is gone, a digit
+  in every set must appear.  Adding the explicit all-different (`alldiff=pairwise`) lets a placed
+  digit leave the rest of its run at once, which nearly doubles the fixed cells for a few more
+  clauses; `combo:lean` drops the selectors' at-most-one (implied), saving clauses on cryptic
+  runs that admit up to 126 sets.  That pair is the `fast` preset, the default.
+* `table` and `mdd` enforce generalised arc consistency on each whole run (sum and all-different
+  together), the strongest a per-run encoding can give; `mdd` (the `strong` preset) alone solves
+  every janko puzzle by propagation.  `table` falls back to `combo` on runs with more than its
+  tuple cap, so it fixes fewer cells than `mdd`.
+* Strength costs size: `mdd` is about ten times larger than `fast`, and on these puzzles the time
+  goes into building and loading the formula, not into search, so the fastest preset is the
+  smallest formula that still propagates well (`kakuro bench janko --config
+  'pysat:encoding=fast'`).
 * `lazy` writes no sum clauses, so it fixes nothing; the solver loop adds cuts instead.
+* Exact counts (`kakuro count --exact`) run pyganak on the same CNF, projected on the cell and
+  letter variables, so auxiliary variables never multiply the count.
 """
 
 

@@ -238,3 +238,25 @@ def test_cnf_modes_refuse_smt(tmp_path, capsys):
     path = _kakuro_file(tmp_path, "unique")
     assert main(["count", path, "--exact", "--encoding", f"smt={smt}"]) == 2
     assert "needs a CNF encoding" in capsys.readouterr().err
+
+
+def test_encodings_table_markdown(janko_path):
+    from kakurolab.encodings_table import markdown
+
+    text = markdown(janko_path, specs=["fast", "naive", "strong"], limit=2)
+    assert "| fast |" in text and "| naive |" in text
+    strong = next(line for line in text.splitlines() if line.startswith("| strong |"))
+    assert "(100.0%)" in strong  # mdd solves these by propagation alone
+    assert "## What the numbers mean" in text
+
+
+def test_encodings_listing_json(capsys):
+    import json
+
+    from kakurolab.cli import main
+
+    assert main(["encodings", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {p["name"] for p in data["presets"]} >= {"naive", "compact", "strong", "fast"}
+    assert set(data["parts"]) >= {"cell", "amo", "sum", "alldiff", "redundant", "smt"}
+    assert "bdd" in data["parts"]["sum"]["pb"]["args"]
