@@ -15,7 +15,7 @@ from kakurolab.bench import Config, SuiteOptions, run_bench
 from kakurolab.encodings import PRESETS, encode, parse_spec
 from kakurolab.encodings.smt import SMT_ENCODERS
 from kakurolab.encodings.smt.common import LOGICS_OF
-from kakurolab.encodings.smt.report import configurations
+from kakurolab.encodings.smt.report import configurations, markdown
 from kakurolab.errors import KakuroError, UnknownNameError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
@@ -170,6 +170,16 @@ def test_all_janko_published_solutions(spec: str, janko_puzzles) -> None:
         proof = prove_unique(puzzle, backend=_z3(spec), timeout=60)
         assert proof.verdict is Verdict.UNIQUE, puzzle.id
         assert proof.solutions[0] == puzzle.meta["solution"], puzzle.id
+
+
+@pytest.mark.bench
+def test_report_page_has_every_section(pe424_path, janko_path) -> None:
+    """The generator of docs/encodings-smt.md, on a tiny subset."""
+    page = markdown(2, 1, 10.0)
+    for heading in ("## Encodings", "## Formula size", "### pe424", "### janko", "### QF_FD"):
+        assert heading in page
+    for name in SMT_ENCODERS:
+        assert f"`smt={name}`" in page
 
 
 # -- the backend's interface ---------------------------------------------------------------
