@@ -79,6 +79,8 @@ def describe(root: Path) -> dict[str, Any]:
         "cores": os.cpu_count(),
         "usable_cores": len(affinity) if affinity is not None else None,
         "memory_gib": _memory_gib(),
+        # other work on the machine skews timings: say how busy it was at the start
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "os": platform.platform(),
         "python": sys.version.split()[0],
         "python_implementation": platform.python_implementation(),
