@@ -431,7 +431,8 @@ def run_experiment(
     if limit is not None:
         pending = pending[:limit]
     out.mkdir(parents=True, exist_ok=True)
-    write_environment(out / "environment.json", experiment)
+    if pending or not (out / "environment.json").exists():  # describes who made the rows
+        write_environment(out / "environment.json", experiment)
     (out / "skipped.json").write_text(json.dumps(the_plan.skipped, indent=1) + "\n")
     statuses: Counter[str] = Counter()
     repeats: Counter[tuple[str, str]] = Counter()
