@@ -87,14 +87,16 @@ def generate(
     symmetric: bool = False,
     logic_only: bool = False,
     backend: str | Backend = "native",
-    max_repairs: int = 60,
+    max_repairs: int | None = None,
     max_layouts: int = 200,
     timeout: float | None = 2.0,
     pid: str | None = None,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
-    ``timeout`` bounds each uniqueness check: a grid the solver cannot settle in time is
+    ``max_repairs`` bounds the local repairs of one fill (default: 60 plus one per two white
+    cells, since bigger grids hold more independent ambiguous spots).  ``timeout`` bounds
+    each uniqueness check: a grid the solver cannot settle in time is
     dropped (its seed still reproduces, since the drop happens at the same point).
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
@@ -121,7 +123,8 @@ def generate(
             if balanced is None:
                 continue
             layout, fixed = balanced
-        for _ in range(3):
+        budget = max_repairs if max_repairs is not None else 60 + len(layout.whites) // 2
+        for _ in range(6):
             values = fill(
                 layout,
                 rng,
@@ -134,7 +137,7 @@ def generate(
             if values is None:
                 continue
             found = _make_unique(
-                layout, values, level, rng, backend, max_repairs, logic_only, timeout, stats
+                layout, values, level, rng, backend, budget, logic_only, timeout, stats
             )
             if found is None:
                 continue
@@ -177,6 +180,7 @@ def _make_unique(
         result = count(puzzle, 2, backend=backend, timeout=timeout)
         stats["solves"] += 1
         if not result.solutions and not result.complete:
+            stats["timeouts"] = stats.get("timeouts", 0) + 1
             return None  # timed out before any solution
         if not result.solutions:
             raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
@@ -185,6 +189,9 @@ def _make_unique(
                 return None  # undecided (timeout): not provably unique
             if logic_only and not logic_solvable(result.stats):
                 return None
+            if not level.accepts_mean(mean_ambiguity(puzzle)):
+                stats["off_band"] = stats.get("off_band", 0) + 1
+                return None
             return layout, values, dict(result.stats)
         diff = _closest_difference(values, result.solutions)
         stats["repairs"] += 1
@@ -192,6 +199,7 @@ def _make_unique(
             heat[cell] = heat.get(cell, 0) + 1
         repaired = _repair(layout, values, diff, level, rng, heat)
         if repaired is None:
+            stats["stuck"] = stats.get("stuck", 0) + 1
             return None
         layout, values = repaired
     return None
@@ -216,7 +224,7 @@ def _repair(
     diff: list[Cell],
     level: Difficulty,
     rng: random.Random,
-    heat: Mapping[Cell, int],
+    heat: dict[Cell, int],
 ) -> tuple[Layout, dict[Cell, int]] | None:
     """A locally changed layout/fill where two solutions disagreed.
 
@@ -232,6 +240,22 @@ def _repair(
         blocked = _block_one(layout, values, diff, level, rng, heat)
         if blocked is not None:
             return blocked
+    if hot >= 6:
+        # A spot that single-digit changes cannot fix: re-fill everything around it.
+        region = {c for c in values if heat.get(c, 0) >= 2}
+        region |= {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
+        refilled = fill(
+            layout,
+            rng,
+            allows=level.allows,
+            weight=level.weight,
+            fixed={c: d for c, d in values.items() if c not in region},
+            node_limit=500 + 20 * len(region),
+        )
+        if refilled is not None:
+            for c in region:
+                heat[c] = 0
+            return layout, refilled
     options: list[tuple[float, Cell, int]] = []
     for cell in diff:
         runs = [layout.runs[i][1] for i in layout.runs_of[cell]]
@@ -285,8 +309,9 @@ def _block_one(
     """Turn one differing cell into a block (hottest first), if runs stay 2-9 long, the grid
     connected and every clue allowed."""
     max_run = max(len(cells) for _, cells in layout.runs)
+    limit = 4 if max(heat.get(c, 0) for c in diff) < 6 else 8
     for cell in sorted(diff, key=lambda c: (-heat.get(c, 0), rng.random())):
-        found = block_cascade(layout, cell, max_run=max_run)
+        found = block_cascade(layout, cell, max_run=max_run, limit=limit)
         if found is None:
             continue
         smaller, removed = found
@@ -314,13 +339,14 @@ def _block_one(
 def logic_solvable(stats: Mapping[str, Any]) -> bool:
     """Whether the solver settled the puzzle by propagation alone, without branching.
 
-    The native backend reports ``decisions`` (branching choices); a puzzle whose search to
-    two solutions made none was solved and proved unique by propagation only.
+    The native backend reports ``max_depth`` (deepest branching level); 0 means propagation
+    at the root found the grid and proved there is no other.  ``decisions`` (SAT solvers)
+    serves the same purpose when present.
     """
+    if "max_depth" in stats:
+        return int(stats["max_depth"]) == 0
     if "decisions" in stats:
         return int(stats["decisions"]) == 0
-    if "nodes" in stats and "max_depth" in stats:
-        return int(stats["nodes"]) <= 1
     raise KakuroError("--logic-only needs a backend that reports its branching (native)")
 
 

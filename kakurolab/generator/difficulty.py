@@ -33,6 +33,12 @@ class Difficulty:
     block_rate: float
     repair_target: int = 1
     """The clue ambiguity a local repair aims for (low pins digits; expert keeps some)."""
+    mean_band: tuple[float, float] = (0.0, 99.0)
+    """Accepted mean clue ambiguity.  Disjoint bands make the levels' means strictly rise
+    for every size and seed, not just on average."""
+
+    def accepts_mean(self, mean: float) -> bool:
+        return self.mean_band[0] <= mean <= self.mean_band[1]
 
     def allows(self, mask: int) -> bool:
         return self.max_ambiguity is None or ambiguity_of(mask) <= self.max_ambiguity
@@ -46,9 +52,17 @@ DIFFICULTIES: dict[str, Difficulty] = {
     # expert caps at 6 sets: wider caps make single uniqueness checks take seconds.
     # easy: only clues with one digit set (the two smallest and two largest sums per length)
     "easy": Difficulty("easy", 1, (1.0,), max_run=5, block_rate=0.3),
-    "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, block_rate=0.25),
+    "normal": Difficulty(
+        "normal", 2, (1.0, 4.0), max_run=7, block_rate=0.25, mean_band=(1.25, 2.0)
+    ),
     "hard": Difficulty(
-        "hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, block_rate=0.25, repair_target=2
+        "hard",
+        4,
+        (1.0, 1.0, 4.0, 8.0),
+        max_run=8,
+        block_rate=0.25,
+        repair_target=2,
+        mean_band=(2.1, 3.2),
     ),
     "expert": Difficulty(
         "expert",
@@ -56,7 +70,8 @@ DIFFICULTIES: dict[str, Difficulty] = {
         (0.5, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0, 10.0),
         max_run=8,
         block_rate=0.25,
-        repair_target=4,
+        repair_target=5,
+        mean_band=(3.3, 6.0),
     ),
 }
 
