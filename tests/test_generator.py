@@ -295,3 +295,12 @@ def test_cli_generate_bad_input_exits_2(argv, capsys):
     assert main(["generate", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kakuro: error:") and err.count("\n") == 1
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize(("shape", "target"), [((12, 12), 0.5), ((20, 20), 5.0), ((30, 30), 30.0)])
+def test_generation_speed(shape, target):
+    from kakurolab.generator.bench import bench_generate
+
+    (row,) = bench_generate([shape], seeds=5)
+    assert row["median_s"] < target, row

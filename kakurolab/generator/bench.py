@@ -78,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
-    for row in bench_generate(sizes, difficulty=args.difficulty, seeds=args.seeds):  # type: ignore[arg-type]
+    for size in sizes:  # one size at a time, so each line prints as soon as it is measured
+        (row,) = bench_generate([size], difficulty=args.difficulty, seeds=args.seeds)  # type: ignore[list-item]
         target = row["target_s"]
         verdict = "" if target is None else (" ok" if row["median_s"] < target else " SLOW")
         print(

@@ -1,0 +1,119 @@
+"""Build the shipped benchmark sets in ``kakurolab/data/generated`` with their manifest.
+
+``python -m kakurolab.generator.sets`` regenerates every set from the seeds recorded here;
+the manifest records the generator version, seeds and parameters of each file so anyone can
+reproduce (or extend) a set, and notes the combinations the generator could not fill.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import KakuroError
+from ..formats import dumps
+from ..model import Puzzle
+from .core import GENERATOR_VERSION, generate
+from .cryptic import generate_cryptic
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "generated"
+MANIFEST = DATA / "manifest.json"
+
+STANDARD_SIZES = ((8, 8), (12, 12), (16, 22))
+LEVELS = ("easy", "normal", "hard", "expert")
+CRYPTIC_SIZES = (6, 7, 10, 12)
+PER_SET = 2
+MAX_LAYOUTS = 40
+
+
+def build(out: Path = DATA) -> dict[str, Any]:
+    """Generate every set into ``out`` and write the manifest; returns the manifest."""
+    out.mkdir(parents=True, exist_ok=True)
+    sets: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for nrows, ncols in STANDARD_SIZES:
+        for level in LEVELS:
+            puzzles: list[Puzzle] = []
+            seeds: list[int] = []
+            start = time.perf_counter()
+            for seed in range(PER_SET):
+                try:
+                    made = generate(nrows, ncols, level, seed=seed, max_layouts=MAX_LAYOUTS)
+                except KakuroError as exc:
+                    skipped.append(
+                        {
+                            "size": f"{nrows}x{ncols}",
+                            "difficulty": level,
+                            "seed": seed,
+                            "reason": str(exc),
+                        }
+                    )
+                    continue
+                seeds.append(seed)
+                puzzles.append(
+                    Puzzle(
+                        made.puzzle.id,
+                        made.puzzle.grid,
+                        {**made.puzzle.meta, "solution": made.solution},
+                    )
+                )
+            if not puzzles:
+                continue
+            name = f"standard-{nrows}x{ncols}-{level}.kakuro"
+            (out / name).write_text(dumps(puzzles, "kakuro"), encoding="utf-8")
+            sets.append(
+                {
+                    "file": name,
+                    "kind": "standard",
+                    "format": "kakuro",
+                    "size": f"{nrows}x{ncols}",
+                    "difficulty": level,
+                    "seeds": seeds,
+                    "ids": [p.id for p in puzzles],
+                    "params": {
+                        "symmetric": False,
+                        "logic_only": False,
+                        "max_layouts": MAX_LAYOUTS,
+                        "backend": "native",
+                    },
+                    "seconds": round(time.perf_counter() - start, 2),
+                }
+            )
+            print(sets[-1]["file"], sets[-1]["seconds"], flush=True)
+    for size in CRYPTIC_SIZES:
+        puzzles, seeds, answers = [], [], []
+        for seed in range(PER_SET):
+            made_c = generate_cryptic(size, seed=seed)
+            puzzles.append(made_c.puzzle)
+            seeds.append(seed)
+            answers.append(made_c.solution.answer)
+        name = f"cryptic-{size}x{size}.txt"
+        (out / name).write_text(dumps(puzzles, "pe424"), encoding="utf-8")
+        sets.append(
+            {
+                "file": name,
+                "kind": "cryptic",
+                "format": "pe424",
+                "size": f"{size}x{size}",
+                "difficulty": "hard",
+                "seeds": seeds,
+                "answers": answers,
+                "params": {"backend": "native"},
+            }
+        )
+        print(name, flush=True)
+    manifest = {
+        "generator_version": GENERATOR_VERSION,
+        "command": "python -m kakurolab.generator.sets",
+        "note": "ids in pe424 files are line numbers; answers are the letter digits A..J",
+        "sets": sets,
+        "skipped": skipped,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
+
+if __name__ == "__main__":
+    build()
