@@ -123,6 +123,9 @@ def time_vs_size(results: Results) -> str:
         ax.plot(sizes, medians, label=config, **_style(plt, i))
     ax.set_yscale("log")
     ax.axhline(results.timeout, color="grey", linestyle=":", linewidth=1)
+    whites = [r.get("whites") or 1 for r in results.timed_rows]
+    if max(whites) > 20 * min(whites):  # spread the many small puzzles out
+        ax.set_xscale("log")
     ax.set_xlabel("white cells")
     ax.set_ylabel("median time (s, log; unsolved = 2 x timeout)")
     ax.set_title(f"{results.name}: time vs size{note}")
