@@ -26,6 +26,11 @@ LEVELS = ("easy", "normal", "hard", "expert")
 CRYPTIC_SIZES = (6, 7, 10, 12)
 PER_SET = 2
 MAX_LAYOUTS = 40
+NOT_BUILT = {
+    ("16x22", "easy"): "easy needs a run matching the generator rarely reaches at this size",
+    ("16x22", "expert"): "expert at 16x22 takes many minutes per puzzle (slow uniqueness "
+    "checks on high-ambiguity clues); over the build budget",
+}
 
 
 def build(out: Path = DATA) -> dict[str, Any]:
@@ -35,6 +40,10 @@ def build(out: Path = DATA) -> dict[str, Any]:
     skipped: list[dict[str, Any]] = []
     for nrows, ncols in STANDARD_SIZES:
         for level in LEVELS:
+            reason = NOT_BUILT.get((f"{nrows}x{ncols}", level))
+            if reason:
+                skipped.append({"size": f"{nrows}x{ncols}", "difficulty": level, "reason": reason})
+                continue
             puzzles: list[Puzzle] = []
             seeds: list[int] = []
             start = time.perf_counter()
