@@ -97,7 +97,10 @@ def generate(
     ``max_repairs`` bounds the local repairs of one fill (default: 60 plus one per two white
     cells, since bigger grids hold more independent ambiguous spots).  ``timeout`` bounds
     each uniqueness check: a grid the solver cannot settle in time is
-    dropped (its seed still reproduces, since the drop happens at the same point).
+    dropped.  Wall-clock limits are the one thing a seed cannot pin: the same seed gives the
+    same puzzle as long as no check runs into the timeout (``stats["timeouts"]`` counts
+    them; the native backend has no deterministic node budget yet), and ``timeout=None``
+    makes generation strictly reproducible at the price of unbounded checks.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     if not (MIN_SIZE <= nrows <= MAX_SIZE and MIN_SIZE <= ncols <= MAX_SIZE):
@@ -186,6 +189,7 @@ def _make_unique(
             raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
         if len(result.solutions) == 1:
             if not result.complete:
+                stats["timeouts"] = stats.get("timeouts", 0) + 1
                 return None  # undecided (timeout): not provably unique
             if logic_only and not logic_solvable(result.stats):
                 return None
