@@ -299,3 +299,17 @@ def test_pe424_config_covers_every_cnf_preset_and_smt_encoding() -> None:
         parse_spec(c.options["encoding"])["smt"] for c in experiment.configs if c.backend == "z3"
     }
     assert set(ENCODERS["smt"]) <= smt
+
+
+def test_shipped_sets_load_by_file_or_folder(tmp_path: Path) -> None:
+    from kakurolab.experiments import load_instances
+
+    if not (ROOT / "kakurolab" / "data" / "generated").is_dir():
+        pytest.skip("no shipped generated sets in this checkout")
+    text = 'name = "s"\n[[puzzles]]\nshipped = "generated"\n[[configs]]\nbackend = "native"\n'
+    instances = load_instances(load_experiment(write_config(tmp_path, text)))
+    ids = [i.id for i in instances]
+    assert ids and len(set(ids)) == len(ids)  # file stems keep repeated puzzle ids apart
+    assert {i.id.split("/")[1] for i in instances} >= {"standard-8x8-hard", "cryptic-6x6"}
+    with pytest.raises(KakuroError, match="no shipped puzzle set"):
+        load_instances(load_experiment(write_config(tmp_path, text.replace("generated", "nope"))))

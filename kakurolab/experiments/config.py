@@ -291,8 +291,17 @@ def _load_set(
         if not path.exists():
             raise KakuroError(f"{where}: no shipped puzzle set {entry['shipped']!r} under {base}")
         name = entry.get("name") or path.stem
-        files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
-        puzzles = [p for f in files for p in load(f, format=fmt)]
+        if path.is_dir():
+            # Every puzzle file in it (a manifest describes, it holds no puzzles); ids repeat
+            # between files, so each puzzle is named by its file too.
+            files = sorted(
+                p
+                for p in path.iterdir()
+                if p.is_file() and p.name != "manifest.json" and not p.name.startswith(".")
+            )
+            puzzles = [p.with_id(f"{f.stem}/{p.id}") for f in files for p in load(f, format=fmt)]
+        else:
+            puzzles = load(path, format=fmt)
     else:
         name, puzzles = _generate(entry["generate"], entry.get("name"), where, cache)
     return str(name), _select(puzzles, entry, where)
