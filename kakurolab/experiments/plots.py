@@ -23,6 +23,7 @@ entries helps nobody.  The CSV tables and mkplot files keep every configuration.
 def _pyplot() -> Any:
     matplotlib: Any = require("matplotlib", extra="plots", feature="experiment plots")
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "kakurolab"  # stable SVG ids: same rows, same file
     import matplotlib.pyplot as plt
 
     return plt
@@ -43,8 +44,10 @@ def _legend(ax: Any) -> None:
 
 
 def _save(fig: Any, results: Results, name: str) -> str:
-    for suffix in ("png", "svg"):
-        fig.savefig(results.path / f"{name}.{suffix}", dpi=120, bbox_inches="tight")
+    """PNG and SVG, without a date in them, so a rebuilt report changes no committed file."""
+    for suffix, metadata in (("png", {"Software": None}), ("svg", {"Date": None})):
+        path = results.path / f"{name}.{suffix}"
+        fig.savefig(path, dpi=120, bbox_inches="tight", metadata=metadata)
     return name
 
 
