@@ -335,3 +335,26 @@ def test_stats_are_reported() -> None:
 def test_unknown_option_is_an_error() -> None:
     with pytest.raises(KakuroError, match="native"):
         get_backend("native", threads=2)
+
+
+def test_node_limit_is_a_deterministic_timeout(janko_puzzles) -> None:
+    biggest = max(janko_puzzles, key=lambda p: len(p.whites))
+    published = biggest.meta["solution"]
+    full = count(biggest, 2, backend="native")
+    assert full.complete and full.solutions == [published]
+    for limit in (0, 1, 2, 5):
+        tiny = count(biggest, 2, backend="native", node_limit=limit)
+        assert tiny.status in (Status.SAT, Status.UNKNOWN)  # never unsat, never wrong
+        assert all(s == published for s in tiny.solutions)
+        assert tiny.stats["nodes"] <= limit
+        again = count(biggest, 2, backend="native", node_limit=limit)
+        assert (again.status, again.solutions, again.stats) == (
+            tiny.status,
+            tiny.solutions,
+            tiny.stats,
+        )
+    hard = count(LATIN4, None, backend="native", node_limit=50)
+    assert not hard.complete and hard.stats["nodes"] == 50
+    assert hard.solutions == count(LATIN4, None, backend="native", node_limit=50).solutions
+    large = count(biggest, 2, backend="native", node_limit=10**9)
+    assert (large.status, large.solutions, large.stats) == (full.status, full.solutions, full.stats)

@@ -64,27 +64,35 @@ class NativeBackend(Backend):
     name = "native"
     doc = "exact per-run propagation + MRV depth-first search in pure Python (the baseline)"
     extra = None
-    accepted_options: ClassVar[dict[str, str]] = {}
+    accepted_options: ClassVar[dict[str, str]] = {
+        "node_limit": "search nodes per session before UNKNOWN (a machine-independent timeout)",
+    }
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, node_limit: int | None = None, **options: Any) -> None:
         if options:
             raise KakuroError(
-                f"backend 'native' takes no options, got {', '.join(sorted(options))}"
+                f"backend 'native' takes only node_limit, got {', '.join(sorted(options))}"
             )
-        super().__init__()
+        if node_limit is not None and node_limit < 0:
+            raise KakuroError(f"native node_limit must be >= 0, got {node_limit}")
+        super().__init__(node_limit=node_limit)
+        self.node_limit = node_limit
 
     def _open(self, puzzle: Puzzle) -> Session:
-        return NativeSession(puzzle)
+        return NativeSession(puzzle, node_limit=self.node_limit)
 
 
 class NativeSession(Session):
     """One puzzle, solved by a resumable search.
 
     ``next`` resumes a generator that yields each grid once (or ``None`` when the deadline
-    passes, so the next call continues where the search stopped).
+    passes, so the next call continues where the search stopped).  ``node_limit`` caps the
+    nodes the whole session may expand: unlike a deadline it stops at the same point on any
+    machine, so callers that need reproducible answers (the generator) budget with it.  Once
+    spent, every later ``next`` answers ``UNKNOWN``.
     """
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, node_limit: int | None = None) -> None:
         start = time.perf_counter()
         self.cells = cells = puzzle.whites
         self.n_cells = n = len(cells)
@@ -160,6 +168,7 @@ class NativeSession(Session):
 
         self.blocked: set[_Key] = set()
         self.deadline: float | None = None
+        self.node_limit = node_limit
         self.nodes = self.propagations = self.fails = self.max_depth = self.solutions = 0
         self.search = self._search()
         self.done = self.closed = False
@@ -213,7 +222,8 @@ class NativeSession(Session):
 
     def _search(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
         """Depth-first search: yields each grid once with its letter digits (A..J, empty for
-        standard puzzles), or ``None`` when the deadline has passed."""
+        standard puzzles), or ``None`` when the deadline has passed or the node budget is
+        spent."""
         order, pop, assign = self.order, _POP, self._assign
         state = self.initial[:]
         letters = range(self.base, self.base + len(LETTERS)) if self.cryptic else ()
@@ -222,8 +232,11 @@ class NativeSession(Session):
         stack: list[tuple[list[int], int, int]] = []  # pending "x != v" branches
         current: list[int] | None = state
         countdown = CHECK_EVERY
+        limit = -1 if self.node_limit is None else self.node_limit
         while True:
             if current is not None:
+                while self.nodes == limit:
+                    yield None  # the node budget is spent: UNKNOWN from now on
                 self.nodes += 1
                 countdown -= 1
                 if not countdown:

@@ -8,8 +8,9 @@ with digits that rule out both the old fill and the alternative, or turns a diff
 into a block when the layout allows.  Only after a bounded number of repairs does it start
 over with a new fill, and then a new layout.
 
-Every random choice comes from one ``random.Random`` seeded from the parameters, so the same
-seed gives the same puzzle on every run.
+Every random choice comes from one ``random.Random`` seeded from the parameters, and each
+uniqueness check is bounded by a search-node budget (not the clock), so the same seed gives
+the same puzzle on every run and every machine.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ PRESETS: dict[str, tuple[int, int]] = {
 """Named sizes, rows x cols; ``grandmaster`` is the rulebook's 16x22 sheet (16 rows)."""
 
 MIN_SIZE, MAX_SIZE = 4, 60
+
+NODE_LIMIT = 30_000
+"""Search nodes one uniqueness check may expand (native backend) before the grid counts as
+undecided and is dropped.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms
+here, so the budget is a few seconds at most and, unlike a timeout, the same on any machine."""
 
 
 @dataclass
@@ -89,23 +95,26 @@ def generate(
     backend: str | Backend = "native",
     max_repairs: int | None = None,
     max_layouts: int = 200,
-    timeout: float | None = 2.0,
+    node_limit: int | None = NODE_LIMIT,
+    timeout: float | None = None,
     pid: str | None = None,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
     ``max_repairs`` bounds the local repairs of one fill (default: 60 plus one per two white
-    cells, since bigger grids hold more independent ambiguous spots).  ``timeout`` bounds
-    each uniqueness check: a grid the solver cannot settle in time is
-    dropped.  Wall-clock limits are the one thing a seed cannot pin: the same seed gives the
-    same puzzle as long as no check runs into the timeout (``stats["timeouts"]`` counts
-    them; the native backend has no deterministic node budget yet), and ``timeout=None``
-    makes generation strictly reproducible at the price of unbounded checks.
+    cells, since bigger grids hold more independent ambiguous spots).  ``node_limit`` bounds
+    each uniqueness check by search nodes (passed to the native backend when ``backend`` is
+    the name ``"native"``): a grid the solver cannot settle within it is dropped
+    (``stats["timeouts"]`` counts them).  A node budget stops at the same point on any
+    machine, so the seed alone pins the puzzle.  ``timeout`` (seconds per check, default
+    none) is only a safety net for other backends: a check that runs into it makes the
+    result depend on the machine's speed again.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     if not (MIN_SIZE <= nrows <= MAX_SIZE and MIN_SIZE <= ncols <= MAX_SIZE):
         raise KakuroError(f"size {nrows}x{ncols} is outside {MIN_SIZE}-{MAX_SIZE}")
     rng = random.Random(derive_seed(seed, f"{nrows}x{ncols}", level.name, symmetric, logic_only))
+    limits = check_limits(backend, node_limit, timeout)
     stats: dict[str, Any] = {"layouts": 0, "fills": 0, "repairs": 0, "solves": 0}
     start = time.perf_counter()
     max_run = min(level.max_run, nrows - 1, ncols - 1, MAX_RUN)
@@ -140,7 +149,7 @@ def generate(
             if values is None:
                 continue
             found = _make_unique(
-                layout, values, level, rng, backend, budget, logic_only, timeout, stats
+                layout, values, level, rng, backend, budget, logic_only, limits, stats
             )
             if found is None:
                 continue
@@ -173,14 +182,14 @@ def _make_unique(
     backend: str | Backend,
     max_repairs: int,
     logic_only: bool,
-    timeout: float | None,
+    limits: dict[str, Any],
     stats: dict[str, Any],
 ) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
     """Solve, and repair where a second solution differs, until the puzzle is unique."""
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
     for _ in range(max_repairs + 1):
         puzzle = build_puzzle(layout, values)
-        result = count(puzzle, 2, backend=backend, timeout=timeout)
+        result = count(puzzle, 2, backend=backend, **limits)
         stats["solves"] += 1
         if not result.solutions and not result.complete:
             stats["timeouts"] = stats.get("timeouts", 0) + 1
@@ -190,7 +199,7 @@ def _make_unique(
         if len(result.solutions) == 1:
             if not result.complete:
                 stats["timeouts"] = stats.get("timeouts", 0) + 1
-                return None  # undecided (timeout): not provably unique
+                return None  # undecided (budget spent): not provably unique
             if logic_only and not logic_solvable(result.stats):
                 return None
             if not level.accepts_mean(mean_ambiguity(puzzle)):
@@ -207,6 +216,17 @@ def _make_unique(
             return None
         layout, values = repaired
     return None
+
+
+def check_limits(
+    backend: str | Backend, node_limit: int | None, timeout: float | None
+) -> dict[str, Any]:
+    """Keyword arguments for ``count``: the node budget goes only to the native backend by
+    name (other backends reject the option; a backend instance keeps its own options)."""
+    limits: dict[str, Any] = {"timeout": timeout}
+    if node_limit is not None and backend == "native":
+        limits["node_limit"] = node_limit
+    return limits
 
 
 def _closest_difference(values: Mapping[Cell, int], solutions: list[Solution]) -> list[Cell]:
