@@ -80,9 +80,31 @@ class PySATSession(Session):
         self.cuts = 0
         self.calls = 0
         self.interruptible = _interruptible(self.solver)
+        # Kissat in PySAT cannot take clauses after a solve (it aborts the process), so blocking
+        # and lazy cuts are collected and the solver is rebuilt before its next call.
+        self.incremental = not solver.startswith("kissat")
+        self.added: list[list[int]] = []
+        self.stale = False
+
+    def _add(self, clause: list[int]) -> None:
+        if self.incremental:
+            self.solver.add_clause(clause)
+        else:
+            self.added.append(clause)
+            self.stale = True
+
+    def _rebuild(self) -> None:
+        from pysat.solvers import Solver
+
+        self.solver.delete()
+        self.solver = Solver(name=self.solver_name, bootstrap_with=self.enc.clauses)
+        self.solver.append_formula(self.added)
+        self.stale = False
 
     def _solve(self, deadline: float | None) -> bool | None:
         self.calls += 1
+        if self.stale:
+            self._rebuild()
         if deadline is None:
             return self.solver.solve()
         remaining = deadline - time.perf_counter()
@@ -126,7 +148,7 @@ class PySATSession(Session):
             if not cuts:
                 return Status.SAT, solution
             for cut in cuts:
-                self.solver.add_clause(cut)
+                self._add(cut)
             self.cuts += len(cuts)
 
     def _lazy_cuts(self, solution: Solution, true: set[int]) -> list[list[int]]:
@@ -144,10 +166,13 @@ class PySATSession(Session):
         return cuts
 
     def block(self, solution: Solution) -> None:
-        self.solver.add_clause([-lit for lit in self.enc.solution_lits(solution)])
+        self._add([-lit for lit in self.enc.solution_lits(solution)])
 
     def stats(self) -> dict[str, Any]:
-        stats: dict[str, Any] = dict(self.solver.accum_stats() or {})
+        try:
+            stats: dict[str, Any] = dict(self.solver.accum_stats() or {})
+        except NotImplementedError:  # Kissat exposes no statistics through PySAT
+            stats = {}
         stats.update(self.enc.stats())
         stats["solve_calls"] = self.calls
         if self.enc.lazy_runs:
