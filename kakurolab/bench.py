@@ -55,22 +55,12 @@ def coerce(value: str) -> Any:
 
 
 def check_options(name: str, options: Mapping[str, Any]) -> None:
-    """Reject options the backend does not declare.
-
-    Convention: a backend class may declare ``accepted_options: ClassVar[dict[str, str]]``
-    (option name -> one-line doc).  When it does, any other option is a user error reported in
-    one line; a backend without the attribute receives its options unchecked.
-    """
+    """Reject options the backend does not declare (``Backend.accepted_options``), before
+    anything runs."""
     cls = BACKENDS.get(name)
     if cls is None:
         raise UnknownNameError("backend", name, BACKENDS)
-    accepted = getattr(cls, "accepted_options", None)
-    if accepted is None:
-        return
-    for key in options:
-        if key not in accepted:
-            takes = f"it takes: {', '.join(sorted(accepted))}" if accepted else "it takes none"
-            raise KakuroError(f"backend {name!r} does not take option {key!r}; {takes}")
+    cls.check_options(options)
 
 
 @dataclass(frozen=True)
@@ -285,24 +275,35 @@ class BenchReport:
         }
 
     def table(self) -> str:
-        head = ("config", "cases", "timeouts", "total s", "median ms", "max ms", "ratio",
-                "geo ratio", "target")
+        head = (
+            "config",
+            "cases",
+            "timeouts",
+            "total s",
+            "median ms",
+            "max ms",
+            "ratio",
+            "geo ratio",
+            "target",
+        )
         rows = [head]
         for c in self.configs:
-            verdict = "" if c.passed is None else (
-                f"{'PASS' if c.passed else 'FAIL'} (<= {c.target:g}x)"
+            verdict = (
+                "" if c.passed is None else (f"{'PASS' if c.passed else 'FAIL'} (<= {c.target:g}x)")
             )
-            rows.append((
-                c.config.label + (" (ref)" if c.config.label == self.reference else ""),
-                str(len(c.times)),
-                str(c.timeouts),
-                f"{c.total:.3f}",
-                f"{1000 * c.median:.2f}",
-                f"{1000 * c.maximum:.1f}",
-                "-" if c.ratio is None else f"{c.ratio:.3f}x",
-                "-" if c.geo_ratio is None else f"{c.geo_ratio:.3f}x",
-                verdict,
-            ))
+            rows.append(
+                (
+                    c.config.label + (" (ref)" if c.config.label == self.reference else ""),
+                    str(len(c.times)),
+                    str(c.timeouts),
+                    f"{c.total:.3f}",
+                    f"{1000 * c.median:.2f}",
+                    f"{1000 * c.maximum:.1f}",
+                    "-" if c.ratio is None else f"{c.ratio:.3f}x",
+                    "-" if c.geo_ratio is None else f"{c.geo_ratio:.3f}x",
+                    verdict,
+                )
+            )
         widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
         lines = [
             f"suite {self.suite}: {len(self.configs[0].times) if self.configs else 0} cases, "
@@ -310,8 +311,9 @@ class BenchReport:
             f"wall {self.wall:.1f} s"
         ]
         for row in rows:
-            cells = [row[0].ljust(widths[0])] + [v.rjust(w) for v, w in zip(row[1:], widths[1:],
-                                                                              strict=True)]
+            cells = [row[0].ljust(widths[0])] + [
+                v.rjust(w) for v, w in zip(row[1:], widths[1:], strict=True)
+            ]
             lines.append("  ".join(cells).rstrip())
         return "\n".join(lines)
 
@@ -370,7 +372,7 @@ def run_bench(
     timed_out: dict[str, set[str]] = {label: set() for label in labels}
     iterable: Iterable[Case] = progress(cases, len(cases)) if progress else cases
     for index, case in enumerate(iterable):
-        order = labels[index % len(labels):] + labels[: index % len(labels)]
+        order = labels[index % len(labels) :] + labels[: index % len(labels)]
         answers: dict[str, object] = {}
         for _ in range(repeat):
             for label in order:
@@ -390,14 +392,16 @@ def run_bench(
     for label in labels:
         times = {cid: reduce(ts) for cid, ts in samples[label].items()}
         values = list(times.values())
-        reports.append(ConfigReport(
-            config=next(c for c in configs if c.label == label),
-            times=times,
-            timeouts=len(timed_out[label]),
-            total=sum(values),
-            median=statistics.median(values),
-            maximum=max(values),
-        ))
+        reports.append(
+            ConfigReport(
+                config=next(c for c in configs if c.label == label),
+                times=times,
+                timeouts=len(timed_out[label]),
+                total=sum(values),
+                median=statistics.median(values),
+                maximum=max(values),
+            )
+        )
     ref = next(r for r in reports if r.config.label == reference.label)
     for report in reports:
         if ref.total > 0:

@@ -51,7 +51,7 @@ def test_unknown_solver_lists_the_known_ones():
 
 
 def test_unknown_option_and_smt_encoding_are_refused():
-    with pytest.raises(UnknownNameError, match="unknown pysat option 'colour'"):
+    with pytest.raises(KakuroError, match="take option 'colour'; it takes: encoding, solver"):
         get_backend("pysat", colour="red")
     with pytest.raises(UnknownNameError, match="unknown encoding preset"):
         get_backend("pysat", encoding="nosuch")

@@ -101,9 +101,21 @@ class Backend(ABC):
     supports_cryptic: ClassVar[bool] = True
     supports_counting: ClassVar[bool] = True
     supports_timeout: ClassVar[bool] = True
+    accepted_options: ClassVar[dict[str, str]] = {}
+    """Option name -> one-line doc; any other option is refused in one line."""
 
     def __init__(self, **options: Any) -> None:
+        self.check_options(options)
         self.options = options
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Refuse options the backend does not declare, naming the ones it takes."""
+        for key in options:
+            if key not in cls.accepted_options:
+                known = sorted(cls.accepted_options)
+                takes = f"it takes: {', '.join(known)}" if known else "it takes none"
+                raise KakuroError(f"backend {cls.name!r} does not take option {key!r}; {takes}")
 
     @classmethod
     def available(cls) -> bool:

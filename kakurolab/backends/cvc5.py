@@ -47,10 +47,6 @@ class Cvc5Backend(Backend):
     }
 
     def __init__(self, **options: Any) -> None:
-        unknown = sorted(set(options) - set(self.accepted_options))
-        if unknown:
-            known = ", ".join(sorted(self.accepted_options))
-            raise _fail(f"no option {unknown[0]!r}; known: {known}")
         super().__init__(**options)
         self.logic = str(options.get("logic") or LOGICS[0])
         if self.logic not in LOGICS:

@@ -198,9 +198,7 @@ class PySATBackend(Backend):
     }
 
     def __init__(self, encoding: str | None = None, solver: str | None = None, **options: Any):
-        unknown = set(options) - set(self.accepted_options)
-        if unknown:
-            raise UnknownNameError("pysat option", sorted(unknown)[0], self.accepted_options)
+        self.check_options(options)
         spec = parse_spec(encoding or DEFAULT_PRESET)
         if spec.family != "cnf":
             raise KakuroError(f"the pysat backend needs a CNF encoding, not {spec}")

@@ -87,10 +87,6 @@ class Z3Backend(Backend):
     }
 
     def __init__(self, **options: Any) -> None:
-        unknown = sorted(set(options) - set(self.accepted_options))
-        if unknown:
-            known = ", ".join(sorted(self.accepted_options))
-            raise _fail(f"no option {unknown[0]!r}; known: {known}")
         super().__init__(**options)
         self.spec = self._spec(options)
         self.params = self._params(options)
