@@ -497,6 +497,22 @@ class NativeSession(Session):
         )
 
 
+def root_domains(puzzle: Puzzle) -> dict[Cell, int] | None:
+    """Each white cell's digit mask (bit ``d - 1`` for digit ``d``) after propagation at the
+    root, before any search; None when the clues contradict each other.
+
+    A cell left with more than one digit sits in a region that is ambiguous or needs search,
+    which lets the generator find many weak spots with one propagation instead of one spot
+    per solver call.
+    """
+    session = NativeSession(puzzle)
+    state = session.initial[:]
+    letters = session.letter_slots if session.cryptic else ()
+    if not session._propagate(state, range(len(session.run_cells)), letters):
+        return None
+    return dict(zip(session.cells, state[: session.n_cells], strict=True))
+
+
 def _members(cells: tuple[Cell, ...], index: dict[Cell, int]) -> tuple[int, ...]:
     """The state slots of a run's cells."""
     return itemgetter(*cells)(index) if len(cells) > 1 else (index[cells[0]],)

@@ -2,7 +2,9 @@
 
 The pipeline (``core``) draws a layout, fills it, writes the run sums as clues and proves
 uniqueness with a real solver (``uniqueness.count(..., backend="native")`` up to two),
-repairing locally where a second solution differs.  ``transforms`` maps a puzzle through
+repairing locally where a second solution differs (and, in the same step, wherever root
+propagation leaves cells undecided).  Checks are bounded by a search-node budget, not by
+the clock, so a seed gives the same puzzle on any machine.  ``transforms`` maps a puzzle through
 the 16 symmetries (8 geometric x digit complement); ``cryptic`` turns a unique standard
 puzzle into a Project Euler 424 style cryptic one; ``sets`` rebuilds the shipped sets.
 

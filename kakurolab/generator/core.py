@@ -24,6 +24,7 @@ from typing import Any
 import networkx as nx
 
 from ..backends import Backend
+from ..backends.native import root_domains
 from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
 from ..model import Cell, Direction, Puzzle, Solution
@@ -187,6 +188,7 @@ def _make_unique(
 ) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
     """Solve, and repair where a second solution differs, until the puzzle is unique."""
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
+    tried: set[Cell] = set()  # cells repaired once on propagation's word alone
     for _ in range(max_repairs + 1):
         puzzle = build_puzzle(layout, values)
         result = count(puzzle, 2, backend=backend, **limits)
@@ -210,12 +212,52 @@ def _make_unique(
         stats["repairs"] += 1
         for cell in diff:
             heat[cell] = heat.get(cell, 0) + 1
+        # The solver names one ambiguous spot per call; propagation at the root shows the
+        # others (cells left undecided), so repair those too before the next, costly, check.
+        others = _undecided_regions(puzzle, layout, set(diff)) if backend == "native" else []
         repaired = _repair(layout, values, diff, level, rng, heat)
         if repaired is None:
             stats["stuck"] = stats.get("stuck", 0) + 1
             return None
         layout, values = repaired
+        for region in others:
+            region = [c for c in region if c in values]
+            if not region or tried.intersection(region):
+                # Undecided again after such a repair: maybe unique (search settles it), so
+                # only the solver's own witness may send it back to repair (no churn).
+                continue
+            tried.update(region)
+            repaired = _repair(layout, values, region, level, rng, heat)
+            if repaired is not None:
+                stats["repairs"] += 1
+                layout, values = repaired
     return None
+
+
+def _undecided_regions(puzzle: Puzzle, layout: Layout, skip: set[Cell]) -> list[list[Cell]]:
+    """Groups of cells that root propagation leaves undecided, linked through shared runs,
+    except any group touching ``skip`` (the spot the solver already named)."""
+    domains = root_domains(puzzle)
+    if domains is None:
+        return []
+    open_cells = {c for c, m in domains.items() if m & (m - 1)}
+    regions: list[list[Cell]] = []
+    for start in sorted(open_cells):
+        if start not in open_cells:
+            continue
+        open_cells.discard(start)
+        region, todo = [start], [start]
+        while todo:
+            cell = todo.pop()
+            for i in layout.runs_of[cell]:
+                for mate in layout.runs[i][1]:
+                    if mate in open_cells:
+                        open_cells.discard(mate)
+                        region.append(mate)
+                        todo.append(mate)
+        if not skip.intersection(region):
+            regions.append(sorted(region))
+    return regions
 
 
 def check_limits(
