@@ -20,7 +20,7 @@ from ..errors import KakuroError
 from ..model import LETTERS, Cell, Clue, Direction, Puzzle, Solution
 from ..uniqueness import count
 from .clues import from_clues
-from .core import Generated, derive_seed, generate
+from .core import NODE_LIMIT, Generated, check_limits, derive_seed, generate
 from .layout import Layout
 
 
@@ -45,10 +45,16 @@ def encrypt(
     rng: random.Random,
     *,
     backend: str | Backend = "native",
-    timeout: float | None = 10.0,
+    node_limit: int | None = NODE_LIMIT,
+    timeout: float | None = None,
     max_reveals: int | None = None,
 ) -> CrypticGenerated:
-    """A cryptic puzzle with one solution (grid and letters) from a unique standard one."""
+    """A cryptic puzzle with one solution (grid and letters) from a unique standard one.
+
+    Checks are bounded by a search-node budget, not the clock, so a seed gives the same puzzle
+    on any machine; ``timeout`` is only a safety net for backends without a node budget.
+    """
+    limits = check_limits(backend, node_limit, timeout)
     layout = Layout.of(standard)
     digits = list(range(10))
     rng.shuffle(digits)
@@ -68,7 +74,7 @@ def encrypt(
         """The solutions found (up to two), or None when the solver ran out of time."""
         nonlocal solves
         puzzle = from_clues(layout, clues, standard.id, letters=shown)
-        result = count(puzzle, 2, backend=backend, timeout=timeout)
+        result = count(puzzle, 2, backend=backend, **limits)
         solves += 1
         if len(result.solutions) < 2 and not result.complete:
             return None
@@ -77,7 +83,9 @@ def encrypt(
     while True:
         found = check(reveals)
         if found is None:
-            raise KakuroError(f"puzzle {standard.id}: cryptic uniqueness check timed out")
+            raise KakuroError(
+                f"puzzle {standard.id}: cryptic uniqueness check ran out of its search budget"
+            )
         if len(found) == 1:
             break
         if len(reveals) >= limit:
