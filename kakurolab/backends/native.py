@@ -69,13 +69,10 @@ class NativeBackend(Backend):
     }
 
     def __init__(self, *, node_limit: int | None = None, **options: Any) -> None:
-        if options:
-            raise KakuroError(
-                f"backend 'native' takes only node_limit, got {', '.join(sorted(options))}"
-            )
+        super().__init__(**options)  # refuses any option but node_limit
         if node_limit is not None and node_limit < 0:
             raise KakuroError(f"native node_limit must be >= 0, got {node_limit}")
-        super().__init__(node_limit=node_limit)
+        self.options = {"node_limit": node_limit}
         self.node_limit = node_limit
 
     def _open(self, puzzle: Puzzle) -> Session:
