@@ -7,6 +7,7 @@ they exercise the blocking loop itself independently of any real solver.
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
 
 import pytest
 
@@ -55,6 +56,7 @@ class _Enumerator(Session):
 
 class EnumeratorBackend(Backend):
     name = "enumerator"
+    accepted_options: ClassVar[dict[str, str]] = {"corrupt": "return a broken grid"}
 
     def _open(self, puzzle: Puzzle) -> Session:
         return _Enumerator(puzzle, self.options.get("corrupt", False))
