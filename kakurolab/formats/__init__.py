@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 from ..check import validate
 from ..errors import FormatError, KakuroError, UnknownNameError
 from ..model import Puzzle, Solution
-from .base import Format
+from .base import Format, load_json
 from .kakuro import KakuroFormat, read_solution
 from .pe424 import Pe424Format
 from .puzzlekit import PuzzlekitFormat, parse_solution
@@ -39,12 +38,7 @@ def detect(text: str, source: str | None = None) -> type[Format]:
         if fmt.sniff(text):
             return fmt
     if text.lstrip().startswith(("{", "[")):  # JSON formats sniff only well-formed JSON
-        try:
-            json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(
-                f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
-            ) from None
+        load_json(text, source)  # raises, located, when the JSON is malformed
     raise FormatError(
         f"cannot tell the format (use --format {{{','.join(FORMATS)}}})", source=source, line=1
     )

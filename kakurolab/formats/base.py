@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from ..errors import FormatError
 from ..model import Puzzle
+
+
+def load_json(text: str, source: str | None = None) -> Any:
+    """Decode JSON, turning a syntax error into a FormatError located by line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
+        ) from None
 
 
 class Format(ABC):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format
+from .base import Format, load_json
 
 
 class PuzzlekitFormat(Format):
@@ -36,12 +36,7 @@ class PuzzlekitFormat(Format):
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
         if not text.lstrip().startswith("{"):
             return [parse_problem(text, "1", source)]
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(
-                f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
-            ) from None
+        data = load_json(text, source)
         entries = data.get("data") if isinstance(data, dict) else None
         if not isinstance(entries, dict):
             raise FormatError('expected {"data": {id: {"problem": ...}}}', source=source)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Square, White
-from .base import Format
+from .base import Format, load_json
 
 NO_CLUE = -1
 
@@ -37,12 +37,7 @@ class Pycsp3Format(Format):
 
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(
-                f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
-            ) from None
+        data = load_json(text, source)
         if isinstance(data, dict):
             return [_puzzle(data, "1", source)]
         if isinstance(data, list) and data:
