@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from _puzzles import square
 
 from kakurolab.backends import BACKENDS, Status, get_backend
 from kakurolab.errors import KakuroError
-from kakurolab.formats import loads
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 pytestmark = pytest.mark.skipif(
@@ -14,10 +14,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 JANKO_SAMPLE = range(0, 105, 7)  # 15 puzzles, small to large
-
-
-def _square(down: tuple[int, int], across: tuple[int, int]):
-    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
 
 
 def test_pe424_puzzle_1_answer(pe424_puzzles) -> None:
@@ -59,9 +55,9 @@ def test_janko_published_all(janko_puzzles, index: int) -> None:
     _janko_matches(janko_puzzles[index])
 
 
-def test_counts_every_grid_of_an_ambiguous_square() -> None:
+def test_counts_every_grid_of_an_ambiguoussquare() -> None:
     # a+b = c+d = a+c = b+d = 10 forces b = c, d = a: one grid per a in 1-9 except 5
-    result = count(_square((10, 10), (10, 10)), None, backend="cpsat")
+    result = count(square((10, 10), (10, 10)), None, backend="cpsat")
     assert result.complete and result.n_solutions == 8
     assert len(set(result.solutions)) == 8
 

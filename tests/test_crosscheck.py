@@ -8,10 +8,10 @@ real puzzles is evidence for both.
 from __future__ import annotations
 
 import pytest
+from _puzzles import square
 
 from kakurolab.backends import BACKENDS
 from kakurolab.check import solution_problems
-from kakurolab.formats import loads
 from kakurolab.model import Puzzle
 from kakurolab.uniqueness import Verdict, prove_unique
 
@@ -46,9 +46,7 @@ def test_pe424(pe424_puzzles, puzzle_id: str, pair: tuple[str, str]) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pair", PAIRS, ids="-".join)
-@pytest.mark.parametrize(
-    "puzzle_id", [str(i) for i in range(1, 201) if str(i) not in PE424_SAMPLE]
-)
+@pytest.mark.parametrize("puzzle_id", [str(i) for i in range(1, 201) if str(i) not in PE424_SAMPLE])
 def test_pe424_all(pe424_puzzles, puzzle_id: str, pair: tuple[str, str]) -> None:
     _agree(pe424_puzzles[int(puzzle_id) - 1], pair)
 
@@ -67,13 +65,9 @@ def test_janko_all(janko_puzzles, index: int, pair: tuple[str, str]) -> None:
 
 
 # Small puzzles built here: a 2x2 white square with column (down) and row (across) sums.
-def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
-    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
-
-
-AMBIGUOUS = _square((10, 10), (10, 10))  # b = c, d = a for any a != 5: eight grids
-UNSAT = _square((3, 5), (3, 4))  # a+b = a+c = 3, c+d = 4 force b = c = 1, a = 2, d = 3: b+d = 4
-UNIQUE = _square((3, 4), (3, 4))  # the same forcing, consistent this time
+AMBIGUOUS = square((10, 10), (10, 10))  # b = c, d = a for any a != 5: eight grids
+UNSAT = square((3, 5), (3, 4))  # a+b = a+c = 3, c+d = 4 force b = c = 1, a = 2, d = 3: b+d = 4
+UNIQUE = square((3, 4), (3, 4))  # the same forcing, consistent this time
 
 
 @pytest.mark.parametrize("backend", BACKENDS_UNDER_TEST)

@@ -15,6 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
+from _puzzles import square
 
 from kakurolab.backends import Status, get_backend
 from kakurolab.backends._propagate import pair_filter, pair_sums, revise_run
@@ -30,11 +31,6 @@ JANKO_IDS = list(json.loads(JANKO.read_text())["data"]) if JANKO.exists() else [
 
 def _grid(puzzle: Puzzle, solution: Solution) -> tuple[int, ...]:
     return tuple(solution.values[cell] for cell in puzzle.whites)
-
-
-def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
-    """A 2x2 white square with column (down) and row (across) sums."""
-    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
 
 
 def _block(size: int, total: int) -> Puzzle:
@@ -100,10 +96,10 @@ def _letters_of(puzzle: Puzzle, values: dict[Cell, int]) -> dict[str, int] | Non
 
 
 TINY = {
-    "square-4-4": _square((4, 4), (4, 4)),
-    "square-10-10": _square((10, 10), (10, 10)),
-    "square-3-4": _square((3, 4), (3, 4)),
-    "square-unsat": _square((4, 4), (3, 3)),
+    "square-4-4": square((4, 4), (4, 4)),
+    "square-10-10": square((10, 10), (10, 10)),
+    "square-3-4": square((3, 4), (3, 4)),
+    "square-unsat": square((4, 4), (3, 3)),
     "cryptic-one-letter": loads("3,X,(vA),(vB),(hC),O,O,(hD),O,O")[0],
     "cryptic-two-letters": loads("3,X,(vA),(vB),(hCD),O,O,(hE),O,O")[0],
     "cryptic-shown": loads("3,X,(vA),(vBC),(hD),O,E,(hBF),O,O")[0],
@@ -212,7 +208,7 @@ def test_two_letter_clue_helpers(same: bool) -> None:
 
 
 def test_ambiguous_gives_two_distinct_valid_witnesses() -> None:
-    puzzle = _square((4, 4), (4, 4))  # 13/31 and 31/13
+    puzzle = square((4, 4), (4, 4))  # 13/31 and 31/13
     proof = prove_unique(puzzle, backend="native")
     assert proof.verdict is Verdict.MULTIPLE
     first, second = proof.solutions
@@ -221,7 +217,7 @@ def test_ambiguous_gives_two_distinct_valid_witnesses() -> None:
 
 
 def test_contradictory_clues_are_unsat() -> None:
-    proof = prove_unique(_square((3, 5), (3, 4)), backend="native")
+    proof = prove_unique(square((3, 5), (3, 4)), backend="native")
     assert proof.verdict is Verdict.UNSAT and proof.solutions == []
     assert proof.result.complete
 

@@ -9,6 +9,7 @@ janko puzzles with published solutions; whole data sets are ``slow``.
 from __future__ import annotations
 
 import pytest
+from _puzzles import square
 
 from kakurolab.backends import BACKENDS, Status, get_backend
 from kakurolab.bench import Config, SuiteOptions, run_bench
@@ -37,11 +38,6 @@ SPECS = _variants()
 DEFAULT_LOGIC_SPECS = [f"smt={name}" for name in SMT_ENCODERS]
 
 
-def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
-    """A 2x2 white square with column (down) and row (across) sums."""
-    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
-
-
 def _block(size: int, total: int) -> Puzzle:
     """A ``size`` x ``size`` white block whose rows and columns all sum to ``total``."""
     header = "- " + " ".join(f"{total}," for _ in range(size))
@@ -55,9 +51,9 @@ def _cryptic(line: str) -> Puzzle:
 
 HAND_MADE: dict[str, tuple[Puzzle, Verdict, int]] = {
     # name: (puzzle, verdict, exact number of grids)
-    "square-unique": (_square((3, 4), (3, 4)), Verdict.UNIQUE, 1),
-    "square-two": (_square((3, 3), (3, 3)), Verdict.MULTIPLE, 2),
-    "square-unsat": (_square((3, 3), (3, 4)), Verdict.UNSAT, 0),
+    "square-unique": (square((3, 4), (3, 4)), Verdict.UNIQUE, 1),
+    "square-two": (square((3, 3), (3, 3)), Verdict.MULTIPLE, 2),
+    "square-unsat": (square((3, 3), (3, 4)), Verdict.UNSAT, 0),
     "latin3": (_block(3, 6), Verdict.MULTIPLE, 12),
     # rows and columns sum to the letters A and B: the corner cells may be equal
     "cryptic-open": (_cryptic("3,X,(vA),(vB),(hA),O,O,(hB),O,O"), Verdict.MULTIPLE, None),
@@ -286,7 +282,7 @@ def test_unknown_z3_parameter_is_one_line(pe424_puzzles) -> None:
 
 def test_unknown_encoding_name_lists_the_known_ones() -> None:
     with pytest.raises(UnknownNameError, match="bv, lia, pb, table"):
-        encode(_square((3, 4), (3, 4)), "smt=nope")
+        encode(square((3, 4), (3, 4)), "smt=nope")
 
 
 # -- cvc5 ----------------------------------------------------------------------------------

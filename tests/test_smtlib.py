@@ -8,6 +8,7 @@ import re
 
 import pytest
 import z3
+from _puzzles import square
 
 from kakurolab.cli import main
 from kakurolab.encodings import encode
@@ -20,11 +21,7 @@ from kakurolab.uniqueness import solve
 SPECS = [f"smt={name}" for name in SMT_ENCODERS]
 
 
-def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
-    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
-
-
-UNSAT_STANDARD = _square((3, 3), (3, 4))
+UNSAT_STANDARD = square((3, 3), (3, 4))
 UNSAT_CRYPTIC = loads("3,X,(vA),(vB),(hC),D,D,(hE),O,O\n", format="pe424")[0]
 
 
@@ -101,8 +98,9 @@ def test_bad_status_is_an_error() -> None:
 
 def test_kakuro_encode_writes_smt2(tmp_path, pe424_path, capsys) -> None:
     out = tmp_path / "p1.smt2"
-    code = main(["encode", str(pe424_path), "--select", "1", "--encoding", "smt=lia", "-o",
-                 str(out)])
+    code = main(
+        ["encode", str(pe424_path), "--select", "1", "--encoding", "smt=lia", "-o", str(out)]
+    )
     assert code == 0
     text = out.read_text()
     assert re.search(r"\(set-logic QF_LIA\)", text)

@@ -10,17 +10,13 @@ import itertools
 from typing import ClassVar
 
 import pytest
+from _puzzles import square as two_by_two
 
 from kakurolab.backends import Backend, Session, SolutionCheckError, Status
 from kakurolab.check import solution_problems
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
 from kakurolab.uniqueness import Verdict, count, prove_unique
-
-
-def _square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
-    """A 2x2 white square with the given column (down) and row (across) sums."""
-    return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
 
 
 def _brute_force(puzzle: Puzzle) -> list[Solution]:
@@ -65,7 +61,7 @@ class EnumeratorBackend(Backend):
 @pytest.fixture
 def square() -> Puzzle:
     """Rows and columns of {1, 3}: the two grids 13/31 and 31/13."""
-    return _square((4, 4), (4, 4))
+    return two_by_two((4, 4), (4, 4))
 
 
 def test_count_all_is_exact(square: Puzzle) -> None:
@@ -103,7 +99,7 @@ def test_wrong_solution_never_leaves_the_backend(square: Puzzle) -> None:
     ],
 )
 def test_verdict_matches_brute_force(down, across, verdict) -> None:
-    puzzle = _square(down, across)
+    puzzle = two_by_two(down, across)
     expected = {0: Verdict.UNSAT, 1: Verdict.UNIQUE}.get(
         len(_brute_force(puzzle)), Verdict.MULTIPLE
     )
