@@ -22,6 +22,7 @@ def _specs() -> list[str]:
     specs += [f"sum=combo,amo={name}" for name in CNF_ENCODERS["amo"]]
     specs += [f"sum=pb:bdd,alldiff=pairwise,redundant={name}" for name in ("domain", "combo")]
     specs += ["sum=mdd,redundant=combo", "cell=order,sum=table"]
+    specs += ["sum=mdd,pre=root", "cell=log,sum=pb:bdd,alldiff=ladder,pre=root"]
     seen: dict[str, str] = {}
     for spec in specs:
         seen.setdefault(str(parse_spec(spec)), spec)

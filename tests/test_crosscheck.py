@@ -96,3 +96,39 @@ def test_unique_small(backend: str) -> None:
     proof = prove_unique(UNIQUE, backend=backend)
     assert proof.verdict is Verdict.UNIQUE
     assert proof.solutions[0].rows(UNIQUE) == ["---", "-21", "-13"]
+
+
+# -- counting many solutions of cryptic puzzles -----------------------------------------------
+# PE424 puzzles with every shown letter turned into a plain white cell have dozens of
+# solutions; lines 4 and 7 then leave two letters unused, so each grid stands for two answers.
+COUNT_CONFIGS = {
+    "native": {},
+    "cpsat": {},
+    "pysat-fast": {"encoding": "fast"},
+    "pysat-presolved": {"encoding": "presolved"},
+    "pysat-lazy": {"encoding": "lazy"},
+    "z3": {},
+}
+
+
+def _letterless(line: str) -> Puzzle:
+    from kakurolab.formats import loads
+
+    fields = ["O" if len(f) == 1 and f in "ABCDEFGHIJ" else f for f in line.split(",")]
+    return loads(",".join(fields), format="pe424")[0]
+
+
+@pytest.mark.parametrize("config", sorted(COUNT_CONFIGS))
+@pytest.mark.parametrize("line", [1, 4, 7, 10])
+def test_counts_of_letterless_cryptic_puzzles_agree(pe424_path, line: int, config: str) -> None:
+    from kakurolab.uniqueness import count
+
+    backend = config.split("-")[0]
+    _need("native", backend)
+    puzzle = _letterless(pe424_path.read_text().splitlines()[line - 1])
+    reference = count(puzzle, None, backend="native")
+    found = count(puzzle, None, backend=backend, **COUNT_CONFIGS[config])
+    assert reference.complete and found.complete
+    assert len(reference.solutions) > 2
+    assert set(found.solutions) == set(reference.solutions)
+    assert len(found.solutions) == len(reference.solutions)

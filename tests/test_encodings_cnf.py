@@ -162,7 +162,9 @@ def test_up_on_unsat_root_conflict():
 # -- exact counting ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", ["combo", "naive", "table", "strong", "cell=log,sum=pb:adder"])
+@pytest.mark.parametrize(
+    "spec", ["combo", "naive", "table", "strong", "cell=log,sum=pb:adder", "presolved"]
+)
 @pytest.mark.parametrize("name", sorted(HAND_MADE))
 def test_exact_count_hand_made(spec, name):
     pytest.importorskip("pyganak")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
@@ -494,20 +495,44 @@ class NativeSession(Session):
         )
 
 
-def root_domains(puzzle: Puzzle) -> dict[Cell, int] | None:
-    """Each white cell's digit mask (bit ``d - 1`` for digit ``d``) after propagation at the
-    root, before any search; None when the clues contradict each other.
+@dataclass(frozen=True)
+class RootState:
+    """The domains left by propagation at the root, before any search.
 
-    A cell left with more than one digit sits in a region that is ambiguous or needs search,
-    which lets the generator find many weak spots with one propagation instead of one spot
-    per solver call.
+    ``cells`` maps each white cell to its digit mask (bit ``d - 1`` for digit ``d``);
+    ``letters`` (cryptic puzzles only) maps each letter to its mask over 0-9 (bit ``d``).
+    Propagation only removes values that no solution uses, so every solution of the puzzle
+    lies inside these domains: encoders may presolve with them (``pre=root``).
     """
+
+    cells: dict[Cell, int]
+    letters: dict[str, int]
+
+
+def root_state(puzzle: Puzzle) -> RootState | None:
+    """Propagate the puzzle at the root; None when the clues contradict each other."""
     session = NativeSession(puzzle)
     state = session.initial[:]
     letters = session.letter_slots if session.cryptic else ()
     if not session._propagate(state, range(len(session.run_cells)), letters):
         return None
-    return dict(zip(session.cells, state[: session.n_cells], strict=True))
+    n = session.n_cells
+    return RootState(
+        dict(zip(session.cells, state[:n], strict=True)),
+        dict(zip(LETTERS, state[n:], strict=True)) if session.cryptic else {},
+    )
+
+
+def root_domains(puzzle: Puzzle) -> dict[Cell, int] | None:
+    """Each white cell's digit mask after propagation at the root (see :func:`root_state`);
+    None when the clues contradict each other.
+
+    A cell left with more than one digit sits in a region that is ambiguous or needs search,
+    which lets the generator find many weak spots with one propagation instead of one spot
+    per solver call.
+    """
+    found = root_state(puzzle)
+    return None if found is None else found.cells
 
 
 def _members(cells: tuple[Cell, ...], index: dict[Cell, int]) -> tuple[int, ...]:

@@ -91,6 +91,8 @@ def _cnf_spec(parts: dict[str, str]) -> Spec:
             f"alldiff=none needs a sum encoding that implies all-different "
             f"(combo, table, mdd), not sum={canon['sum']}"
         )
+    if canon.get("pre") == "none":
+        del canon["pre"]  # the default, left out so existing spec strings keep their name
     cell = canon["cell"]
     for kind in ("sum", "alldiff", "redundant"):
         part = ENCODERS[kind][canon[kind].split(":")[0]]

@@ -23,7 +23,7 @@ from typing import Any
 from pysat.formula import IDPool
 
 from ... import combos
-from ...model import LETTERS, Puzzle, Run, Solution
+from ...model import LETTERS, Cell, Puzzle, Run, Solution
 from ..base import Encoding, Part
 from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
@@ -50,9 +50,13 @@ class CNFEncoding(Encoding):
         self.pool = IDPool()
         self._ids = self.pool.obj2id
         self.letter_ids: dict[tuple[str, int], int] = {}
+        self.letter_masks: dict[str, int] = {}
+        """Per letter, the digits (bit d) a presolve left it; empty: no presolve."""
         self.clauses: list[list[int]] = []
         self.notes: list[str] = []
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
+        self.presolved = False
+        """True when ``pre=root`` narrowed the domains (sum encoders may skip dead sets)."""
         self._amo = spec["amo"]
         self.cells: CellEncoding = CELL_ENCODINGS[spec["cell"]][0](self)
 
@@ -98,14 +102,15 @@ class CNFEncoding(Encoding):
         return Solution(values, letters)
 
     def solution_lits(self, solution: Solution) -> list[int]:
-        """Own literals that together spell ``solution`` (negate them to block it)."""
-        lits = [
+        """Own cell literals that together spell the grid of ``solution`` (negate them to
+        block it).  Letters stay out: the grid fixes every letter the puzzle uses, and
+        blocking letters too would find a grid again with the unused letters swapped,
+        counting it twice (the caller expands such letter variants itself)."""
+        return [
             lit
             for cell in self.puzzle.whites
             for lit in self.cells.value_lits(cell, solution.values[cell])
         ]
-        lits += [letter(self, ch, d) for ch, d in sorted(solution.letters.items())]
-        return lits
 
     def stats(self) -> dict[str, int]:
         return {
@@ -162,19 +167,39 @@ def run_domain(run: Run, targets: list[Target]) -> int:
     return allowed
 
 
+def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
+    """``pre=root``: narrow cell and letter domains by the native propagator at the root.
+
+    Domain filtering before encoding, as Savile Row (with Minion) and Picat's SAT compiler
+    do: propagation removes only values no solution uses, so the CNF keeps every solution
+    (counts and uniqueness verdicts are unchanged) and encodes what is left.  Contradictory
+    clues give an empty clause and the plain encoding."""
+    from ...backends.native import root_state
+
+    found = root_state(enc.puzzle)
+    if found is None:
+        enc.clauses.append([])
+        return None
+    enc.presolved = True
+    enc.letter_masks.update(found.letters)
+    return found.cells
+
+
 def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     """The puzzle as CNF under a canonical CNF spec (see :func:`..parse_spec`)."""
     start = time.perf_counter()
     enc = CNFEncoding(puzzle, spec)
+    root = _presolve(enc) if spec.get("pre") == "root" else None
     targets = [run_targets(enc, index, run) for index, run in enumerate(puzzle.runs)]
     prune = spec.name("sum") in PRUNING_SUMS or spec["redundant"] in ("domain", "combo")
     domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
     index_of = {run: i for i, run in enumerate(puzzle.runs)}
     for cell in puzzle.whites:
-        if prune:
-            mask = combos.ALL_DIGITS
-            for run in puzzle.runs_of[cell]:
-                mask &= domains[index_of[run]]
+        if prune or root is not None:
+            mask = combos.ALL_DIGITS if root is None else root[cell]
+            if prune:
+                for run in puzzle.runs_of[cell]:
+                    mask &= domains[index_of[run]]
             enc.cells.declare(cell, combos.digits_of(mask))
         else:
             enc.cells.declare(cell)
@@ -229,6 +254,12 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
             for name in CARD_ENCODINGS
         },
     },
+    "pre": {
+        "none": Part("none", "no presolve: the whole puzzle is encoded (the default)"),
+        "root": Part(
+            "root", "presolve: cell and letter domains narrowed by native root propagation"
+        ),
+    },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -255,6 +286,10 @@ CNF_PRESETS: dict[str, tuple[str, str]] = {
     "fast": (
         "cell=direct,sum=combo:lean,alldiff=pairwise",
         "lean combo plus explicit all-different: small, propagates well (the default)",
+    ),
+    "presolved": (
+        "cell=direct,sum=combo:lean,alldiff=pairwise,pre=root",
+        "fast after root propagation by the native solver (fastest; not independent of native)",
     ),
     "table": ("cell=direct,sum=table", "tuple support encoding, GAC per run"),
     "strong": ("cell=direct,sum=mdd", "MDD per run, GAC on sum + all-different by propagation"),

@@ -18,6 +18,8 @@ from ... import combos
 from ...check import clue_values
 from ...model import LETTERS, Run
 
+ALL_LETTER_DIGITS = 0x3FF
+
 if TYPE_CHECKING:
     from . import CNFEncoding
     from .sums import Target
@@ -31,19 +33,31 @@ def letter(enc: CNFEncoding, ch: str, d: int) -> int:
     return table[(ch, d)]
 
 
+def letter_digits(enc: CNFEncoding, ch: str) -> tuple[int, ...]:
+    """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
+    mask = enc.letter_masks.get(ch, ALL_LETTER_DIGITS)
+    return tuple(d for d in range(10) if mask >> d & 1)
+
+
 def encode_letters(enc: CNFEncoding) -> None:
-    """The bijection between letters and digits, and shown letters tied to their cells."""
-    for ch in LETTERS:
-        enc.exactly_one([letter(enc, ch, d) for d in range(10)])
-    for d in range(10):
-        enc.exactly_one([letter(enc, ch, d) for ch in LETTERS])
+    """The bijection between letters and digits, and shown letters tied to their cells.
+
+    Digits a presolve removed from a letter become unit clauses, and the exactly-ones run
+    over what is left, so a fully presolved puzzle costs about a hundred units."""
     add = enc.clauses.append
+    allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
+    for ch in LETTERS:
+        enc.exactly_one([letter(enc, ch, d) for d in allowed[ch]])
+        if len(allowed[ch]) < 10:
+            enc.clauses.extend([-letter(enc, ch, d)] for d in range(10) if d not in allowed[ch])
+    for d in range(10):
+        enc.exactly_one([letter(enc, ch, d) for ch in LETTERS if d in allowed[ch]])
     for cell, ch in enc.puzzle.shown_letters.items():
-        allowed = enc.cells.allowed[cell]
+        digits = enc.cells.allowed[cell]
         add([-letter(enc, ch, 0)])  # white cells hold 1-9
         for d in range(1, 10):
             lit = letter(enc, ch, d)
-            if d not in allowed:
+            if d not in digits:
                 add([-lit])
                 continue
             x = enc.cells.eq(cell, d)
@@ -51,28 +65,50 @@ def encode_letters(enc: CNFEncoding) -> None:
             add([x, -lit])
 
 
-def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
-    """The run's (total, guard) pairs; for letter clues also the clauses tying guards to
-    letters.  An impossible clue yields no target (and an empty clause)."""
+def _feasible(enc: CNFEncoding, run: Run) -> list[int]:
+    """The totals the run's clue can stand for, given the letters' remaining digits."""
     length = len(run)
     clue = run.clue
+    if clue is None:
+        return [s for s in combos.feasible_sums(length) if combos.count(length, s)]
+    values = clue_values(run)
+    if clue.letters is not None and enc.letter_masks:
+        tens, units = enc.letter_masks[clue.letters[0]], enc.letter_masks[clue.letters[-1]]
+        if len(clue.letters) == 1:
+            values = tuple(s for s in values if units >> s & 1)
+        else:
+            values = tuple(s for s in values if tens >> (s // 10) & 1 and units >> (s % 10) & 1)
+    return [s for s in values if combos.count(length, s)]
+
+
+def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
+    """The run's (total, guard) pairs; for letter clues also the clauses tying guards to
+    letters.  An impossible clue yields no target (and an empty clause).  A letter clue left
+    with one feasible total is a known total: its letters become units, and no guard."""
+    clue = run.clue
     if clue is not None and clue.value is not None:
-        if not combos.count(length, clue.value):
+        if not combos.count(len(run), clue.value):
             enc.clauses.append([])
             return []
         return [(clue.value, None)]
-    values = clue_values(run) if clue is not None else combos.feasible_sums(length)
-    feasible = [s for s in values if combos.count(length, s)]
+    feasible = _feasible(enc, run)
     if not feasible:
         enc.clauses.append([])
         return []
+    add = enc.clauses.append
+    if len(feasible) == 1 and clue is not None and clue.letters is not None:
+        (total,) = feasible
+        first, second = clue.letters[0], clue.letters[-1]
+        add([letter(enc, second, total % 10)])
+        if len(clue.letters) == 2:
+            add([letter(enc, first, total // 10)])
+        return [(total, None)]
     guards = {s: enc.var("sum", index, s) for s in feasible}
     enc.exactly_one(list(guards.values()))
-    add = enc.clauses.append
     if clue is not None and clue.letters is not None:
         if len(clue.letters) == 1:
             ch = clue.letters
-            for d in range(10):
+            for d in letter_digits(enc, ch):
                 if d in guards:
                     add([-guards[d], letter(enc, ch, d)])
                     add([-letter(enc, ch, d), guards[d]])
@@ -84,8 +120,11 @@ def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
             for s, g in guards.items():
                 add([-g, letter(enc, first, s // 10)])
                 add([-g, letter(enc, second, s % 10)])
-            for a in range(1, 10):
-                for b in range(10):
+            units = letter_digits(enc, second)
+            for a in letter_digits(enc, first):
+                if a == 0:
+                    continue
+                for b in units:
                     if first == second and a != b:
                         continue
                     s = 10 * a + b

@@ -72,8 +72,10 @@ def encode_combo(
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
     clauses = enc.clauses
+    # After a presolve many sets hold a digit no cell of the run may take: they are dead.
+    present = sum(1 << (d - 1) for d in range(1, 10) if by_digit[d]) if enc.presolved else 511
     if len(targets) == 1 and targets[0][1] is None:
-        sets = combos.combos(length, targets[0][0])
+        sets = [m for m in combos.combos(length, targets[0][0]) if not m & ~present]
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
             clauses.extend([by_digit[d] for d in combos.digits_of(sets[0])])
             return
@@ -85,6 +87,8 @@ def encode_combo(
     for total, _guard in targets:
         sels = by_total.setdefault(total, [])
         for mask in combos.combos(length, total):
+            if mask & ~present:
+                continue
             sel = var("combo", index, mask)
             sels.append(sel)
             all_sels.append(sel)
