@@ -104,7 +104,12 @@ def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
             add([letter(enc, first, total // 10)])
         return [(total, None)]
     guards = {s: enc.var("sum", index, s) for s in feasible}
-    enc.exactly_one(list(guards.values()))
+    if clue is None or clue.letters is None:
+        enc.exactly_one(list(guards.values()))
+    else:
+        # At-most-one guard follows from the letters' one-hots (each guard implies its
+        # letters' digits), so only at-least-one is written.
+        add(list(guards.values()))
     if clue is not None and clue.letters is not None:
         if len(clue.letters) == 1:
             ch = clue.letters

@@ -99,19 +99,20 @@ def encode_combo(
     else:
         enc.exactly_one(all_sels)
     _guard_links(enc, targets, by_total)
-    digits = range(1, 10)
-    for d in digits:
-        # a cell holds d -> the chosen set holds d (a unit -lit if no set does); through an
-        # occurrence literal when that saves literals (cryptic runs admit many sets)
+    for d in range(1, 10):
+        # A cell holds d <-> the chosen set holds d (a unit -lit if no set does).  Cryptic
+        # runs admit many sets: an occurrence literal then carries both directions, so each
+        # set costs binary clauses instead of one clause over all the run's cells per digit.
         cell_lits, sels = by_digit[d], holders[d]
         if len(cell_lits) > 1 and len(sels) > 2:
             occ = var("occurs", index, d)
             clauses.extend([[-lit, occ] for lit in cell_lits])
             clauses.append([-occ, *sels])
+            clauses.append([-occ, *cell_lits])
+            clauses.extend([[-sel, occ] for sel in sels])
         else:
             clauses.extend([[-lit, *sels] for lit in cell_lits])
-    # the chosen set holds d -> some cell holds d
-    clauses.extend([[-sel, *by_digit[d]] for d in digits for sel in holders[d]])
+            clauses.extend([[-sel, *cell_lits] for sel in sels])
 
 
 @cache
