@@ -85,8 +85,14 @@ def get_difficulty(name: str) -> Difficulty:
 
 
 def ambiguity_of(mask: int) -> int:
-    """The ambiguity of the clue a run filled with the digits of ``mask`` gets."""
-    return combos.count(mask.bit_count(), combos.mask_sum(mask))
+    """The ambiguity of the clue a run filled with the digits of ``mask`` gets (a table
+    lookup: fills and repairs ask this millions of times)."""
+    return _AMBIGUITY[mask]
+
+
+_AMBIGUITY: list[int] = [
+    combos.count(m.bit_count(), combos.mask_sum(m)) for m in range(combos.ALL_DIGITS + 1)
+]
 
 
 def clue_ambiguities(puzzle: Puzzle) -> list[int]:

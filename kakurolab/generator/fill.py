@@ -14,14 +14,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from ..combos import ALL_DIGITS, combos, digits_of, sum_range
 from ..model import Cell
 from .layout import Layout
 
 
+@lru_cache(maxsize=256)
 def allowed_sets(length: int, allows: Callable[[int], bool]) -> tuple[int, ...]:
-    """Every digit set of ``length`` digits that a level accepts."""
+    """Every digit set of ``length`` digits that a level accepts (cached: a repair re-fills
+    often, and recomputing this per run per fill was most of the generator's time)."""
     lo, hi = sum_range(length)
     return tuple(m for total in range(lo, hi + 1) for m in combos(length, total) if allows(m))
 
@@ -44,7 +47,7 @@ def fill(
     runs = [cells for _, cells in layout.runs]
     runs_of = layout.runs_of
     sets = [allowed_sets(len(cells), allows) for cells in runs]
-    weights = {m: weight(m) for options in sets for m in options}
+    weights = {m: weight(m) for options in set(sets) for m in options}
     used = [0] * len(runs)
     union = [0] * len(runs)
     values: dict[Cell, int] = {}
