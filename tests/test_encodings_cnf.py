@@ -88,16 +88,22 @@ def test_janko_smallest_20(spec, janko_puzzles):
         _agree(puzzle, spec)
 
 
+WHOLE_SET_PRESETS = [DEFAULT_PRESET, "presolved"]
+"""The default preset and the benchmarked fastest one run on the whole data sets."""
+
+
 @pytest.mark.slow
-def test_whole_janko_default_preset(janko_puzzles):
+@pytest.mark.parametrize("preset", WHOLE_SET_PRESETS)
+def test_whole_janko(preset, janko_puzzles):
     for puzzle in janko_puzzles:
-        _agree(puzzle, DEFAULT_PRESET)
+        _agree(puzzle, preset)
 
 
 @pytest.mark.slow
-def test_all_pe424_default_preset(pe424_puzzles):
+@pytest.mark.parametrize("preset", WHOLE_SET_PRESETS)
+def test_all_pe424(preset, pe424_puzzles):
     for puzzle in pe424_puzzles:
-        _agree(puzzle, DEFAULT_PRESET)
+        _agree(puzzle, preset)
 
 
 # -- structure of the encoding -------------------------------------------------------------
