@@ -132,3 +132,28 @@ def test_counts_of_letterless_cryptic_puzzles_agree(pe424_path, line: int, confi
     assert len(reference.solutions) > 2
     assert set(found.solutions) == set(reference.solutions)
     assert len(found.solutions) == len(reference.solutions)
+
+
+def _relettered(line: str, field: int, letter: str) -> Puzzle:
+    from kakurolab.formats import loads
+
+    fields = line.split(",")
+    fields[field] = letter
+    return loads(",".join(fields), format="pe424")[0]
+
+
+@pytest.mark.parametrize("config", sorted(COUNT_CONFIGS))
+@pytest.mark.parametrize("letter", list("ABCDEFGHIJO"))
+def test_verdicts_of_relettered_cryptic_puzzles_agree(pe424_path, letter: str, config: str):
+    """PE424 puzzle 1 with its last shown letter replaced (or hidden, ``O``): most variants
+    are unsatisfiable, one is ambiguous; every configuration gives native's verdict."""
+    backend = config.split("-")[0]
+    _need("native", backend)
+    line = pe424_path.read_text().splitlines()[0]
+    field = max(i for i, f in enumerate(line.split(",")) if len(f) == 1 and f in "ABCDEFGHIJ")
+    puzzle = _relettered(line, field, letter)
+    reference = prove_unique(puzzle, backend="native")
+    found = prove_unique(puzzle, backend=backend, **COUNT_CONFIGS[config])
+    assert found.verdict == reference.verdict
+    if reference.verdict is Verdict.UNIQUE:
+        assert found.solutions[0] == reference.solutions[0]
