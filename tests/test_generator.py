@@ -8,16 +8,19 @@ import pytest
 
 from kakurolab import combos
 from kakurolab.backends import BACKENDS
+from kakurolab.backends.native import root_domains
 from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import dumps, load, loads
 from kakurolab.generator import DIFFICULTIES, generate, mean_ambiguity, parse_size
+from kakurolab.generator.clues import build_puzzle
 from kakurolab.generator.cryptic import generate_cryptic, letter_clue
 from kakurolab.generator.difficulty import clue_ambiguities
-from kakurolab.generator.fill import fill
+from kakurolab.generator.fill import fill, fill_grid
 from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
-from kakurolab.model import LETTERS
+from kakurolab.generator.regions import check_regions
+from kakurolab.model import LETTERS, Solution
 from kakurolab.uniqueness import Verdict, count, prove_unique
 
 LEVELS = list(DIFFICULTIES)
@@ -118,6 +121,85 @@ def test_fill_keeps_fixed_and_avoids_forbidden():
     )
     if second is not None:
         assert second[cell] != first[cell]
+
+
+FILL_CASES = [((8, 8), level) for level in LEVELS] + [
+    ((30, 30), level) for level in LEVELS if level != "easy"
+]
+
+
+@pytest.mark.parametrize(("shape", "level"), FILL_CASES, ids=lambda c: str(c))
+def test_fill_grid_respects_runs_level_and_fixed(shape, level):
+    spec = DIFFICULTIES[level]
+    max_run = min(spec.max_run, shape[0] - 1)
+    rng = random.Random(4)
+    values = None
+    for _ in range(10):
+        layout = random_layout(*shape, rng, max_run=max_run, block_rate=spec.block_rate)
+        fixed = {min(layout.whites): 1} if level == "easy" else {}
+        values = fill_grid(layout, rng, allows=spec.allows, weight=spec.weight, fixed=fixed)
+        if values is not None:
+            break
+    assert values is not None and set(values) == set(layout.whites)
+    assert all(values[c] == d for c, d in fixed.items())
+    for _, cells in layout.runs:
+        digits = [values[c] for c in cells]
+        assert len(set(digits)) == len(digits)
+        assert spec.allows(combos.mask_of(digits))
+
+
+def test_fill_grid_is_reproducible():
+    layout = random_layout(12, 12, random.Random(8), max_run=7)
+    allows = DIFFICULTIES["normal"].allows
+    runs = [[fill_grid(layout, random.Random(s), allows=allows) for s in range(8)] for _ in "ab"]
+    assert runs[0] == runs[1]
+    found = [f for f in runs[0] if f is not None]
+    assert len(found) >= 2 and found[0] != found[1]  # the seed matters
+
+
+def _region_cases():
+    """Filled grids, some ambiguous (any clues) and some unique (generated)."""
+    rng = random.Random(17)
+    for shape in [(6, 6), (8, 8), (9, 11)]:
+        for _ in range(6):
+            layout = random_layout(*shape, rng, max_run=6)
+            values = fill(layout, rng, allows=DIFFICULTIES["normal"].allows)
+            if values is not None:
+                yield build_puzzle(layout, values), values
+    for seed in range(4):
+        made = generate(8, 8, "hard", seed=seed)
+        yield made.puzzle, made.solution.values
+
+
+def test_region_check_agrees_with_a_whole_count():
+    """Each undecided region searched alone, the rest held at the fill, gives the verdict a
+    count of the whole grid gives; a region's second solution completes to a real one."""
+    verdicts = []
+    for puzzle, values in _region_cases():
+        regions = check_regions(puzzle, values, node_limit=None)
+        assert regions is not None
+        open_cells = {c for c, m in root_domains(puzzle).items() if m & (m - 1)}
+        members = [c for region in regions for c in region.cells]
+        assert sorted(members) == sorted(open_cells)  # disjoint, and every open cell
+        whole = count(puzzle, 2, backend="native")
+        assert whole.complete or len(whole.solutions) == 2
+        unique = all(region.unique for region in regions)
+        assert unique == (len(whole.solutions) == 1)
+        for region in regions:
+            if region.other is not None:
+                other = Solution({**values, **region.other})
+                assert other.values != dict(values)
+                assert solution_problems(puzzle, other) == []
+        verdicts.append(unique)
+    assert True in verdicts and False in verdicts
+
+
+def test_region_check_rejects_a_fill_that_does_not_fit():
+    made = generate(8, 8, "normal", seed=3)
+    values = dict(made.solution.values)
+    cell = min(values)
+    values[cell] = values[cell] % 9 + 1
+    assert check_regions(made.puzzle, values) is None
 
 
 # ----------------------------------------------------------------------------- generate

@@ -24,17 +24,17 @@ from typing import Any
 import networkx as nx
 
 from ..backends import Backend
-from ..backends.native import root_domains
 from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
 from ..model import Cell, Direction, Puzzle, Solution
 from ..uniqueness import count
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
-from .fill import fill
+from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, random_layout, without
+from .regions import check_regions
 
-GENERATOR_VERSION = "1.1"
+GENERATOR_VERSION = "1.2"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -50,6 +50,11 @@ NODE_LIMIT = 30_000
 """Search nodes one uniqueness check may expand (native backend) before the grid counts as
 undecided and is dropped.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms
 here, so the budget is a few seconds at most and, unlike a timeout, the same on any machine."""
+
+QUICK_LIMIT = 2_000
+"""Search nodes per region in a check that may still find ambiguous spots elsewhere: a
+region that needs more is searched with the full ``NODE_LIMIT`` only once no spot is left
+to repair (``regions.check_regions``)."""
 
 
 @dataclass
@@ -138,19 +143,12 @@ def generate(
             layout, fixed = balanced
         budget = max_repairs if max_repairs is not None else 60 + len(layout.whites) // 2
         for _ in range(6):
-            values = fill(
-                layout,
-                rng,
-                allows=level.allows,
-                weight=level.weight,
-                fixed=fixed,
-                node_limit=20 * len(layout.whites) + 2000,
-            )
+            values = fill_grid(layout, rng, allows=level.allows, weight=level.weight, fixed=fixed)
             stats["fills"] += 1
             if values is None:
                 continue
             found = _make_unique(
-                layout, values, level, rng, backend, budget, logic_only, limits, stats
+                layout, values, level, rng, backend, budget, logic_only, limits, stats, symmetric
             )
             if found is None:
                 continue
@@ -185,10 +183,78 @@ def _make_unique(
     logic_only: bool,
     limits: dict[str, Any],
     stats: dict[str, Any],
+    symmetric: bool = False,
 ) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
-    """Solve, and repair where a second solution differs, until the puzzle is unique."""
+    """Check, and repair where a second solution differs, until the puzzle is unique.
+
+    With the native backend every check searches each undecided region on its own
+    (``regions``) and names every ambiguous spot at once; other backends name one spot per
+    full count.
+    """
+    if backend != "native":
+        return _make_unique_whole(
+            layout, values, level, rng, backend, max_repairs, logic_only, limits, stats, symmetric
+        )
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
-    tried: set[Cell] = set()  # cells repaired once on propagation's word alone
+    repairs = 0
+    while repairs <= max_repairs:
+        puzzle = build_puzzle(layout, values)
+        regions = check_regions(puzzle, values, limits.get("node_limit"), QUICK_LIMIT)
+        stats["solves"] += 1
+        if regions is None:
+            raise KakuroError("the clues of a filled grid contradict its fill")
+        stats["regions"] = stats.get("regions", 0) + len(regions)
+        spots = [
+            {c: d for c, d in region.other.items() if d != values[c]}
+            for region in regions
+            if region.other is not None
+        ]
+        if not spots:
+            if not all(region.complete for region in regions):
+                stats["timeouts"] = stats.get("timeouts", 0) + 1
+                return None  # a region the node budget could not settle
+            result = {
+                "nodes": sum(region.nodes for region in regions),
+                "max_depth": max((region.depth for region in regions), default=0),
+                "regions": len(regions),
+            }
+            if logic_only and not logic_solvable(result):
+                return None
+            if not level.accepts_mean(mean_ambiguity(puzzle)):
+                stats["off_band"] = stats.get("off_band", 0) + 1
+                return None
+            return layout, values, result
+        for other in spots:
+            for cell in other:
+                heat[cell] = heat.get(cell, 0) + 1
+        for other in spots:
+            diff = [c for c in sorted(other) if c in values]  # an earlier repair may block some
+            if not diff:
+                continue
+            repaired = _repair(layout, values, diff, level, rng, heat, other, symmetric)
+            repairs += 1
+            stats["repairs"] += 1
+            if repaired is None:
+                stats["stuck"] = stats.get("stuck", 0) + 1
+                return None
+            layout, values = repaired
+    return None
+
+
+def _make_unique_whole(
+    layout: Layout,
+    values: dict[Cell, int],
+    level: Difficulty,
+    rng: random.Random,
+    backend: str | Backend,
+    max_repairs: int,
+    logic_only: bool,
+    limits: dict[str, Any],
+    stats: dict[str, Any],
+    symmetric: bool = False,
+) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
+    """Solve the whole grid, and repair where a second solution differs (any backend)."""
+    heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
     for _ in range(max_repairs + 1):
         puzzle = build_puzzle(layout, values)
         result = count(puzzle, 2, backend=backend, **limits)
@@ -212,55 +278,12 @@ def _make_unique(
         stats["repairs"] += 1
         for cell in diff:
             heat[cell] = heat.get(cell, 0) + 1
-        # The solver names one ambiguous spot per call; propagation at the root shows the
-        # others (cells left undecided), so repair those too before the next, costly, check.
-        # Not at ``easy``: its fills hang on a matching of 1s that extra repairs upset (more
-        # seeds fail there, measured).
-        wide = backend == "native" and level.max_ambiguity != 1
-        others = _undecided_regions(puzzle, layout, set(diff)) if wide else []
-        repaired = _repair(layout, values, diff, level, rng, heat)
+        repaired = _repair(layout, values, diff, level, rng, heat, None, symmetric)
         if repaired is None:
             stats["stuck"] = stats.get("stuck", 0) + 1
             return None
         layout, values = repaired
-        for region in others:
-            region = [c for c in region if c in values]
-            if not region or tried.intersection(region):
-                # Undecided again after such a repair: maybe unique (search settles it), so
-                # only the solver's own witness may send it back to repair (no churn).
-                continue
-            tried.update(region)
-            repaired = _repair(layout, values, region, level, rng, heat)
-            if repaired is not None:
-                stats["repairs"] += 1
-                layout, values = repaired
     return None
-
-
-def _undecided_regions(puzzle: Puzzle, layout: Layout, skip: set[Cell]) -> list[list[Cell]]:
-    """Groups of cells that root propagation leaves undecided, linked through shared runs,
-    except any group touching ``skip`` (the spot the solver already named)."""
-    domains = root_domains(puzzle)
-    if domains is None:
-        return []
-    open_cells = {c for c, m in domains.items() if m & (m - 1)}
-    regions: list[list[Cell]] = []
-    for start in sorted(open_cells):
-        if start not in open_cells:
-            continue
-        open_cells.discard(start)
-        region, todo = [start], [start]
-        while todo:
-            cell = todo.pop()
-            for i in layout.runs_of[cell]:
-                for mate in layout.runs[i][1]:
-                    if mate in open_cells:
-                        open_cells.discard(mate)
-                        region.append(mate)
-                        todo.append(mate)
-        if not skip.intersection(region):
-            regions.append(sorted(region))
-    return regions
 
 
 def check_limits(
@@ -294,21 +317,26 @@ def _repair(
     level: Difficulty,
     rng: random.Random,
     heat: dict[Cell, int],
+    other: Mapping[Cell, int] | None = None,
+    symmetric: bool = False,
 ) -> tuple[Layout, dict[Cell, int]] | None:
     """A locally changed layout/fill where two solutions disagreed.
 
     Any change to the fill changes the clues of the runs it touches, so *every* old solution
     dies; what matters is that the new clues leave less freedom there.  So the repair either
-    blocks a differing cell (when the layout allows), or changes one differing cell to the
+    blocks a cell of the spot (when the layout allows), or changes one differing cell to the
     digit that gives its two runs the clues nearest the level's target ambiguity, or, when no
     single digit fits, re-fills a small neighbourhood.  A region that stays ambiguous after
     repeated changes (its ``heat``) is structurally weak, so blocking is tried there first.
+    Re-fills may not give a differing cell its digit in ``other`` (the second solution):
+    that would just swap the two solutions.
     """
     hot = max(heat.get(cell, 0) for cell in diff)
     if hot >= 3 or rng.random() < 0.15:
-        blocked = _block_one(layout, values, diff, level, rng, heat)
+        blocked = _block_one(layout, values, diff, level, rng, heat, symmetric)
         if blocked is not None:
             return blocked
+    swapped = {c: 1 << (other[c] - 1) for c in diff if other and c in other}
     if hot >= 6:
         # A spot that single-digit changes cannot fix: re-fill everything around it.
         region = {c for c in values if heat.get(c, 0) >= 2}
@@ -319,6 +347,7 @@ def _repair(
             allows=level.allows,
             weight=level.weight,
             fixed={c: d for c, d in values.items() if c not in region},
+            forbid=swapped,
             node_limit=500 + 20 * len(region),
         )
         if refilled is not None:
@@ -353,18 +382,20 @@ def _repair(
                         region.add(mate)
         fixed = {c: d for c, d in values.items() if c not in region}
         target = rng.choice(diff)
+        forbid = dict(swapped)
+        forbid[target] = forbid.get(target, 0) | 1 << (values[target] - 1)
         refilled = fill(
             layout,
             rng,
             allows=level.allows,
             weight=level.weight,
             fixed=fixed,
-            forbid={target: 1 << (values[target] - 1)},
+            forbid=forbid,
             node_limit=200 + 20 * len(region),
         )
         if refilled is not None:
             return layout, refilled
-    return _block_one(layout, values, diff, level, rng, heat)
+    return _block_one(layout, values, diff, level, rng, heat, symmetric)
 
 
 def _block_one(
@@ -374,13 +405,29 @@ def _block_one(
     level: Difficulty,
     rng: random.Random,
     heat: Mapping[Cell, int],
+    symmetric: bool = False,
 ) -> tuple[Layout, dict[Cell, int]] | None:
-    """Turn one differing cell into a block (hottest first), if runs stay 2-9 long, the grid
-    connected and every clue allowed."""
+    """Turn a cell of the spot into a block, if runs stay 2-9 long, the grid connected (and
+    symmetric when asked) and every clue allowed.
+
+    Candidates are the differing cells, hottest first, then the cells lying between two
+    differing cells of one run: a block there splits the run, so the two can no longer trade
+    digits along it (the classic swap rectangle a,b / b,a).  Runs the cut leaves with a sum
+    the level forbids are re-filled together with the runs crossing them.
+    """
     max_run = max(len(cells) for _, cells in layout.runs)
     limit = 4 if max(heat.get(c, 0) for c in diff) < 6 else 8
-    for cell in sorted(diff, key=lambda c: (-heat.get(c, 0), rng.random())):
-        found = block_cascade(layout, cell, max_run=max_run, limit=limit)
+    spot = set(diff)
+    between: set[Cell] = set()
+    for cell in diff:
+        for i in layout.runs_of[cell]:
+            cells = layout.runs[i][1]
+            inside = [k for k, c in enumerate(cells) if c in spot]
+            between.update(c for c in cells[inside[0] + 1 : inside[-1]] if c not in spot)
+    candidates = sorted(diff, key=lambda c: (-heat.get(c, 0), rng.random()))
+    candidates += sorted(between, key=lambda c: rng.random())
+    for cell in candidates:
+        found = block_cascade(layout, cell, max_run=max_run, limit=limit, symmetric=symmetric)
         if found is None:
             continue
         smaller, removed = found
@@ -390,15 +437,16 @@ def _block_one(
         ]
         if not bad:
             return smaller, rest
-        # The cut runs got sums the level forbids: re-fill just those runs.
+        # The cut runs got sums the level forbids: re-fill them and the runs crossing them.
         loose = {c for cells in bad for c in cells}
+        loose |= {m for c in loose for i in smaller.runs_of[c] for m in smaller.runs[i][1]}
         refilled = fill(
             smaller,
             rng,
             allows=level.allows,
             weight=level.weight,
             fixed={c: d for c, d in rest.items() if c not in loose},
-            node_limit=500,
+            node_limit=500 + 20 * len(loose),
         )
         if refilled is not None:
             return smaller, refilled

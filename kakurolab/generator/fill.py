@@ -1,16 +1,22 @@
 """Fill a layout with digits: no repeat inside a run, every run's digit set allowed.
 
-The fill is a randomized depth-first search over cells, most-constrained cell first (MRV).
 Each run keeps the digit sets its difficulty allows; a cell may take a digit only when both
 of its runs still have an allowed set containing their placed digits plus that digit, so an
 ``easy`` fill is steered onto unique-partition sums from the start instead of being filtered
-afterwards.  Digits are tried in a weighted random order that prefers the sets the level
-likes.  Fixed cells and forbidden digits let the generator re-fill a small region to repair
-an ambiguous puzzle.
+afterwards.  Digits are drawn in a weighted random order that prefers the sets the level
+likes, most-constrained cell first (MRV).
+
+Two searches share that board.  ``fill`` is a depth-first search: complete, so it suits the
+small regions a repair re-fills around fixed cells.  ``fill_grid`` fills a whole grid by
+conflict repair: when a cell has no digit left it frees the cells of its runs (and some of
+their run-mates) and carries on, instead of backtracking chronologically.  On large grids
+(30x30) a depth-first fill mostly fails deep down, far from the choice that caused it; the
+conflict repair succeeds on most layouts within a few hundred conflicts.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Callable, Mapping
@@ -29,6 +35,125 @@ def allowed_sets(length: int, allows: Callable[[int], bool]) -> tuple[int, ...]:
     return tuple(m for total in range(lo, hi + 1) for m in combos(length, total) if allows(m))
 
 
+class _Board:
+    """A layout being filled: the digits placed and, per run, the digits still open."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        rng: random.Random,
+        allows: Callable[[int], bool],
+        weight: Callable[[int], float],
+        forbid: Mapping[Cell, int] | None,
+    ) -> None:
+        self.rng = rng
+        self.runs = [cells for _, cells in layout.runs]
+        self.runs_of = layout.runs_of
+        self.sets = [allowed_sets(len(cells), allows) for cells in self.runs]
+        self.weights = {m: weight(m) for options in set(self.sets) for m in options}
+        self.used = [0] * len(self.runs)
+        self.union = [0] * len(self.runs)
+        self.values: dict[Cell, int] = {}
+        self.forbid = forbid or {}
+        self.open_cells: set[Cell] = set()
+        self.rank: dict[Cell, int] = {}
+        # MRV in O(log n): open cells by (domain size, rank) in a heap; an entry is stale
+        # once its cell is placed or its size changed (a fresh entry was pushed then).
+        self.size: dict[Cell, int] = {}
+        self.heap: list[tuple[int, int, Cell]] = []
+        self.ok = all(self.refresh(i) for i in range(len(self.runs)))
+
+    def refresh(self, i: int) -> bool:
+        """Recompute the digits still open to run i; False when no allowed set fits."""
+        u = self.used[i]
+        acc = 0
+        fits = False
+        for m in self.sets[i]:
+            if m & u == u:
+                acc |= m
+                fits = True
+        self.union[i] = acc & ~u
+        return fits
+
+    def domain(self, cell: Cell) -> int:
+        a, b = self.runs_of[cell]
+        return self.union[a] & self.union[b] & ~self.forbid.get(cell, 0) & ALL_DIGITS
+
+    def fix(self, fixed: Mapping[Cell, int] | None) -> bool:
+        """Place the fixed digits; False when they do not fit."""
+        for cell, digit in sorted((fixed or {}).items()):
+            if not self.domain(cell) & (1 << (digit - 1)):
+                return False
+            if not self.place(cell, digit):
+                return False
+        return True
+
+    def start(self, cells: list[Cell]) -> None:
+        """Open ``cells`` with a stable random tie-break: MRV stays deterministic yet varied
+        between seeds."""
+        order = sorted(cells)
+        self.rng.shuffle(order)
+        self.rank = {cell: i for i, cell in enumerate(order)}
+        self.open_cells = set(order)
+        self.size = {cell: self.domain(cell).bit_count() for cell in order}
+        self.heap = [(self.size[cell], i, cell) for i, cell in enumerate(order)]
+        heapq.heapify(self.heap)
+
+    def choose(self) -> Cell | None:
+        """The open cell with the fewest digits left (ties: lowest rank), None when full."""
+        heap = self.heap
+        while heap:
+            size, _, cell = heap[0]
+            if cell in self.open_cells and self.size[cell] == size:
+                return cell
+            heapq.heappop(heap)
+        return None
+
+    def _touch(self, i: int) -> None:
+        """Re-rank the open cells of run i after its open digits changed."""
+        for cell in self.runs[i]:
+            if cell in self.open_cells:
+                size = self.domain(cell).bit_count()
+                if size != self.size[cell]:
+                    self.size[cell] = size
+                    heapq.heappush(self.heap, (size, self.rank[cell], cell))
+
+    def ranked(self, cell: Cell) -> list[int]:
+        """The cell's digits in weighted random order (preferred sets first, usually)."""
+        scores: dict[int, float] = {}
+        used, sets, weights = self.used, self.sets, self.weights
+        for d in digits_of(self.domain(cell)):
+            bit = 1 << (d - 1)
+            score = 1.0
+            for i in self.runs_of[cell]:
+                u = used[i] | bit
+                score *= max((weights[m] for m in sets[i] if m & u == u), default=0.0)
+            if score > 0:
+                scores[d] = score
+        # Exponential race: sorting by -log(U)/w draws a weighted random permutation.
+        rng = self.rng
+        return sorted(scores, key=lambda d: -math.log(1.0 - rng.random()) / scores[d])
+
+    def place(self, cell: Cell, digit: int) -> bool:
+        self.values[cell] = digit
+        self.open_cells.discard(cell)
+        ok = True
+        for i in self.runs_of[cell]:
+            self.used[i] |= 1 << (digit - 1)
+            ok = self.refresh(i) and ok
+            self._touch(i)
+        return ok
+
+    def unplace(self, cell: Cell) -> None:
+        digit = self.values.pop(cell)
+        self.open_cells.add(cell)
+        self.size[cell] = -1  # forces a fresh heap entry below
+        for i in self.runs_of[cell]:
+            self.used[i] &= ~(1 << (digit - 1))
+            self.refresh(i)
+            self._touch(i)
+
+
 def fill(
     layout: Layout,
     rng: random.Random,
@@ -39,104 +164,26 @@ def fill(
     forbid: Mapping[Cell, int] | None = None,
     node_limit: int = 20_000,
 ) -> dict[Cell, int] | None:
-    """Digits for every white cell, or None when the search fails within ``node_limit``.
+    """Digits for every white cell by depth-first search, or None when it fails within
+    ``node_limit``.
 
     ``fixed`` cells keep their digits; ``forbid`` maps cells to masks of digits they must not
     take.  Deterministic for a given ``rng`` state.
     """
-    runs = [cells for _, cells in layout.runs]
-    runs_of = layout.runs_of
-    sets = [allowed_sets(len(cells), allows) for cells in runs]
-    weights = {m: weight(m) for options in set(sets) for m in options}
-    used = [0] * len(runs)
-    union = [0] * len(runs)
-    values: dict[Cell, int] = {}
-    forbid = forbid or {}
-
-    def refresh(i: int) -> bool:
-        """Recompute the digits still open to run i; False when no allowed set fits."""
-        u = used[i]
-        acc = 0
-        fits = False
-        for m in sets[i]:
-            if m & u == u:
-                acc |= m
-                fits = True
-        union[i] = acc & ~u
-        return fits
-
-    def domain(cell: Cell) -> int:
-        a, b = runs_of[cell]
-        return union[a] & union[b] & ~forbid.get(cell, 0) & ALL_DIGITS
-
-    for i in range(len(runs)):
-        if not refresh(i):
-            return None
-    for cell, digit in sorted((fixed or {}).items()):
-        bit = 1 << (digit - 1)
-        if not domain(cell) & bit:
-            return None
-        values[cell] = digit
-        for i in runs_of[cell]:
-            used[i] |= bit
-            if not refresh(i):
-                return None
-
-    # A stable random tie-break keeps MRV deterministic yet varied between seeds.
-    order = sorted(cell for cell in layout.whites if cell not in values)
-    rng.shuffle(order)
-    rank = {cell: i for i, cell in enumerate(order)}
-    open_cells = set(order)
-
-    def choose() -> Cell | None:
-        best, best_key = None, (10, 0)
-        for cell in open_cells:
-            key = (domain(cell).bit_count(), rank[cell])
-            if key < best_key:
-                best, best_key = cell, key
-        return best
-
-    def ranked(cell: Cell) -> list[int]:
-        """The cell's digits in weighted random order (preferred sets first, usually)."""
-        scores: dict[int, float] = {}
-        dom = domain(cell)
-        for d in digits_of(dom):
-            bit = 1 << (d - 1)
-            score = 1.0
-            for i in runs_of[cell]:
-                u = used[i] | bit
-                score *= max((weights[m] for m in sets[i] if m & u == u), default=0.0)
-            if score > 0:
-                scores[d] = score
-        # Exponential race: sorting by -log(U)/w draws a weighted random permutation.
-        return sorted(scores, key=lambda d: -math.log(1.0 - rng.random()) / scores[d])
-
-    def place(cell: Cell, digit: int) -> bool:
-        values[cell] = digit
-        open_cells.discard(cell)
-        ok = True
-        for i in runs_of[cell]:
-            used[i] |= 1 << (digit - 1)
-            ok = refresh(i) and ok
-        return ok
-
-    def unplace(cell: Cell) -> None:
-        digit = values.pop(cell)
-        open_cells.add(cell)
-        for i in runs_of[cell]:
-            used[i] &= ~(1 << (digit - 1))
-            refresh(i)
-
+    board = _Board(layout, rng, allows, weight, forbid)
+    if not board.ok or not board.fix(fixed):
+        return None
+    board.start([cell for cell in layout.whites if cell not in board.values])
     stack: list[tuple[Cell, list[int]]] = []
     nodes = 0
-    cell = choose()
+    cell = board.choose()
     if cell is None:
-        return values
-    stack.append((cell, ranked(cell)))
+        return board.values
+    stack.append((cell, board.ranked(cell)))
     while stack:
         cell, digits = stack[-1]
-        if cell in values:
-            unplace(cell)
+        if cell in board.values:
+            board.unplace(cell)
         if not digits:
             stack.pop()
             continue
@@ -144,11 +191,59 @@ def fill(
         if nodes > node_limit:
             return None
         digit = digits.pop(0)
-        if not place(cell, digit):
+        if not board.place(cell, digit):
             continue
-        nxt = choose()
+        nxt = board.choose()
         if nxt is None:
-            return values
-        if domain(nxt):
-            stack.append((nxt, ranked(nxt)))
+            return board.values
+        if board.domain(nxt):
+            stack.append((nxt, board.ranked(nxt)))
     return None
+
+
+def fill_grid(
+    layout: Layout,
+    rng: random.Random,
+    *,
+    allows: Callable[[int], bool] = lambda mask: True,
+    weight: Callable[[int], float] = lambda mask: 1.0,
+    fixed: Mapping[Cell, int] | None = None,
+    max_conflicts: int | None = None,
+    spread: float = 0.3,
+) -> dict[Cell, int] | None:
+    """Digits for every white cell by conflict repair, or None after ``max_conflicts``
+    (default: twice the open cells) dead ends.
+
+    A cell left with no digit frees the placed cells of its two runs, and each run-mate of
+    those with probability ``spread`` (freeing only the runs tends to rebuild the same dead
+    end).  ``fixed`` cells are never freed.  Deterministic for a given ``rng`` state.
+    """
+    board = _Board(layout, rng, allows, weight, None)
+    if not board.ok or not board.fix(fixed):
+        return None
+    keep = set(fixed or {})
+    board.start([cell for cell in layout.whites if cell not in board.values])
+    limit = 2 * len(board.open_cells) if max_conflicts is None else max_conflicts
+    conflicts = 0
+    runs, runs_of = board.runs, board.runs_of
+    while True:
+        cell = board.choose()
+        if cell is None:
+            return board.values
+        digits = board.ranked(cell)
+        if digits:
+            board.place(cell, digits[0])
+            continue
+        conflicts += 1
+        if conflicts > limit:
+            return None
+        freed = {m for i in runs_of[cell] for m in runs[i] if m in board.values and m not in keep}
+        for mate in sorted(freed):
+            for i in runs_of[mate]:
+                for other in runs[i]:
+                    if other in board.values and other not in keep and rng.random() < spread:
+                        freed.add(other)
+        if not freed:
+            return None  # boxed in by fixed cells
+        for mate in sorted(freed):
+            board.unplace(mate)

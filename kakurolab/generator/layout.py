@@ -264,9 +264,16 @@ def without(layout: Layout, cell: Cell, *, max_run: int = MAX_RUN) -> Layout | N
 
 
 def block_cascade(
-    layout: Layout, cell: Cell, *, max_run: int = MAX_RUN, limit: int = 4
+    layout: Layout,
+    cell: Cell,
+    *,
+    max_run: int = MAX_RUN,
+    limit: int = 4,
+    symmetric: bool = False,
 ) -> tuple[Layout, frozenset[Cell]] | None:
-    """Block ``cell`` and then every cell left alone in a line, up to ``limit`` blocks.
+    """Block ``cell`` and then every cell left alone in a line, up to ``limit`` blocks
+    (twice that when ``symmetric``: every block is mirrored, so the layout keeps its
+    half-turn symmetry).
 
     Blocking one cell of a two-cell run strands its partner; blocking the partner too is
     often the only way to take a weak spot out of a layout.  None when the result breaks a
@@ -274,17 +281,32 @@ def block_cascade(
     """
     if cell not in layout.whites:
         return None
-    white = set(layout.whites) - {cell}
-    removed = {cell}
-    while True:
-        singles = [
-            cells[0] for _, cells in segments(white, layout.nrows, layout.ncols) if len(cells) == 1
-        ]
-        if not singles:
-            break
-        white.difference_update(singles)
-        removed.update(singles)
-        if len(removed) > limit:
+    nrows, ncols = layout.nrows, layout.ncols
+    todo = ({cell, mirror(cell, nrows, ncols)} if symmetric else {cell}) & layout.whites
+    white = set(layout.whites)
+    removed: set[Cell] = set()
+    cap = 2 * limit if symmetric else limit
+    while todo:
+        white.difference_update(todo)
+        removed.update(todo)
+        if len(removed) > cap:
             return None
-    smaller = Layout(layout.nrows, layout.ncols, frozenset(white))
+        # Only lines through a blocked cell's neighbours can have become single cells.
+        near = {(r + dr, c + dc) for r, c in todo for dr, dc in _STEPS} & white
+        todo = {x for x in near if _alone(white, x)}
+        if symmetric:
+            todo |= {mirror(x, nrows, ncols) for x in todo}
+            todo &= white
+    smaller = Layout(nrows, ncols, frozenset(white))
     return None if problems(smaller, max_run=max_run) else (smaller, frozenset(removed))
+
+
+_STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+def _alone(white: set[Cell], cell: Cell) -> bool:
+    """Whether a white cell is alone in its across or its down line."""
+    r, c = cell
+    across = (r, c - 1) in white or (r, c + 1) in white
+    down = (r - 1, c) in white or (r + 1, c) in white
+    return not (across and down)

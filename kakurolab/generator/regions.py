@@ -1,0 +1,128 @@
+"""Uniqueness by independent regions: one small search per undecided region, not one big one.
+
+Propagation at the root (native backend) decides most cells of a generated grid.  The cells
+it leaves open fall into *regions*: groups linked through runs that hold open cells.  Every
+run's open cells lie in one region, and its decided cells can only hold their fill digits
+(propagation is sound and the fill is a solution), so the clues split into independent
+problems, one per region, and the puzzle's solutions are exactly the products of the
+regions' solutions.  The puzzle is unique if and only if every region is.
+
+Searching each region on its own, with the rest of the grid held at the fill, is far
+cheaper than one search of the whole grid (which, once it has a first solution, backtracks
+through one region while re-solving the others), and it names *every* ambiguous spot of the
+grid in one check, so the generator repairs them all before checking again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..backends import Status
+from ..backends.native import NativeSession
+from ..model import Cell, Puzzle
+
+
+@dataclass(frozen=True)
+class Region:
+    """One region's verdict.
+
+    ``other`` is a second solution's digits on the region's cells (None when the region is
+    unique or undecided); ``complete`` is False when the node budget ran out first.
+    """
+
+    cells: tuple[Cell, ...]
+    other: dict[Cell, int] | None
+    complete: bool
+    nodes: int
+    depth: int
+
+    @property
+    def unique(self) -> bool:
+        return self.complete and self.other is None
+
+
+def check_regions(
+    puzzle: Puzzle,
+    values: Mapping[Cell, int],
+    node_limit: int | None = None,
+    quick_limit: int | None = None,
+) -> list[Region] | None:
+    """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
+    when the clues contradict themselves (``values`` then is no solution of ``puzzle``).
+
+    ``values`` must be a solution of ``puzzle`` (the fill its clues were summed from).
+    ``node_limit`` bounds each region's search (native search nodes), so the verdicts depend
+    on the puzzle alone, never on the machine.  With ``quick_limit``, every region is first
+    searched within that smaller budget; only when none of them turns out ambiguous do the
+    undecided ones get the full ``node_limit``.  A generator that is going to repair the
+    ambiguous spots anyway need not spend the full budget on a hard region in that round.
+    """
+    root = NativeSession(puzzle)
+    state = root.initial[:]
+    if not root._propagate(state, range(len(root.run_cells)), ()):
+        return None
+    n = root.n_cells
+    cells = root.cells
+    fill = [1 << (values[cell] - 1) for cell in cells]
+    if any(state[i] & fill[i] == 0 for i in range(n)):
+        return None  # propagation removed a fill digit: the fill does not fit the clues
+    open_cells = [i for i in range(n) if state[i] & (state[i] - 1)]
+    seen: set[int] = set()
+    regions: list[list[int]] = []
+    for first in open_cells:
+        if first in seen:
+            continue
+        seen.add(first)
+        members, todo = [first], [first]
+        while todo:
+            i = todo.pop()
+            for run in root.cell_runs[i]:
+                for j in root.run_cells[run]:
+                    if j not in seen and state[j] & (state[j] - 1):
+                        seen.add(j)
+                        members.append(j)
+                        todo.append(j)
+        regions.append(sorted(members))
+    first_limit = node_limit
+    if quick_limit is not None and (node_limit is None or quick_limit < node_limit):
+        first_limit = quick_limit
+    verdicts = [_search_region(puzzle, state, fill, members, first_limit) for members in regions]
+    if first_limit != node_limit and not any(v.other is not None for v in verdicts):
+        verdicts = [
+            v if v.complete else _search_region(puzzle, state, fill, members, node_limit)
+            for v, members in zip(verdicts, regions, strict=True)
+        ]
+    return verdicts
+
+
+def _search_region(
+    puzzle: Puzzle,
+    root: list[int],
+    fill: list[int],
+    members: list[int],
+    node_limit: int | None,
+) -> Region:
+    """Count one region's solutions up to two, every cell outside it held at the fill."""
+    session = NativeSession(puzzle, node_limit=node_limit)
+    start = fill[:]
+    for i in members:
+        start[i] = root[i]
+    # The session reads ``initial`` when its search starts, at the first ``next``.
+    session.initial = start + session.initial[len(start) :]
+    cells = [session.cells[i] for i in members]
+    fill_digits = {session.cells[i]: fill[i].bit_length() for i in members}
+    other: dict[Cell, int] | None = None
+    complete = False
+    for _ in range(2):
+        status, solution = session.next()
+        if solution is None:
+            complete = status is Status.UNSAT
+            break
+        found = {cell: solution.values[cell] for cell in cells}
+        if found != fill_digits:
+            other, complete = found, True  # the fill is a solution too: two of them
+            break
+    stats = session.stats()
+    session.close()
+    return Region(tuple(cells), other, complete, stats["nodes"], stats["max_depth"])
