@@ -56,6 +56,9 @@ QUICK_LIMIT = 2_000
 region that needs more is searched with the full ``NODE_LIMIT`` only once no spot is left
 to repair (``regions.check_regions``)."""
 
+MAX_STUCK = 8
+"""Failed repairs one fill may take before it is dropped for a fresh one."""
+
 
 @dataclass
 class Generated:
@@ -107,11 +110,13 @@ def generate(
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
-    ``max_repairs`` bounds the local repairs of one fill (default: 60 plus one per two white
-    cells, since bigger grids hold more independent ambiguous spots).  ``node_limit`` bounds
-    each uniqueness check by search nodes (passed to the native backend when ``backend`` is
-    the name ``"native"``): a grid the solver cannot settle within it is dropped
-    (``stats["timeouts"]`` counts them).  A node budget stops at the same point on any
+    ``max_repairs`` bounds the repair rounds of one fill (default: 60 plus one per two white
+    cells, since bigger grids hold more independent ambiguous spots; with the native backend
+    one round repairs every spot a check names, up to four times ``max_repairs`` repairs in
+    all).  ``node_limit`` bounds each uniqueness check by search nodes (with the native
+    backend, each region's search): a region it cannot settle is repaired where the search
+    got stuck, and a grid other backends cannot settle is dropped (``stats["timeouts"]``
+    counts both).  A node budget stops at the same point on any
     machine, so the seed alone pins the puzzle.  ``timeout`` (seconds per check, default
     none) is only a safety net for other backends: a check that runs into it makes the
     result depend on the machine's speed again.
@@ -196,8 +201,11 @@ def _make_unique(
             layout, values, level, rng, backend, max_repairs, logic_only, limits, stats, symmetric
         )
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
-    repairs = 0
-    while repairs <= max_repairs:
+    # ``max_repairs`` bounds the checks; a check may name many spots, so the repairs
+    # themselves get a few times that.
+    repairs = stuck = checks = 0
+    while checks <= max_repairs and repairs <= 4 * max_repairs:
+        checks += 1
         puzzle = build_puzzle(layout, values)
         regions = check_regions(puzzle, values, limits.get("node_limit"), QUICK_LIMIT)
         stats["solves"] += 1
@@ -205,25 +213,34 @@ def _make_unique(
             raise KakuroError("the clues of a filled grid contradict its fill")
         stats["regions"] = stats.get("regions", 0) + len(regions)
         spots = [
-            {c: d for c, d in region.other.items() if d != values[c]}
+            spot
             for region in regions
             if region.other is not None
+            for spot in _split_spot(
+                layout, {c: d for c, d in region.other.items() if d != values[c]}
+            )
         ]
         if not spots:
             if not all(region.complete for region in regions):
+                # Regions the node budget could not settle: make the clues around the cells
+                # whose probes ran out less ambiguous, and check again (dropping the fill
+                # instead wastes every repair so far; large hard grids hit this often).
                 stats["timeouts"] = stats.get("timeouts", 0) + 1
-                return None  # a region the node budget could not settle
-            result = {
-                "nodes": sum(region.nodes for region in regions),
-                "max_depth": max((region.depth for region in regions), default=0),
-                "regions": len(regions),
-            }
-            if logic_only and not logic_solvable(result):
-                return None
-            if not level.accepts_mean(mean_ambiguity(puzzle)):
-                stats["off_band"] = stats.get("off_band", 0) + 1
-                return None
-            return layout, values, result
+                spots = [{c: 0 for c in region.unsure} for region in regions if region.unsure]
+                if not spots:
+                    return None
+            else:
+                result = {
+                    "nodes": sum(region.nodes for region in regions),
+                    "max_depth": max((region.depth for region in regions), default=0),
+                    "regions": len(regions),
+                }
+                if logic_only and not logic_solvable(result):
+                    return None
+                if not level.accepts_mean(mean_ambiguity(puzzle)):
+                    stats["off_band"] = stats.get("off_band", 0) + 1
+                    return None
+                return layout, values, result
         for other in spots:
             for cell in other:
                 heat[cell] = heat.get(cell, 0) + 1
@@ -231,14 +248,45 @@ def _make_unique(
             diff = [c for c in sorted(other) if c in values]  # an earlier repair may block some
             if not diff:
                 continue
-            repaired = _repair(layout, values, diff, level, rng, heat, other, symmetric)
+            known = {c: d for c, d in other.items() if d}  # the second solution's digits
+            repaired = _repair(layout, values, diff, level, rng, heat, known, symmetric)
             repairs += 1
             stats["repairs"] += 1
             if repaired is None:
+                # Leave this spot for the next round (its heat rises, so wider repairs
+                # follow) unless spots keep resisting: then the fill is hopeless.
+                stuck += 1
                 stats["stuck"] = stats.get("stuck", 0) + 1
-                return None
+                if stuck > MAX_STUCK:
+                    return None
+                continue
             layout, values = repaired
     return None
+
+
+def _split_spot(layout: Layout, changed: dict[Cell, int]) -> list[dict[Cell, int]]:
+    """A second solution's changes split into groups that share no run.
+
+    Each group alone also turns the fill into a solution (a run sees one group's changes or
+    none), so each is an ambiguous spot of its own, and a small spot gets a focused repair.
+    """
+    groups: list[dict[Cell, int]] = []
+    left = set(changed)
+    for start in sorted(changed):
+        if start not in left:
+            continue
+        left.discard(start)
+        group, todo = {start: changed[start]}, [start]
+        while todo:
+            cell = todo.pop()
+            for i in layout.runs_of[cell]:
+                for mate in layout.runs[i][1]:
+                    if mate in left:
+                        left.discard(mate)
+                        group[mate] = changed[mate]
+                        todo.append(mate)
+        groups.append(group)
+    return groups
 
 
 def _make_unique_whole(
@@ -395,7 +443,23 @@ def _repair(
         )
         if refilled is not None:
             return layout, refilled
-    return _block_one(layout, values, diff, level, rng, heat, symmetric)
+    blocked = _block_one(layout, values, diff, level, rng, heat, symmetric)
+    if blocked is not None:
+        return blocked
+    # Last resort: re-fill two rings of run-mates around the spot.
+    region = set(diff)
+    for _ in range(2):
+        region |= {m for c in region for i in layout.runs_of[c] for m in layout.runs[i][1]}
+    refilled = fill(
+        layout,
+        rng,
+        allows=level.allows,
+        weight=level.weight,
+        fixed={c: d for c, d in values.items() if c not in region},
+        forbid=swapped,
+        node_limit=1000 + 20 * len(region),
+    )
+    return None if refilled is None else (layout, refilled)
 
 
 def _block_one(

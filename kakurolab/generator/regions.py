@@ -11,6 +11,11 @@ Searching each region on its own, with the rest of the grid held at the fill, is
 cheaper than one search of the whole grid (which, once it has a first solution, backtracks
 through one region while re-solving the others), and it names *every* ambiguous spot of the
 grid in one check, so the generator repairs them all before checking again.
+
+A region the first, small-budget search leaves undecided is then probed cell by cell
+(``_probe_region``): "is there a solution where this cell differs from the fill?"  Any
+solution a probe finds is a second one; a probe without one pins the cell to its fill
+digit, and propagating that shrinks the region for the next probe.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ class Region:
     complete: bool
     nodes: int
     depth: int
+    unsure: tuple[Cell, ...] = ()
+    """When undecided: the cells whose probes ran out of budget (``_probe_region``)."""
 
     @property
     def unique(self) -> bool:
@@ -90,7 +97,7 @@ def check_regions(
     verdicts = [_search_region(puzzle, state, fill, members, first_limit) for members in regions]
     if first_limit != node_limit and not any(v.other is not None for v in verdicts):
         verdicts = [
-            v if v.complete else _search_region(puzzle, state, fill, members, node_limit)
+            v if v.complete else _probe_region(puzzle, root, state, fill, members, node_limit)
             for v, members in zip(verdicts, regions, strict=True)
         ]
     return verdicts
@@ -126,3 +133,58 @@ def _search_region(
     stats = session.stats()
     session.close()
     return Region(tuple(cells), other, complete, stats["nodes"], stats["max_depth"])
+
+
+def _probe_region(
+    puzzle: Puzzle,
+    prop: NativeSession,
+    root: list[int],
+    fill: list[int],
+    members: list[int],
+    node_limit: int | None,
+) -> Region:
+    """Settle a region one cell at a time: is there a solution where this cell differs from
+    the fill?
+
+    A depth-first count of a large region can get lost proving that nothing differs after
+    its first solution; a probe only asks for *one* solution, with the cell barred from its
+    fill digit, so any solution is a second one.  A probe with no solution shows the cell
+    holds its fill digit in every solution: it is pinned, and propagating that shrinks the
+    region before the next probe.  All probes share the ``node_limit`` budget, and none may
+    take more than a tenth of it; cells whose probe ran out are reported as ``unsure``.
+    """
+    state = fill[:]
+    for i in members:
+        state[i] = root[i]
+    cells = tuple(prop.cells[i] for i in members)
+    cap = None if node_limit is None else max(1, node_limit // 10)
+    nodes = depth = 0
+    unsure: list[Cell] = []
+    for i in sorted(members, key=lambda i: (-state[i].bit_count(), i)):
+        if not state[i] & (state[i] - 1):
+            continue  # pinned by an earlier probe's propagation
+        budget = None
+        if node_limit is not None and cap is not None:
+            budget = min(cap, node_limit - nodes)
+            if budget <= 0:
+                unsure.append(prop.cells[i])  # the next cell to probe, for the repair
+                break
+        session = NativeSession(puzzle, node_limit=budget)
+        probe = state[:]
+        probe[i] &= ~fill[i]
+        session.initial = probe + session.initial[len(probe) :]
+        status, solution = session.next()
+        stats = session.stats()
+        session.close()
+        nodes += stats["nodes"]
+        depth = max(depth, stats["max_depth"] + 1)
+        if solution is not None:
+            other = {cell: solution.values[cell] for cell in cells}
+            return Region(cells, other, True, nodes, depth)
+        if status is not Status.UNSAT:
+            unsure.append(prop.cells[i])
+            continue
+        state[i] = fill[i]
+        if not prop._propagate(state, prop.cell_runs[i], ()):
+            raise AssertionError("the fill stopped fitting its own clues")  # pragma: no cover
+    return Region(cells, None, not unsure, nodes, depth, tuple(unsure))
