@@ -21,20 +21,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from ..backends import Backend
 from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
-from ..model import Cell, Direction, Puzzle, Solution
+from ..model import Cell, Puzzle, Solution
 from ..uniqueness import count
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
-from .layout import Layout, block_cascade, random_layout, without
+from .layout import Layout, block_cascade, random_layout
 from .regions import check_regions
 
-GENERATOR_VERSION = "1.2"
+GENERATOR_VERSION = "1.3"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -136,19 +134,19 @@ def generate(
             rng,
             block_rate=level.block_rate,
             max_run=max_run,
-            min_fill=0.45 if level.max_ambiguity != 1 else 0.35,
             symmetric=symmetric,
         )
         stats["layouts"] += 1
-        fixed: dict[Cell, int] = {}
+        first: dict[Cell, int] | None = None
         if level.max_ambiguity == 1:
-            balanced = balance_for_unique_sets(layout, rng, max_run=max_run, symmetric=symmetric)
-            if balanced is None:
+            shaped = shape_for_level(layout, level, rng, max_run=max_run, symmetric=symmetric)
+            if shaped is None:
                 continue
-            layout, fixed = balanced
+            layout, first = shaped
         budget = max_repairs if max_repairs is not None else 60 + len(layout.whites) // 2
         for _ in range(6):
-            values = fill_grid(layout, rng, allows=level.allows, weight=level.weight, fixed=fixed)
+            values = first or fill_grid(layout, rng, allows=level.allows, weight=level.weight)
+            first = None
             stats["fills"] += 1
             if values is None:
                 continue
@@ -531,62 +529,52 @@ def logic_solvable(stats: Mapping[str, Any]) -> bool:
     raise KakuroError("--logic-only needs a backend that reports its branching (native)")
 
 
-def balance_for_unique_sets(
+def shape_for_level(
     layout: Layout,
+    level: Difficulty,
     rng: random.Random,
     *,
     max_run: int,
     symmetric: bool = False,
-    steps: int = 400,
+    steps: int = 40,
+    min_fill: float = 0.25,
 ) -> tuple[Layout, dict[Cell, int]] | None:
-    """Make a layout fillable with one-digit-set clues only, and seed the fill with its 1s.
+    """Block cells where fills keep dying until the layout takes a fill of the level.
 
-    Every set that is a clue's only partition contains 1 (low sums) or 9 (high sums), and for
-    runs of up to five cells exactly one of them, so on an all-low grid the cells holding 1
-    pick exactly one cell from every across and every down run: a perfect matching of across
-    runs to down runs.  Random layouts rarely have one, so this blocks cells of unmatched runs
-    (keeping the layout valid) until one exists, then fixes 1 on the matched cells.
+    ``easy`` clues admit one digit set each, and every such set of up to five digits holds
+    a 1 (low sums) or a 9 (high sums), never both, so the 1s and 9s must pick exactly one
+    cell from every run: few random layouts allow that.  Each failed conflict-repair fill
+    counts its dead ends per cell; blocking the worst cell (or a run-mate, keeping runs
+    2-9 long, the grid connected and, when asked, symmetric) removes the constraint that
+    fills keep dying on.  Returns the reshaped layout with its first fill, or None when the
+    layout thins out below ``min_fill`` or no such cell can be blocked.
     """
-    best = layout
-    best_gap = _matching_gap(layout)[0]
     for _ in range(steps):
-        gap, matching, unmatched = _matching_gap(best)
-        if gap == 0:
-            return best, {cell: 1 for cell in matching}
-        run = best.runs[rng.choice(unmatched)][1]
-        cell = rng.choice(run)
-        candidate = without(best, cell, max_run=max_run)
-        if candidate is None or (
-            symmetric and (candidate := _mirror_block(candidate, cell, max_run)) is None
-        ):
-            continue
-        new_gap = _matching_gap(candidate)[0]
-        if new_gap <= best_gap or rng.random() < 0.05:
-            best, best_gap = candidate, new_gap
-        if candidate.fill_ratio < 0.3:
+        dead: dict[Cell, int] = {}
+        values = fill_grid(layout, rng, allows=level.allows, weight=level.weight, dead_ends=dead)
+        if values is not None:
+            return layout, values
+        hot = sorted(dead, key=lambda c: (-dead[c], c))
+        ring = _mates(layout, hot[:3], set(dead))
+        candidates = hot + ring + _mates(layout, ring, set(dead) | set(ring))
+        for cell in candidates:
+            found = block_cascade(layout, cell, max_run=max_run, limit=10, symmetric=symmetric)
+            if found is not None:
+                layout = found[0]
+                break
+        else:
+            return None
+        if layout.fill_ratio < min_fill:
             return None
     return None
 
 
-def _mirror_block(layout: Layout, cell: Cell, max_run: int) -> Layout | None:
-    partner = (layout.nrows - cell[0], layout.ncols - cell[1])
-    if partner not in layout.whites:
-        return layout
-    return without(layout, partner, max_run=max_run)
-
-
-def _matching_gap(layout: Layout) -> tuple[int, list[Cell], list[int]]:
-    """Runs left unmatched by a maximum across/down matching, the matched cells, and the
-    unmatched runs' indexes."""
-    across = [i for i, (d, _) in enumerate(layout.runs) if d is Direction.ACROSS]
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(layout.runs)))
-    edge_cell = {}
-    for cell in sorted(layout.whites):
-        a, b = layout.runs_of[cell]
-        graph.add_edge(a, b)
-        edge_cell[(a, b)] = cell
-    matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=across)
-    cells = [edge_cell[(a, matching[a])] for a in across if a in matching]
-    unmatched = [i for i in range(len(layout.runs)) if i not in matching]
-    return len(unmatched), cells, unmatched
+def _mates(layout: Layout, cells: list[Cell], skip: set[Cell]) -> list[Cell]:
+    """The run-mates of ``cells`` not in ``skip``, in order, each once."""
+    found: list[Cell] = []
+    for cell in cells:
+        for i in layout.runs_of[cell]:
+            for mate in layout.runs[i][1]:
+                if mate not in skip and mate not in found:
+                    found.append(mate)
+    return found

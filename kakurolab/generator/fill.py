@@ -210,9 +210,11 @@ def fill_grid(
     fixed: Mapping[Cell, int] | None = None,
     max_conflicts: int | None = None,
     spread: float = 0.3,
+    dead_ends: dict[Cell, int] | None = None,
 ) -> dict[Cell, int] | None:
     """Digits for every white cell by conflict repair, or None after ``max_conflicts``
-    (default: twice the open cells) dead ends.
+    (default: twice the open cells) dead ends.  ``dead_ends``, when given, counts the dead
+    ends per cell: where a layout resists its level, for a caller that reshapes it.
 
     A cell left with no digit frees the placed cells of its two runs, and each run-mate of
     those with probability ``spread`` (freeing only the runs tends to rebuild the same dead
@@ -235,6 +237,8 @@ def fill_grid(
             board.place(cell, digits[0])
             continue
         conflicts += 1
+        if dead_ends is not None:
+            dead_ends[cell] = dead_ends.get(cell, 0) + 1
         if conflicts > limit:
             return None
         freed = {m for i in runs_of[cell] for m in runs[i] if m in board.values and m not in keep}
