@@ -1,12 +1,14 @@
 """The generator pipeline: layout -> fill -> clues -> uniqueness, with local repair.
 
-Uniqueness is decided by a real solver (``kakurolab.uniqueness.count`` up to two solutions)
-from the layout and clues alone; the fill is only a witness that a solution exists.  When
-the solver finds a second solution, the cells where it differs from the fill locate the
-ambiguity, and the generator repairs *there*: it re-fills those cells (and a few run-mates)
-with digits that rule out both the old fill and the alternative, or turns a differing cell
-into a block when the layout allows.  Only after a bounded number of repairs does it start
-over with a new fill, and then a new layout.
+Uniqueness is decided from the layout and clues alone; the fill is only a witness that a
+solution exists.  With the native backend, root propagation splits the undecided cells into
+independent regions, each searched (or probed cell by cell) on its own (``regions``); other
+backends count the whole grid up to two (``kakurolab.uniqueness.count``).  Where a second
+solution differs from the fill, the generator repairs *there*: it changes a differing digit,
+re-fills a few run-mates (never giving a cell the second solution's digit), or turns a cell
+of the spot into a block when the layout allows.  One check names every ambiguous spot of
+the grid, and all are repaired before the next check.  Only after a bounded number of
+rounds does it start over with a new fill, and then a new layout.
 
 Every random choice comes from one ``random.Random`` seeded from the parameters, and each
 uniqueness check is bounded by a search-node budget (not the clock), so the same seed gives
@@ -45,9 +47,9 @@ PRESETS: dict[str, tuple[int, int]] = {
 MIN_SIZE, MAX_SIZE = 4, 60
 
 NODE_LIMIT = 30_000
-"""Search nodes one uniqueness check may expand (native backend) before the grid counts as
-undecided and is dropped.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms
-here, so the budget is a few seconds at most and, unlike a timeout, the same on any machine."""
+"""Search nodes one uniqueness check may expand (native backend: per region) before it counts
+as undecided.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms here, so the
+budget is a few seconds at most and, unlike a timeout, the same on any machine."""
 
 QUICK_LIMIT = 2_000
 """Search nodes per region in a check that may still find ambiguous spots elsewhere: a

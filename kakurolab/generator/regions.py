@@ -16,6 +16,11 @@ A region the first, small-budget search leaves undecided is then probed cell by 
 (``_probe_region``): "is there a solution where this cell differs from the fill?"  Any
 solution a probe finds is a second one; a probe without one pins the cell to its fill
 digit, and propagating that shrinks the region for the next probe.
+
+Both start the native search from a chosen state (``NativeSession.initial``, read when the
+search starts) and propagate with ``NativeSession._propagate``, as ``root_domains`` does:
+the generator leans on those two internals of the native backend, so a change there shows
+up in ``tests/test_generator.py`` (region verdicts against whole-grid counts).
 """
 
 from __future__ import annotations
