@@ -167,10 +167,9 @@ def _region_cases():
             if values is not None:
                 yield build_puzzle(layout, values), values
     # unique ones; some of them root propagation alone does not solve
-    for seed in range(5):
-        for level in ("hard", "expert"):
-            made = generate(10, 10, level, seed=seed)
-            yield made.puzzle, made.solution.values
+    for rows, cols, seed in [(10, 10, s) for s in range(6)] + [(12, 12, 1)]:
+        made = generate(rows, cols, "hard", seed=seed)
+        yield made.puzzle, made.solution.values
 
 
 @pytest.mark.parametrize("quick_limit", [None, 1], ids=["search", "probe"])
@@ -254,6 +253,22 @@ def test_same_seed_same_puzzle(case):
     assert a.puzzle.grid == b.puzzle.grid and a.solution == b.solution
     c = generate(case[0], case[1], case[2], seed=43)
     assert c.puzzle.grid != a.puzzle.grid
+
+
+@pytest.mark.parametrize(
+    ("shape", "level"),
+    [((8, 8), level) for level in LEVELS if level != "easy"]
+    + [((12, 12), "normal"), ((12, 12), "hard")],
+    ids=str,
+)
+def test_repairs_leave_a_real_puzzle(shape, level):
+    """Blocking cells always helps uniqueness; the generator must not "repair" a grid down to
+    a handful of cells (seen before MIN_KEPT: 7 white cells in an 8x8, 25 in a 12x12).
+    ``easy`` is left out: its small random layouts can be sparse before any repair."""
+    interior = (shape[0] - 1) * (shape[1] - 1)
+    for seed in range(4):
+        made = generate(*shape, level, seed=seed)
+        assert len(made.puzzle.whites) >= 0.3 * interior, (seed, len(made.puzzle.whites))
 
 
 @pytest.mark.parametrize("level", LEVELS)

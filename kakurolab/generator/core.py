@@ -34,7 +34,7 @@ from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, random_layout
 from .regions import check_regions
 
-GENERATOR_VERSION = "1.3"
+GENERATOR_VERSION = "1.4"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -58,6 +58,11 @@ to repair (``regions.check_regions``)."""
 
 MAX_STUCK = 8
 """Failed repairs one fill may take before it is dropped for a fresh one."""
+
+MIN_KEPT = 0.5
+"""Share of the layout's white cells a puzzle must keep through repairs that block cells.
+Blocking always makes a grid more unique; without a floor, small grids could be "repaired"
+into a handful of cells, a unique puzzle nobody asked for."""
 
 
 @dataclass
@@ -139,6 +144,7 @@ def generate(
             symmetric=symmetric,
         )
         stats["layouts"] += 1
+        min_whites = MIN_KEPT * len(layout.whites)  # before easy's shaping, which blocks too
         first: dict[Cell, int] | None = None
         if level.max_ambiguity == 1:
             shaped = shape_for_level(layout, level, rng, max_run=max_run, symmetric=symmetric)
@@ -156,6 +162,9 @@ def generate(
                 layout, values, level, rng, backend, budget, logic_only, limits, stats, symmetric
             )
             if found is None:
+                continue
+            if len(found[0].whites) < min_whites:
+                stats["shrunk"] = stats.get("shrunk", 0) + 1
                 continue
             layout, values, result = found
             stats["seconds"] = round(time.perf_counter() - start, 3)
