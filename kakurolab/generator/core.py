@@ -398,15 +398,7 @@ def _repair(
         # A spot that single-digit changes cannot fix: re-fill everything around it.
         region = {c for c in values if heat.get(c, 0) >= 2}
         region |= {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
-        refilled = fill(
-            layout,
-            rng,
-            allows=level.allows,
-            weight=level.weight,
-            fixed={c: d for c, d in values.items() if c not in region},
-            forbid=swapped,
-            node_limit=500 + 20 * len(region),
-        )
+        refilled = _refill(layout, values, region, level, rng, 500, swapped)
         if refilled is not None:
             for c in region:
                 heat[c] = 0
@@ -437,19 +429,10 @@ def _repair(
                 for mate in layout.runs[i][1]:
                     if rng.random() < spread:
                         region.add(mate)
-        fixed = {c: d for c, d in values.items() if c not in region}
         target = rng.choice(diff)
         forbid = dict(swapped)
         forbid[target] = forbid.get(target, 0) | 1 << (values[target] - 1)
-        refilled = fill(
-            layout,
-            rng,
-            allows=level.allows,
-            weight=level.weight,
-            fixed=fixed,
-            forbid=forbid,
-            node_limit=200 + 20 * len(region),
-        )
+        refilled = _refill(layout, values, region, level, rng, 200, forbid)
         if refilled is not None:
             return layout, refilled
     blocked = _block_one(layout, values, diff, level, rng, heat, symmetric)
@@ -459,16 +442,30 @@ def _repair(
     region = set(diff)
     for _ in range(2):
         region |= {m for c in region for i in layout.runs_of[c] for m in layout.runs[i][1]}
-    refilled = fill(
+    refilled = _refill(layout, values, region, level, rng, 1000, swapped)
+    return None if refilled is None else (layout, refilled)
+
+
+def _refill(
+    layout: Layout,
+    values: Mapping[Cell, int],
+    region: set[Cell],
+    level: Difficulty,
+    rng: random.Random,
+    base_nodes: int,
+    forbid: Mapping[Cell, int] | None = None,
+) -> dict[Cell, int] | None:
+    """New digits for ``region``, every other cell kept; the search budget grows with the
+    region (``base_nodes`` plus 20 per cell)."""
+    return fill(
         layout,
         rng,
         allows=level.allows,
         weight=level.weight,
         fixed={c: d for c, d in values.items() if c not in region},
-        forbid=swapped,
-        node_limit=1000 + 20 * len(region),
+        forbid=forbid,
+        node_limit=base_nodes + 20 * len(region),
     )
-    return None if refilled is None else (layout, refilled)
 
 
 def _block_one(
@@ -513,14 +510,7 @@ def _block_one(
         # The cut runs got sums the level forbids: re-fill them and the runs crossing them.
         loose = {c for cells in bad for c in cells}
         loose |= {m for c in loose for i in smaller.runs_of[c] for m in smaller.runs[i][1]}
-        refilled = fill(
-            smaller,
-            rng,
-            allows=level.allows,
-            weight=level.weight,
-            fixed={c: d for c, d in rest.items() if c not in loose},
-            node_limit=500 + 20 * len(loose),
-        )
+        refilled = _refill(smaller, rest, loose, level, rng, 500)
         if refilled is not None:
             return smaller, refilled
     return None
