@@ -11,6 +11,8 @@ from functools import cache
 
 DIGITS = range(1, 10)
 ALL_DIGITS = 0x1FF
+ALL_LETTER_DIGITS = 0x3FF
+"""A letter of a cryptic clue takes 0-9: its masks use bit ``d`` for digit ``d`` (not ``d - 1``)."""
 MAX_RUN = 9
 MAX_SUM = 45
 

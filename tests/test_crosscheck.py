@@ -12,7 +12,7 @@ from _puzzles import square
 
 from kakurolab.backends import BACKENDS
 from kakurolab.check import solution_problems
-from kakurolab.model import Puzzle
+from kakurolab.model import LETTERS, Puzzle
 from kakurolab.uniqueness import Verdict, prove_unique
 
 PAIRS = [("native", "cpsat")]
@@ -111,10 +111,19 @@ COUNT_CONFIGS = {
 }
 
 
-def _letterless(line: str) -> Puzzle:
+def _pe424_fields(pe424_path, line: int) -> list[str]:
+    """The comma-separated fields of one line of the PE424 file (1-based)."""
+    return pe424_path.read_text().splitlines()[line - 1].split(",")
+
+
+def _shown_letters(fields: list[str]) -> list[int]:
+    """Indices of the white cells that show a letter."""
+    return [i for i, f in enumerate(fields) if len(f) == 1 and f in LETTERS]
+
+
+def _from_fields(fields: list[str]) -> Puzzle:
     from kakurolab.formats import loads
 
-    fields = ["O" if len(f) == 1 and f in "ABCDEFGHIJ" else f for f in line.split(",")]
     return loads(",".join(fields), format="pe424")[0]
 
 
@@ -125,21 +134,16 @@ def test_counts_of_letterless_cryptic_puzzles_agree(pe424_path, line: int, confi
 
     backend = config.split("-")[0]
     _need("native", backend)
-    puzzle = _letterless(pe424_path.read_text().splitlines()[line - 1])
+    fields = _pe424_fields(pe424_path, line)
+    for i in _shown_letters(fields):
+        fields[i] = "O"  # a plain white cell
+    puzzle = _from_fields(fields)
     reference = count(puzzle, None, backend="native")
     found = count(puzzle, None, backend=backend, **COUNT_CONFIGS[config])
     assert reference.complete and found.complete
     assert len(reference.solutions) > 2
     assert set(found.solutions) == set(reference.solutions)
     assert len(found.solutions) == len(reference.solutions)
-
-
-def _relettered(line: str, field: int, letter: str) -> Puzzle:
-    from kakurolab.formats import loads
-
-    fields = line.split(",")
-    fields[field] = letter
-    return loads(",".join(fields), format="pe424")[0]
 
 
 @pytest.mark.parametrize("config", sorted(COUNT_CONFIGS))
@@ -149,9 +153,9 @@ def test_verdicts_of_relettered_cryptic_puzzles_agree(pe424_path, letter: str, c
     are unsatisfiable, one is ambiguous; every configuration gives native's verdict."""
     backend = config.split("-")[0]
     _need("native", backend)
-    line = pe424_path.read_text().splitlines()[0]
-    field = max(i for i, f in enumerate(line.split(",")) if len(f) == 1 and f in "ABCDEFGHIJ")
-    puzzle = _relettered(line, field, letter)
+    fields = _pe424_fields(pe424_path, 1)
+    fields[max(_shown_letters(fields))] = letter
+    puzzle = _from_fields(fields)
     reference = prove_unique(puzzle, backend="native")
     found = prove_unique(puzzle, backend=backend, **COUNT_CONFIGS[config])
     assert found.verdict == reference.verdict

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..combos import MAX_SUM, mask_sum
+from ..combos import ALL_LETTER_DIGITS, MAX_SUM, mask_sum
 
 ALL_SUMS = (1 << (MAX_SUM + 1)) - 1
 """Every total a run can have: the sums of a clueless run."""
@@ -222,7 +222,6 @@ PAIR_FILTER: dict[tuple[int, int], tuple[int, int]] = {}
 """Cache of :func:`pair_filter`, keyed by ``(pair_key(...), sums)``."""
 
 
-ALL_LETTER_DIGITS = 0x3FF
 _TENS = range(1, MAX_SUM // 10 + 1)  # a two-letter total is at most 45: tens digit 1-4
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..combos import ALL_DIGITS, MAX_RUN, feasible_sums
+from ..combos import ALL_DIGITS, ALL_LETTER_DIGITS, MAX_RUN, feasible_sums
 from ..errors import KakuroError
 from ..model import LETTERS, Cell, Puzzle, Solution
 from ._propagate import (
@@ -40,9 +40,6 @@ from ._propagate import (
     run_table,
 )
 from .base import Backend, Session, Status
-
-ALL_LETTER_DIGITS = 0x3FF
-"""A letter's initial mask: digits 0-9, bit ``d`` for digit ``d``."""
 
 CHECK_EVERY = 256
 """Nodes between two looks at the clock (a node costs tens of microseconds)."""

@@ -18,8 +18,6 @@ from ... import combos
 from ...check import clue_values
 from ...model import LETTERS, Run
 
-ALL_LETTER_DIGITS = 0x3FF
-
 if TYPE_CHECKING:
     from . import CNFEncoding
     from .sums import Target
@@ -35,7 +33,7 @@ def letter(enc: CNFEncoding, ch: str, d: int) -> int:
 
 def letter_digits(enc: CNFEncoding, ch: str) -> tuple[int, ...]:
     """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
-    mask = enc.letter_masks.get(ch, ALL_LETTER_DIGITS)
+    mask = enc.letter_masks.get(ch, combos.ALL_LETTER_DIGITS)
     return tuple(d for d in range(10) if mask >> d & 1)
 
 

@@ -72,8 +72,9 @@ def encode_combo(
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
     clauses = enc.clauses
-    # After a presolve many sets hold a digit no cell of the run may take: they are dead.
-    present = sum(1 << (d - 1) for d in range(1, 10) if by_digit[d]) if enc.presolved else 511
+    present = combos.ALL_DIGITS
+    if enc.presolved:  # many sets then hold a digit no cell of the run may take: dead sets
+        present = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
     if len(targets) == 1 and targets[0][1] is None:
         sets = [m for m in combos.combos(length, targets[0][0]) if not m & ~present]
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
