@@ -244,10 +244,7 @@ def _make_unique(
                     "max_depth": max((region.depth for region in regions), default=0),
                     "regions": len(regions),
                 }
-                if logic_only and not logic_solvable(result):
-                    return None
-                if not level.accepts_mean(mean_ambiguity(puzzle)):
-                    stats["off_band"] = stats.get("off_band", 0) + 1
+                if not _acceptable(puzzle, level, logic_only, result, stats):
                     return None
                 return layout, values, result
         for other in spots:
@@ -298,6 +295,23 @@ def _split_spot(layout: Layout, changed: dict[Cell, int]) -> list[dict[Cell, int
     return groups
 
 
+def _acceptable(
+    puzzle: Puzzle,
+    level: Difficulty,
+    logic_only: bool,
+    search: Mapping[str, Any],
+    stats: dict[str, Any],
+) -> bool:
+    """The last gates of a unique grid: no branching under ``--logic-only``, and the level's
+    band of mean clue ambiguity (a miss is counted in ``stats["off_band"]``)."""
+    if logic_only and not logic_solvable(search):
+        return False
+    if not level.accepts_mean(mean_ambiguity(puzzle)):
+        stats["off_band"] = stats.get("off_band", 0) + 1
+        return False
+    return True
+
+
 def _make_unique_whole(
     layout: Layout,
     values: dict[Cell, int],
@@ -325,10 +339,7 @@ def _make_unique_whole(
             if not result.complete:
                 stats["timeouts"] = stats.get("timeouts", 0) + 1
                 return None  # undecided (budget spent): not provably unique
-            if logic_only and not logic_solvable(result.stats):
-                return None
-            if not level.accepts_mean(mean_ambiguity(puzzle)):
-                stats["off_band"] = stats.get("off_band", 0) + 1
+            if not _acceptable(puzzle, level, logic_only, result.stats, stats):
                 return None
             return layout, values, dict(result.stats)
         diff = _closest_difference(values, result.solutions)
