@@ -22,14 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import datasets
 from .backends import BACKENDS, Backend, Status, get_backend
 from .errors import KakuroError, UnknownNameError
 from .generator.bench import generate_cases
 from .model import Puzzle
 from .uniqueness import Verdict, prove_unique, solve
-
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
 
 
 class BenchError(KakuroError):
@@ -196,11 +194,11 @@ def _unique_case(puzzle: Puzzle) -> Case:
 
 
 def pe424_cases(options: SuiteOptions) -> list[Case]:
-    return [_solve_case(p) for p in _load(options, SHARED / "p424_kakuro200.txt")]
+    return [_solve_case(p) for p in _load(options, datasets.PE424)]
 
 
 def janko_cases(options: SuiteOptions) -> list[Case]:
-    return [_unique_case(p) for p in _load(options, SHARED / "janko_kakuro_dev.json")]
+    return [_unique_case(p) for p in _load(options, datasets.JANKO_DEV)]
 
 
 SUITES: dict[str, Suite] = {

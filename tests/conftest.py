@@ -1,4 +1,4 @@
-"""Shared fixtures: the real data in ../shared/data (skipped with a reason when absent)."""
+"""Shared fixtures: the real collections shipped in data/ (a missing file fails, never skips)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from kakurolab import datasets
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data"
-PE424 = SHARED / "p424_kakuro200.txt"
-JANKO = SHARED / "janko_kakuro_dev.json"
+PE424 = datasets.PE424
+JANKO = datasets.JANKO_DEV
 
 
 def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"shared data {path} is absent (expected ../shared/data beside the checkout)")
+    assert path.exists(), f"shipped data {path} is missing from the checkout"
     return path
 
 

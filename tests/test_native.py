@@ -12,11 +12,11 @@ import itertools
 import json
 import math
 import random
-from pathlib import Path
 
 import pytest
 from _puzzles import square
 
+from kakurolab import datasets
 from kakurolab.backends import Status, get_backend
 from kakurolab.backends._propagate import pair_filter, pair_sums, revise_run
 from kakurolab.check import solution_problems
@@ -25,8 +25,8 @@ from kakurolab.formats import loads
 from kakurolab.model import LETTERS, Cell, Puzzle, Solution
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
-JANKO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "janko_kakuro_dev.json"
-JANKO_IDS = list(json.loads(JANKO.read_text())["data"]) if JANKO.exists() else []
+JANKO = datasets.JANKO_DEV
+JANKO_IDS = list(json.loads(JANKO.read_text())["data"])
 
 
 def _grid(puzzle: Puzzle, solution: Solution) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ A configuration table whose option values are lists expands into their cartesian
 ``backend = "pysat"``, ``encoding = ["naive", "strong"]``, ``solver = ["cadical195",
 "glucose4"]`` is four configurations.  Relative paths are resolved against the project root
 (the nearest ancestor of the config file holding ``pyproject.toml``), so every config reads
-the shared data as ``../shared/data/...`` wherever it is run from.
+the shipped real data as ``data/...`` wherever it is run from.
 """
 
 from __future__ import annotations
@@ -280,8 +280,8 @@ def _load_set(
         path = path if path.is_absolute() else root / path
         if not path.exists():
             raise KakuroError(
-                f"{where}: puzzle file {path} is missing (shared data lives in ../shared/data "
-                "beside the checkout)"
+                f"{where}: puzzle file {path} is missing (the real collections ship in data/ "
+                "at the root of the checkout)"
             )
         name = entry.get("name") or path.stem
         puzzles = load(path, format=fmt)

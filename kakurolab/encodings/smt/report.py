@@ -14,8 +14,9 @@ import sys
 import time
 from collections.abc import Sequence
 
+from ... import datasets
 from ...backends.z3 import DEFAULT_ENCODING, Z3Backend
-from ...bench import SHARED, BenchReport, Config, SuiteOptions, run_bench
+from ...bench import BenchReport, Config, SuiteOptions, run_bench
 from ...formats import load
 from .. import encode, parse_spec
 from . import SMT_ENCODERS
@@ -193,7 +194,7 @@ def _z3_options() -> dict[str, str]:
     return dict(Z3Backend.accepted_options)
 
 
-SUITES_FILES = {"pe424": SHARED / "p424_kakuro200.txt", "janko": SHARED / "janko_kakuro_dev.json"}
+SUITES_FILES = {"pe424": datasets.PE424, "janko": datasets.JANKO_DEV}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
