@@ -234,6 +234,7 @@ def test_malformed_urls_give_one_located_line(text: str, column: int, message: s
         (_BOARD.replace("/10 . .", "/10 .") + ". 5 /", 7, "expected 6 tokens, got 5"),
         (_BOARD.replace("3,17", "3;17"), 8, "a clue cell 'ACROSS,DOWN', got '3;17'"),
         (_BOARD.replace("0 0 12", "0 x 12"), 5, "expected a clue number, got 'x'"),
+        (_BOARD.replace("/0 0 12", "/? 0 12"), 5, "expected a clue number, got '?'"),
         (_BOARD[: -len("0 0,0 12,0 . . 0,0 /")], 10, "ends before clue row 6"),
         (_BOARD + ". 5 3 . . /3 4 1 2 . /", 13, "ends before answer row 3"),
         (_BOARD + ". 5 3 . . /3 4 ? 2 . /1 2 . 1 2 /. 1 9 3 8 /. . 8 4 . /", 12, "got '?'"),
@@ -276,6 +277,17 @@ def test_cli_takes_a_url_in_place_of_a_file(capsys) -> None:
     assert code == 0 and out.startswith("1: unique")
     code, out, _ = run(capsys, "convert", TEST_URL, "--to", "pzpr")
     assert (code, out) == (0, TEST_URL + "\n")
+
+
+def test_cli_checks_the_answer_of_a_pzprv3_file(capsys, tmp_path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(CORRECT_FILE.replace("/", "\n"))
+    code, out, _ = run(capsys, "check", good)
+    assert (code, out) == (0, "1: correct\n")
+    unfinished = tmp_path / "unfinished.txt"
+    unfinished.write_text(WRONG_FILES["ceNoNum"])
+    code, _, err = run(capsys, "check", unfinished)
+    assert code == 2 and "has no embedded solution" in err
 
 
 def test_cli_reports_a_bad_url_on_one_line(capsys) -> None:

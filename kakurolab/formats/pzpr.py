@@ -356,6 +356,7 @@ def parse_pzprv3(text: str, pid: str = "1", source: str | None = None) -> Puzzle
     clue_rows = [
         _file_row(lines, 4 + r, cols + 1, fail, f"clue row {r + 1}") for r in range(rows + 1)
     ]
+    _file_clue(*clue_rows[0][0], 4, fail)  # the corner holds no clue, but must be a number
     top = [_file_clue(tok, col, 4, fail) for tok, col in clue_rows[0][1:]]
     left, cells = [], []
     for r, row in enumerate(clue_rows[1:], start=1):
