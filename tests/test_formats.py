@@ -27,17 +27,19 @@ EXPRESSIBLE = {
     ("pe424", "pe424"): True,
     ("pe424", "puzzlekit"): False,
     ("pe424", "pycsp3"): False,
+    ("pe424", "pzpr"): False,
     ("janko", "kakuro"): True,
     ("janko", "pe424"): False,
     ("janko", "puzzlekit"): True,
     ("janko", "pycsp3"): True,
+    ("janko", "pzpr"): True,
 }
-KEEPS_IDS = {"kakuro", "puzzlekit"}  # pe424 and pycsp3 number puzzles by position
+KEEPS_IDS = {"kakuro", "puzzlekit"}  # pe424, pycsp3 and pzpr number puzzles by position
 KEEPS_SOLUTIONS = {"kakuro", "puzzlekit"}
 
 
 def test_registry_is_complete() -> None:
-    assert set(FORMATS) == {"kakuro", "pe424", "puzzlekit", "pycsp3"}
+    assert set(FORMATS) == {"kakuro", "pe424", "puzzlekit", "pycsp3", "pzpr"}
     for name, fmt in FORMATS.items():
         assert fmt.name == name and fmt.doc and fmt.suffixes
 
@@ -279,7 +281,7 @@ def test_bare_solution_needs_one_puzzle() -> None:
 
 def test_writers_refuse_what_they_cannot_express() -> None:
     cryptic = load(SAMPLES / "cryptic.txt")
-    for fmt in ("puzzlekit", "pycsp3"):
+    for fmt in ("puzzlekit", "pycsp3", "pzpr"):
         assert "numeric clues only" in FORMATS[fmt].cannot_write(cryptic[0])
     standard = load(DATA / "tiny.kakuro")[0]
     assert "letters only" in FORMATS["pe424"].cannot_write(standard)
@@ -303,7 +305,7 @@ def test_a_clue_cell_without_clues_is_written_as_a_block() -> None:
     rows = [list(row) for row in tiny.grid]
     rows[0][0] = ClueCell()
     odd = Puzzle("odd", tuple(map(tuple, rows)))
-    for fmt in ("kakuro", "puzzlekit", "pycsp3"):
+    for fmt in ("kakuro", "puzzlekit", "pycsp3", "pzpr"):
         assert loads(dumps([odd], fmt))[0].grid == tiny.grid, fmt
 
 

@@ -14,12 +14,14 @@ from .kakuro import KakuroFormat, read_solution
 from .pe424 import Pe424Format
 from .puzzlekit import PuzzlekitFormat, parse_solution
 from .pycsp3 import Pycsp3Format
+from .pzpr import PzprFormat, is_url
 
 FORMATS: dict[str, type[Format]] = {
     "kakuro": KakuroFormat,
     "pe424": Pe424Format,
     "puzzlekit": PuzzlekitFormat,
     "pycsp3": Pycsp3Format,
+    "pzpr": PzprFormat,
 }
 
 
@@ -73,7 +75,9 @@ def loads(
 
 
 def load(path: str | Path, **options: object) -> list[Puzzle]:
-    """Read puzzles from a file; see :func:`loads` for the options."""
+    """Read puzzles from a file, or from a puzz.link URL given in its place; see :func:`loads`."""
+    if isinstance(path, str) and is_url(path):
+        return loads(path, source="URL", **options)  # type: ignore[arg-type]
     path = Path(path)
     return loads(_read(path), source=str(path), **options)  # type: ignore[arg-type]
 

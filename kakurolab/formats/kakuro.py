@@ -49,8 +49,9 @@ class KakuroFormat(Format):
     @classmethod
     def sniff(cls, text: str) -> bool:
         for _, line in _meaningful(text):
-            if _HEADER.match(line.strip()):
-                return True
+            header = _HEADER.match(line.strip())
+            if header:
+                return not header.group(2).startswith("//")  # 'https://...' is a URL, no header
             return all(_GRID_TOKEN.fullmatch(tok) for tok in line.split())
         return False
 
