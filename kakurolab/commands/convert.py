@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import KakuroError
 from ..formats import FORMATS, dumps, loads
 from ..model import Puzzle
-from ._common import add_puzzle_args, emit_json, load_all
+from ._common import Batch, add_puzzle_args, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,8 +36,10 @@ def convert(puzzles: Sequence[Puzzle], to: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_all(args)
-    text = convert(puzzles, args.to)
+    batch = Batch.load(args)
+    batch.report_invalid()  # the valid puzzles are still written, in their order
+    puzzles = batch.puzzles
+    text = convert(puzzles, args.to) if puzzles else ""
     if args.output:
         _write(Path(args.output), text)
     if args.json:
@@ -50,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(record)
     elif not args.output:
         print(text, end="")
-    return 0
+    return batch.exit_code(0)
 
 
 def _write(path: Path, text: str) -> None:
