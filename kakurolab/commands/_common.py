@@ -59,8 +59,9 @@ class Batch:
     def load(cls, args: argparse.Namespace, *, strict: bool = False) -> Batch:
         """Read every file first, so a file that does not parse fails before any output."""
         entries: list[Puzzle | InvalidPuzzle] = []
+        select = _split(args.select)
         for path in args.puzzles:
-            report = load_report(path, format=args.format, select=_split(args.select), strict=strict)
+            report = load_report(path, format=args.format, select=select, strict=strict)
             entries.extend(report.entries)
         return cls(args, entries)
 
