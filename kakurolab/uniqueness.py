@@ -162,9 +162,7 @@ def _area_puzzle(puzzle: Puzzle, k: int, cells: set[tuple[int, int]]) -> Puzzle:
             return BLOCK
         return sq
 
-    grid = tuple(
-        tuple(square(r, c) for c in range(puzzle.ncols)) for r in range(puzzle.nrows)
-    )
+    grid = tuple(tuple(square(r, c) for c in range(puzzle.ncols)) for r in range(puzzle.nrows))
     return Puzzle(f"{puzzle.id}#area{k}", grid)
 
 

@@ -37,13 +37,12 @@ def convert(puzzles: Sequence[Puzzle], to: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     batch = Batch.load(args)
-    batch.report_invalid()  # the valid puzzles are still written, in their order
-    puzzles = batch.puzzles
+    puzzles = batch.puzzles  # an invalid puzzle is reported and left out; the rest are written
     text = convert(puzzles, args.to) if puzzles else ""
-    if args.output:
+    if args.output and puzzles:
         _write(Path(args.output), text)
     if args.json:
-        for puzzle in puzzles:
+        for puzzle in batch:
             record: dict[str, object] = {"id": puzzle.id, "format": args.to}
             if args.output:
                 record["output"] = args.output
@@ -51,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
                 record["text"] = dumps([puzzle], args.to)
             emit_json(record)
     elif not args.output:
+        batch.report_invalid()
         print(text, end="")
     return batch.exit_code(0)
 
