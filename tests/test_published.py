@@ -387,3 +387,18 @@ def test_allow_short_runs_is_a_no_op(capsys) -> None:
     plain = capsys.readouterr().out
     assert main(["info", path, "--json", "--allow-short-runs"]) == 0
     assert capsys.readouterr().out == plain
+
+
+@pytest.mark.parametrize("command", [["hint"], ["encode", "-o", "-"], ["render", "-o", "x.svg"]])
+def test_single_puzzle_commands_refuse_an_invalid_one_in_one_line(capsys, tmp_path, command):
+    path = _broken_pe424(tmp_path, n=5, broken=(2,))
+    assert main([command[0], str(path), "--select", "2", *command[1:]]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert re.fullmatch(
+        rf"kakuro: error: {re.escape(str(path))}: puzzle 2: run at \S+ \w+ has no clue", line
+    )
+    assert main([command[0], str(path), "--select", "1-2", *command[1:]]) == 2
+    (line,) = capsys.readouterr().err.splitlines()  # two selected: the command asks for one
+    assert re.search(r"holds 2 puzzles|the input has 2", line), line

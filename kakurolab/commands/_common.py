@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import KakuroError
+from ..errors import KakuroError, PuzzleError
 from ..formats import FORMATS, InvalidPuzzle, load_report
 from ..model import Puzzle, Solution
 
@@ -53,7 +53,7 @@ class Batch:
 
     args: argparse.Namespace
     entries: list[Puzzle | InvalidPuzzle]
-    _reported: set[int] = field(default_factory=set)
+    _reported: set[int] = field(default_factory=set, init=False, repr=False)
 
     @classmethod
     def load(cls, args: argparse.Namespace, *, strict: bool = False) -> Batch:
@@ -104,22 +104,17 @@ class Batch:
         self.report_invalid()
         return INVALID_EXIT if self.invalid else code
 
-    def invalid_note(self) -> str:
-        """``", N invalid"`` for summary lines, empty when every puzzle was valid."""
-        n = len(self.invalid)
-        return f", {n} invalid" if n else ""
-
-
-def iter_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
-    """Every selected puzzle; the first invalid one raises (single-puzzle commands)."""
-    for path in args.puzzles:
-        report = load_report(path, format=args.format, select=_split(args.select))
-        report.raise_first()
-        yield from report.puzzles
-
 
 def load_all(args: argparse.Namespace) -> list[Puzzle]:
-    return list(iter_puzzles(args))
+    """The selected puzzles for a command that works on one (hint, render, encode, decode).
+
+    With several selected, every one is returned, invalid ones included, so that the command
+    names the count and asks for ``--select``; with one, an invalid one raises its one line.
+    """
+    entries = Batch.load(args).entries
+    if len(entries) == 1 and isinstance(entries[0], InvalidPuzzle):
+        raise PuzzleError(entries[0].message)
+    return [e.puzzle if isinstance(e, InvalidPuzzle) else e for e in entries]
 
 
 def _split(select: list[str] | None) -> list[str] | None:

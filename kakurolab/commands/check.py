@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 emit_json({"id": puzzle.id, "correct": None, "problems": [], "strict": True})
             else:
-                print(f"{puzzle.id}: valid, strict structure (no solution to check)")
+                print(f"{puzzle.id}: passes --strict (no solution to check)")
             continue
         solution = solutions[puzzle.id]
         if puzzle.is_cryptic and not solution.letters:
@@ -116,9 +116,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{puzzle.id}: correct{answer}")
     code = batch.exit_code(1 if broken else 0)
-    checked = len(solutions)
-    if not args.json and len(batch.entries) > 1 and checked:
-        print(f"{checked - broken} of {checked} solution(s) correct{batch.invalid_note()}")
-    elif not args.json and batch.invalid and len(batch.entries) > 1:
-        print(f"{len(puzzles)} valid, {len(batch.invalid)} invalid")
+    if not args.json and len(batch.entries) > 1:
+        checked = len(solutions)
+        parts = [f"{checked - broken} of {checked} solution(s) correct"] if checked else []
+        if len(puzzles) > checked:
+            parts.append(f"{len(puzzles) - checked} without a solution pass --strict")
+        if batch.invalid:
+            parts.append(f"{len(batch.invalid)} invalid")
+        print(", ".join(parts))
     return code
