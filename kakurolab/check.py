@@ -6,11 +6,13 @@ wrong answer shows up as an error instead of a result.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 
 from . import combos
 from .errors import PuzzleError
-from .model import LETTERS, ClueCell, Direction, Puzzle, Run, Solution, White
+from .model import LETTERS, Cell, ClueCell, Direction, Puzzle, Run, Solution, White
 
 
 def clue_values(run: Run) -> tuple[int, ...]:
@@ -29,23 +31,26 @@ def clue_values(run: Run) -> tuple[int, ...]:
     )
 
 
-def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool = False) -> list[str]:
-    """Everything structurally wrong with a puzzle, as readable sentences (empty when valid)."""
+def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool | None = None) -> list[str]:
+    """Every rule of Kakuro the puzzle breaks, as readable sentences (empty when valid).
+
+    The rules: every run has a clue, every clue has a run, runs have at most 9 cells and a
+    clue some run of distinct digits 1-9 can reach.  Nothing more: one-cell runs and white
+    areas that do not touch are legal (janko.at publishes both); they are *information*
+    (:func:`structure_info`), enforced only by ``kakuro check --strict``.
+    ``allow_short_runs`` is accepted for compatibility and ignored.
+    """
     problems: list[str] = []
     if puzzle.nrows == 0 or puzzle.ncols == 0:
         return ["the grid is empty"]
     if not puzzle.whites:
         return ["the grid has no white cells"]
-    min_len = 1 if allow_short_runs else 2
     for run in puzzle.runs:
         if run.clue is None:
             problems.append(f"run at {_cell(run.cells[0])} {run.direction.value} has no clue")
             continue
         if len(run) > combos.MAX_RUN:
             problems.append(f"run {run.name} has {len(run)} cells (at most 9)")
-            continue
-        if len(run) < min_len:
-            problems.append(f"run {run.name} has 1 cell (allow with --allow-short-runs)")
             continue
         if not any(combos.count(len(run), total) for total in clue_values(run)):
             lo, hi = combos.sum_range(len(run))
@@ -69,29 +74,87 @@ def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool = False) -> lis
                     f"{direction.value} clue at {_cell((r, c))} has no run to its "
                     f"{'right' if direction is Direction.ACROSS else 'bottom'}"
                 )
-    if not problems and not _connected(puzzle):
-        problems.append("the white cells do not form one connected network")
     return problems
 
 
-def _connected(puzzle: Puzzle) -> bool:
-    """Connectivity of the run-intersection graph (runs are nodes, shared cells edges)."""
+@dataclass(frozen=True)
+class StructureInfo:
+    """What a generator promises beyond the rules: runs of 2-9 cells, one connected network.
+
+    Published puzzles may break both and stay valid, so these are facts to report
+    (``kakuro info``), and to enforce only on request (``kakuro check --strict``).
+    """
+
+    short_runs: tuple[str, ...]
+    """Names of the runs of one cell, in reading order."""
+    component_sizes: tuple[int, ...]
+    """White cells of each connected area, in reading order of each area's first cell."""
+
+    @property
+    def components(self) -> int:
+        return len(self.component_sizes)
+
+    @property
+    def connected(self) -> bool:
+        return self.components == 1
+
+    def strict_problems(self) -> list[str]:
+        """The generator's promises this puzzle breaks, as sentences (empty when it keeps all)."""
+        problems = []
+        if self.short_runs:
+            more = f" and {len(self.short_runs) - 1} more" if len(self.short_runs) > 1 else ""
+            problems.append(
+                f"run {self.short_runs[0]}{more} has 1 cell (strict: runs of 2-9 cells)"
+            )
+        if self.components > 1:
+            sizes = ", ".join(map(str, self.component_sizes))
+            problems.append(
+                f"the white cells form {self.components} separate areas of {sizes} cells "
+                "(strict: one connected network)"
+            )
+        return problems
+
+
+def structure_info(puzzle: Puzzle) -> StructureInfo:
+    """Short runs and connected areas of a puzzle (see :class:`StructureInfo`)."""
+    return StructureInfo(
+        short_runs=tuple(run.name for run in puzzle.runs if len(run) == 1),
+        component_sizes=tuple(len(part) for part in white_components(puzzle)),
+    )
+
+
+def white_components(puzzle: Puzzle) -> list[tuple[Cell, ...]]:
+    """The white cells of each connected area, each in reading order, areas ordered by their
+    first cell.  Areas share no run, so each is a puzzle of its own (see ``uniqueness``)."""
     graph = nx.Graph()
-    graph.add_nodes_from(range(len(puzzle.runs)))
-    index = {run: i for i, run in enumerate(puzzle.runs)}
-    for runs in puzzle.runs_of.values():
-        if len(runs) == 2:
-            graph.add_edge(index[runs[0]], index[runs[1]])
-    return nx.is_connected(graph)
+    graph.add_nodes_from(puzzle.whites)
+    for run in puzzle.runs:
+        graph.add_edges_from(zip(run.cells, run.cells[1:], strict=False))
+    parts = [tuple(sorted(part)) for part in nx.connected_components(graph)]
+    return sorted(parts)
 
 
-def validate(puzzle: Puzzle, *, allow_short_runs: bool = False, source: str | None = None) -> None:
-    """Raise :class:`PuzzleError` with a one-line message when the puzzle is malformed."""
-    problems = structure_problems(puzzle, allow_short_runs=allow_short_runs)
+def problem_message(puzzle: Puzzle, problems: list[str], source: str | None = None) -> str:
+    """The one line that names a puzzle's first problem (and how many more there are)."""
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    where = f"{source}: " if source else ""
+    return f"{where}puzzle {puzzle.id}: {problems[0]}{more}"
+
+
+def validate(
+    puzzle: Puzzle,
+    *,
+    allow_short_runs: bool | None = None,
+    strict: bool = False,
+    source: str | None = None,
+) -> None:
+    """Raise :class:`PuzzleError` with a one-line message when the puzzle breaks a rule of
+    Kakuro (or, with ``strict``, a generator's promise).  ``allow_short_runs`` is ignored."""
+    problems = structure_problems(puzzle)
+    if strict and not problems:
+        problems = structure_info(puzzle).strict_problems()
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        where = f"{source}: " if source else ""
-        raise PuzzleError(f"{where}puzzle {puzzle.id}: {problems[0]}{more}")
+        raise PuzzleError(problem_message(puzzle, problems, source))
 
 
 def solution_problems(puzzle: Puzzle, solution: Solution) -> list[str]:

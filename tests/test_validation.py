@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from kakurolab.check import clue_values, solution_problems, structure_problems, validate
+from kakurolab.check import (
+    clue_values,
+    solution_problems,
+    structure_info,
+    structure_problems,
+    validate,
+    white_components,
+)
 from kakurolab.errors import PuzzleError
 from kakurolab.formats import embedded_solution, load, loads
 from kakurolab.model import Solution
@@ -32,15 +39,9 @@ TINY = "  #  5\\ 15\\   #\n\\3   .   .  9\\\n\\10  .   .   .\n  # \\16  .   .\n"
             "#" + " 3\\" * 10 + "\n\\45" + " ." * 10 + "\n\\10" + " ." * 10 + "\n",
             "run r2c1 across has 10 cells (at most 9)",
         ),
-        ("  #  4\\ 3\\\n\\4   .   .\n\\3   .   #\n", "run r3c1 across has 1 cell"),
         ("  #  3\\  4\\\n\\40   .   .\n\\4   .   .\n", "clue 40 of run r2c1 across is impossible"),
         ("  #  3\\  4\\\n\\1   .   .\n\\6   .   .\n", "clue 1 of run r2c1 across is impossible"),
         ("  #  3\\  4\\ 5\\\n\\3   .   .   #\n\\4   .   .   #\n", "down clue at r1c4 has no run"),
-        (
-            "  #  3\\  4\\   #   #\n\\3   .   .   #   #\n\\4   .   .  3\\  4\\\n"
-            "  #   #  \\3   .   .\n  #   #  \\4   .   .\n",
-            "do not form one connected network",
-        ),
     ],
 )
 def test_structure_problems(text: str, problem: str) -> None:
@@ -51,10 +52,37 @@ def test_structure_problems(text: str, problem: str) -> None:
         validate(puzzle, source="f.kakuro")
 
 
-def test_short_runs_need_the_flag() -> None:
-    puzzle = grid("  #  4\\ 3\\\n\\4   .   .\n\\3   .   #\n")
-    assert structure_problems(puzzle)
-    assert structure_problems(puzzle, allow_short_runs=True) == []
+SHORT = "  #  4\\ 3\\\n\\4   .   .\n\\3   .   #\n"
+APART = (
+    "  #  3\\  4\\   #   #\n\\3   .   .   #   #\n\\4   .   .  3\\  4\\\n"
+    "  #   #  \\3   .   .\n  #   #  \\4   .   .\n"
+)
+
+
+def test_one_cell_runs_are_valid_and_reported() -> None:
+    puzzle = grid(SHORT)
+    assert structure_problems(puzzle) == []
+    assert structure_problems(puzzle, allow_short_runs=True) == []  # the old keyword: no-op
+    info = structure_info(puzzle)
+    assert info.short_runs == ("r3c1 across", "r1c3 down")
+    assert info.component_sizes == (3,)
+    (problem,) = info.strict_problems()
+    assert "run r3c1 across and 1 more has 1 cell" in problem
+    with pytest.raises(PuzzleError, match="1 cell"):
+        validate(puzzle, strict=True)
+
+
+def test_separate_white_areas_are_valid_and_reported() -> None:
+    puzzle = grid(APART)
+    assert structure_problems(puzzle) == []
+    validate(puzzle)
+    info = structure_info(puzzle)
+    assert (info.components, info.component_sizes, info.short_runs) == (2, (4, 4), ())
+    assert not info.connected
+    assert "form 2 separate areas of 4, 4 cells" in info.strict_problems()[0]
+    with pytest.raises(PuzzleError, match=r"^f\.kakuro: puzzle 1: the white cells form 2"):
+        validate(puzzle, strict=True, source="f.kakuro")
+    assert [len(part) for part in white_components(puzzle)] == [4, 4]
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import time
 
 from ..encodings import DEFAULT_PRESET, exact_count, parse_spec, up_fixed_cells
 from ..errors import KakuroError
-from ._common import load_all
+from ._common import Batch
 from ._solving import emit
 
 EXACT_DEFAULT = "combo"
@@ -27,7 +27,8 @@ def _cnf_spec(args: argparse.Namespace, default: str, flag: str) -> str:
 def up_only(args: argparse.Namespace) -> int:
     """Report the cells unit propagation alone fixes, without solving (exit 0)."""
     spec = _cnf_spec(args, DEFAULT_PRESET, "--up-only")
-    for puzzle in load_all(args):
+    batch = Batch.load(args)
+    for puzzle in batch:
         start = time.perf_counter()
         fixed, total = up_fixed_cells(puzzle, spec)
         elapsed = time.perf_counter() - start
@@ -42,13 +43,14 @@ def up_only(args: argparse.Namespace) -> int:
         }
         line = f"{puzzle.id}: unit propagation fixes {fixed}/{total} cells ({spec})"
         emit(args, obj, [line])
-    return 0
+    return batch.exit_code(0)
 
 
 def exact(args: argparse.Namespace) -> int:
     """Exact solution counts by pyganak, projected on cells and letters (exit 0)."""
     spec = _cnf_spec(args, EXACT_DEFAULT, "--exact")
-    for puzzle in load_all(args):
+    batch = Batch.load(args)
+    for puzzle in batch:
         start = time.perf_counter()
         n = exact_count(puzzle, spec)
         elapsed = time.perf_counter() - start
@@ -64,4 +66,4 @@ def exact(args: argparse.Namespace) -> int:
         }
         noun = "solution" if n == 1 else "solutions"
         emit(args, obj, [f"{puzzle.id}: {n} {noun} (exact, pyganak; {elapsed:.3f} s)"])
-    return 0
+    return batch.exit_code(0)

@@ -1,4 +1,12 @@
-"""Arguments and output shared by the subcommands."""
+"""Arguments and output shared by the subcommands, and the one way every command walks a
+collection that holds invalid puzzles.
+
+A puzzle that parses but breaks a rule of Kakuro never stops its neighbours: :class:`Batch`
+yields the valid puzzles in file order and, where an invalid one stands, prints its one-line
+error on stderr (and, under ``--json``, a row ``{"id", "status": "invalid", "message"}``);
+:meth:`Batch.exit_code` then turns the command's own code into 2.  A file that does not parse
+at all still fails as a whole with one line.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +14,15 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..formats import FORMATS, load
+from ..errors import KakuroError, PuzzleError
+from ..formats import FORMATS, InvalidPuzzle, load_report
 from ..model import Puzzle, Solution
+
+INVALID_EXIT = 2
+"""The exit code of a run that met an invalid puzzle (bad input), after running the rest."""
 
 
 def add_puzzle_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
@@ -23,32 +36,97 @@ def add_puzzle_args(parser: argparse.ArgumentParser, *, many: bool = True) -> No
         "--select",
         action="append",
         metavar="ID",
-        help="only the puzzle with this id (repeatable; PE424 ids are line numbers)",
+        help="only these puzzles: ids, ranges of numeric ids and lists, e.g. 7, 1-10 or 1-3,7 "
+        "(repeatable; PE424 ids are line numbers)",
     )
     parser.add_argument(
-        "--allow-short-runs", action="store_true", help="accept runs of a single cell"
+        "--allow-short-runs",
+        action="store_true",
+        help="no effect, kept for old scripts: one-cell runs with a clue are always accepted",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per puzzle and line")
 
 
-def iter_puzzles(args: argparse.Namespace) -> Iterator[Puzzle]:
-    for path in args.puzzles:
-        yield from load(
-            path,
-            format=args.format,
-            select=_split(args.select),
-            allow_short_runs=args.allow_short_runs,
-        )
+@dataclass
+class Batch:
+    """The selected puzzles of every file, in order, invalid ones kept in their place."""
+
+    args: argparse.Namespace
+    entries: list[Puzzle | InvalidPuzzle]
+    _reported: set[int] = field(default_factory=set, init=False, repr=False)
+
+    @classmethod
+    def load(cls, args: argparse.Namespace, *, strict: bool = False) -> Batch:
+        """Read every file first, so a file that does not parse fails before any output."""
+        entries: list[Puzzle | InvalidPuzzle] = []
+        select = _split(args.select)
+        for path in args.puzzles:
+            report = load_report(path, format=args.format, select=select, strict=strict)
+            entries.extend(report.entries)
+        return cls(args, entries)
+
+    @property
+    def puzzles(self) -> list[Puzzle]:
+        return [e for e in self.entries if isinstance(e, Puzzle)]
+
+    @property
+    def invalid(self) -> list[InvalidPuzzle]:
+        return [e for e in self.entries if isinstance(e, InvalidPuzzle)]
+
+    def __len__(self) -> int:
+        """The number of valid puzzles (what a progress bar counts)."""
+        return len(self.puzzles)
+
+    def __iter__(self) -> Iterator[Puzzle]:
+        """The valid puzzles; each invalid one is reported where it stands in the files."""
+        for index, entry in enumerate(self.entries):
+            if isinstance(entry, InvalidPuzzle):
+                self._report(index, entry)
+            else:
+                yield entry
+
+    def report_invalid(self) -> None:
+        """Report every invalid puzzle not reported yet (commands that do not iterate)."""
+        for index, entry in enumerate(self.entries):
+            if isinstance(entry, InvalidPuzzle):
+                self._report(index, entry)
+
+    def _report(self, index: int, bad: InvalidPuzzle) -> None:
+        if index in self._reported:
+            return
+        self._reported.add(index)
+        if self.args.json:
+            emit_json({"id": bad.id, "status": "invalid", "message": bad.message})
+        print(f"kakuro: error: {bad.message}", file=sys.stderr, flush=True)
+
+    def exit_code(self, code: int) -> int:
+        """``code``, or 2 when some puzzle was invalid (reporting any not reported yet)."""
+        self.report_invalid()
+        return INVALID_EXIT if self.invalid else code
 
 
 def load_all(args: argparse.Namespace) -> list[Puzzle]:
-    return list(iter_puzzles(args))
+    """The selected puzzles for a command that works on one (hint, render, encode, decode).
+
+    With several selected, every one is returned, invalid ones included, so that the command
+    names the count and asks for ``--select``; with one, an invalid one raises its one line.
+    """
+    entries = Batch.load(args).entries
+    if len(entries) == 1 and isinstance(entries[0], InvalidPuzzle):
+        raise PuzzleError(entries[0].message)
+    return [e.puzzle if isinstance(e, InvalidPuzzle) else e for e in entries]
 
 
 def _split(select: list[str] | None) -> list[str] | None:
+    """The ``--select`` items, commas split; ranges are checked and resolved by the loader
+    against the ids present (``formats._select``), never expanded here."""
     if select is None:
         return None
-    return [part for item in select for part in item.split(",") if part]
+    parts = [part.strip() for item in select for part in item.split(",")]
+    parts = [part for part in parts if part]
+    if not parts:
+        raise KakuroError("--select needs at least one id")
+    return parts
 
 
 def emit_json(obj: dict[str, Any]) -> None:

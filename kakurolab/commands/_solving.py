@@ -4,6 +4,8 @@ per-puzzle record, its text form, the summary line and the exit code.
 Exit codes follow one rule: 0 when every puzzle got the answer the command asks for (solve and
 euler424: a solution; unique: ``unique``; count: a count not cut short by the timeout), 1
 otherwise, 2 for user errors (bad input, unknown backend, an option the backend does not take).
+An invalid puzzle in a collection is bad input too: every valid puzzle still runs, the invalid
+one gets its one-line error (status ``invalid`` under --json) and the exit code is 2.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ..backends import BACKENDS, Backend, Result, Status
 from ..bench import Config, coerce
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
-from ._common import add_puzzle_args, emit_json, load_all, progress, solution_rows
+from ._common import Batch, add_puzzle_args, emit_json, progress, solution_rows
 
 
 def exit_help(ok: str, not_ok: str) -> str:
@@ -71,9 +73,11 @@ def make_backend(args: argparse.Namespace, *, counting: bool = False) -> Backend
     return backend
 
 
-def puzzles_with_progress(args: argparse.Namespace, desc: str) -> tuple[list[Puzzle], Iterable]:
-    puzzles = load_all(args)
-    return puzzles, progress(puzzles, total=len(puzzles), desc=desc)
+def puzzles_with_progress(args: argparse.Namespace, desc: str) -> tuple[Batch, Iterable[Puzzle]]:
+    """The command's batch and its valid puzzles under a progress bar (invalid ones are
+    reported in their place as the loop passes them)."""
+    batch = Batch.load(args)
+    return batch, progress(batch, total=len(batch), desc=desc)
 
 
 def status_name(result: Result) -> str:
@@ -112,8 +116,9 @@ def grid_lines(puzzle: Puzzle, solution: Solution, indent: str = "  ") -> Iterat
 class Tally:
     """Counts statuses and total time; renders the final summary line."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, batch: Batch | None = None) -> None:
         self.backend = backend
+        self.batch = batch
         self.statuses: Counter[str] = Counter()
         self.start = time.perf_counter()
 
@@ -121,8 +126,11 @@ class Tally:
         self.statuses[status] += 1
 
     def summary(self) -> str:
-        n = sum(self.statuses.values())
-        parts = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
+        statuses = Counter(self.statuses)
+        if self.batch is not None and self.batch.invalid:
+            statuses["invalid"] = len(self.batch.invalid)
+        n = sum(statuses.values())
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
         elapsed = time.perf_counter() - self.start
         return f"{n} puzzle(s): {parts or 'none'} in {elapsed:.3f} s [{self.backend.name}]"
 
@@ -132,9 +140,12 @@ class Tally:
 
     def finish(self, args: argparse.Namespace, ok: bool) -> int:
         """Print the summary (stderr under --json, so stdout stays one object a line); the exit
-        code."""
+        code (2 when the batch held an invalid puzzle)."""
+        code = 0 if ok else 1
+        if self.batch is not None:
+            code = self.batch.exit_code(code)
         print(self.summary(), file=sys.stderr if args.json else sys.stdout)
-        return 0 if ok else 1
+        return code
 
 
 def emit(args: argparse.Namespace, obj: dict[str, Any], text: Iterable[str]) -> None:

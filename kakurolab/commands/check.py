@@ -3,7 +3,13 @@
 A cryptic solution may leave out its letters: they are read off the grid (shown letters and
 clue sums) and then checked like any other.
 
-Exit 0 when every solution is correct, 1 when some rule is broken, 2 on bad input.
+``--strict`` also holds each puzzle to what a generator promises beyond the rules of Kakuro
+(runs of 2-9 cells, one connected network of white cells): a puzzle that breaks them is
+refused like an invalid one (one line, exit 2), and a puzzle without a solution is then
+checked for its structure alone.
+
+Exit 0 when every solution is correct, 1 when some rule is broken, 2 on bad input (an invalid
+puzzle in a collection: every other puzzle is still checked).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from ..check import solution_problems
 from ..errors import KakuroError
 from ..formats import embedded_solution, load_solutions
 from ..model import LETTERS, Cell, Puzzle, Solution
-from ._common import add_puzzle_args, emit_json, load_all
+from ._common import Batch, add_puzzle_args, emit_json
 
 FORMS = (
     "SOLUTION forms: a bare grid (puzzlekit style with an 'R C' header, or kakuro solution rows "
@@ -33,6 +39,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_puzzle_args(parser, many=False)
     parser.add_argument("solution", nargs="?", metavar="SOLUTION", help="solution file")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="also refuse one-cell runs and white cells in separate areas (what the generator "
+        "promises; published puzzles may have both); puzzles without a solution are then "
+        "checked for structure alone",
+    )
     parser.set_defaults(func=run)
 
 
@@ -63,22 +76,30 @@ def implied_letters(puzzle: Puzzle, values: Mapping[Cell, int]) -> dict[str, int
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_all(args)
+    batch = Batch.load(args, strict=args.strict)
+    puzzles = batch.puzzles
+    solutions: dict[str, Solution] = {}
     if args.solution is not None:
         solutions = load_solutions(args.solution, puzzles)
     else:
-        solutions = {}
         for puzzle in puzzles:
             solution = embedded_solution(puzzle)
-            if solution is None:
+            if solution is not None:
+                solutions[puzzle.id] = solution
+            elif not args.strict:
                 raise KakuroError(
                     f"{args.puzzles[0]}: puzzle {puzzle.id} has no embedded solution "
                     "(give a SOLUTION file)"
                 )
-            solutions[puzzle.id] = solution
     broken = 0
-    for puzzle in puzzles:
-        solution: Solution = solutions[puzzle.id]
+    for puzzle in batch:
+        if puzzle.id not in solutions:  # --strict without a solution: the structure passed
+            if args.json:
+                emit_json({"id": puzzle.id, "correct": None, "problems": [], "strict": True})
+            else:
+                print(f"{puzzle.id}: passes --strict (no solution to check)")
+            continue
+        solution = solutions[puzzle.id]
         if puzzle.is_cryptic and not solution.letters:
             solution = Solution(solution.values, implied_letters(puzzle, solution.values))
         problems = solution_problems(puzzle, solution)
@@ -86,13 +107,21 @@ def run(args: argparse.Namespace) -> int:
         answer = f" (answer {solution.answer})" if solution.answer else ""
         if args.json:
             record = {"id": puzzle.id, "correct": not problems, "problems": problems}
-            emit_json(record | ({"answer": solution.answer} if puzzle.is_cryptic else {}))
+            record |= {"answer": solution.answer} if puzzle.is_cryptic else {}
+            emit_json(record | ({"strict": True} if args.strict else {}))
         elif problems:
             print(f"{puzzle.id}: {len(problems)} broken rule(s)")
             for problem in problems:
                 print(f"  {problem}")
         else:
             print(f"{puzzle.id}: correct{answer}")
-    if not args.json and len(puzzles) > 1:
-        print(f"{len(puzzles) - broken} of {len(puzzles)} solution(s) correct")
-    return 1 if broken else 0
+    code = batch.exit_code(1 if broken else 0)
+    if not args.json and len(batch.entries) > 1:
+        checked = len(solutions)
+        parts = [f"{checked - broken} of {checked} solution(s) correct"] if checked else []
+        if len(puzzles) > checked:
+            parts.append(f"{len(puzzles) - checked} without a solution pass --strict")
+        if batch.invalid:
+            parts.append(f"{len(batch.invalid)} invalid")
+        print(", ".join(parts))
+    return code

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import KakuroError
 from ..formats import FORMATS, dumps, loads
 from ..model import Puzzle
-from ._common import add_puzzle_args, emit_json, load_all
+from ._common import Batch, add_puzzle_args, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,12 +36,13 @@ def convert(puzzles: Sequence[Puzzle], to: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_all(args)
-    text = convert(puzzles, args.to)
-    if args.output:
+    batch = Batch.load(args)
+    puzzles = batch.puzzles  # an invalid puzzle is reported and left out; the rest are written
+    text = convert(puzzles, args.to) if puzzles else ""
+    if args.output and puzzles:
         _write(Path(args.output), text)
     if args.json:
-        for puzzle in puzzles:
+        for puzzle in batch:
             record: dict[str, object] = {"id": puzzle.id, "format": args.to}
             if args.output:
                 record["output"] = args.output
@@ -49,8 +50,9 @@ def run(args: argparse.Namespace) -> int:
                 record["text"] = dumps([puzzle], args.to)
             emit_json(record)
     elif not args.output:
+        batch.report_invalid()
         print(text, end="")
-    return 0
+    return batch.exit_code(0)
 
 
 def _write(path: Path, text: str) -> None:

@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError(f"--limit must be 0 (no limit) or positive, got {args.limit}")
     limit = None if args.all or args.limit == 0 else args.limit
     backend = make_backend(args, counting=True)
-    _, puzzles = puzzles_with_progress(args, "count")
-    tally = Tally(backend)
+    batch, puzzles = puzzles_with_progress(args, "count")
+    tally = Tally(backend, batch)
     unfinished = 0
     for puzzle in puzzles:
         result = count(puzzle, limit, backend=backend, timeout=args.timeout)

@@ -35,14 +35,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     backend = make_backend(args)
-    puzzles, iterable = puzzles_with_progress(args, "euler424")
+    batch, iterable = puzzles_with_progress(args, "euler424")
+    puzzles = batch.puzzles
     plain = [p.id for p in puzzles if not p.is_cryptic]
     if plain:
         raise KakuroError(
             f"puzzle {plain[0]} is not cryptic: euler424 answers are the digits of letters A-J"
         )
     start = time.perf_counter()
-    tally = Tally(backend)
+    tally = Tally(backend, batch)
     total = 0
     missing = 0
     for puzzle in iterable:
@@ -56,10 +57,12 @@ def run(args: argparse.Namespace) -> int:
             total += int(answer)
         obj = record(puzzle, status, result, result.solution)
         emit(args, obj, [f"{puzzle.id}: {answer or status}"])
+    missing += len(batch.invalid)  # an invalid puzzle has no answer: the sum is incomplete
     suffix = f" (incomplete: {missing} puzzle(s) without an answer)" if missing else ""
     if args.json:
         emit_json({
-            "sum": total, "puzzles": len(puzzles), "answered": len(puzzles) - missing,
+            "sum": total, "puzzles": len(batch.entries),
+            "answered": len(batch.entries) - missing,
             "time_s": round(time.perf_counter() - start, 6), "backend": backend.name,
         })
     else:

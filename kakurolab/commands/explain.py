@@ -6,7 +6,7 @@ import argparse
 
 from ..logic import BY_NAME, TECHNIQUES, Contradiction, deduce
 from ..logic.explain import candidates_text
-from ._common import add_puzzle_args, emit_json, iter_puzzles
+from ._common import Batch, add_puzzle_args, emit_json
 from .hint import add_state_arg, start_state
 
 
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     ladder = TECHNIQUES
     if args.up_to:
         ladder = TECHNIQUES[: TECHNIQUES.index(BY_NAME[args.up_to]) + 1]
-    for puzzle in iter_puzzles(args):
+    batch = Batch.load(args)
+    for puzzle in batch:
         start = start_state(puzzle, args.state)
         try:
             result = deduce(puzzle, start, techniques=ladder)
@@ -55,4 +56,4 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join("  " + row for row in result.state.grid_rows()))
             print("candidates of the open cells:")
             print("\n".join("  " + line for line in candidates_text(result.state).splitlines()))
-    return 0
+    return batch.exit_code(0)

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import KakuroError
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
-from ._common import add_puzzle_args, emit_json, iter_puzzles, progress
+from ._common import Batch, add_puzzle_args, emit_json, progress
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -35,10 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = list(iter_puzzles(args))
+    batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0
-    for puzzle in progress(puzzles, total=len(puzzles), desc="grade", enabled=not args.json):
+    for puzzle in progress(batch, total=len(batch), desc="grade", enabled=not args.json):
         start = time.perf_counter()
         result = grade(puzzle, deduce(puzzle))
         seconds += time.perf_counter() - start
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         write_report(Path(args.report), grades, args.puzzles, seconds)
         if not args.json:
             print(f"report written to {args.report}")
-    return 0
+    return batch.exit_code(0)
 
 
 def _published_number(puzzle_id: str, position: int) -> int:

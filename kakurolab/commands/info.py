@@ -1,17 +1,24 @@
-"""``kakuro info``: size, runs, clues and ambiguity of each puzzle."""
+"""``kakuro info``: size, runs, clues, ambiguity and structure of each puzzle.
+
+One-cell runs and separate white areas are legal (published puzzles have them), so info reports
+them as facts (``short_runs``, ``components``, ``component_sizes``); ``kakuro check --strict``
+is the command that refuses them.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from .. import combos
-from ..check import clue_values
+from ..check import clue_values, structure_info
 from ..model import Puzzle
-from ._common import add_puzzle_args, emit_json, iter_puzzles
+from ._common import Batch, add_puzzle_args, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("info", help="describe puzzles (size, runs, clue ambiguity)")
+    parser = sub.add_parser(
+        "info", help="describe puzzles (size, runs, clue ambiguity, short runs, white areas)"
+    )
     add_puzzle_args(parser)
     parser.set_defaults(func=run)
 
@@ -20,22 +27,40 @@ def describe(puzzle: Puzzle) -> dict[str, object]:
     ambiguity = [
         sum(combos.count(len(run), total) for total in clue_values(run)) for run in puzzle.runs
     ]
+    structure = structure_info(puzzle)
     return {
         "id": puzzle.id,
+        "status": "valid",
         "rows": puzzle.nrows,
         "cols": puzzle.ncols,
         "kind": "cryptic" if puzzle.is_cryptic else "standard",
         "white_cells": len(puzzle.whites),
         "runs": len(puzzle.runs),
         "longest_run": max(len(run) for run in puzzle.runs),
+        "short_runs": len(structure.short_runs),
+        "components": structure.components,
+        "component_sizes": list(structure.component_sizes),
+        "strict": not structure.strict_problems(),
         "mean_ambiguity": round(sum(ambiguity) / len(ambiguity), 3),
         "valid": True,
     }
 
 
+def _structure_text(info: dict[str, object]) -> str:
+    """``""`` for a generator-grade puzzle, else what it does beyond (short runs, areas)."""
+    notes = []
+    if info["short_runs"]:
+        notes.append(f"{info['short_runs']} one-cell run(s)")
+    if info["components"] != 1:
+        sizes = "+".join(map(str, info["component_sizes"]))  # type: ignore[call-overload]
+        notes.append(f"{info['components']} separate white areas ({sizes} cells)")
+    return "; " + ", ".join(notes) if notes else ""
+
+
 def run(args: argparse.Namespace) -> int:
+    batch = Batch.load(args)
     count = 0
-    for puzzle in iter_puzzles(args):
+    for puzzle in batch:
         info = describe(puzzle)
         count += 1
         if args.json:
@@ -45,7 +70,11 @@ def run(args: argparse.Namespace) -> int:
                 f"{info['id']}: {info['rows']}x{info['cols']} {info['kind']}, "
                 f"{info['white_cells']} white cells, {info['runs']} runs "
                 f"(longest {info['longest_run']}), mean clue ambiguity {info['mean_ambiguity']}"
+                + _structure_text(info)
             )
+    code = batch.exit_code(0)
     if not args.json:
-        print(f"{count} puzzle(s), all valid")
-    return 0
+        bad = len(batch.invalid)
+        total = count + bad
+        print(f"{total} puzzle(s), " + (f"{count} valid, {bad} invalid" if bad else "all valid"))
+    return code

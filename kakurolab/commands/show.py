@@ -9,7 +9,7 @@ from ..formats import embedded_solution
 from ..formats.kakuro import grid_lines
 from ..model import Puzzle, Solution
 from ..uniqueness import solve
-from ._common import add_puzzle_args, emit_json, iter_puzzles, solution_rows
+from ._common import Batch, add_puzzle_args, emit_json, solution_rows
 
 SOLVER = "native"
 """The backend that fills in a solution when the file carries none (if it is installed)."""
@@ -39,7 +39,8 @@ def find_solution(puzzle: Puzzle) -> tuple[Solution | None, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    for puzzle in iter_puzzles(args):
+    batch = Batch.load(args)
+    for puzzle in batch:
         solution, origin = find_solution(puzzle) if args.solution else (None, "none")
         fill = None if solution is None else {c: str(d) for c, d in solution.values.items()}
         lines = grid_lines(puzzle, fill)
@@ -65,4 +66,4 @@ def run(args: argparse.Namespace) -> int:
         elif solution is not None and solution.answer:
             print(f"answer (A..J): {solution.answer}")
         print()
-    return 0
+    return batch.exit_code(0)

@@ -38,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
         return up_only(args)
     backend = make_backend(args)
-    _, puzzles = puzzles_with_progress(args, "solve")
-    tally = Tally(backend)
+    batch, puzzles = puzzles_with_progress(args, "solve")
+    tally = Tally(backend, batch)
     for puzzle in puzzles:
         result = solve(puzzle, backend=backend, timeout=args.timeout)
         status = status_name(result)

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..formats import FORMATS, dumps
 from ..generator.transforms import Transform, transform_puzzle, transform_solution
 from ..model import Puzzle, Solution
-from ._common import add_puzzle_args, emit_json, load_all
+from ._common import Batch, add_puzzle_args, emit_json
 from .convert import _write
 
 
@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     t = Transform(args.rotate, args.flip, args.complement)
     out: list[Puzzle] = []
-    for puzzle in load_all(args):
+    batch = Batch.load(args)
+    for puzzle in batch:
         moved = transform_puzzle(puzzle, t)
         known = puzzle.meta.get("solution")
         if isinstance(known, Solution):
@@ -65,4 +66,4 @@ def run(args: argparse.Namespace) -> int:
         _write(Path(args.output), text)
     elif not args.json:
         print(text, end="")
-    return 0
+    return batch.exit_code(0)

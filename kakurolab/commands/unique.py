@@ -41,8 +41,8 @@ def cell_names(cells: list[Cell]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     backend = make_backend(args, counting=True)
-    _, puzzles = puzzles_with_progress(args, "unique")
-    tally = Tally(backend)
+    batch, puzzles = puzzles_with_progress(args, "unique")
+    tally = Tally(backend, batch)
     for puzzle in puzzles:
         proof = prove_unique(puzzle, backend=backend, timeout=args.timeout)
         status = STATUS.get(proof.verdict, proof.verdict.value)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ..check import validate
-from ..errors import FormatError, KakuroError, UnknownNameError
+from ..check import problem_message, structure_info, structure_problems
+from ..errors import FormatError, KakuroError, PuzzleError, UnknownNameError
 from ..model import Puzzle, Solution
 from .base import Format, load_json
 from .kakuro import KakuroFormat, read_solution
@@ -46,40 +49,139 @@ def detect(text: str, source: str | None = None) -> type[Format]:
     )
 
 
-def loads(
+@dataclass(frozen=True)
+class InvalidPuzzle:
+    """A puzzle that parsed but breaks a rule of Kakuro, kept in its place in the collection
+    so that its neighbours still run (see :class:`LoadReport`)."""
+
+    puzzle: Puzzle
+    problems: tuple[str, ...]
+    source: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.puzzle.id
+
+    @property
+    def message(self) -> str:
+        """One line: file, puzzle id, the first problem and how many more."""
+        return problem_message(self.puzzle, list(self.problems), self.source)
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """Every selected puzzle of a text in order, the valid ones and the invalid ones."""
+
+    entries: tuple[Puzzle | InvalidPuzzle, ...]
+
+    @property
+    def puzzles(self) -> list[Puzzle]:
+        return [e for e in self.entries if isinstance(e, Puzzle)]
+
+    @property
+    def invalid(self) -> list[InvalidPuzzle]:
+        return [e for e in self.entries if isinstance(e, InvalidPuzzle)]
+
+    def raise_first(self) -> None:
+        """Raise :class:`PuzzleError` for the first invalid puzzle, if any."""
+        bad = self.invalid
+        if bad:
+            raise PuzzleError(bad[0].message)
+
+
+def loads_report(
     text: str,
     *,
     format: str | None = None,
     source: str | None = None,
     select: Iterable[str] | None = None,
     check: bool = True,
-    allow_short_runs: bool = False,
-) -> list[Puzzle]:
-    """Parse (and by default validate) the puzzles in a text, optionally only some ids."""
+    strict: bool = False,
+    allow_short_runs: bool | None = None,
+) -> LoadReport:
+    """Parse the puzzles in a text, optionally only some ids, and validate each on its own.
+
+    A text that does not parse fails as a whole (:class:`FormatError`); a puzzle that parses
+    but breaks a rule becomes an :class:`InvalidPuzzle` in its place.  ``strict`` adds the
+    generator's promises (runs of 2-9 cells, one connected network) to the rules;
+    ``allow_short_runs`` is ignored (one-cell runs are legal), kept for old callers.
+    """
     fmt = get_format(format) if format else detect(text, source)
     puzzles = fmt.parse(text, source)
     if select is not None:
-        wanted = [str(s) for s in select]
-        by_id = {p.id: p for p in puzzles}
-        missing = [s for s in wanted if s not in by_id]
-        if missing:
-            raise KakuroError(
-                f"{source or 'input'}: no puzzle with id {missing[0]!r} "
-                f"({len(puzzles)} puzzles, ids {_id_range(puzzles)})"
-            )
-        puzzles = [by_id[s] for s in wanted]
-    if check:
-        for puzzle in puzzles:
-            validate(puzzle, allow_short_runs=allow_short_runs, source=source)
-    return puzzles
+        puzzles = _select(puzzles, [str(s) for s in select], source)
+    if not check:
+        return LoadReport(tuple(puzzles))
+    entries: list[Puzzle | InvalidPuzzle] = []
+    for puzzle in puzzles:
+        problems = structure_problems(puzzle)
+        if strict and not problems:
+            problems = structure_info(puzzle).strict_problems()
+        entries.append(InvalidPuzzle(puzzle, tuple(problems), source) if problems else puzzle)
+    return LoadReport(tuple(entries))
 
 
-def load(path: str | Path, **options: object) -> list[Puzzle]:
+def loads(text: str, **options: Any) -> list[Puzzle]:
+    """Parse and (by default) validate the puzzles in a text; the first invalid puzzle raises
+    :class:`PuzzleError`.  Options as for :func:`loads_report`."""
+    report = loads_report(text, **options)
+    report.raise_first()
+    return report.puzzles
+
+
+def load(path: str | Path, **options: Any) -> list[Puzzle]:
     """Read puzzles from a file, or from a puzz.link URL given in its place; see :func:`loads`."""
     if isinstance(path, str) and is_url(path):
-        return loads(path, source="URL", **options)  # type: ignore[arg-type]
+        return loads(path, source="URL", **options)
     path = Path(path)
-    return loads(_read(path), source=str(path), **options)  # type: ignore[arg-type]
+    return loads(_read(path), source=str(path), **options)
+
+
+def load_report(path: str | Path, **options: Any) -> LoadReport:
+    """Read puzzles from a file (or a puzz.link URL), invalid ones kept in place; see
+    :func:`loads_report`."""
+    if isinstance(path, str) and is_url(path):
+        return loads_report(path, source="URL", **options)
+    path = Path(path)
+    return loads_report(_read(path), source=str(path), **options)
+
+
+_RANGE = re.compile(r"(\d+)-(\d+)")
+
+
+def _select(puzzles: list[Puzzle], wanted: list[str], source: str | None) -> list[Puzzle]:
+    """The puzzles a ``--select`` list names, in its order, each once.
+
+    An item is an id, or a range ``A-B`` of numeric ids (PE424 line numbers); a range is
+    intersected with the ids present, never expanded, so ``1-100000000`` costs nothing.  An
+    id that is literally ``A-B`` wins over the range.
+    """
+    by_id = {p.id: p for p in puzzles}
+    numeric = sorted((int(p.id), p.id) for p in puzzles if p.id.isdigit())
+    chosen: dict[str, Puzzle] = {}
+    where = source or "input"
+    for item in wanted:
+        match = _RANGE.fullmatch(item)
+        if item in by_id:
+            chosen.setdefault(item, by_id[item])
+        elif match:
+            lo, hi = int(match.group(1)), int(match.group(2))
+            if lo > hi:
+                raise KakuroError(f"--select {item}: the range is reversed (write {hi}-{lo})")
+            inside = numeric[bisect_left(numeric, (lo, "")) : bisect_right(numeric, (hi, "~"))]
+            if not inside:
+                raise KakuroError(
+                    f"{where}: no puzzle with an id in {item} "
+                    f"({len(puzzles)} puzzles, ids {_id_range(puzzles)})"
+                )
+            for _, pid in inside:
+                chosen.setdefault(pid, by_id[pid])
+        else:
+            raise KakuroError(
+                f"{where}: no puzzle with id {item!r} "
+                f"({len(puzzles)} puzzles, ids {_id_range(puzzles)})"
+            )
+    return list(chosen.values())
 
 
 def _read(path: Path) -> str:
@@ -192,12 +294,16 @@ def _id_range(puzzles: Sequence[Puzzle]) -> str:
 __all__ = [
     "FORMATS",
     "Format",
+    "InvalidPuzzle",
+    "LoadReport",
     "detect",
     "dumps",
     "embedded_solution",
     "get_format",
     "load",
+    "load_report",
     "load_solutions",
     "loads",
+    "loads_report",
     "solutions_from_text",
 ]
