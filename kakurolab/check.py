@@ -6,8 +6,6 @@ wrong answer shows up as an error instead of a result.
 
 from __future__ import annotations
 
-import networkx as nx
-
 from . import combos
 from .errors import PuzzleError
 from .model import LETTERS, ClueCell, Direction, Puzzle, Run, Solution, White
@@ -76,6 +74,8 @@ def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool = False) -> lis
 
 def _connected(puzzle: Puzzle) -> bool:
     """Connectivity of the run-intersection graph (runs are nodes, shared cells edges)."""
+    import networkx as nx  # here, not at the top: ``import kakurolab.check`` stays light
+
     graph = nx.Graph()
     graph.add_nodes_from(range(len(puzzle.runs)))
     index = {run: i for i, run in enumerate(puzzle.runs)}
