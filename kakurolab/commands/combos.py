@@ -27,7 +27,7 @@ def describe(length: int, total: int) -> dict[str, object]:
     return {
         "length": length,
         "sum": total,
-        "count": len(sets),
+        "n_sets": len(sets),
         "sets": [list(digits) for digits in sets],
         "always": list(combos.digits_of(combos.intersection(length, total))),
         "possible": list(combos.digits_of(combos.union(length, total))),

@@ -17,6 +17,7 @@ from ..errors import KakuroError
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
 from ._common import add_puzzle_args, emit_json, iter_puzzles, progress
+from ._output import written
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -53,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
             )
     if args.report:
         write_report(Path(args.report), grades, args.puzzles, seconds)
-        if not args.json:
+        if args.json:
+            emit_json(written(args.report, "markdown", puzzles=len(grades)))
+        else:
             print(f"report written to {args.report}")
     return 0
 
