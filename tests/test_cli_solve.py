@@ -169,7 +169,7 @@ def test_euler424_json(pe424_path, capsys) -> None:
     rows = _json_lines(capsys.readouterr().out)
     assert len(rows) == 11
     assert rows[0]["answer"] == "8426039571"
-    assert rows[-1]["sum"] == 64414157580 and rows[-1]["puzzles"] == 10
+    assert rows[-1]["answer_sum"] == 64414157580 and rows[-1]["puzzles"] == 10
 
 
 def test_euler424_refuses_standard_puzzles(write, capsys) -> None:

@@ -14,3 +14,9 @@ from typing import Any
 def written(path: str | Path, fmt: str, **extra: Any) -> dict[str, Any]:
     """``{"output": PATH, "format": FMT, "bytes": SIZE, ...extra}`` for a file just written."""
     return {"output": str(path), "format": fmt, "bytes": Path(path).stat().st_size, **extra}
+
+
+def renamed(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``record`` with keys renamed to the shared vocabulary, order kept (for records a library
+    module builds under its own names, e.g. the generator's ``seconds``)."""
+    return {names.get(key, key): value for key, value in record.items()}

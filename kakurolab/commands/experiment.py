@@ -134,7 +134,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         files = sorted(name for name, mtime in after.items() if before.get(name) != mtime)
         emit_json(
             written(
-                report, "markdown", experiment=results.name, runs=len(results.rows), files=files
+                report, "markdown", experiment=results.name, n_runs=len(results.rows), files=files
             )
         )
     elif args.print == "full":
@@ -173,10 +173,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 "task": experiment.task,
                 "instances": len(the_plan.instances),
                 "repetitions": experiment.repetitions,
-                "timeout": experiment.timeout,
-                "configs": [{"config": label, "runs": n} for label, n in runs.items()],
+                "timeout_s": experiment.timeout,
+                "configs": [{"config": label, "n_runs": n} for label, n in runs.items()],
                 "skipped": the_plan.skipped,
-                "runs": len(the_plan.specs),
+                "n_runs": len(the_plan.specs),
             }
         )
         return 0

@@ -17,7 +17,7 @@ from ..generator import DIFFICULTIES, PRESETS, generate, parse_size
 from ..generator.cryptic import generate_cryptic
 from ..model import Puzzle
 from ._common import emit_json, progress
-from ._output import written
+from ._output import renamed, written
 from .convert import _write
 
 
@@ -105,10 +105,8 @@ def run(args: argparse.Namespace) -> int:
 
 def stats_record(puzzle: Puzzle, seed: int, stats: dict[str, Any]) -> dict[str, Any]:
     """The generator's statistics under the shared keys (``seconds`` becomes ``time_s``)."""
-    record: dict[str, Any] = {"id": puzzle.id, "seed": seed}
-    names = {"seconds": "time_s"}
-    record |= {names.get(k, k): v for k, v in stats.items() if k != "search"}
-    return record
+    kept = {k: v for k, v in stats.items() if k != "search"}
+    return {"id": puzzle.id, "seed": seed, **renamed(kept, {"seconds": "time_s"})}
 
 
 def _write_file(path: str, text: str) -> None:

@@ -17,7 +17,7 @@ from ..errors import KakuroError
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
 from ._common import add_puzzle_args, emit_json, iter_puzzles, progress
-from ._output import written
+from ._output import renamed, written
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         seconds += time.perf_counter() - start
         grades.append(result)
         if args.json:
-            emit_json(result.to_json())
+            emit_json(renamed(result.to_json(), {"ambiguity": "mean_ambiguity"}))
         else:
             print(
                 f"{result.id}: {result.grade} (score {result.score:.1f}; hardest "
