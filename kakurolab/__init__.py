@@ -14,7 +14,8 @@ command start without loading the solvers (z3, PySAT, networkx) until something 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs start-up time
 
 _API: dict[str, str] = {
     "BACKENDS": "backends",
@@ -74,6 +75,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # static tools see the real names
+    from typing import Any
+
     from .backends import BACKENDS, Result, Status
     from .check import solution_problems, structure_problems, validate
     from .errors import FormatError, KakuroError, PuzzleError

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import re
 import sys
 from collections.abc import Collection, Sequence
-from pathlib import Path
 
 from . import commands
 from .errors import KakuroError
@@ -30,16 +29,22 @@ _SUMMARY = re.compile(
 
 def command_names() -> list[str]:
     """Every subcommand: the public modules of ``kakurolab.commands``, sorted."""
-    found = (m.name for m in pkgutil.iter_modules(commands.__path__))
-    return sorted(name for name in found if not name.startswith("_"))
+    found = {
+        entry[: -len(".py")]
+        for directory in commands.__path__
+        for entry in os.listdir(directory)
+        if entry.endswith(".py") and not entry.startswith("_")
+    }
+    return sorted(found)
 
 
 def summary(name: str) -> str:
     """A command's one-line help, read from its module docstring without importing it."""
     for directory in commands.__path__:
-        path = Path(directory, f"{name}.py")
-        if path.is_file():
-            match = _SUMMARY.match(path.read_text(encoding="utf-8")[:600])
+        path = os.path.join(directory, f"{name}.py")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                match = _SUMMARY.match(handle.read(600))
             return match.group(1).replace("``", "") if match else ""
     return ""
 
