@@ -22,7 +22,8 @@ from kakurolab.uniqueness import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = Path(__file__).parent / "data" / "tiny.kakuro"
-TINY_IDS = {"tiny-a", "tiny-b"}
+AMBIGUOUS = "3 3\n- 10, 10,\n,10 0 0\n,10 0 0\n"
+"""A 2x2 white square with eight solutions (puzzlekit text; its id is ``1``)."""
 DOC = ROOT / "docs" / "json.md"
 
 STATUSES = {s.value for s in Status} | {"invalid"}
@@ -62,6 +63,12 @@ def _decode(tmp: Path) -> list[str]:
     return [str(TINY), "--select", "tiny-a", str(cnf), str(_model_file(tmp, cnf))]
 
 
+def _ambiguous(tmp: Path) -> str:
+    path = tmp / "ambiguous.txt"
+    path.write_text(AMBIGUOUS)
+    return str(path)
+
+
 def _report(tmp: Path) -> list[str]:
     config = _experiment(tmp)
     assert main(["experiment", "run", str(config), "--results", str(tmp / "res"),
@@ -69,7 +76,8 @@ def _report(tmp: Path) -> list[str]:
     return ["report", str(tmp / "res"), "--no-plots"]
 
 
-Case = Callable[[Path], list[str]]
+Case = Callable[[Path], list[str] | tuple[list[str], int]]
+"""Arguments, or arguments and the exit code when it is not 0."""
 CASES: dict[str, list[Case]] = {
     "bench": [lambda t: ["pe424", "--subset", "1", "--config", "native", "--reference", "native"]],
     "check": [lambda t: [str(TINY)]],
@@ -78,7 +86,11 @@ CASES: dict[str, list[Case]] = {
         lambda t: [str(TINY), "--to", "puzzlekit", "--select", "tiny-a"],
         lambda t: [str(TINY), "--to", "kakuro", "-o", str(t / "out.kakuro")],
     ],
-    "count": [lambda t: [str(TINY)]],
+    "count": [
+        lambda t: [str(TINY)],
+        lambda t: [_ambiguous(t), "--show", "--limit", "3"],
+        lambda t: [_ambiguous(t), "--exact"],
+    ],
     "decode": [_decode],
     "encode": [lambda t: [str(TINY), "--select", "tiny-a", "-o", str(t / "a.cnf")]],
     "encodings": [lambda t: []],
@@ -103,7 +115,7 @@ CASES: dict[str, list[Case]] = {
         lambda t: [str(TINY), "--rotate", "90"],
         lambda t: [str(TINY), "--flip", "h", "-o", str(t / "t.kakuro")],
     ],
-    "unique": [lambda t: [str(TINY)]],
+    "unique": [lambda t: [str(TINY)], lambda t: ([_ambiguous(t)], 1)],
 }
 """Arguments (without --json) of each command on a small puzzle; several cases where the
 command has an output-file mode."""
@@ -126,11 +138,13 @@ def test_every_command_has_a_case() -> None:
 def test_json_lines_in_the_shared_vocabulary(
     command: str, index: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = [command, *CASES[command][index](tmp_path), "--json"]
+    case = CASES[command][index](tmp_path)
+    args, expected = case if isinstance(case, tuple) else (case, 0)
+    argv = [command, *args, "--json"]
     capsys.readouterr()
     code = main(argv)
     out = capsys.readouterr().out
-    assert code == 0, argv
+    assert code == expected, argv
     lines = out.splitlines()
     assert lines, f"{argv}: nothing on stdout"
     records = [json.loads(line) for line in lines]
@@ -143,8 +157,8 @@ def test_json_lines_in_the_shared_vocabulary(
             assert record["status"] in STATUSES
         if "verdict" in record:
             assert record["verdict"] in VERDICTS
-        if "id" in record and command not in ("euler424", "generate", "bench"):
-            assert record["id"] in TINY_IDS or command == "decode"
+        if "id" in record:
+            assert isinstance(record["id"], str) and record["id"]
         for key, value in record.items():
             if key.endswith("_s") and value is not None:
                 assert isinstance(value, int | float) and value >= 0, (key, value)
