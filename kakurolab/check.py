@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from . import combos
 from .errors import PuzzleError
 from .model import LETTERS, Cell, ClueCell, Direction, Puzzle, Run, Solution, White
@@ -126,6 +124,8 @@ def structure_info(puzzle: Puzzle) -> StructureInfo:
 def white_components(puzzle: Puzzle) -> list[tuple[Cell, ...]]:
     """The white cells of each connected area, each in reading order, areas ordered by their
     first cell.  Areas share no run, so each is a puzzle of its own (see ``uniqueness``)."""
+    import networkx as nx  # here, not at the top: ``import kakurolab.check`` stays light
+
     graph = nx.Graph()
     graph.add_nodes_from(puzzle.whites)
     for run in puzzle.runs:

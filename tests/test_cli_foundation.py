@@ -262,7 +262,7 @@ def test_combos(capsys) -> None:
     code, out, _ = run(capsys, "combos", "4", "--json")
     records = [json.loads(line) for line in out.splitlines()]
     assert [r["sum"] for r in records] == list(range(10, 31))
-    assert records[0]["sets"] == [[1, 2, 3, 4]] and records[0]["count"] == 1
+    assert records[0]["sets"] == [[1, 2, 3, 4]] and records[0]["n_sets"] == 1
 
 
 @pytest.mark.parametrize("to", ["kakuro", "puzzlekit", "pycsp3"])

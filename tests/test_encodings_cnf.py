@@ -219,7 +219,8 @@ def test_solve_up_only(tmp_path, capsys):
     path = _kakuro_file(tmp_path, "unique")
     assert main(["solve", path, "--up-only", "--encoding", "table", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj["fixed"] == obj["cells"] == 4 and obj["solved_by_up"]
+    assert obj["fixed_cells"] == obj["white_cells"] == 4 and obj["solved_by_up"]
+    assert obj["status"] == "sat"
     assert main(["solve", path, "--up-only", "--encoding", "naive"]) == 0
     assert "fixes 0/4 cells" in capsys.readouterr().out
 
@@ -233,7 +234,8 @@ def test_count_exact(name, tmp_path, capsys):
     pytest.importorskip("pyganak")
     assert main(["count", _kakuro_file(tmp_path, name), "--exact", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj["count"] == HAND_MADE_COUNTS[name] and obj["exact"]
+    assert obj["n_solutions"] == HAND_MADE_COUNTS[name] and obj["complete"]
+    assert obj["verdict"] == {0: "unsat", 1: "unique"}.get(obj["n_solutions"], "multiple")
 
 
 def test_cnf_modes_refuse_smt(tmp_path, capsys):

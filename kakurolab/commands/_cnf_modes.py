@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from ..backends import Status
 from ..encodings import DEFAULT_PRESET, exact_count, parse_spec, up_fixed_cells
 from ..errors import KakuroError
+from ..uniqueness import Verdict
 from ._common import Batch
 from ._solving import emit
 
@@ -34,9 +36,9 @@ def up_only(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - start
         obj = {
             "id": puzzle.id,
-            "status": "up-only",
-            "fixed": fixed,
-            "cells": total,
+            "status": Status.SAT.value if fixed == total else Status.UNKNOWN.value,
+            "fixed_cells": fixed,
+            "white_cells": total,
             "solved_by_up": fixed == total,
             "encoding": spec,
             "time_s": round(elapsed, 6),
@@ -54,12 +56,13 @@ def exact(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         n = exact_count(puzzle, spec)
         elapsed = time.perf_counter() - start
-        status = "unsat" if n == 0 else "unique" if n == 1 else "multiple"
+        verdict = Verdict.UNSAT if n == 0 else Verdict.UNIQUE if n == 1 else Verdict.MULTIPLE
         obj = {
             "id": puzzle.id,
-            "status": status,
-            "count": n,
-            "exact": True,
+            "status": (Status.SAT if n else Status.UNSAT).value,
+            "verdict": verdict.value,
+            "n_solutions": n,
+            "complete": True,
             "counter": "pyganak",
             "encoding": spec,
             "time_s": round(elapsed, 6),

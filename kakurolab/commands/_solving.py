@@ -81,10 +81,9 @@ def puzzles_with_progress(args: argparse.Namespace, desc: str) -> tuple[Batch, I
 
 
 def status_name(result: Result) -> str:
-    """``sat``/``unsat``/``timeout``/``error`` for a solve result."""
-    if result.solution is not None:
-        return "sat"
-    return {Status.UNSAT: "unsat", Status.UNKNOWN: "timeout"}.get(result.status, "error")
+    """The JSON ``status`` (docs/json.md): a :class:`Status` value, ``sat`` once a grid is
+    found (``unknown`` means the time ran out or the run was interrupted)."""
+    return Status.SAT.value if result.solution is not None else Status(result.status).value
 
 
 def record(
@@ -98,6 +97,7 @@ def record(
         obj["answer"] = solution.answer if solution is not None else None
     obj["time_s"] = round(result.time, 6)
     obj["encode_s"] = round(result.encode_time, 6)
+    obj["solve_s"] = round(result.solve_time, 6)
     obj["backend"] = result.backend
     obj["options"] = {k: v for k, v in result.options.items() if k != "backend"}
     obj["stats"] = result.stats

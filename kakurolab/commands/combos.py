@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from .. import combos
 from ..errors import KakuroError
-from ._common import emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def describe(length: int, total: int) -> dict[str, object]:
     return {
         "length": length,
         "sum": total,
-        "count": len(sets),
+        "n_sets": len(sets),
         "sets": [list(digits) for digits in sets],
         "always": list(combos.digits_of(combos.intersection(length, total))),
         "possible": list(combos.digits_of(combos.union(length, total))),
@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     totals = [args.total] if args.total is not None else list(combos.feasible_sums(length))
     for total in totals:
         info = describe(length, total)
-        if args.json:
-            emit_json(info)
+        if args.json:  # json directly: the puzzle loaders behind _common are not needed here
+            print(json.dumps(info), flush=True)
             continue
         sets = sorted_sets(length, total)
         text = " ".join("{" + ",".join(map(str, digits)) + "}" for digits in sets)

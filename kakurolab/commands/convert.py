@@ -12,10 +12,17 @@ from ..errors import KakuroError
 from ..formats import FORMATS, dumps, loads
 from ..model import Puzzle
 from ._common import Batch, add_puzzle_args, emit_json
+from ._output import written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("convert", help="rewrite puzzles in another format")
+    parser = sub.add_parser(
+        "convert",
+        help="rewrite puzzles in another format",
+        description="Rewrite puzzles in another format. Under --json: with -o, one record of "
+        "the file written (output, format, bytes, ids); without, one object per puzzle with its "
+        "text.",
+    )
     add_puzzle_args(parser, many=False)
     parser.add_argument(
         "--to", required=True, choices=sorted(FORMATS), metavar="FORMAT", help="output format"
@@ -41,14 +48,12 @@ def run(args: argparse.Namespace) -> int:
     text = convert(puzzles, args.to) if puzzles else ""
     if args.output and puzzles:
         _write(Path(args.output), text)
-    if args.json:
+        if args.json:
+            batch.report_invalid()
+            emit_json(written(args.output, args.to, ids=[p.id for p in puzzles]))
+    if args.json and not args.output:
         for puzzle in batch:
-            record: dict[str, object] = {"id": puzzle.id, "format": args.to}
-            if args.output:
-                record["output"] = args.output
-            else:
-                record["text"] = dumps([puzzle], args.to)
-            emit_json(record)
+            emit_json({"id": puzzle.id, "format": args.to, "text": dumps([puzzle], args.to)})
     elif not args.output:
         batch.report_invalid()
         print(text, end="")

@@ -6,7 +6,7 @@ import argparse
 
 from ..backends import Result, Status
 from ..errors import KakuroError
-from ..uniqueness import count
+from ..uniqueness import Verdict, count
 from ._solving import (
     Tally,
     add_solver_args,
@@ -16,6 +16,7 @@ from ._solving import (
     make_backend,
     puzzles_with_progress,
     record,
+    status_name,
 )
 
 DEFAULT_LIMIT = 100
@@ -44,16 +45,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def count_status(result: Result) -> str:
-    """``unsat``/``unique``/``multiple`` when known; ``sat`` at a limit of 1; else timeout/error."""
-    n = result.n_solutions
-    if n >= 2:
-        return "multiple"
+def count_verdict(result: Result) -> str:
+    """The JSON ``verdict``: ``unique``/``unsat`` once the count is exact, ``multiple`` from
+    two solutions on, ``error``, else ``unknown`` (cut short before the answer was known)."""
+    if result.n_solutions >= 2:
+        return Verdict.MULTIPLE.value
     if result.complete:
-        return "unique" if n == 1 else "unsat"
-    if n == 1 and result.status is Status.SAT:
-        return "sat"
-    return "error" if result.status is Status.ERROR else "timeout"
+        return (Verdict.UNIQUE if result.n_solutions == 1 else Verdict.UNSAT).value
+    return (Verdict.ERROR if result.status is Status.ERROR else Verdict.UNKNOWN).value
 
 
 def describe(result: Result, limit: int | None) -> str:
@@ -80,13 +79,14 @@ def run(args: argparse.Namespace) -> int:
     unfinished = 0
     for puzzle in puzzles:
         result = count(puzzle, limit, backend=backend, timeout=args.timeout)
-        status = count_status(result)
-        tally.add(status)
+        verdict = count_verdict(result)
+        tally.add(verdict)
         reached = result.complete or (limit is not None and result.n_solutions >= limit)
         unfinished += not reached
         obj = record(
-            puzzle, status, result, result.solution,
-            count=result.n_solutions, exact=result.complete, limit=limit,
+            puzzle, status_name(result), result, result.solution,
+            verdict=verdict, n_solutions=result.n_solutions, complete=result.complete,
+            limit=limit,
         )
         if args.show:
             obj["solutions"] = [s.rows(puzzle) for s in result.solutions]

@@ -10,12 +10,17 @@ import argparse
 import json
 import sys
 
-from ..encodings import ENCODERS, PRESETS, parse_spec
+from ._output import written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("encodings", help="list encoding parts and presets (CNF and SMT)")
-    parser.add_argument("--json", action="store_true", help="presets and parts as one JSON object")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="presets and parts as one JSON object (with --table-md: the table, or the record "
+        "of the file written)",
+    )
     parser.add_argument(
         "--table-md",
         metavar="PUZZLES",
@@ -33,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def listing() -> dict[str, object]:
+    from ..encodings import ENCODERS, PRESETS, parse_spec
+
     return {
         "presets": [
             {"name": p.name, "spec": str(parse_spec(p.spec)), "doc": p.doc}
@@ -60,7 +67,12 @@ def run(args: argparse.Namespace) -> int:
         if args.output:
             with open(args.output, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            print(f"wrote {args.output}", file=sys.stderr)
+            if args.json:
+                print(json.dumps(written(args.output, "markdown")))
+            else:
+                print(f"wrote {args.output}", file=sys.stderr)
+        elif args.json:
+            print(json.dumps({"format": "markdown", "text": text}))
         else:
             sys.stdout.write(text)
         return 0

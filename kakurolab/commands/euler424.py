@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog=exit_help(
             "every puzzle has an answer", "some puzzle is unsat, timed out or failed"
         )
-        + "; under --json the last line is {\"sum\": ..., \"puzzles\": ...}",
+        + '; under --json the last line is {"answer_sum": ..., "puzzles": ...}',
     )
     add_solver_args(parser, many=False)
     parser.set_defaults(func=run)
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     suffix = f" (incomplete: {missing} puzzle(s) without an answer)" if missing else ""
     if args.json:
         emit_json({
-            "sum": total, "puzzles": len(batch.entries),
+            "answer_sum": total, "puzzles": len(batch.entries),
             "answered": len(batch.entries) - missing,
             "time_s": round(time.perf_counter() - start, 6), "backend": backend.name,
         })

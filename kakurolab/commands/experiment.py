@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..errors import KakuroError
+from ._common import emit_json
+from ._output import written
+
+JSON_HELP = {
+    "run": "one JSON object: the run counts, statuses and the rows file (runs.jsonl); with "
+    "--report, then the record of report.md",
+    "report": "one JSON object: the record of report.md and every file the report wrote "
+    "(instead of the table)",
+    "plan": "one JSON object: instances, configurations with their run counts, and skips",
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--report", action="store_true", help="write the report, print the table")
     run.add_argument("--no-plots", action="store_true", help="with --report: tables only")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--json", action="store_true", help=JSON_HELP["run"])
     run.set_defaults(func=cmd_run)
 
     rep = actions.add_parser("report", help="tables, plots and mkplot JSON from results")
@@ -46,16 +58,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="headline",
         help="what to print (default: the headline table)",
     )
+    rep.add_argument("--json", action="store_true", help=JSON_HELP["report"])
     rep.set_defaults(func=cmd_report)
 
     pl = actions.add_parser("plan", help="list the configurations and run counts, run nothing")
     pl.add_argument("config", metavar="CONFIG.toml", help="experiment config")
+    pl.add_argument("--json", action="store_true", help=JSON_HELP["plan"])
     pl.set_defaults(func=cmd_plan)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from ..experiments import load_experiment, make_executor, run_experiment
 
     experiment = load_experiment(args.config)
@@ -70,10 +82,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         limit=args.limit,
     )
+    rows_file = summary.results_dir / "runs.jsonl"
+    if args.json:
+        emit_json(
+            {
+                "experiment": experiment.name,
+                "planned": summary.planned,
+                "done_before": summary.done_before,
+                "ran": summary.ran,
+                "statuses": dict(sorted(summary.statuses.items())),
+                "disagreements": len(summary.disagreements),
+                "wrong": summary.wrong,
+                "output": str(rows_file),
+            }
+        )
     counts = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "nothing new"
     print(
         f"{experiment.name}: {summary.planned} runs planned, {summary.done_before} already done, "
-        f"{summary.ran} run now ({counts}); rows in {summary.results_dir / 'runs.jsonl'}",
+        f"{summary.ran} run now ({counts}); rows in {rows_file}",
         file=sys.stderr,
     )
     if summary.disagreements:
@@ -88,7 +114,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         results = load_results(summary.results_dir)
         build_report(results, plots=not args.no_plots)
-        print(headline(results), end="")
+        if args.json:
+            emit_json(written(summary.results_dir / "report.md", "markdown"))
+        else:
+            print(headline(results), end="")
         print(f"report: {summary.results_dir / 'report.md'}", file=sys.stderr)
     return 1 if summary.disagreements or summary.wrong else 0
 
@@ -97,13 +126,33 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..experiments.report import build_report, find_results, headline, load_results
 
     results = load_results(find_results(args.target))
+    before = _mtimes(results.path)
     text = build_report(results, plots=not args.no_plots)
-    if args.print == "full":
+    report = results.path / "report.md"
+    if args.json:
+        after = _mtimes(results.path)
+        files = sorted(name for name, mtime in after.items() if before.get(name) != mtime)
+        emit_json(
+            written(
+                report, "markdown", experiment=results.name, n_runs=len(results.rows), files=files
+            )
+        )
+    elif args.print == "full":
         print(text, end="")
     elif args.print == "headline":
         print(headline(results), end="")
-    print(f"report: {results.path / 'report.md'}", file=sys.stderr)
+    print(f"report: {report}", file=sys.stderr)
     return 0
+
+
+def _mtimes(directory: Path) -> dict[str, int]:
+    """Modification times under ``directory`` by relative name: what changed is what a step
+    wrote."""
+    return {
+        str(path.relative_to(directory)): path.stat().st_mtime_ns
+        for path in directory.rglob("*")
+        if path.is_file()
+    }
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -113,13 +162,30 @@ def cmd_plan(args: argparse.Namespace) -> int:
     the_plan = plan(experiment)
     if not the_plan.specs and not the_plan.skipped:
         raise KakuroError(f"{args.config}: nothing to run")
+    runs = {
+        config.label: sum(1 for s in the_plan.specs if s["config"] == config.label)
+        for config in the_plan.configs
+    }
+    if args.json:
+        emit_json(
+            {
+                "experiment": experiment.name,
+                "task": experiment.task,
+                "instances": len(the_plan.instances),
+                "repetitions": experiment.repetitions,
+                "timeout_s": experiment.timeout,
+                "configs": [{"config": label, "n_runs": n} for label, n in runs.items()],
+                "skipped": the_plan.skipped,
+                "n_runs": len(the_plan.specs),
+            }
+        )
+        return 0
     print(
         f"{experiment.name}: task {experiment.task}, {len(the_plan.instances)} instances, "
         f"{experiment.repetitions} repetition(s), timeout {experiment.timeout:g}s"
     )
-    for config in the_plan.configs:
-        n = sum(1 for s in the_plan.specs if s["config"] == config.label)
-        print(f"  {config.label}: {n} runs")
+    for label, n in runs.items():
+        print(f"  {label}: {n} runs")
     for skip in the_plan.skipped:
         print(f"  SKIP {skip['config']} ({skip['instances']} instances): {skip['reason']}")
     print(f"{len(the_plan.specs)} runs in all")

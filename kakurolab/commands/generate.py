@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ..errors import KakuroError
 from ..formats import FORMATS, dumps
@@ -16,6 +17,7 @@ from ..generator import DIFFICULTIES, PRESETS, generate, parse_size
 from ..generator.cryptic import generate_cryptic
 from ..model import Puzzle
 from ._common import emit_json, progress
+from ._output import renamed, written
 from .convert import _write
 
 
@@ -42,7 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--to", choices=sorted(FORMATS), help="output format (default: kakuro, pe424 for --cryptic)"
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
-    parser.add_argument("--json", action="store_true", help="one JSON line of stats per puzzle")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON line of stats per puzzle (its text too without -o; with -o, a last line "
+        "records the file written)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -80,17 +87,26 @@ def run(args: argparse.Namespace) -> int:
             puzzle, solution, stats = got.puzzle, got.solution, got.stats
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))
         if args.json:
-            emit_json(
-                {"id": puzzle.id, "seed": seed, **{k: v for k, v in stats.items() if k != "search"}}
-            )
+            record = stats_record(puzzle, seed, stats)
+            if not args.output:
+                record |= {"format": fmt, "text": dumps(puzzles[-1:], fmt)}
+            emit_json(record)
     text = dumps(puzzles, fmt)
     if args.output:
         _write_file(args.output, text)
-        if not args.json:
+        if args.json:
+            emit_json(written(args.output, fmt, ids=[p.id for p in puzzles]))
+        else:
             print(f"wrote {len(puzzles)} puzzle(s) to {args.output}", file=sys.stderr)
     elif not args.json:
         print(text, end="")
     return 0
+
+
+def stats_record(puzzle: Puzzle, seed: int, stats: dict[str, Any]) -> dict[str, Any]:
+    """The generator's statistics under the shared keys (``seconds`` becomes ``time_s``)."""
+    kept = {k: v for k, v in stats.items() if k != "search"}
+    return {"id": puzzle.id, "seed": seed, **renamed(kept, {"seconds": "time_s"})}
 
 
 def _write_file(path: str, text: str) -> None:

@@ -17,6 +17,7 @@ from ..errors import KakuroError
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
 from ._common import Batch, add_puzzle_args, emit_json, progress
+from ._output import renamed, written
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         seconds += time.perf_counter() - start
         grades.append(result)
         if args.json:
-            emit_json(result.to_json())
+            emit_json(renamed(result.to_json(), {"ambiguity": "mean_ambiguity"}))
         else:
             print(
                 f"{result.id}: {result.grade} (score {result.score:.1f}; hardest "
@@ -53,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
             )
     if args.report:
         write_report(Path(args.report), grades, args.puzzles, seconds)
-        if not args.json:
+        if args.json:
+            emit_json(written(args.report, "markdown", puzzles=len(grades)))
+        else:
             print(f"report written to {args.report}")
     return batch.exit_code(0)
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from ..errors import KakuroError
 from ..model import Cell, Puzzle, Solution
-from ..render import scene, write
-from ._common import add_puzzle_args
+from ._common import add_puzzle_args, emit_json
+from ._output import written
 from .hint import add_state_arg, single_puzzle, start_state
 
 
@@ -84,11 +85,18 @@ def run(args: argparse.Namespace) -> int:
         values = {**deduced, **values}
         if args.candidates:
             candidates = cross_candidates(engine.state)
+    from ..render import scene, write
+
     write(
         scene(puzzle, values=values, given=given, candidates=candidates),
         args.output,
         scale=args.scale,
     )
     took = time.perf_counter() - began
-    print(f"{puzzle.id}: wrote {args.output} ({puzzle.nrows}x{puzzle.ncols}) in {took:.2f} s")
+    if args.json:
+        fmt = Path(args.output).suffix.lstrip(".").lower()
+        size = {"id": puzzle.id, "rows": puzzle.nrows, "cols": puzzle.ncols}
+        emit_json(written(args.output, fmt, **size, time_s=round(took, 6)))
+    else:
+        print(f"{puzzle.id}: wrote {args.output} ({puzzle.nrows}x{puzzle.ncols}) in {took:.2f} s")
     return 0

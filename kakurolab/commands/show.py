@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..backends import BACKENDS
 from ..formats import embedded_solution
 from ..formats.kakuro import grid_lines
 from ..model import Puzzle, Solution
-from ..uniqueness import solve
 from ._common import Batch, add_puzzle_args, emit_json, solution_rows
 
 SOLVER = "native"
@@ -31,6 +29,9 @@ def find_solution(puzzle: Puzzle) -> tuple[Solution | None, str]:
     solution = embedded_solution(puzzle)
     if solution is not None:
         return solution, "embedded"
+    from ..backends import BACKENDS
+    from ..uniqueness import solve
+
     if SOLVER in BACKENDS:
         result = solve(puzzle, backend=SOLVER)
         if result.solutions:

@@ -13,6 +13,7 @@ from ..formats import FORMATS, dumps
 from ..generator.transforms import Transform, transform_puzzle, transform_solution
 from ..model import Puzzle, Solution
 from ._common import Batch, add_puzzle_args, emit_json
+from ._output import written
 from .convert import _write
 
 
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     t = Transform(args.rotate, args.flip, args.complement)
-    out: list[Puzzle] = []
+    pairs: list[tuple[Puzzle, Puzzle]] = []
     batch = Batch.load(args)
     for puzzle in batch:
         moved = transform_puzzle(puzzle, t)
@@ -49,21 +50,26 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(known, Solution):
             solution = transform_solution(known, puzzle.shape, t)
             moved = Puzzle(moved.id, moved.grid, {**moved.meta, "solution": solution})
-        out.append(moved)
-        if args.json:
-            emit_json(
-                {
-                    "id": puzzle.id,
-                    "new_id": moved.id,
-                    "transform": t.name,
-                    "rows": moved.nrows,
-                    "cols": moved.ncols,
-                }
-            )
+        pairs.append((puzzle, moved))
+    out = [moved for _, moved in pairs]
     fmt = args.to or ("pe424" if any(p.is_cryptic for p in out) else "kakuro")
     text = dumps(out, fmt)
     if args.output:
         _write(Path(args.output), text)
-    elif not args.json:
+    if args.json:
+        for puzzle, moved in pairs:
+            record: dict[str, object] = {
+                "id": puzzle.id,
+                "new_id": moved.id,
+                "transform": t.name,
+                "rows": moved.nrows,
+                "cols": moved.ncols,
+            }
+            if not args.output:
+                record |= {"format": fmt, "text": dumps([moved], fmt)}
+            emit_json(record)
+        if args.output:
+            emit_json(written(args.output, fmt, ids=[moved.id for moved in out]))
+    elif not args.output:
         print(text, end="")
     return batch.exit_code(0)

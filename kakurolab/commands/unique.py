@@ -15,10 +15,8 @@ from ._solving import (
     make_backend,
     puzzles_with_progress,
     record,
+    status_name,
 )
-
-STATUS = {Verdict.UNKNOWN: "timeout"}
-"""Verdict -> status word where they differ (an unknown verdict means the time ran out)."""
 
 SHOWN_CELLS = 12
 
@@ -45,19 +43,19 @@ def run(args: argparse.Namespace) -> int:
     tally = Tally(backend, batch)
     for puzzle in puzzles:
         proof = prove_unique(puzzle, backend=backend, timeout=args.timeout)
-        status = STATUS.get(proof.verdict, proof.verdict.value)
-        tally.add(status)
+        verdict = proof.verdict.value
+        tally.add(verdict)
         names = cell_names(proof.differences)
         first = proof.solutions[0] if proof.solutions else None
-        extra = {}
+        extra: dict[str, object] = {"verdict": verdict, "n_solutions": len(proof.solutions)}
         if proof.verdict is Verdict.MULTIPLE:
-            extra = {
+            extra |= {
                 "differences": names,
                 "letter_differences": proof.letter_differences,
                 "solutions": [s.rows(puzzle) for s in proof.solutions[:2]],
             }
-        obj = record(puzzle, status, proof.result, first, **extra)
-        head = f"{puzzle.id}: {status} ({proof.result.time:.3f} s)"
+        obj = record(puzzle, status_name(proof.result), proof.result, first, **extra)
+        head = f"{puzzle.id}: {verdict} ({proof.result.time:.3f} s)"
         if names:
             shown = " ".join(names[:SHOWN_CELLS]) + (" ..." if len(names) > SHOWN_CELLS else "")
             head += f": solutions differ at {shown} ({len(names)} cells)"
