@@ -30,7 +30,6 @@ def describe(puzzle: Puzzle) -> dict[str, object]:
     structure = structure_info(puzzle)
     return {
         "id": puzzle.id,
-        "status": "valid",
         "rows": puzzle.nrows,
         "cols": puzzle.ncols,
         "kind": "cryptic" if puzzle.is_cryptic else "standard",
