@@ -45,7 +45,7 @@ def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool = False) -> lis
             problems.append(f"run {run.name} has {len(run)} cells (at most 9)")
             continue
         if len(run) < min_len:
-            problems.append(f"run {run.name} has 1 cell (allow with --allow-short-runs)")
+            problems.append(f"run {run.name} has 1 cell (allowed only with allow_short_runs)")
             continue
         if not any(combos.count(len(run), total) for total in clue_values(run)):
             lo, hi = combos.sum_range(len(run))

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..check import validate
-from ..errors import FormatError, KakuroError, UnknownNameError
+from ..errors import FormatError, KakuroError, KakuroFileNotFoundError, UnknownNameError
 from ..model import Puzzle, Solution
 from .base import Format, load_json
 from .kakuro import KakuroFormat, read_solution
@@ -82,7 +82,7 @@ def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8-sig")  # a BOM from some editors is not content
     except FileNotFoundError:
-        raise KakuroError(f"{path}: no such file") from None
+        raise KakuroFileNotFoundError(path) from None
     except IsADirectoryError:
         raise KakuroError(f"{path}: is a directory, not a file") from None
     except UnicodeDecodeError:
