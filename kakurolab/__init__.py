@@ -6,14 +6,16 @@ The public API::
     puzzle = load("puzzles.txt")[0]
     result = solve(puzzle, backend="native")
     verdict = prove_unique(puzzle).verdict
+    for solution in solutions(puzzle, limit=10):  # lazily, one solver session
+        ...
 """
 
 from .backends import BACKENDS, Result, Status
 from .check import solution_problems, structure_problems, validate
-from .errors import FormatError, KakuroError, PuzzleError
+from .errors import FormatError, KakuroError, PuzzleError, UnknownNameError
 from .formats import FORMATS, dumps, load, loads
 from .model import Clue, ClueCell, Direction, Puzzle, Run, Solution, White
-from .uniqueness import Uniqueness, Verdict, count, prove_unique, solve
+from .uniqueness import SolveTimeout, Uniqueness, Verdict, count, prove_unique, solutions, solve
 
 __version__ = "0.1.0"
 
@@ -30,8 +32,10 @@ __all__ = [
     "Result",
     "Run",
     "Solution",
+    "SolveTimeout",
     "Status",
     "Uniqueness",
+    "UnknownNameError",
     "Verdict",
     "White",
     "count",
@@ -40,6 +44,7 @@ __all__ = [
     "loads",
     "prove_unique",
     "solution_problems",
+    "solutions",
     "solve",
     "structure_problems",
     "validate",

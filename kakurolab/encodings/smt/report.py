@@ -113,7 +113,10 @@ def markdown(pe424_count: int, janko_count: int, timeout: float) -> str:
     reports = {}
     for suite, count in (("pe424", pe424_count), ("janko", janko_count)):
         reports[suite] = run_bench(
-            suite, configs, reference=reference, options=SuiteOptions(subset=count),
+            suite,
+            configs,
+            reference=reference,
+            options=SuiteOptions(subset=count),
             timeout=timeout,
         )
     out = [
