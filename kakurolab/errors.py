@@ -27,6 +27,9 @@ class KakuroFileNotFoundError(KakuroError, FileNotFoundError):
     def __str__(self) -> str:
         return f"{self.filename}: no such file"
 
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return type(self), (self.filename,)
+
 
 class FormatError(KakuroError, ValueError):
     """Malformed input text, located by file, puzzle id, line and column."""
@@ -77,12 +80,16 @@ class UnknownNameError(KakuroError, KeyError):
     """
 
     def __init__(self, kind: str, name: str, known: object, hint: str = "") -> None:
-        names = ", ".join(sorted(map(str, known)))  # type: ignore[call-overload]
         self.kind, self.name = kind, name
-        super().__init__(f"unknown {kind} {name!r}{hint}; known: {names}")
+        self.known = sorted(map(str, known))  # type: ignore[call-overload]
+        self.hint = hint
+        super().__init__(f"unknown {kind} {name!r}{hint}; known: {', '.join(self.known)}")
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, list[str], str]]:
+        return type(self), (self.kind, self.name, self.known, self.hint)
 
 
 class MissingExtraError(KakuroError):

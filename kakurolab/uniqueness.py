@@ -169,18 +169,18 @@ def solutions(
     try:
         session = solver.open(puzzle, deadline=deadline)
     except EncodingTimeout:
-        raise SolveTimeout(puzzle, timeout, found) from None
+        raise SolveTimeout(puzzle.id, timeout, found) from None
     try:
         while True:
             remaining = None if deadline is None else deadline - time.perf_counter()
             if remaining is not None and remaining <= 0:
-                raise SolveTimeout(puzzle, timeout, found)
+                raise SolveTimeout(puzzle.id, timeout, found)
             status, solution = session.next(remaining)
             if solution is None:
                 if status is Status.UNSAT:
                     return
                 if status is Status.UNKNOWN:
-                    raise SolveTimeout(puzzle, timeout, found)
+                    raise SolveTimeout(puzzle.id, timeout, found)
                 raise KakuroError(
                     f"backend {solver.name!r} failed on puzzle {puzzle.id} after {found} "
                     f"solution(s) (status {status})"
@@ -196,15 +196,19 @@ def solutions(
 
 
 class SolveTimeout(KakuroError, TimeoutError):
-    """The timeout of :func:`solutions` ran out before the solver proved there are no more."""
+    """The timeout of :func:`solutions` ran out before the solver proved there are no more;
+    ``found`` solutions had been yielded."""
 
-    def __init__(self, puzzle: Puzzle, timeout: float | None, found: int) -> None:
-        self.found = found
+    def __init__(self, puzzle_id: str, timeout: float | None, found: int) -> None:
+        self.puzzle_id, self.timeout, self.found = puzzle_id, timeout, found
         after = "" if timeout is None else f" after {timeout:g} s"
         super().__init__(
-            f"puzzle {puzzle.id}: timeout{after} with {found} solution(s) found "
+            f"puzzle {puzzle_id}: timeout{after} with {found} solution(s) found "
             "and more not ruled out"
         )
+
+    def __reduce__(self) -> tuple[type, tuple[str, float | None, int]]:
+        return type(self), (self.puzzle_id, self.timeout, self.found)
 
 
 def solve(

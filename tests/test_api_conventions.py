@@ -187,6 +187,21 @@ def test_errors_subclass_value_and_key_error() -> None:
     assert isinstance(info.value, PuzzleError)
 
 
+def test_errors_survive_pickling(tmp_path) -> None:
+    """Worker processes hand errors back pickled: each comes back with its message."""
+    import pickle
+
+    errors = [
+        KakuroFileNotFoundError(tmp_path / "x"),
+        UnknownNameError("backend", "nosuch", ["a", "b"], hint=" (did you mean a?)"),
+        kl.SolveTimeout("p1", 0.5, 3),
+        FormatError("bad", line=3),
+    ]
+    for err in errors:
+        again = pickle.loads(pickle.dumps(err))
+        assert type(again) is type(err) and str(again) == str(err)
+
+
 def test_cli_reports_the_new_errors_in_one_line(tmp_path, capsys) -> None:
     assert main(["info", str(tmp_path / "nope.txt")]) == 2
     err = capsys.readouterr().err
