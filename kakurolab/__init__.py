@@ -6,6 +6,8 @@ The public API::
     puzzle = load("puzzles.txt")[0]
     result = solve(puzzle, backend="native")
     verdict = prove_unique(puzzle).verdict
+    for solution in solutions(puzzle, limit=10):  # lazily, one solver session
+        ...
 
 The names below are imported on first use (PEP 562), so ``import kakurolab`` and the ``kakuro``
 command start without loading the solvers (z3, PySAT, networkx) until something needs them.
@@ -24,13 +26,16 @@ _API: dict[str, str] = {
     "solution_problems": "check",
     "structure_problems": "check",
     "validate": "check",
+    "structure_info": "check",
     "FormatError": "errors",
     "KakuroError": "errors",
     "PuzzleError": "errors",
+    "UnknownNameError": "errors",
     "FORMATS": "formats",
     "dumps": "formats",
     "load": "formats",
     "loads": "formats",
+    "load_report": "formats",
     "Clue": "model",
     "ClueCell": "model",
     "Direction": "model",
@@ -43,6 +48,8 @@ _API: dict[str, str] = {
     "count": "uniqueness",
     "prove_unique": "uniqueness",
     "solve": "uniqueness",
+    "solutions": "uniqueness",
+    "SolveTimeout": "uniqueness",
 }
 """Public name -> the submodule defining it."""
 
@@ -59,17 +66,22 @@ __all__ = [
     "Result",
     "Run",
     "Solution",
+    "SolveTimeout",
     "Status",
     "Uniqueness",
+    "UnknownNameError",
     "Verdict",
     "White",
     "count",
     "dumps",
     "load",
+    "load_report",
     "loads",
     "prove_unique",
     "solution_problems",
+    "solutions",
     "solve",
+    "structure_info",
     "structure_problems",
     "validate",
 ]
@@ -78,11 +90,19 @@ if TYPE_CHECKING:  # static tools see the real names
     from typing import Any
 
     from .backends import BACKENDS, Result, Status
-    from .check import solution_problems, structure_problems, validate
-    from .errors import FormatError, KakuroError, PuzzleError
-    from .formats import FORMATS, dumps, load, loads
+    from .check import solution_problems, structure_info, structure_problems, validate
+    from .errors import FormatError, KakuroError, PuzzleError, UnknownNameError
+    from .formats import FORMATS, dumps, load, load_report, loads
     from .model import Clue, ClueCell, Direction, Puzzle, Run, Solution, White
-    from .uniqueness import Uniqueness, Verdict, count, prove_unique, solve
+    from .uniqueness import (
+        SolveTimeout,
+        Uniqueness,
+        Verdict,
+        count,
+        prove_unique,
+        solutions,
+        solve,
+    )
 
 
 def version() -> str:

@@ -87,12 +87,13 @@ class Config:
         name = name.strip()
         if not name:
             raise KakuroError(f"configuration {spec!r} names no backend (NAME[:key=value,...])")
-        accepted = getattr(BACKENDS.get(name), "accepted_options", None)
+        backend = BACKENDS.get(name)
         options: dict[str, Any] = {}
         last: str | None = None
         for piece in _split_commas(spec, rest):
             key, eq, value = piece.partition("=")
-            if last is not None and (not eq or (accepted is not None and key not in accepted)):
+            takes = backend is None or backend.accepts_option(key.strip())
+            if last is not None and (not eq or not takes):
                 options[last] = f"{options[last]},{piece}"
                 continue
             if not eq or not key.strip():

@@ -1,6 +1,14 @@
-"""Errors that the CLI reports as one line and exit code 2, never as a traceback."""
+"""Errors that the CLI reports as one line and exit code 2, never as a traceback.
+
+Each error also subclasses the standard exception it means (a malformed file is a
+``ValueError``, an unknown name a ``KeyError``, a missing file a ``FileNotFoundError``), so
+library callers can catch it the way they catch Python's own.
+"""
 
 from __future__ import annotations
+
+import errno
+import os
 
 
 class KakuroError(Exception):
@@ -9,7 +17,21 @@ class KakuroError(Exception):
     exit_code = 2
 
 
-class FormatError(KakuroError):
+class KakuroFileNotFoundError(KakuroError, FileNotFoundError):
+    """An input file that does not exist: ``errno``, ``strerror`` and ``filename`` as Python's
+    own ``FileNotFoundError`` sets them, with the one-line message as its text."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
+
+    def __str__(self) -> str:
+        return f"{self.filename}: no such file"
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return type(self), (self.filename,)
+
+
+class FormatError(KakuroError, ValueError):
     """Malformed input text, located by file, puzzle id, line and column."""
 
     def __init__(
@@ -46,16 +68,28 @@ class FormatError(KakuroError):
         return FormatError(self.detail, **fields)  # type: ignore[arg-type]
 
 
-class PuzzleError(KakuroError):
+class PuzzleError(KakuroError, ValueError):
     """A puzzle that parses but breaks Kakuro's structural rules."""
 
 
-class UnknownNameError(KakuroError):
-    """An unknown registry name (format, backend, encoding part, solver)."""
+class UnknownNameError(KakuroError, KeyError):
+    """An unknown registry name (format, backend, encoding part, solver).
 
-    def __init__(self, kind: str, name: str, known: object) -> None:
-        names = ", ".join(sorted(map(str, known)))  # type: ignore[call-overload]
-        super().__init__(f"unknown {kind} {name!r}; known: {names}")
+    A ``KeyError`` for callers, but its text is the plain message: ``KeyError.__str__`` would
+    wrap it in quotes.
+    """
+
+    def __init__(self, kind: str, name: str, known: object, hint: str = "") -> None:
+        self.kind, self.name = kind, name
+        self.known = sorted(map(str, known))  # type: ignore[call-overload]
+        self.hint = hint
+        super().__init__(f"unknown {kind} {name!r}{hint}; known: {', '.join(self.known)}")
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, list[str], str]]:
+        return type(self), (self.kind, self.name, self.known, self.hint)
 
 
 class MissingExtraError(KakuroError):

@@ -20,6 +20,8 @@ from typing import Any
 
 from .backends import Backend, Result, Status, get_backend
 from .check import white_components
+from .deadline import EncodingTimeout
+from .errors import KakuroError
 from .model import BLOCK, LETTERS, ClueCell, Direction, Puzzle, Solution, Square
 
 
@@ -95,9 +97,15 @@ def count(
     if len(parts) > 1:
         return _count_parts(parts, limit, solver, timeout)
     start = time.perf_counter()
-    session = solver.open(puzzle)
-    encode_time = session.encode_time
     deadline = None if timeout is None else start + timeout
+    try:
+        session = solver.open(puzzle, deadline=deadline)
+    except EncodingTimeout:
+        return _encoding_timeout(solver, time.perf_counter() - start)
+    encode_time = session.encode_time
+    if deadline is not None and time.perf_counter() >= deadline:
+        session.close()
+        return _encoding_timeout(solver, time.perf_counter() - start)
     solutions: list[Solution] = []
     status = Status.UNKNOWN
     complete = False
@@ -228,6 +236,83 @@ def _merged_stats(results: list[Result]) -> dict[str, Any]:
             else:
                 merged.setdefault(key, value)
     return merged
+def _encoding_timeout(solver: Backend, elapsed: float) -> Result:
+    """The answer when the timeout ran out before the formula was built: unknown, on time."""
+    return Result(
+        status=Status.UNKNOWN,
+        encode_time=elapsed,
+        backend=solver.name,
+        options=solver.describe(),
+        message="timeout while encoding",
+    )
+
+
+def solutions(
+    puzzle: Puzzle,
+    *,
+    backend: str | Backend = "native",
+    limit: int | None = None,
+    timeout: float | None = None,
+    **options: Any,
+) -> Iterator[Solution]:
+    """The puzzle's distinct solutions, found one at a time as the caller asks for them.
+
+    A generator over one solver session: find a grid, yield it, block it, search again, so
+    ``next(kl.solutions(p))`` costs one solve and a ``for`` loop may stop whenever it likes
+    (closing or dropping the generator closes the session).  It ends after ``limit``
+    solutions or when the solver proves there are no more.  ``timeout`` bounds the whole
+    iteration, encoding included; running out raises :class:`SolveTimeout` (a
+    ``TimeoutError``) rather than ending as if every solution had been seen.
+    """
+    if limit is not None and limit <= 0:
+        return
+    solver = _backend(backend, options)
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
+    found = 0
+    try:
+        session = solver.open(puzzle, deadline=deadline)
+    except EncodingTimeout:
+        raise SolveTimeout(puzzle.id, timeout, found) from None
+    try:
+        while True:
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            if remaining is not None and remaining <= 0:
+                raise SolveTimeout(puzzle.id, timeout, found)
+            status, solution = session.next(remaining)
+            if solution is None:
+                if status is Status.UNSAT:
+                    return
+                if status is Status.UNKNOWN:
+                    raise SolveTimeout(puzzle.id, timeout, found)
+                raise KakuroError(
+                    f"backend {solver.name!r} failed on puzzle {puzzle.id} after {found} "
+                    f"solution(s) (status {status})"
+                )
+            for variant in letter_variants(puzzle, solution):
+                yield variant
+                found += 1
+                if limit is not None and found >= limit:
+                    return
+            session.block(solution)
+    finally:
+        session.close()
+
+
+class SolveTimeout(KakuroError, TimeoutError):
+    """The timeout of :func:`solutions` ran out before the solver proved there are no more;
+    ``found`` solutions had been yielded."""
+
+    def __init__(self, puzzle_id: str, timeout: float | None, found: int) -> None:
+        self.puzzle_id, self.timeout, self.found = puzzle_id, timeout, found
+        after = "" if timeout is None else f" after {timeout:g} s"
+        super().__init__(
+            f"puzzle {puzzle_id}: timeout{after} with {found} solution(s) found "
+            "and more not ruled out"
+        )
+
+    def __reduce__(self) -> tuple[type, tuple[str, float | None, int]]:
+        return type(self), (self.puzzle_id, self.timeout, self.found)
 
 
 def solve(

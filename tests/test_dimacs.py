@@ -96,7 +96,7 @@ def test_header_and_variable_map(pe424_puzzles):
     assert header == f"p cnf {enc.stats()['variables']} {enc.stats()['clauses']}"
     r, c = pe424_puzzles[0].whites[0]
     d = enc.cells.allowed[(r, c)][0]
-    assert f"c var {enc.cells.eq((r, c), d)} cell {r} {c} {d}" in lines
+    assert f"c var {enc.cells.eq((r, c), d)} cell r{r + 1}c{c + 1} {d}" in lines
     assert f"c var {enc.var('letter', 'A', 8)} letter A 8" in lines
     assert key_text(("tuple", 3, (1, 2))) == "tuple 3 1,2"
 

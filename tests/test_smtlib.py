@@ -79,10 +79,18 @@ def test_status_solve_writes_the_status(spec: str, pe424_puzzles) -> None:
 
 
 def test_logic_and_tactic_reach_the_file(pe424_puzzles) -> None:
-    text = encode(pe424_puzzles[0], "smt=lia,logic=QF_FD,tactic=qffd").to_text()
+    text = encode(pe424_puzzles[0], "smt=lia,logic=QF_FD,tactic=qffd,declare=solver").to_text()
     assert "(set-logic QF_FD)" in text
     assert "(check-sat-using qffd)" in text
     assert _read_back(text).check() == z3.sat
+
+
+def test_z3_only_logic_is_declared_as_the_standard_one(pe424_puzzles) -> None:
+    """QF_FD is z3's solving strategy, not an SMT-LIB logic: the file declares the theory."""
+    for spec, logic in [("smt", "QF_BV"), ("smt=lia,logic=QF_FD", "QF_LIA"), ("smt=pb", "ALL")]:
+        text = encode(pe424_puzzles[0], spec).to_text()
+        assert f"(set-logic {logic})" in text
+        assert _read_back(text).check() == z3.sat
 
 
 def test_default_logics() -> None:

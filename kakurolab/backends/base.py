@@ -8,6 +8,7 @@ the rule checker inside :meth:`Backend.open` before it leaves the backend.
 
 from __future__ import annotations
 
+import difflib
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from .. import deadline as deadlines
 from ..check import solution_problems
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
@@ -46,6 +48,11 @@ class Result:
     message: str = ""
     complete: bool = False
     """True when the search space was exhausted, so ``len(solutions)`` is the exact count."""
+
+    def __bool__(self) -> bool:
+        """Whether a solution was found, as PySAT's ``solve()`` and CPMpy's ``solve()`` answer:
+        ``if kl.solve(puzzle):`` reads as "is it solvable"; unsat, timeout and error are false."""
+        return bool(self.solutions)
 
     @property
     def solution(self) -> Solution | None:
@@ -103,19 +110,42 @@ class Backend(ABC):
     supports_timeout: ClassVar[bool] = True
     accepted_options: ClassVar[dict[str, str]] = {}
     """Option name -> one-line doc; any other option is refused in one line."""
+    open_options: ClassVar[str] = ""
+    """One line naming a family of options passed through to the solver (every CP-SAT
+    parameter, z3's dotted parameters), accepted by :meth:`accepts_option`; empty: none."""
 
     def __init__(self, **options: Any) -> None:
         self.check_options(options)
         self.options = options
 
     @classmethod
+    def accepts_option(cls, key: str) -> bool:
+        """Whether ``key`` is an option of this backend: a declared one, or (in backends that
+        override this) a member of the solver's own parameter family."""
+        return key in cls.accepted_options
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """Every option name known up front, for close-match suggestions."""
+        return sorted(cls.accepted_options)
+
+    @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> None:
-        """Refuse options the backend does not declare, naming the ones it takes."""
+        """Refuse options the backend does not take, naming the ones it does."""
         for key in options:
-            if key not in cls.accepted_options:
-                known = sorted(cls.accepted_options)
-                takes = f"it takes: {', '.join(known)}" if known else "it takes none"
-                raise KakuroError(f"backend {cls.name!r} does not take option {key!r}; {takes}")
+            if not cls.accepts_option(key):
+                raise cls.unknown_option(key)
+
+    @classmethod
+    def unknown_option(cls, key: str) -> KakuroError:
+        """The one-line error for an option the backend does not take."""
+        close = difflib.get_close_matches(key, cls.option_names(), n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        known = sorted(cls.accepted_options)
+        takes = f"it takes: {', '.join(known)}" if known else "it takes none"
+        if cls.open_options:
+            takes += f"; and {cls.open_options}"
+        return KakuroError(f"backend {cls.name!r} does not take option {key!r}{hint}; {takes}")
 
     @classmethod
     def available(cls) -> bool:
@@ -130,12 +160,15 @@ class Backend(ABC):
     def _open(self, puzzle: Puzzle) -> Session:
         """Load the puzzle into the solver (encoding it if the backend needs a formula)."""
 
-    def open(self, puzzle: Puzzle) -> Session:
+    def open(self, puzzle: Puzzle, *, deadline: float | None = None) -> Session:
+        """A session on ``puzzle``.  ``deadline`` (a ``time.perf_counter()`` value) bounds the
+        encoding: past it, building stops with :class:`~kakurolab.deadline.EncodingTimeout`."""
         if not self.supports(puzzle):
             kind = "cryptic" if puzzle.is_cryptic else "standard"
             raise KakuroError(f"backend {self.name!r} does not support {kind} puzzles")
         start = time.perf_counter()
-        session = self._open(puzzle)
+        with deadlines.deadline(deadline):
+            session = self._open(puzzle)
         if not session.encode_time:
             session.encode_time = time.perf_counter() - start
         return _CheckedSession(session, puzzle, self.name)

@@ -10,8 +10,10 @@ the plain model is the baseline.
 from __future__ import annotations
 
 import time
+from functools import cache
 from typing import Any, ClassVar
 
+from .. import deadline
 from ..errors import KakuroError, require
 from ..model import LETTERS, Cell, Puzzle, Solution
 from .base import Backend, Session, Status
@@ -23,19 +25,88 @@ def _cp_model() -> Any:
     return require("ortools.sat.python.cp_model", extra="peers", feature=_FEATURE)
 
 
-def _int_option(options: dict[str, Any], key: str, default: int | None) -> int | None:
-    value = options.get(key, default)
-    if value is None:
-        return None
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise KakuroError(
-            f"backend 'cpsat': option {key} must be an integer, got {value!r}"
-        ) from None
-    if number < 0:
-        raise KakuroError(f"backend 'cpsat': option {key} must be >= 0, got {number}")
-    return number
+DEFAULT_PARAMETERS: dict[str, Any] = {"num_workers": 1}
+"""One worker unless asked otherwise: one core, timings comparable with the other backends."""
+
+_BOOL_TEXT = {"true": True, "1": True, "yes": True, "on": True}
+_BOOL_TEXT.update({"false": False, "0": False, "no": False, "off": False})
+
+
+def _parameters_module() -> Any:
+    return require("ortools.sat.sat_parameters_pb2", extra="peers", feature=_FEATURE)
+
+
+@cache
+def _parameter_fields() -> dict[str, Any]:
+    """Every ``SatParameters`` field by name (its protobuf field descriptor)."""
+    return dict(_parameters_module().SatParameters.DESCRIPTOR.fields_by_name)
+
+
+def _scalar(name: str, field: Any, value: Any) -> Any:
+    """One value of a field's type, from a Python value or its CLI text."""
+    cpp = field.cpp_type
+    if cpp == field.CPPTYPE_BOOL:
+        if isinstance(value, bool):
+            return value
+        found = _BOOL_TEXT.get(str(value).strip().lower())
+        if found is None:
+            raise _fail(f"option {name} must be true or false, got {value!r}")
+        return found
+    if cpp == field.CPPTYPE_ENUM:
+        values = field.enum_type.values_by_name
+        numbers = field.enum_type.values_by_number
+        if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
+            return value
+        key = str(value).strip().upper()
+        if key in values:
+            return values[key].number
+        raise _fail(f"option {name} must be one of {', '.join(values)}, got {value!r}")
+    unsigned = (field.CPPTYPE_UINT32, field.CPPTYPE_UINT64)
+    if cpp in (field.CPPTYPE_INT32, field.CPPTYPE_INT64, *unsigned):
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            raise _fail(f"option {name} must be an integer, got {value!r}")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise _fail(f"option {name} must be an integer, got {value!r}") from None
+        if number < 0 and cpp in unsigned:
+            raise _fail(f"option {name} must be >= 0, got {number}")
+        return number
+    if cpp in (field.CPPTYPE_DOUBLE, field.CPPTYPE_FLOAT):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise _fail(f"option {name} must be a number, got {value!r}") from None
+    if cpp == field.CPPTYPE_STRING:
+        return str(value)
+    raise _fail(f"option {name} is a nested message; set its fields through CP-SAT directly")
+
+
+def coerce_parameter(name: str, value: Any) -> Any:
+    """``value`` as the type of the ``SatParameters`` field ``name`` (from its descriptor):
+    text from the CLI or a Python value; a list for repeated fields (comma-separated text
+    is split).  Unknown names raise the backend's one-line error with close matches."""
+    field = _parameter_fields().get(name)
+    if field is None:
+        raise CpSatBackend.unknown_option(name)
+    if _is_repeated(field):
+        items = value if isinstance(value, list | tuple) else str(value).split(",")
+        return [
+            _scalar(name, field, item.strip() if isinstance(item, str) else item)
+            for item in items
+            if not (isinstance(item, str) and not item.strip())
+        ]
+    return _scalar(name, field, value)
+
+
+def _is_repeated(field: Any) -> bool:
+    if hasattr(field, "is_repeated"):  # protobuf 6 (``label`` is deprecated there)
+        return bool(field.is_repeated)
+    return bool(field.label == field.LABEL_REPEATED)
+
+
+def _fail(message: str) -> KakuroError:
+    return KakuroError(f"backend 'cpsat': {message}")
 
 
 class CpSatBackend(Backend):
@@ -49,22 +120,67 @@ class CpSatBackend(Backend):
     accepted_options: ClassVar[dict[str, str]] = {
         "num_workers": "CP-SAT search workers (default 1: one core, comparable timings)",
         "random_seed": "CP-SAT random seed (default: the solver's)",
-        "max_time_in_seconds": "time limit per solve call, on top of any --timeout",
+        "max_time_in_seconds": "time limit per solve call, on top of any timeout",
     }
+    open_options: ClassVar[str] = (
+        "any other CP-SAT SatParameters field (e.g. linearization_level=2, "
+        "search_branching=FIXED_SEARCH)"
+    )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.num_workers = _int_option(options, "num_workers", 1) or 1
-        self.random_seed = _int_option(options, "random_seed", None)
-        limit = options.get("max_time_in_seconds")
-        try:
-            self.max_time = None if limit is None else float(limit)
-        except (TypeError, ValueError):
-            raise KakuroError(
-                f"backend 'cpsat': option max_time_in_seconds must be a number, got {limit!r}"
-            ) from None
+        self.parameters = {**DEFAULT_PARAMETERS}
+        self.parameters.update({k: coerce_parameter(k, v) for k, v in options.items()})
+        self.max_time = self.parameters.pop("max_time_in_seconds", None)
         # Import here, not in _open, so that the first puzzle's encode time is not the import.
         self._cp = _cp_model()
+        if options:
+            self._validate()
+
+    def _validate(self) -> None:
+        """Let CP-SAT judge the values (ranges, combinations) on an empty model, now, so a bad
+        value is a one-line error before any puzzle runs instead of an error status later."""
+        solver = self._cp.CpSolver()
+        self.apply(solver.parameters)
+        if solver.solve(self._cp.CpModel()) == self._cp.MODEL_INVALID:
+            raise _fail(str(solver.solution_info()).splitlines()[0])
+
+    def apply(self, params: Any) -> None:
+        """Set the backend's parameters on a solver's ``SatParameters``: merged as protobuf
+        text, which both OR-Tools' pybind parameters and older protobuf ones take."""
+        message: Any = _parameters_module().SatParameters()
+        for name, value in self.parameters.items():
+            if isinstance(value, list):
+                getattr(message, name).extend(value)
+            else:
+                setattr(message, name, value)
+        if hasattr(params, "merge_text_format"):
+            from google.protobuf import text_format
+
+            params.merge_text_format(text_format.MessageToString(message))
+        else:  # OR-Tools before 9.12: the solver's parameters are the protobuf message
+            params.MergeFrom(message)
+
+    @property
+    def num_workers(self) -> int:
+        return int(self.parameters["num_workers"])
+
+    @classmethod
+    def accepts_option(cls, key: str) -> bool:
+        """Every ``SatParameters`` field name (when OR-Tools is installed)."""
+        if key in cls.accepted_options:
+            return True
+        try:
+            return key in _parameter_fields()
+        except KakuroError:
+            return False
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        try:
+            return sorted(_parameter_fields())
+        except KakuroError:
+            return super().option_names()
 
     @classmethod
     def available(cls) -> bool:
@@ -97,6 +213,7 @@ class CpSatSession(Session):
             for cell, letter in puzzle.shown_letters.items():
                 model.add(self.cells[cell] == self.letters[letter])
         for run in puzzle.runs:
+            deadline.check()  # a timeout covers building the model too
             variables = [self.cells[cell] for cell in run.cells]
             model.add_all_different(variables)
             clue = run.clue
@@ -118,9 +235,7 @@ class CpSatSession(Session):
         cp = self._cp
         solver = cp.CpSolver()
         params = solver.parameters
-        params.num_workers = self._backend.num_workers
-        if self._backend.random_seed is not None:
-            params.random_seed = self._backend.random_seed
+        self._backend.apply(params)
         limits = [t for t in (timeout, self._backend.max_time) if t is not None]
         if limits:
             params.max_time_in_seconds = max(0.0, min(limits))

@@ -10,12 +10,14 @@ so there the session solves in conflict-budgeted slices and checks the clock bet
 
 from __future__ import annotations
 
+import difflib
 import threading
 import time
 from functools import cache
 from importlib import metadata
 from typing import Any, ClassVar
 
+from .. import deadline as deadlines
 from ..encodings import DEFAULT_PRESET, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, UnknownNameError
@@ -25,6 +27,7 @@ from .base import Backend, Session, Status
 DEFAULT_SOLVER = "cadical195"
 SLICE_CONFLICTS = 1000
 MAX_SLICE_CONFLICTS = 64000
+LOAD_CHUNK = 20000
 
 
 def _interruptible(solver: Any) -> bool:
@@ -37,21 +40,45 @@ def _interruptible(solver: Any) -> bool:
 
 
 @cache
-def solver_names() -> tuple[str, ...]:
-    """Every solver name PySAT knows (canonical names, not aliases)."""
+def _aliases() -> dict[str, str]:
+    """Every name PySAT's ``SolverNames`` lists -> the canonical name (its attribute).
+
+    The attribute itself counts as a name even where PySAT leaves it out of its own alias
+    tuple (``cryptosat``, ``minisatgh``)."""
     from pysat.solvers import SolverNames
 
-    return tuple(sorted(k for k, v in vars(SolverNames).items() if isinstance(v, tuple)))
+    out: dict[str, str] = {}
+    for canonical, names in vars(SolverNames).items():
+        if isinstance(names, tuple):
+            out[canonical] = canonical
+            out.update({alias: canonical for alias in names})
+    return out
+
+
+@cache
+def solver_names() -> tuple[str, ...]:
+    """Every solver name PySAT knows (canonical names, not aliases)."""
+    return tuple(sorted(set(_aliases().values())))
 
 
 def check_solver(name: str) -> str:
-    """The canonical solver name for ``name`` (aliases allowed) or an UnknownNameError."""
+    """The canonical solver name for ``name`` (any PySAT alias) or an UnknownNameError that
+    lists the canonical names."""
+    canonical = _aliases().get(name.strip().lower())
+    if canonical is None:
+        close = difflib.get_close_matches(name.lower(), list(_aliases()), n=1)
+        hint = f" (did you mean {_aliases()[close[0]]}?)" if close else ""
+        raise UnknownNameError("pysat solver", name, solver_names(), hint=hint)
+    return canonical
+
+
+def pysat_name(canonical: str) -> str:
+    """A name ``pysat.solvers.Solver`` accepts for a canonical one: the canonical name when
+    PySAT lists it among its aliases, else its first alias (``cryptosat`` -> ``cms``)."""
     from pysat.solvers import SolverNames
 
-    for canonical in solver_names():
-        if name.lower() in getattr(SolverNames, canonical):
-            return canonical
-    raise UnknownNameError("pysat solver", name, solver_names())
+    names = getattr(SolverNames, canonical)
+    return canonical if canonical in names else names[0]
 
 
 @cache
@@ -66,6 +93,14 @@ def versions() -> dict[str, str]:
     return out
 
 
+def _load(solver: Any, clauses: list[list[int]]) -> None:
+    """Add the clauses in chunks, checking the deadline between them: loading a large CNF
+    into the solver takes as long as encoding it, and a timeout covers both."""
+    for start in range(0, len(clauses), LOAD_CHUNK):
+        deadlines.check()
+        solver.append_formula(clauses[start : start + LOAD_CHUNK])
+
+
 class PySATSession(Session):
     def __init__(self, encoding: CNFEncoding, solver: str) -> None:
         from pysat.solvers import Solver
@@ -74,9 +109,14 @@ class PySATSession(Session):
         self.encode_time = encoding.encode_time
         self.solver_name = solver
         try:
-            self.solver = Solver(name=solver, bootstrap_with=encoding.clauses)
+            self.solver = Solver(name=pysat_name(solver))
         except Exception as exc:  # a known name whose library is not built in
             raise KakuroError(f"pysat solver {solver!r} cannot be started: {exc}") from None
+        try:
+            _load(self.solver, encoding.clauses)
+        except BaseException:  # the deadline passed while loading: free the solver
+            self.solver.delete()
+            raise
         self.cuts = 0
         self.calls = 0
         self.interruptible = _interruptible(self.solver)
@@ -97,7 +137,7 @@ class PySATSession(Session):
         from pysat.solvers import Solver
 
         self.solver.delete()
-        self.solver = Solver(name=self.solver_name, bootstrap_with=self.enc.clauses)
+        self.solver = Solver(name=pysat_name(self.solver_name), bootstrap_with=self.enc.clauses)
         self.solver.append_formula(self.added)
         self.stale = False
 

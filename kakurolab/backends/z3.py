@@ -85,11 +85,22 @@ class Z3Backend(Backend):
         "unate, circuit (needs logic=QF_FD or a tactic)",
         "params": "more z3 solver parameters, 'name=value;name=value'",
     }
+    open_options: ClassVar[str] = (
+        "any dotted z3 module parameter (e.g. sat.random_seed=3, smt.arith.solver=6)"
+    )
+
+    @classmethod
+    def accepts_option(cls, key: str) -> bool:
+        """The declared options, and every dotted parameter z3 knows (``module.name``)."""
+        return key in cls.accepted_options or ("." in key and is_z3_param(key))
 
     def __init__(self, **options: Any) -> None:
+        from ..encodings.smt.common import make_solver
+
         super().__init__(**options)
         self.spec = self._spec(options)
         self.params = self._params(options)
+        _check_values(self.params, make_solver(self.logic, self.spec.get("tactic")))
 
     def _spec(self, options: dict[str, Any]) -> Spec:
         """The encoding spec with ``logic``/``tactic`` options folded in, validated now."""
@@ -108,6 +119,9 @@ class Z3Backend(Backend):
     def _params(self, options: dict[str, Any]) -> dict[str, Any]:
         sat_core = self.logic == "QF_FD" or bool(self.spec.get("tactic"))
         params = parse_params(options.get("params"))
+        params.update(
+            {k: _param_value(v) for k, v in options.items() if k not in self.accepted_options}
+        )
         for option, param in SAT_CORE_PARAMS.items():
             if options.get(option) is None:
                 continue
@@ -196,6 +210,35 @@ class Z3Session(Session):
 
     def close(self) -> None:
         self.solver = None  # type: ignore[assignment]
+
+
+def _check_values(params: dict[str, Any], solver: Any) -> None:
+    """Set the parameters on a throwaway solver of the sessions' kind, so a value of the wrong
+    type is a one-line error now rather than when the first puzzle opens."""
+    import z3
+
+    try:
+        for name, value in params.items():
+            solver.set(name, value)
+        solver.check()  # z3 checks types and module parameters when it starts, not in set
+    except z3.Z3Exception as exc:
+        raise _fail(_z3_message(exc)) from None
+
+
+def is_z3_param(name: str) -> bool:
+    """Whether z3 knows the module parameter ``name`` (``sat.random_seed``), asked without
+    letting z3 print its warning and list of legal parameters for an unknown one."""
+    import z3
+
+    warn = z3.get_param("warning")
+    z3.set_param("warning", False)
+    try:
+        z3.get_param(name)
+    except z3.Z3Exception:
+        return False
+    finally:
+        z3.set_param("warning", warn)
+    return True
 
 
 def _z3_message(exc: Exception) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +66,7 @@ def _write(path: Path, text: str) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        os.fchmod(fd, _new_file_mode(path))  # mkstemp's 0600 is for secrets, not puzzles
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
@@ -72,3 +74,14 @@ def _write(path: Path, text: str) -> None:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise KakuroError(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _new_file_mode(path: Path) -> int:
+    """The mode of the file being replaced, else what ``open`` gives a new file (0644 under
+    umask 022)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

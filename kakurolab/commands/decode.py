@@ -1,7 +1,8 @@
 """``kakuro decode``: read an outside SAT solver's model back as a grid.
 
 Takes the puzzle, the DIMACS file ``kakuro encode`` wrote (its ``c encoding`` and ``c var``
-comment lines) and the solver's output.  Accepted model formats: competition output
+comment lines, whose keys are matched as text, cells as ``r<row>c<col>`` from 1) and the
+solver's output.  Accepted model formats: competition output
 (``s SATISFIABLE`` and ``v ...`` lines, as cadical/kissat print), minisat result files
 (``SAT`` then one line of literals) and a bare line of literals.
 """

@@ -1,7 +1,10 @@
 """``kakuro encode``: write a puzzle's formula (DIMACS for CNF, SMT-LIB2 for SMT) to a file.
 
-The DIMACS file carries ``c var ID KEY...`` comment lines mapping variables back to cells,
-digits and letters, so ``kakuro decode`` can read an outside solver's model.
+The DIMACS file carries ``c var ID KEY...`` comment lines mapping variables back to cells
+(named ``r<row>c<col>`` from 1, as every command prints them), digits and letters, so
+``kakuro decode`` can read an outside solver's model, and a ``c p show ... 0`` line naming the
+grid variables, so an outside model counter counts grids.  The SMT-LIB2 file declares a
+standard logic (see ``declare=`` in ``kakuro encodings``), so solvers besides z3 read it.
 """
 
 from __future__ import annotations

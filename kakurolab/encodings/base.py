@@ -15,10 +15,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import KakuroError
 from ..model import Puzzle, Solution
 from .spec import Spec
+
+if TYPE_CHECKING:
+    from pysat.formula import CNF
 
 
 @dataclass(frozen=True)
@@ -65,3 +69,9 @@ class Encoding(ABC):
     @abstractmethod
     def to_text(self) -> str:
         """The formula as a file: DIMACS with a variable map (CNF) or SMT-LIB2 (SMT)."""
+
+    def to_cnf(self) -> CNF:
+        """The formula as a ``pysat.formula.CNF``; only CNF encodings have one."""
+        raise KakuroError(
+            f"encoding {self.spec} is not CNF: it has no pysat CNF (to_text gives SMT-LIB2)"
+        )

@@ -169,7 +169,7 @@ class LocalExecutor:
 
     def __init__(self, jobs: int = 1, grace: float | None = None) -> None:
         if jobs < 1:
-            raise KakuroError(f"--jobs must be at least 1, got {jobs}")
+            raise KakuroError(f"jobs must be at least 1, got {jobs}")
         self.jobs, self.grace = jobs, grace
 
     def run(self, specs: list[RunSpec]) -> Generator[Row, None, None]:
@@ -268,7 +268,7 @@ class DaskExecutor:
     def run(self, specs: list[RunSpec]) -> Generator[Row, None, None]:
         if not specs:
             return
-        distributed: Any = require("distributed", extra="dask", feature="--dask")
+        distributed: Any = require("distributed", extra="dask", feature="the dask executor")
         cluster = None
         if self.address == "local":
             cluster = distributed.LocalCluster(

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from ..check import problem_message, structure_info, structure_problems
-from ..errors import FormatError, KakuroError, PuzzleError, UnknownNameError
+from ..errors import (
+    FormatError,
+    KakuroError,
+    KakuroFileNotFoundError,
+    PuzzleError,
+    UnknownNameError,
+)
 from ..model import Puzzle, Solution
 from .base import Format, load_json
 from .kakuro import KakuroFormat, read_solution
@@ -188,7 +194,7 @@ def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8-sig")  # a BOM from some editors is not content
     except FileNotFoundError:
-        raise KakuroError(f"{path}: no such file") from None
+        raise KakuroFileNotFoundError(path) from None
     except IsADirectoryError:
         raise KakuroError(f"{path}: is a directory, not a file") from None
     except UnicodeDecodeError:

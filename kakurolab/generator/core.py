@@ -538,7 +538,7 @@ def logic_solvable(stats: Mapping[str, Any]) -> bool:
         return int(stats["max_depth"]) == 0
     if "decisions" in stats:
         return int(stats["decisions"]) == 0
-    raise KakuroError("--logic-only needs a backend that reports its branching (native)")
+    raise KakuroError("logic-only generation needs a backend that reports its branching (native)")
 
 
 def shape_for_level(

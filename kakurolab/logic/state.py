@@ -190,29 +190,33 @@ def parse_state(puzzle: Puzzle, text: str) -> dict[Cell, int]:
         if line.strip() and not line.lstrip().startswith("#")
     ]
     if len(lines) != puzzle.nrows:
-        raise KakuroError(f"--state has {len(lines)} row(s), puzzle {puzzle.id} has {puzzle.nrows}")
+        raise KakuroError(
+            f"state grid has {len(lines)} row(s), puzzle {puzzle.id} has {puzzle.nrows}"
+        )
     digits: dict[Cell, int] = {}
     for r, line in enumerate(lines):
         if len(line) != puzzle.ncols:
             raise KakuroError(
-                f"--state row {r + 1} has {len(line)} cell(s), puzzle {puzzle.id} has "
+                f"state grid row {r + 1} has {len(line)} cell(s), puzzle {puzzle.id} has "
                 f"{puzzle.ncols} columns"
             )
         for c, ch in enumerate(line):
             white = isinstance(puzzle.grid[r][c], White)
             if ch in "-#xX":
                 if white:
-                    raise KakuroError(f"--state: {cell_name((r, c))} is a white cell, got {ch!r}")
+                    raise KakuroError(
+                        f"state grid: {cell_name((r, c))} is a white cell, got {ch!r}"
+                    )
             elif ch in ".0" or ch.isdigit():
                 if not white:
                     raise KakuroError(
-                        f"--state: {cell_name((r, c))} is a clue or block cell, got {ch!r} "
+                        f"state grid: {cell_name((r, c))} is a clue or block cell, got {ch!r} "
                         "(write '-')"
                     )
                 if ch not in ".0":
                     digits[(r, c)] = int(ch)
             else:
-                raise KakuroError(f"--state: unexpected character {ch!r} at {cell_name((r, c))}")
+                raise KakuroError(f"state grid: unexpected character {ch!r} at {cell_name((r, c))}")
     return digits
 
 

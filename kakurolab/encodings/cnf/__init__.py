@@ -20,9 +20,9 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from pysat.formula import IDPool
+from pysat.formula import CNF, IDPool
 
-from ... import combos
+from ... import combos, deadline
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
 from ..base import Encoding, Part
 from ..spec import Spec
@@ -35,8 +35,17 @@ SUM_ARGS = {"pb": PB_ENCODINGS, "combo": ("full", "lean")}
 """Arguments of the sum encodings after the colon, the default first."""
 
 
+CELL_KEYS = frozenset({"cell", "ge", "bit"})
+"""Variable kinds keyed by a cell's row and column (0-based in the key, like ``Puzzle``)."""
+
+
 def key_text(key: tuple[Any, ...]) -> str:
-    """A variable key as one line of text (``cell 2 3 5``), as DIMACS comments write it."""
+    """A variable key as one line of text, as DIMACS comments write it.  Cells are named as
+    the CLI prints them, ``r<row>c<col>`` counted from 1: the key ``("cell", 1, 2, 5)`` is
+    ``cell r2c3 5``.  Run indices (``combo 4 ...``) count the puzzle's runs from 0."""
+    if len(key) >= 3 and key[0] in CELL_KEYS:
+        kind, r, c, *rest = key
+        key = (kind, f"r{r + 1}c{c + 1}", *rest)
     return " ".join(",".join(map(str, k)) if isinstance(k, tuple) else str(k) for k in key)
 
 
@@ -129,11 +138,17 @@ class CNFEncoding(Encoding):
         """Named variables as ``(id, key)``, ascending ids."""
         return sorted((v, k) for k, v in self.pool.obj2id.items())
 
-    def to_text(self) -> str:
+    def comments(self) -> list[str]:
+        """The DIMACS comment lines: header, variable map and projection.
+
+        ``c p show V... 0`` (the model counting competition's projection line) lists the
+        grid variables, so an outside model counter (ganak, d4, approxmc) counts grids, not
+        the ways auxiliary variables can be set."""
         lines = [
             "c kakurolab CNF",
             f"c puzzle {self.puzzle.id}",
             f"c encoding {self.spec}",
+            "c cells are r<row>c<col> counted from 1, as kakuro prints them",
         ]
         lines += [f"c note {note}" for note in self.notes]
         if self.lazy_runs:
@@ -141,6 +156,20 @@ class CNFEncoding(Encoding):
                 "c warning sum=lazy: run sums are not in this file (checked by the solver loop)"
             )
         lines += [f"c var {v} {key_text(key)}" for v, key in self.var_map()]
+        lines.append("c p show " + " ".join(map(str, self.grid_vars)) + " 0")
+        return lines
+
+    def to_cnf(self) -> CNF:
+        """The formula as a ``pysat.formula.CNF`` (a copy), with :meth:`comments`, so it
+        works with the rest of PySAT (``Solver(bootstrap_with=...)``, ``to_file``)."""
+        cnf = CNF()
+        cnf.clauses = [list(clause) for clause in self.clauses]
+        cnf.nv = self.n_vars
+        cnf.comments = self.comments()
+        return cnf
+
+    def to_text(self) -> str:
+        lines = self.comments()
         lines.append(f"p cnf {self.n_vars} {len(self.clauses)}")
         lines += [" ".join(map(str, clause)) + " 0" for clause in self.clauses]
         return "\n".join(lines) + "\n"
@@ -210,6 +239,7 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     alldiff = spec["alldiff"]
     redundant = REDUNDANT[spec["redundant"]]
     for index, run in enumerate(puzzle.runs):
+        deadline.check()  # a timeout covers building the formula too
         if not targets[index]:
             continue
         build_sum(enc, index, run, targets[index], sum_arg)
@@ -300,6 +330,7 @@ CNF_PRESETS: dict[str, tuple[str, str]] = {
 }
 
 __all__ = [
+    "CELL_KEYS",
     "CNF_DEFAULTS",
     "CNF_ENCODERS",
     "CNF_PRESETS",

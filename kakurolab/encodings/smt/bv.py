@@ -11,6 +11,7 @@ from typing import Any
 
 import z3
 
+from ...deadline import checked
 from ...model import LETTERS, Clue, Puzzle
 from .common import Formula, TermDigit, cell_name, leading_letters
 
@@ -34,8 +35,8 @@ def _clue(clue: Clue, letters: dict[str, z3.BitVecRef]) -> z3.BitVecRef:
 
 def formula(puzzle: Puzzle) -> Formula:
     """Unsigned 4-bit cells in 1..9, ``Distinct`` per run, 8-bit sums; 4-bit letters 0..9."""
-    cells = {cell: z3.BitVec(cell_name(cell), DIGIT_BITS) for cell in puzzle.whites}
-    assertions: list[Any] = [z3.And(z3.ULE(1, x), z3.ULE(x, 9)) for x in cells.values()]
+    cells = {cell: z3.BitVec(cell_name(cell), DIGIT_BITS) for cell in checked(puzzle.whites)}
+    assertions: list[Any] = [z3.And(z3.ULE(1, x), z3.ULE(x, 9)) for x in checked(cells.values())]
     letters: dict[str, z3.BitVecRef] = {}
     if puzzle.is_cryptic:
         letters = {ch: z3.BitVec(ch, DIGIT_BITS) for ch in LETTERS}
@@ -43,7 +44,7 @@ def formula(puzzle: Puzzle) -> Formula:
         assertions.append(z3.Distinct(*letters.values()))
         assertions.extend(letters[ch] != 0 for ch in leading_letters(puzzle))
         assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
-    for run in puzzle.runs:
+    for run in checked(puzzle.runs):  # a timeout covers building the formula too
         terms = [cells[cell] for cell in run.cells]
         assertions.append(z3.Distinct(*terms))
         if run.clue is not None:

@@ -34,6 +34,14 @@ LOGICS: dict[str, str] = {
 }
 """Logics an SMT encoding may be solved (and exported) under."""
 
+STANDARD_LOGICS = ("QF_LIA", "QF_BV", "ALL")
+"""Logics of the SMT-LIB standard, which every SMT-LIB solver reads (QF_FD is z3's own)."""
+
+DECLARES = ("standard", "solver")
+"""``declare=`` of an exported file: ``standard`` (default) writes a standard logic, the
+encoding's own theory when it is solved under z3's QF_FD; ``solver`` writes the logic z3
+solves it under, QF_FD included."""
+
 STATUSES = ("unknown", "solve")
 """``status=`` of an exported file: ``unknown``, or ``solve`` it with z3 at export time."""
 
@@ -41,6 +49,8 @@ OPTIONS: dict[str, str] = {
     "logic": "SMT-LIB logic: " + ", ".join(LOGICS) + " (default depends on the encoding)",
     "tactic": "a z3 tactic to solve with instead of the logic's solver, e.g. qffd",
     "status": "set-info :status of the exported file: unknown (default) or solve (z3 decides)",
+    "declare": "set-logic of the exported file: standard (default; QF_FD becomes the "
+    "encoding's QF_LIA/QF_BV/ALL, which cvc5 and others read) or solver (z3's logic as is)",
 }
 """The spec kinds every SMT encoding accepts besides ``smt=``."""
 
@@ -196,6 +206,11 @@ class SmtEncoding(Encoding):
         self.logic = logic
         self.tactic = spec.get("tactic")
         self.status = spec.get("status", "unknown")
+        self.declared_logic = logic
+        """The logic the exported file declares (see ``DECLARES``)."""
+        if spec.get("declare", DECLARES[0]) == "standard" and logic not in STANDARD_LOGICS:
+            own = LOGICS_OF.get(spec.name("smt"), ())
+            self.declared_logic = next(x for x in (*own, "ALL") if x in STANDARD_LOGICS)
 
     def decode(self, model: Any) -> Solution:
         return self.formula.decode(model)
@@ -216,8 +231,10 @@ class SmtEncoding(Encoding):
 
     def to_text(self) -> str:
         """SMT-LIB2 for any solver that reads it (z3 reads every encoding; ``pb`` writes z3's
-        ``(_ pbeq ...)`` / ``(_ at-most ...)`` extensions).  ``:status`` is ``unknown`` unless
-        the spec says ``status=solve``: the exporter then asks z3, not another backend."""
+        ``(_ pbeq ...)`` / ``(_ at-most ...)`` extensions).  The declared logic is a standard
+        one unless the spec says ``declare=solver`` (see ``DECLARES``); models are switched on
+        because the file ends with ``(get-model)``.  ``:status`` is ``unknown`` unless the spec
+        says ``status=solve``: the exporter then asks z3, not another backend."""
         holder = z3.Solver()
         holder.add(*self.assertions)
         body = holder.sexpr().strip()
@@ -229,7 +246,8 @@ class SmtEncoding(Encoding):
             f"; kakurolab: puzzle {self.puzzle.id}, encoding {self.spec}",
             "; cells are r<row>c<col> (1-based); cryptic letters are A..J",
             "(set-info :smt-lib-version 2.6)",
-            f"(set-logic {self.logic})",
+            "(set-option :produce-models true)",
+            f"(set-logic {self.declared_logic})",
             f"(set-info :status {status})",
             body,
             check,
@@ -315,4 +333,7 @@ def resolve_logic(spec: Spec, logics: Sequence[str] | None = None) -> str:
     status = spec.get("status", "unknown")
     if status not in STATUSES:
         raise UnknownNameError("status", str(status), STATUSES)
+    declare = spec.get("declare", DECLARES[0])
+    if declare not in DECLARES:
+        raise UnknownNameError("declare", str(declare), DECLARES)
     return logic

@@ -14,6 +14,7 @@ from typing import Any
 import z3
 
 from ...combos import DIGITS
+from ...deadline import checked
 from ...model import LETTERS, Clue, Puzzle
 from .common import Formula, OneHotDigit, cell_name, leading_letters
 
@@ -47,8 +48,8 @@ def _clue_weights(clue: Clue, letters: dict[str, OneHotDigit]) -> tuple[Weighted
 
 def formula(puzzle: Puzzle) -> Formula:
     """One-hot cells, per-digit at-most-one per run, weighted sums; one-hot letters."""
-    cells = {cell: _one_hot(cell_name(cell), 1, 9) for cell in puzzle.whites}
-    assertions: list[Any] = [_exactly_one(x.bits) for x in cells.values()]
+    cells = {cell: _one_hot(cell_name(cell), 1, 9) for cell in checked(puzzle.whites)}
+    assertions: list[Any] = [_exactly_one(x.bits) for x in checked(cells.values())]
     letters: dict[str, OneHotDigit] = {}
     if puzzle.is_cryptic:
         letters = {ch: _one_hot(ch, 0, 9) for ch in LETTERS}
@@ -58,7 +59,7 @@ def formula(puzzle: Puzzle) -> Formula:
         for cell, ch in puzzle.shown_letters.items():
             assertions.append(z3.Not(letters[ch].eq(0)))
             assertions.extend(cells[cell].eq(d) == letters[ch].eq(d) for d in DIGITS)
-    for run in puzzle.runs:
+    for run in checked(puzzle.runs):  # a timeout covers building the formula too
         row = [cells[cell] for cell in run.cells]
         assertions.extend(z3.AtMost(*[x.eq(d) for x in row], 1) for d in DIGITS)
         if run.clue is not None:

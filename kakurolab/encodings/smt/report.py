@@ -113,7 +113,10 @@ def markdown(pe424_count: int, janko_count: int, timeout: float) -> str:
     reports = {}
     for suite, count in (("pe424", pe424_count), ("janko", janko_count)):
         reports[suite] = run_bench(
-            suite, configs, reference=reference, options=SuiteOptions(subset=count),
+            suite,
+            configs,
+            reference=reference,
+            options=SuiteOptions(subset=count),
             timeout=timeout,
         )
     out = [
@@ -146,10 +149,14 @@ def markdown(pe424_count: int, janko_count: int, timeout: float) -> str:
         "z3 backend options (`z3:encoding='smt=pb,logic=QF_FD',pb.solver=totalizer`):",
         "",
         *[f"- `{k}`: {v}" for k, v in _z3_options().items()],
+        f"- and {Z3Backend.open_options}",
         "",
         "The exported file's `(set-info :status ...)` is `unknown` unless the spec says",
-        "`status=solve`, which asks z3 (not another backend) at export time.  `lia`, `bv`",
-        "and `table` files are plain SMT-LIB2 (cvc5 reads them); `pb` files use z3's",
+        "`status=solve`, which asks z3 (not another backend) at export time.  Its",
+        "`(set-logic ...)` is a standard logic: QF_FD is z3's own, so an encoding solved",
+        "under it declares its theory (QF_BV for `bv`, QF_LIA for `lia` and `table`) unless",
+        "the spec says `declare=solver`.  `lia`, `bv` and `table` files are plain SMT-LIB2",
+        "(cvc5 reads and solves them); `pb` files use z3's",
         "`(_ pbeq ...)` / `(_ at-most ...)` extensions.  A `tactic` becomes",
         "`(check-sat-using TACTIC)`.",
         "",

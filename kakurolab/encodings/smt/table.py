@@ -18,6 +18,7 @@ import z3
 
 from ...check import clue_values
 from ...combos import DIGITS, combos, digits_of
+from ...deadline import checked
 from ...model import Puzzle, Run
 from .common import (
     Formula,
@@ -71,15 +72,15 @@ def _run_table(run: Run, cells: list[z3.ArithRef], letters: dict[str, Any]) -> l
 
 def formula(puzzle: Puzzle) -> Formula:
     """Integer cells 1..9 and one digit-set table per run; cryptic letters as in lia."""
-    cells = {cell: z3.Int(cell_name(cell)) for cell in puzzle.whites}
-    assertions: list[Any] = [z3.And(x >= 1, x <= 9) for x in cells.values()]
+    cells = {cell: z3.Int(cell_name(cell)) for cell in checked(puzzle.whites)}
+    assertions: list[Any] = [z3.And(x >= 1, x <= 9) for x in checked(cells.values())]
     letters: dict[str, Any] = {}
     if puzzle.is_cryptic:
         letters, letter_constraints = int_letters()
         assertions.extend(letter_constraints)
         assertions.extend(letters[ch] != 0 for ch in leading_letters(puzzle))
         assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
-    for run in puzzle.runs:
+    for run in checked(puzzle.runs):  # a timeout covers building the formula too
         terms = [cells[cell] for cell in run.cells]
         if run.clue is None:
             assertions.append(z3.Distinct(*terms))

@@ -1,0 +1,55 @@
+"""A deadline that formula building checks, so ``timeout`` covers encoding as well as solving.
+
+Solvers take a time limit, but building a large formula (a naive CNF or a bit-vector model of
+a 31x46 grid) is Python code that runs before any solver starts.  Counting sets the deadline
+around ``Backend.open`` with :func:`deadline`; encoders and model builders call :func:`check`
+once per run (cheap: one clock read), and :class:`EncodingTimeout` unwinds the build so the
+caller can answer "unknown (timeout)" on time instead of late.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_DEADLINE: ContextVar[float | None] = ContextVar("kakurolab_deadline", default=None)
+
+
+class EncodingTimeout(Exception):
+    """The deadline passed while the formula was being built."""
+
+
+@contextmanager
+def deadline(at: float | None) -> Iterator[None]:
+    """Make ``at`` (a ``time.perf_counter()`` value, or None for none) the deadline that
+    :func:`check` enforces inside the block."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check() -> None:
+    """Raise :class:`EncodingTimeout` when the current deadline has passed."""
+    at = _DEADLINE.get()
+    if at is not None and time.perf_counter() >= at:
+        raise EncodingTimeout
+
+
+def passed() -> bool:
+    """Whether the current deadline has passed (False when there is none)."""
+    at = _DEADLINE.get()
+    return at is not None and time.perf_counter() >= at
+
+
+def checked(items: Iterable[T]) -> Iterator[T]:
+    """``items``, checking the deadline before each one (for formula-building loops)."""
+    for item in items:
+        check()
+        yield item
