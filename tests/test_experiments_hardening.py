@@ -530,6 +530,7 @@ def kill_and_resume(tmp_path: Path, pe424_path: Path, rounds: int, seed: int, jo
         + '[[configs]]\nbackend = "native"\nnode_limit = 100000\n',
     )
     path = tmp_path / "results" / "t" / "runs.jsonl"
+    stopped = 0  # rounds whose signal arrived before the run finished
     for i in range(rounds):
         before = read_rows(path, quiet=True)
         proc = subprocess.Popen(
@@ -544,7 +545,9 @@ def kill_and_resume(tmp_path: Path, pe424_path: Path, rounds: int, seed: int, jo
             time.sleep(rng.uniform(0.2, 3.0))
             workers = workers_of(proc.pid)
             proc.send_signal(signal.SIGKILL if i % 2 == 0 else signal.SIGTERM)
-            proc.wait(timeout=30)
+            code = proc.wait(timeout=30)
+            assert code in (0, -signal.SIGKILL, -signal.SIGTERM, 130), code
+            stopped += code != 0
         finally:
             proc.kill()
             proc.wait()
@@ -554,6 +557,7 @@ def kill_and_resume(tmp_path: Path, pe424_path: Path, rounds: int, seed: int, jo
         assert after[: len(before)] == before, f"round {i}: finished rows changed"
         keys = [r["key"] for r in after]
         assert len(keys) == len(set(keys)), f"round {i}: a row was written twice"
+    assert stopped >= rounds // 2, f"only {stopped} of {rounds} kills landed during a run"
     summary = run_experiment(load_experiment(config), LocalExecutor(jobs=jobs), progress=False)
     rows = read_rows(path)
     keys = [r["key"] for r in rows]

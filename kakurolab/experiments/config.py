@@ -91,7 +91,7 @@ def choice(names: Sequence[str]) -> Rule:
 def one_or_list(rule: Rule, most: int = MAX_RUNS) -> Rule:
     """A value, or a non-empty list of such values (at most ``most``)."""
     return Rule(
-        f"{rule.must_be}, or a non-empty list of them",
+        f"{rule.must_be}, or a list of 1 to {most} of them",
         lambda v: (
             rule.holds(v)
             or (isinstance(v, list) and 0 < len(v) <= most and all(rule.holds(x) for x in v))

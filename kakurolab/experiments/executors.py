@@ -111,15 +111,21 @@ def _peak_rss_mb() -> float:
 def _die_with_parent(parent: int) -> None:
     """A worker never outlives the process that started it.
 
-    On Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``); everywhere a
-    watchdog thread polls ``getppid()`` as well, and a parent already gone ends it now.
+    On Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``); elsewhere a
+    watchdog thread polls ``getppid()``.  A parent already gone ends it now.  (No thread
+    where the kernel does the job: with one, a worker at its ``RLIMIT_AS`` was seen to fail
+    inside a solver library's Rust allocation and hang, instead of a clean MemoryError;
+    a second thread also reserves its own stack and malloc arena under the limit.)
     """
+    armed = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
     if os.getppid() != parent:
         os._exit(0)
+    if armed:
+        return
 
     def watch() -> None:
         while os.getppid() == parent:
