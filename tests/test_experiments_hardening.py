@@ -231,16 +231,31 @@ BAD_LINES = {
 }
 
 
+RUN_AGAIN = {"invalid UTF-8", "null", "no hash", "time is text", "deep nesting"}
+
+
+@pytest.fixture(scope="module")
+def three_rows(tmp_path_factory, pe424_path: Path) -> bytes:
+    """A good runs.jsonl of three rows, measured once for the bad-line cases."""
+    root = tmp_path_factory.mktemp("three")
+    run_experiment(
+        load_experiment(write_config(root, pe424_config(pe424_path))),
+        LocalExecutor(),
+        progress=False,
+    )
+    return (root / "results" / "t" / "runs.jsonl").read_bytes()
+
+
 @pytest.mark.parametrize("kind", list(BAD_LINES))
 def test_a_bad_line_is_skipped_with_a_warning(
-    tmp_path: Path, pe424_path: Path, capsys, kind: str
+    tmp_path: Path, pe424_path: Path, capsys, three_rows: bytes, kind: str
 ) -> None:
     """Item 3: a bad line (here line 2 of 3) never crashes ``run`` or ``report``: it is
     skipped with a warning naming it, and ``run`` measures that run again."""
     config = write_config(tmp_path, pe424_config(pe424_path))
-    run_experiment(load_experiment(config), LocalExecutor(), progress=False)
     path = tmp_path / "results" / "t" / "runs.jsonl"
-    lines = path.read_bytes().splitlines()
+    path.parent.mkdir(parents=True)
+    lines = three_rows.splitlines()
     row = json.loads(lines[1])
     edits = {
         "no hash": lambda r: r.pop("hash"),
@@ -261,6 +276,8 @@ def test_a_bad_line_is_skipped_with_a_warning(
     assert "kakuro: warning: " in err and "runs.jsonl: line 2: " in err, err
     assert "| native | 2 | 2 |" in out
 
+    if kind not in RUN_AGAIN:  # run reads through the same reader: a few kinds suffice
+        return
     assert main(["experiment", "run", str(config), "--no-progress"]) == 0
     assert "runs.jsonl: line 2: " in capsys.readouterr().err
     keys = [r["key"] for r in read_rows(path, quiet=True)]
