@@ -87,11 +87,15 @@ def count(
     timeout: float | None = None,
     **options: Any,
 ) -> Result:
-    """Find up to ``limit`` distinct solutions (all when ``limit`` is None).
+    """Find up to ``limit`` distinct solutions (all when ``limit`` is None or 0, as the CLI's
+    ``--limit 0``; a negative limit is a ValueError).
 
     The result's ``complete`` flag tells whether the count is exact (the solver proved there
     are no more) or was cut at the limit or by the timeout.
     """
+    if limit is not None and limit < 0:
+        raise ValueError(f"count limit must be 0 (no limit) or positive, got {limit}")
+    limit = limit or None
     solver = _backend(backend, options)
     parts = split_components(puzzle)
     if len(parts) > 1:

@@ -182,8 +182,8 @@ def test_errors_subclass_value_and_key_error() -> None:
         get_backend("nosuch")
     assert isinstance(info.value, UnknownNameError)
     assert str(info.value) == "unknown backend 'nosuch'; known: " + ", ".join(sorted(BACKENDS))
-    with pytest.raises(ValueError, match="has 1 cell") as info:
-        loads("id: short\n   #   3\\  4\\\n \\7    .   .\n", format="kakuro")  # 1-cell runs
+    with pytest.raises(ValueError, match="impossible") as info:
+        loads("id: bad\n   #   3\\  4\\\n \\45    .   .\n", format="kakuro")  # 45 in 2 cells
     assert isinstance(info.value, PuzzleError)
 
 

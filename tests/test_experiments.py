@@ -71,7 +71,7 @@ def test_select_ranges() -> None:
     ("text", "message"),
     [
         ("name = [", "bad TOML"),
-        ('name = "x"\ntask = "fly"\n', "unknown task 'fly'"),
+        ('name = "x"\ntask = "fly"\n', "task = 'fly': must be one of solve"),
         ('name = "x"\ncolour = 1\n', "unknown key"),
         ('name = "x"\n[[configs]]\nbackend = "cpsat"\n', "[[puzzles]]"),
     ],

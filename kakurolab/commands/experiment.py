@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import KakuroError
@@ -42,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     run.add_argument("--chunk", type=int, help="runs per Dask task (default: automatic)")
     run.add_argument("--results", metavar="DIR", help="results directory (default results/NAME)")
-    run.add_argument("--limit", type=int, help="stop after this many new runs")
+    run.add_argument("--limit", type=int, help="stop after this many new runs (0: no limit)")
     run.add_argument("--report", action="store_true", help="write the report, print the table")
     run.add_argument("--no-plots", action="store_true", help="with --report: tables only")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -67,21 +70,46 @@ def register(sub: argparse._SubParsersAction) -> None:
     pl.set_defaults(func=cmd_plan)
 
 
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM stops a run like Ctrl-C: workers are killed, the rows so far are kept."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from ..experiments import load_experiment, make_executor, run_experiment
 
+    if args.limit is not None and args.limit < 0:
+        raise KakuroError(f"--limit must be 0 (no limit) or positive, got {args.limit}")
+    if args.jobs < 1:
+        raise KakuroError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.chunk is not None and args.chunk < 1:
+        raise KakuroError(f"--chunk must be at least 1, got {args.chunk}")
     experiment = load_experiment(args.config)
     if args.dask:
         executor = make_executor("dask", address=args.dask, jobs=args.jobs, chunk=args.chunk)
     else:
         executor = make_executor("local", jobs=args.jobs)
-    summary = run_experiment(
-        experiment,
-        executor,
-        results_dir=Path(args.results) if args.results else None,
-        progress=not args.no_progress,
-        limit=args.limit,
-    )
+    with _sigterm_stops():
+        summary = run_experiment(
+            experiment,
+            executor,
+            results_dir=Path(args.results) if args.results else None,
+            progress=not args.no_progress,
+            limit=args.limit or None,  # 0: no limit, as everywhere
+        )
     rows_file = summary.results_dir / "runs.jsonl"
     if args.json:
         emit_json(
@@ -156,10 +184,11 @@ def _mtimes(directory: Path) -> dict[str, int]:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from ..experiments import load_experiment, plan
+    from ..experiments import load_experiment, load_instances, plan
 
     experiment = load_experiment(args.config)
-    the_plan = plan(experiment)
+    # Plans write nothing: generated sets stay in memory.
+    the_plan = plan(experiment, load_instances(experiment, keep_generated=False))
     if not the_plan.specs and not the_plan.skipped:
         raise KakuroError(f"{args.config}: nothing to run")
     runs = {

@@ -5,15 +5,21 @@ A configuration table whose option values are lists expands into their cartesian
 "glucose4"]`` is four configurations.  Relative paths are resolved against the project root
 (the nearest ancestor of the config file holding ``pyproject.toml``), so every config reads
 the shipped real data as ``data/...`` wherever it is run from.
+
+Every field is checked once, by the schema below (:data:`TOP_RULES`, :data:`SET_RULES`,
+:data:`GENERATE_RULES`, :data:`CONFIG_RULES`): a mistake is one line naming the field.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import re
+import string
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,21 +30,186 @@ from ..model import Block, ClueCell, Puzzle, White
 TASK_NAMES = ("solve", "unique", "count", "up-only")
 """The tasks a config may name; ``runner.TASKS`` holds their implementations."""
 
-_TOP_KEYS = {
-    "name",
-    "description",
-    "task",
-    "timeout",
-    "memory_mb",
-    "repetitions",
-    "count_limit",
-    "puzzles",
-    "configs",
-    "report",
+MAX_RUNS = 100_000
+"""The most runs one experiment may plan (instances x configurations x repetitions), and so
+the most repetitions, configurations, selected ids or generated seeds: a bigger grid is a
+typo, or several experiments.  Checked by arithmetic before anything is expanded."""
+MAX_TIMEOUT = 7 * 24 * 3600.0
+"""The longest timeout per run (a week): anything longer is no limit at all."""
+MAX_MEMORY_MB = 2**24
+"""The largest ``memory_mb`` (16 TiB): ``RLIMIT_AS`` in bytes must fit the kernel's type."""
+NAME_PATTERN = r"[A-Za-z0-9_.-]+"
+"""Experiment and set names: they become file names under ``results/``."""
+
+
+# -- the schema ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one field must be: ``must_be`` is said in the message, ``test`` decides."""
+
+    must_be: str
+    test: Callable[[Any], bool]
+
+    def holds(self, value: Any) -> bool:
+        try:
+            return bool(self.test(value))
+        except (TypeError, ValueError, OverflowError):
+            return False
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
+
+
+def integer(low: int, high: int | None = None) -> Rule:
+    bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+    return Rule(
+        f"an integer {bounds}",
+        lambda v: _is_int(v) and v >= low and (high is None or v <= high),
+    )
+
+
+def number(high: float) -> Rule:
+    """A finite number above zero (``inf``, ``nan`` and booleans are refused)."""
+    return Rule(f"a number above 0 and at most {high:g}", lambda v: is_number(v) and 0 < v <= high)
+
+
+def text(pattern: str = r"(?s).+", must_be: str = "a non-empty string") -> Rule:
+    return Rule(must_be, lambda v: isinstance(v, str) and re.fullmatch(pattern, v) is not None)
+
+
+def choice(names: Sequence[str]) -> Rule:
+    return Rule(f"one of {', '.join(names)}", lambda v: isinstance(v, str) and v in names)
+
+
+def one_or_list(rule: Rule, most: int = MAX_RUNS) -> Rule:
+    """A value, or a non-empty list of such values (at most ``most``)."""
+    return Rule(
+        f"{rule.must_be}, or a list of 1 to {most} of them",
+        lambda v: (
+            rule.holds(v)
+            or (isinstance(v, list) and 0 < len(v) <= most and all(rule.holds(x) for x in v))
+        ),
+    )
+
+
+def tables(what: str) -> Rule:
+    return Rule(
+        f"one or more [[{what}]] tables",
+        lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v),
+    )
+
+
+ANY_TEXT = Rule("a string", lambda v: isinstance(v, str))
+BOOL = Rule("true or false", lambda v: isinstance(v, bool))
+TABLE = Rule("a table", lambda v: isinstance(v, dict))
+SCALAR = Rule("a string, number or true/false", lambda v: isinstance(v, str | bool) or is_number(v))
+NAME = text(NAME_PATTERN, "letters, digits, '.', '_' or '-'")
+_SELECT_ITEM = re.compile(r"\s*(?:(\d+)\s*-\s*(\d+)|([^,]*?))\s*")
+
+
+def _select_ok(value: Any) -> bool:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        return False
+    return all(isinstance(x, str) or (_is_int(x) and x >= 0) for x in items)
+
+
+TOP_RULES: dict[str, Rule] = {
+    "name": NAME,
+    "description": ANY_TEXT,
+    "task": one_or_list(choice(TASK_NAMES), len(TASK_NAMES)),
+    "timeout": number(MAX_TIMEOUT),
+    "memory_mb": integer(64, MAX_MEMORY_MB),
+    "repetitions": integer(1, MAX_RUNS),
+    "count_limit": integer(0),
+    "puzzles": tables("puzzles"),
+    "configs": tables("configs"),
+    "report": TABLE,
 }
-_SET_KEYS = {"file", "shipped", "generate", "name", "select", "first", "max_whites", "format"}
+"""The top-level fields.  ``count_limit = 0`` means no limit, as ``kakuro count --limit 0``."""
+SET_RULES: dict[str, Rule] = {
+    "file": text(),
+    "shipped": text(),
+    "generate": TABLE,
+    "name": NAME,
+    "select": Rule('ids and ranges like "1-20,25", or a non-empty list of ids', _select_ok),
+    "first": integer(1),
+    "max_whites": integer(1),
+    "format": text(),
+}
+"""A ``[[puzzles]]`` table: exactly one of file, shipped, generate, and filters."""
+GENERATE_RULES: dict[str, Rule] = {
+    "size": text(must_be='a string like "12x12"'),
+    "difficulty": text(),
+    "seeds": Rule(
+        f"a count from 1 to {MAX_RUNS}, or a non-empty list of integers >= 0",
+        lambda v: (
+            (_is_int(v) and 1 <= v <= MAX_RUNS)
+            or (
+                isinstance(v, list)
+                and 0 < len(v) <= MAX_RUNS
+                and all(_is_int(s) and s >= 0 for s in v)
+            )
+        ),
+    ),
+    "symmetric": BOOL,
+    "logic_only": BOOL,
+    "backend": text(),
+    "max_repairs": integer(0),
+    "max_layouts": integer(1),
+    "node_limit": integer(0),
+    "timeout": number(MAX_TIMEOUT),
+}
+"""``generate = {...}``: the size, difficulty and seeds, plus options of
+``kakurolab.generator.generate``."""
+CONFIG_RULES: dict[str, Rule] = {
+    "backend": one_or_list(text()),
+    "label": ANY_TEXT,
+    "soft_timeout": BOOL,
+}
+"""The fixed keys of a ``[[configs]]`` table; every other key is a backend option."""
+OPTION_RULES: dict[str, Rule] = {
+    "encoding": text(),
+    "solver": text(),
+    "logic": text(),
+    "tactic": text(),
+    "params": ANY_TEXT,
+    "seed": integer(0),
+    "random_seed": integer(0),
+    "num_workers": integer(1),
+    "node_limit": integer(0),
+    "max_time_in_seconds": number(MAX_TIMEOUT),
+}
+"""Types of the backend options the shipped backends take (the backend then checks the
+names and values it accepts); other options must be plain values."""
+_CONFIG_TABLE = {**CONFIG_RULES, **{k: one_or_list(r) for k, r in OPTION_RULES.items()}}
 _CONFIG_META = {"label", "soft_timeout"}
 """Keys of a ``[[configs]]`` table that are not backend options."""
+
+
+def _show(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def check_table(
+    table: Mapping[str, Any], rules: Mapping[str, Rule], where: str, extra: Rule | None = None
+) -> None:
+    """Refuse unknown keys (unless ``extra`` rules them) and any value its rule refuses."""
+    unknown = sorted(k for k in table if k not in rules)
+    if unknown and extra is None:
+        raise KakuroError(f"{where}: unknown key(s) {unknown}; known: {sorted(rules)}")
+    for key, value in table.items():
+        rule = rules.get(key, extra)
+        if rule is not None and not rule.holds(value):
+            raise KakuroError(f"{where}: {key} = {_show(value)}: must be {rule.must_be}")
 
 
 @dataclass(frozen=True)
@@ -68,6 +239,7 @@ class Experiment:
     """A parsed config: what to run (sets, configurations, tasks) and under which limits.
 
     ``root`` is the project root that relative paths and ``results/`` hang from.
+    ``count_limit`` None means count every solution (``count_limit = 0`` in the file).
     """
 
     name: str
@@ -99,42 +271,44 @@ def load_experiment(path: str | Path) -> Experiment:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise KakuroError(f"{path}: no such experiment config") from None
+    except IsADirectoryError:
+        raise KakuroError(f"{path}: is a directory, not an experiment config") from None
+    except UnicodeDecodeError:
+        raise KakuroError(f"{path}: not a text file (invalid UTF-8)") from None
+    except OSError as exc:
+        raise KakuroError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise KakuroError(f"{path}: bad TOML: {exc}") from None
+    except RecursionError:
+        raise KakuroError(f"{path}: bad TOML: nesting too deep") from None
     return parse_experiment(data, path)
 
 
 def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     where = str(path)
-    unknown = set(data) - _TOP_KEYS
-    if unknown:
-        raise KakuroError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(_TOP_KEYS)}")
-    name = _get(data, "name", str, where, default=path.stem)
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
-        raise KakuroError(f"{where}: name {name!r} must be letters, digits, '.', '_' or '-'")
+    check_table(data, TOP_RULES, where)
+    name = data.get("name", path.stem)
+    if not NAME.holds(name):
+        raise KakuroError(f"{where}: name {name!r} (from the file name) must be {NAME.must_be}")
     task = data.get("task", "solve")
-    tasks = task if isinstance(task, list) else [task]
-    unknown_tasks = [t for t in tasks if t not in TASK_NAMES]
-    if unknown_tasks or not tasks:
-        shown = repr(unknown_tasks[0]) if unknown_tasks else "[]"
-        raise KakuroError(f"{where}: unknown task {shown}; known: {', '.join(TASK_NAMES)}")
-    timeout = float(_get(data, "timeout", (int, float), where, default=10.0))
-    memory = _get(data, "memory_mb", int, where, default=2048)
-    reps = _get(data, "repetitions", int, where, default=1)
-    limit = _get(data, "count_limit", int, where, default=None)
-    if timeout <= 0 or reps < 1 or (memory is not None and memory < 64):
-        raise KakuroError(f"{where}: need timeout > 0, repetitions >= 1 and memory_mb >= 64")
-    sets = data.get("puzzles")
-    if not isinstance(sets, list) or not sets:
+    tasks = list(dict.fromkeys(task if isinstance(task, list) else [task]))
+    if "puzzles" not in data:
         raise KakuroError(f"{where}: needs at least one [[puzzles]] table")
-    for i, entry in enumerate(sets, 1):
+    for i, entry in enumerate(data["puzzles"], 1):
         _check_set(entry, f"{where}: [[puzzles]] #{i}")
-    raw = data.get("configs")
-    if not isinstance(raw, list) or not raw:
+    if "configs" not in data:
         raise KakuroError(f"{where}: needs at least one [[configs]] table")
     configs = [
-        c for i, entry in enumerate(raw, 1) for c in expand(entry, f"{where}: [[configs]] #{i}")
+        c
+        for i, entry in enumerate(data["configs"], 1)
+        for c in expand(entry, f"{where}: [[configs]] #{i}")
     ]
+    reps = data.get("repetitions", 1)
+    if len(configs) * len(tasks) * reps > MAX_RUNS:
+        raise KakuroError(
+            f"{where}: {len(configs) * len(tasks)} configuration(s) x {reps} repetition(s) "
+            f"is more than {MAX_RUNS} runs per instance (the most one experiment may plan)"
+        )
     if len(tasks) > 1:  # the task becomes one more axis, named in front of the label
         configs = [replace(c, label=f"{t}:{c.label}", task=t) for t in tasks for c in configs]
     else:
@@ -144,75 +318,94 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     if dupes:
         raise KakuroError(f"{where}: configuration label(s) {dupes} appear twice")
     report = data.get("report", {})
-    if not isinstance(report, dict):
-        raise KakuroError(f"{where}: [report] must be a table")
+    check_table(report, {"scatter": _SCATTER}, f"{where}: [report]")
     return Experiment(
         name=name,
         path=path,
         root=project_root(path),
         tasks=tasks,
-        timeout=timeout,
-        memory_mb=memory,
+        timeout=float(data.get("timeout", 10.0)),
+        memory_mb=data.get("memory_mb", 2048),
         repetitions=reps,
-        count_limit=limit,
-        description=str(data.get("description", "")),
-        sets=list(sets),
+        count_limit=data.get("count_limit") or None,  # 0: no limit
+        description=data.get("description", ""),
+        sets=list(data["puzzles"]),
         configs=configs,
-        report=report,
+        report=dict(report),
     )
+
+
+_SCATTER = Rule(
+    "a list of two configuration labels",
+    lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v),
+)
 
 
 def expand(entry: Any, where: str) -> list[Configuration]:
     """The configurations of one ``[[configs]]`` table: the product of its list options."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("backend"), str | list):
+    if not isinstance(entry, dict) or "backend" not in entry:
         raise KakuroError(f'{where}: needs backend = "NAME" (or a list of names)')
+    check_table(entry, _CONFIG_TABLE, where, extra=one_or_list(SCALAR))
     axes: dict[str, list[Any]] = {}
     for key, value in entry.items():
-        if key in _CONFIG_META:
-            continue
-        values = value if isinstance(value, list) else [value]
-        if not values:
-            raise KakuroError(f"{where}: option {key!r} is an empty list")
-        axes[key] = values
+        if key not in _CONFIG_META:
+            axes[key] = value if isinstance(value, list) else [value]
+    size = math.prod(len(values) for values in axes.values())
+    if size > MAX_RUNS:
+        raise KakuroError(f"{where}: {size} configurations; at most {MAX_RUNS}")
     template = entry.get("label")
+    if template is not None:
+        _check_label(template, set(axes), where)
+    soft = entry.get("soft_timeout", True)
     result = []
     for combo in itertools.product(*axes.values()):
         chosen = dict(zip(axes, combo, strict=True))
-        backend = str(chosen.pop("backend"))
+        backend = chosen.pop("backend")
         if template is not None:
-            try:
-                label = str(template).format(backend=backend, **chosen)
-            except KeyError as exc:
-                raise KakuroError(f"{where}: label uses unknown option {exc}") from None
+            label = _format_label(template, {"backend": backend, **chosen}, where)
         else:
             label = "/".join([backend, *(_short(v) for v in chosen.values())])
-        soft = entry.get("soft_timeout", True)
-        if not isinstance(soft, bool):
-            raise KakuroError(f"{where}: soft_timeout must be true or false")
         result.append(Configuration(label, backend, chosen, soft_timeout=soft))
     return result
+
+
+def _check_label(template: str, names: set[str], where: str) -> None:
+    """A label names options as ``{option}``: no positions, attributes or indexes."""
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+    except ValueError as exc:
+        raise KakuroError(f"{where}: label = {_show(template)}: {exc}") from None
+    for name in fields:
+        if name not in names:
+            raise KakuroError(
+                f"{where}: label = {_show(template)}: {{{name}}} is not an option of this "
+                f"table; use {', '.join('{' + n + '}' for n in sorted(names))}"
+            )
+
+
+def _format_label(template: str, values: Mapping[str, Any], where: str) -> str:
+    try:
+        return template.format_map(values)
+    except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
+        raise KakuroError(f"{where}: label = {_show(template)}: {exc}") from None
 
 
 def _short(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _check_set(entry: Any, where: str) -> None:
-    if not isinstance(entry, dict):
-        raise KakuroError(f"{where}: must be a table")
-    unknown = set(entry) - _SET_KEYS
-    if unknown:
-        raise KakuroError(f"{where}: unknown key(s) {sorted(unknown)}; known: {sorted(_SET_KEYS)}")
+def _check_set(entry: dict[str, Any], where: str) -> None:
+    check_table(entry, SET_RULES, where)
     sources = [k for k in ("file", "shipped", "generate") if k in entry]
     if len(sources) != 1:
         raise KakuroError(f"{where}: needs exactly one of file, shipped, generate")
-
-
-def _get(data: Mapping[str, Any], key: str, kind: Any, where: str, default: Any) -> Any:
-    value = data.get(key, default)
-    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise KakuroError(f"{where}: {key} has the wrong type ({type(value).__name__})")
-    return value
+    if "select" in entry:
+        select_items(entry["select"], f"{where}: select")
+    if "generate" in entry:
+        spec = entry["generate"]
+        check_table(spec, GENERATE_RULES, f"{where}: generate")
+        if "size" not in spec:
+            raise KakuroError(f'{where}: generate needs size, e.g. {{size = "12x12", seeds = 3}}')
 
 
 def project_root(path: Path) -> Path:
@@ -249,19 +442,23 @@ def puzzle_hash(puzzle: Puzzle) -> str:
     return hashlib.sha256(canonical_text(puzzle).encode()).hexdigest()
 
 
-def load_instances(experiment: Experiment) -> list[Instance]:
-    """Every puzzle the experiment names, in config order; missing files fail clearly."""
+def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> list[Instance]:
+    """Every puzzle the experiment names, in config order; missing files fail clearly.
+
+    ``keep_generated`` false generates sets in memory only (``experiment plan`` writes
+    nothing); a set generated before is still read from its file.
+    """
     instances: list[Instance] = []
     for i, entry in enumerate(experiment.sets, 1):
         where = f"{experiment.path}: [[puzzles]] #{i}"
         cache = experiment.results_dir / "generated"
-        set_name, puzzles = _load_set(entry, experiment.root, where, cache)
+        set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated)
         for puzzle in puzzles:
             instances.append(
                 Instance(f"{set_name}/{puzzle.id}", set_name, puzzle, puzzle_hash(puzzle))
             )
     ids = [inst.id for inst in instances]
-    dupes = sorted({x for x in ids if ids.count(x) > 1})
+    dupes = sorted(x for x, n in Counter(ids).items() if n > 1)
     if dupes:
         raise KakuroError(
             f"{experiment.path}: instance id(s) {dupes[:3]} appear twice; name the sets"
@@ -270,7 +467,7 @@ def load_instances(experiment: Experiment) -> list[Instance]:
 
 
 def _load_set(
-    entry: Mapping[str, Any], root: Path, where: str, cache: Path
+    entry: Mapping[str, Any], root: Path, where: str, cache: Path, keep: bool
 ) -> tuple[str, list[Puzzle]]:
     from ..formats import load
 
@@ -303,11 +500,13 @@ def _load_set(
         else:
             puzzles = load(path, format=fmt)
     else:
-        name, puzzles = _generate(entry["generate"], entry.get("name"), where, cache)
+        name, puzzles = _generate(entry["generate"], entry.get("name"), where, cache, keep)
     return str(name), _select(puzzles, entry, where)
 
 
-def _generate(spec: Any, name: str | None, where: str, cache: Path) -> tuple[str, list[Puzzle]]:
+def _generate(
+    spec: Mapping[str, Any], name: str | None, where: str, cache: Path, keep: bool
+) -> tuple[str, list[Puzzle]]:
     """Puzzles from ``kakurolab.generator``: ``generate = {size=, difficulty=, seeds=}``.
 
     Large puzzles take the generator a while, so a set is generated once and kept beside the
@@ -320,13 +519,7 @@ def _generate(spec: Any, name: str | None, where: str, cache: Path) -> tuple[str
 
     from ..formats import dumps, load
 
-    if not isinstance(spec, dict) or "size" not in spec:
-        raise KakuroError(f'{where}: generate needs a table like {{size = "12x12", seeds = 3}}')
     key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]
-    set_name = name or f"gen-{spec['size']}"
-    path = cache / f"{set_name}-{key}.kakuro"
-    if path.exists():
-        return set_name, load(path, format="kakuro")
     try:
         generator = importlib.import_module("kakurolab.generator")
     except ImportError:
@@ -335,11 +528,18 @@ def _generate(spec: Any, name: str | None, where: str, cache: Path) -> tuple[str
     parse_size = getattr(generator, "parse_size", None)
     if make is None or parse_size is None:
         raise KakuroError(f"{where}: kakurolab.generator has no generate()/parse_size() here")
+    try:
+        nrows, ncols = parse_size(spec["size"])
+    except KakuroError as exc:
+        raise KakuroError(f"{where}: generate.size: {exc}") from None
+    set_name = name or f"gen-{nrows}x{ncols}"
+    path = cache / f"{set_name}-{key}.kakuro"
+    if path.exists():
+        return set_name, load(path, format="kakuro")
     options = {k: v for k, v in spec.items() if k not in ("seeds", "size", "difficulty")}
-    difficulty = str(spec.get("difficulty", "normal"))
+    difficulty = spec.get("difficulty", "normal")
     seeds = spec.get("seeds", 1)
     seeds = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
-    nrows, ncols = parse_size(str(spec["size"]))
     print(
         f"kakuro: generating {len(seeds)} {nrows}x{ncols} puzzle(s) for {set_name}", file=sys.stderr
     )
@@ -351,15 +551,23 @@ def _generate(spec: Any, name: str | None, where: str, cache: Path) -> tuple[str
             raise KakuroError(f"{where}: generator failed for seed {seed}: {exc}") from None
         puzzle = getattr(made, "puzzle", made)
         puzzles.append(puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
-    cache.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(puzzles, "kakuro"), encoding="utf-8")
+    if keep:
+        cache.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(puzzles, "kakuro"), encoding="utf-8")
     return set_name, puzzles
 
 
 def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list[Puzzle]:
     select = entry.get("select")
     if select is not None:
-        wanted = parse_select(select, where)
+        # A range cannot name more ids than the set holds: checked before it is expanded.
+        items = select_items(select, f"{where}: select")
+        if select_count(items) > len(puzzles):
+            raise KakuroError(
+                f"{where}: select = {_show(select)} names {select_count(items)} ids; "
+                f"the set has only {len(puzzles)} puzzle(s)"
+            )
+        wanted = parse_select(select, f"{where}: select")
         by_id = {p.id: p for p in puzzles}
         missing = [w for w in wanted if w not in by_id]
         if missing:
@@ -367,25 +575,52 @@ def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list
         puzzles = [by_id[w] for w in wanted]
     max_whites = entry.get("max_whites")
     if max_whites is not None:  # before ``first``: "the first N small puzzles"
-        puzzles = [p for p in puzzles if len(p.whites) <= int(max_whites)]
+        puzzles = [p for p in puzzles if len(p.whites) <= max_whites]
     first = entry.get("first")
     if first is not None:
-        puzzles = puzzles[: int(first)]
+        puzzles = puzzles[:first]
     return puzzles
 
 
-def parse_select(select: Any, where: str = "select") -> list[str]:
-    """Ids from ``"1-20,25"`` (numeric ranges) or a list of ids."""
-    items: Iterable[Any] = select if isinstance(select, list) else str(select).split(",")
+SelectItem = str | tuple[int, int]
+"""One item of a ``select``: an id, or an inclusive range of numeric ids."""
+
+
+def select_items(select: Any, where: str = "select") -> list[SelectItem]:
+    """The items of ``"1-20,25"`` or of a list of ids, ranges kept unexpanded."""
+    if not _select_ok(select):
+        raise KakuroError(f"{where} = {_show(select)}: must be {SET_RULES['select'].must_be}")
+    raw = select if isinstance(select, list) else select.split(",")
+    items: list[SelectItem] = []
+    for item in raw:
+        piece = str(item).strip()
+        match = re.fullmatch(r"(\d+)\s*-\s*(\d+)", piece)
+        if match:
+            low, high = int(match[1]), int(match[2])
+            if low > high:
+                raise KakuroError(f"{where}: empty range {piece!r}")
+            items.append((low, high))
+        elif piece:
+            items.append(piece)
+    if not items:
+        raise KakuroError(f"{where}: names no puzzle")
+    return items
+
+
+def select_count(items: list[SelectItem]) -> int:
+    return sum(1 if isinstance(it, str) else it[1] - it[0] + 1 for it in items)
+
+
+def parse_select(select: Any, where: str = "select", most: int = MAX_RUNS) -> list[str]:
+    """Ids from ``"1-20,25"`` (numeric ranges) or a list of ids, at most ``most`` of them
+    (counted before any range is expanded, so ``1-100000000`` costs nothing)."""
+    items = select_items(select, where)
+    if select_count(items) > most:
+        raise KakuroError(f"{where} names {select_count(items)} ids, more than {most}")
     ids: list[str] = []
     for item in items:
-        text = str(item).strip()
-        match = re.fullmatch(r"(\d+)-(\d+)", text)
-        if match:
-            lo, hi = int(match[1]), int(match[2])
-            if lo > hi:
-                raise KakuroError(f"{where}: empty range {text!r}")
-            ids.extend(str(i) for i in range(lo, hi + 1))
-        elif text:
-            ids.append(text)
+        if isinstance(item, str):
+            ids.append(item)
+        else:
+            ids.extend(str(i) for i in range(item[0], item[1] + 1))
     return ids

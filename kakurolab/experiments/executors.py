@@ -15,14 +15,17 @@ and each chunk runs through a one-worker :class:`LocalExecutor` on the Dask work
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import math
 import os
 import pickle
 import resource
 import select
+import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Generator
@@ -30,12 +33,24 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KakuroError, UnknownNameError, require
-from .runner import Row, RunSpec, failure_row
+from .runner import Interrupted, Row, RunSpec, failure_row
 
 _HEADER = struct.Struct("!I")
 RECYCLE_AFTER = 2000
 """Runs a worker serves before it is replaced (bounds slow leaks in solver libraries)."""
-_WORKER_CODE = "from kakurolab.experiments.executors import worker_main; worker_main()"
+_WORKER_CODE = (
+    # SIGINT is ignored before the slow imports: Ctrl-C is for the parent, which stops us.
+    "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "from kakurolab.experiments.executors import worker_main; worker_main()"
+)
+WORKER_MARGIN = 1.0
+"""Seconds past the parent's hard deadline after which a worker kills itself: the parent
+normally kills it first; this catches a parent that is gone or stuck."""
+SETUP_FAILED = 3
+"""Exit code of a worker that could not set itself up (its message is on stderr)."""
+INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT}
+"""Signals that mean "stop", not "this run failed": a worker ended by one gets no row."""
+_PR_SET_PDEATHSIG = 1
 
 
 def hard_deadline(timeout: float, grace: float | None = None) -> float:
@@ -93,9 +108,50 @@ def _peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20, 1)
 
 
+def _die_with_parent(parent: int) -> None:
+    """A worker never outlives the process that started it.
+
+    On Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``); elsewhere a
+    watchdog thread polls ``getppid()``.  A parent already gone ends it now.  (No thread
+    where the kernel does the job: with one, a worker at its ``RLIMIT_AS`` was seen to fail
+    inside a solver library's Rust allocation and hang, instead of a clean MemoryError;
+    a second thread also reserves its own stack and malloc arena under the limit.)
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    if os.getppid() != parent:
+        os._exit(0)
+    if armed:
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def _set_alarm(seconds: float) -> None:
+    """The worker's own deadline: SIGALRM with its default action ends the process in the
+    kernel, even while a solver holds the GIL in C code.  Zero disarms it."""
+    signal.setitimer(signal.ITIMER_REAL, min(max(seconds, 0.0), 1e7))
+
+
 def worker_main() -> None:
-    """Serve runs from stdin until EOF; protocol frames go to the original stdout only."""
+    """Serve runs from stdin until EOF; protocol frames go to the original stdout only.
+
+    Arguments: the memory limit in MB (0: none) and the parent's pid.  Each frame is a
+    ``(spec, seconds)`` pair: the run and the deadline after which the worker kills itself.
+    """
     memory_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    parent = int(sys.argv[2]) if len(sys.argv) > 2 else os.getppid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # again, when started some other way
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    _die_with_parent(parent)
     proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # solver chatter on stdout must not corrupt the protocol
     if memory_mb:
@@ -103,13 +159,20 @@ def worker_main() -> None:
         limit = memory_mb * 2**20
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        except (ValueError, OSError) as exc:
+            print(f"kakuro: worker cannot set memory_mb = {memory_mb}: {exc}", file=sys.stderr)
+            os._exit(SETUP_FAILED)
     from .runner import execute  # imports the package and backend registry once
 
     stdin = sys.stdin.buffer
-    while (spec := _read_frame(stdin)) is not None:
+    while (frame := _read_frame(stdin)) is not None:
+        spec, seconds = frame
+        _set_alarm(seconds)
         _reset_peak()
         row = execute(spec)
+        _set_alarm(0)
         row["peak_rss_mb"] = _peak_rss_mb()
         row["pid"] = os.getpid()
         _write_frame(proto, row)
@@ -125,11 +188,14 @@ class _Worker:
         env = dict(os.environ)
         package_parent = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+        # A session of its own: a Ctrl-C at the terminal reaches the parent only, which
+        # stops the workers; an interrupt never turns into a row.
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _WORKER_CODE, str(memory_mb or 0)],
+            [sys.executable, "-c", _WORKER_CODE, str(memory_mb or 0), str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
+            start_new_session=True,
         )
         self.spec: RunSpec | None = None
         self.served = 0
@@ -143,8 +209,9 @@ class _Worker:
     def send(self, spec: RunSpec, grace: float | None) -> None:
         assert self.proc.stdin is not None
         self.spec, self.started = spec, time.monotonic()
-        self.deadline = self.started + hard_deadline(spec["timeout"], grace)
-        _write_frame(self.proc.stdin, spec)
+        limit = hard_deadline(spec["timeout"], grace)
+        self.deadline = self.started + limit
+        _write_frame(self.proc.stdin, (spec, limit + WORKER_MARGIN))
 
     def receive(self) -> Row | None:
         assert self.proc.stdout is not None
@@ -206,14 +273,7 @@ class LocalExecutor:
                     assert spec is not None
                     row = w.receive()
                     if row is None:
-                        code = w.proc.wait()
-                        how = f"signal {-code}" if code < 0 else f"exit code {code}"
-                        yield failure_row(
-                            spec,
-                            "crash",
-                            f"worker died ({how}); memory limit {memory_mb} MB may have been hit",
-                            time.monotonic() - started,
-                        )
+                        yield self._death_row(w, spec, started, memory_mb)
                         self._replace(workers, w, memory_mb)
                         continue
                     yield row
@@ -233,6 +293,26 @@ class LocalExecutor:
         finally:
             for w in workers:
                 w.kill()
+
+    @staticmethod
+    def _death_row(worker: _Worker, spec: RunSpec, started: float, memory_mb: int | None) -> Row:
+        """The row for a worker that died during a run; none for an interrupt or a worker
+        that could not start (those stop the experiment, the run stays pending)."""
+        code = worker.proc.wait()
+        elapsed = time.monotonic() - started
+        if code == SETUP_FAILED:
+            raise KakuroError("worker processes cannot start (their message is above)")
+        if -code in INTERRUPTS:
+            name = signal.Signals(-code).name
+            raise Interrupted(
+                f"worker {worker.proc.pid} was stopped by {name} during {spec['key']}; "
+                "that run is not recorded: rerun to resume"
+            )
+        if code == -signal.SIGALRM:
+            return failure_row(spec, "timeout", f"stopped itself after {elapsed:.1f}s", elapsed)
+        how = f"signal {-code}" if code < 0 else f"exit code {code}"
+        message = f"worker died ({how}); memory limit {memory_mb} MB may have been hit"
+        return failure_row(spec, "crash", message, elapsed)
 
     @staticmethod
     def _worn_out(worker: _Worker, row: Row, memory_mb: int | None) -> bool:

@@ -142,9 +142,9 @@ def time_vs_size(results: Results) -> str:
 def write_plots(results: Results, options: Mapping[str, Any] | None = None) -> list[str]:
     """All plots; the scatter pair comes from ``[report] scatter = [X, Y]`` or the best two."""
     made = [cactus(results), time_vs_size(results)]
-    pair = list((options or {}).get("scatter", []))
+    pair = (options or {}).get("scatter")
     configs = set(by_config(results.timed_rows))
-    if len(pair) != 2 or not set(pair) <= configs:
+    if not isinstance(pair, list) or len(pair) != 2 or not set(map(str, pair)) <= configs:
         pair = [e["configuration"] for e in summary_table(results.timed_rows)[:2]]
     if len(pair) == 2:
         made.append(scatter(results, pair[0], pair[1]))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
-from .runner import DEFINITIVE, Row, find_disagreements, latest_rows, read_rows
+from .runner import DEFINITIVE, Row, find_disagreements, latest_rows, read_rows, warn
 
 Table = list[dict[str, Any]]
 
@@ -68,13 +68,33 @@ def find_results(name_or_dir: str, root: Path | None = None) -> Path:
 
 
 def load_results(path: Path) -> Results:
+    """The rows (bad lines skipped with a warning) and the side files of a results dir."""
     rows = list(latest_rows(read_rows(path / "runs.jsonl")).values())
     if not rows:
-        raise KakuroError(f"{path / 'runs.jsonl'}: no rows yet")
-    env_path, skip_path = path / "environment.json", path / "skipped.json"
-    env = json.loads(env_path.read_text()) if env_path.exists() else {}
-    skipped = json.loads(skip_path.read_text()) if skip_path.exists() else []
+        raise KakuroError(f"{path / 'runs.jsonl'}: no usable rows")
+    env = _side_file(path / "environment.json", dict) or {}
+    if not isinstance(env.get("experiment", {}), dict):
+        env["experiment"] = {}
+    report = env.get("experiment", {}).get("report", {})
+    if not isinstance(report, dict):
+        env["experiment"]["report"] = {}
+    skipped = [s for s in _side_file(path / "skipped.json", list) or [] if isinstance(s, dict)]
     return Results(path, rows, env, skipped)
+
+
+def _side_file(path: Path, kind: type) -> Any:
+    """A JSON side file, or None (with a warning when it is there but unreadable)."""
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        warn(f"{path}: unreadable ({str(exc)[:60]}), ignored")
+        return None
+    if not isinstance(data, kind):
+        warn(f"{path}: not a JSON {kind.__name__}, ignored")
+        return None
+    return data
 
 
 # -- the numbers -------------------------------------------------------------------------

@@ -24,13 +24,28 @@ from typing import Any, Protocol
 
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
-from .config import Configuration, Experiment, Instance, load_instances
+from .config import (
+    MAX_RUNS,
+    Configuration,
+    Experiment,
+    Instance,
+    Rule,
+    integer,
+    is_number,
+    load_instances,
+)
 
 RunSpec = dict[str, Any]
 Row = dict[str, Any]
 
 DEFINITIVE = {"sat", "unsat"}
 """Statuses that end a run with an answer; everything else counts as unsolved."""
+
+
+class Interrupted(KakuroError):
+    """A run was stopped by a signal from outside (Ctrl-C, SIGTERM): it gets no row."""
+
+    exit_code = 130
 
 
 # -- tasks (run in the child) ------------------------------------------------------------
@@ -108,23 +123,31 @@ def task_unique(puzzle: Puzzle, spec: RunSpec) -> Row:
 
 
 def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
+    """Count solutions up to ``count_limit`` (None or 0: all of them).
+
+    ``unsat`` needs a proof (the solver exhausted the search with no solution); a count cut
+    at the limit is ``sat`` with outcome ``count:N+``, and anything else is unsolved.
+    """
     from .. import count
 
+    limit = spec.get("count_limit") or None
     result = count(
         puzzle,
-        spec.get("count_limit"),
+        limit,
         backend=spec["backend"],
         timeout=_soft(spec),
         **spec["options"],
     )
     row = _result_fields(puzzle, result, spec["timeout"])
-    limit = spec.get("count_limit")
-    exact = result.complete or (limit is not None and len(result.solutions) >= limit)
     if row["status"] == "timeout":
         return row
-    if exact:
-        row["status"] = "sat" if result.solutions else "unsat"
-        row["outcome"] = f"count:{len(result.solutions)}{'' if result.complete else '+'}"
+    found = len(result.solutions)
+    if result.complete:
+        row["status"] = "sat" if found else "unsat"
+        row["outcome"] = f"count:{found}"
+    elif limit is not None and found >= limit > 0:
+        row["status"] = "sat"
+        row["outcome"] = f"count:{found}+"
     elif row["status"] in DEFINITIVE:
         row["status"] = "timeout"
     return row
@@ -252,7 +275,7 @@ def run_key(instance: Instance, config: Configuration, repetition: int) -> str:
 
 def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Plan:
     """Expand the grid; unknown backends or bad options are errors, unavailable ones skips."""
-    from ..backends import BACKENDS, get_backend
+    from ..backends import BACKENDS
 
     instances = load_instances(experiment) if instances is None else instances
     result = Plan(experiment, instances, [])
@@ -274,10 +297,7 @@ def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Pla
                 }
             )
             continue
-        try:  # options are checked once here, not once per run in a child
-            get_backend(config.backend, **config.options)
-        except KakuroError as exc:
-            raise KakuroError(f"{experiment.path}: configuration {config.label!r}: {exc}") from None
+        _check_options(config, experiment)
         _check_encoding(config, experiment)
         result.configs.append(config)
         unsupported = [inst for inst in instances if not cls.supports(inst.puzzle)]
@@ -290,6 +310,13 @@ def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Pla
                     "reason": f"backend {config.backend!r} cannot do {'/'.join(kinds)} puzzles",
                 }
             )
+    grid = experiment.repetitions * len(instances) * len(result.configs)
+    if grid > MAX_RUNS:  # multiplied out, not expanded
+        raise KakuroError(
+            f"{experiment.path}: {len(instances)} instances x {len(result.configs)} "
+            f"configurations x {experiment.repetitions} repetition(s) = {grid} runs; at most "
+            f"{MAX_RUNS} per experiment (split it, or select fewer puzzles)"
+        )
     # Instance-major order: a partial run covers every configuration on its first instances,
     # and slow configurations spread over the whole run (a truthful ETA).
     for rep in range(experiment.repetitions):
@@ -298,6 +325,28 @@ def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Pla
                 if BACKENDS[config.backend].supports(inst.puzzle):
                     result.specs.append(_spec(experiment, inst, config, rep))
     return result
+
+
+def _check_options(config: Configuration, experiment: Experiment) -> None:
+    """Options are checked once here, not once per run in a child: the first option a
+    backend refuses is named (backends that do not check a value trip over it here)."""
+    from ..backends import get_backend
+
+    where = f"{experiment.path}: configuration {config.label!r}"
+    try:
+        get_backend(config.backend, **config.options)
+        return
+    except KakuroError as exc:
+        raise KakuroError(f"{where}: {exc}") from None
+    except Exception as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+    for key, value in config.options.items():
+        try:
+            get_backend(config.backend, **{key: value})
+        except Exception as exc:
+            problem = f"option {key} = {value!r} refused ({type(exc).__name__}: {exc})"
+            break
+    raise KakuroError(f"{where}: {problem}"[:300])
 
 
 def _check_encoding(config: Configuration, experiment: Experiment) -> None:
@@ -336,18 +385,132 @@ def _spec(exp: Experiment, inst: Instance, config: Configuration, rep: int) -> R
     }
 
 
-def read_rows(path: Path) -> list[Row]:
-    """Rows of a runs.jsonl; a torn last line (killed mid-write) is ignored."""
-    if not path.exists():
-        return []
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return rows
+# -- the results file --------------------------------------------------------------------
+
+MAX_SHOWN_PROBLEMS = 5
+"""Bad lines of a results file named one by one; the rest are counted."""
+
+
+def _maybe(rule: Rule) -> Rule:
+    return Rule(f"{rule.must_be}, or null", lambda v: v is None or rule.holds(v))
+
+
+_SECONDS = _maybe(Rule("a number >= 0", lambda v: is_number(v) and v >= 0))
+_COUNT = _maybe(integer(0))
+_FLAG = _maybe(Rule("true or false", lambda v: isinstance(v, bool)))
+_WORDS = _maybe(Rule("a string", lambda v: isinstance(v, str)))
+ROW_REQUIRED: dict[str, Rule] = {
+    name: Rule("a non-empty string", lambda v: isinstance(v, str) and bool(v))
+    for name in ("key", "instance", "config", "hash", "status")
+}
+"""Fields without which a row means nothing (resume, tables and disagreements need them)."""
+ROW_RULES: dict[str, Rule] = {
+    **ROW_REQUIRED,
+    **{name: _SECONDS for name in ("time", "wall_time", "timeout", "encode_time")},
+    **{name: _SECONDS for name in ("solve_time", "peak_rss_mb")},
+    **{name: _COUNT for name in ("repetition", "whites", "fixed_cells", "variables")},
+    **{name: _COUNT for name in ("clauses", "n_solutions")},
+    **{name: _FLAG for name in ("verified", "solved_by_up", "complete")},
+    **{name: _WORDS for name in ("outcome", "message", "backend", "set", "digest")},
+    "task": Rule("a string", lambda v: isinstance(v, str)),
+    "answer": _maybe(Rule("a string of digits", lambda v: isinstance(v, str) and v.isdecimal())),
+    "options": _maybe(Rule("a table", lambda v: isinstance(v, dict))),
+}
+"""The fields the runner and the report read, with their types: a row breaking one is
+skipped with a warning rather than trusted (or crashing a table)."""
+
+
+def row_problem(row: Any) -> str | None:
+    """Why a parsed line is not a usable row, or None."""
+    if not isinstance(row, dict):
+        return f"not a row (a JSON {type(row).__name__})"
+    for name in ROW_REQUIRED:
+        if name not in row:
+            return f"row without {name!r}"
+    for name, rule in ROW_RULES.items():
+        if name in row and not rule.holds(row[name]):
+            return f"{name} = {str(row[name])[:30]!r}: must be {rule.must_be}"
+    return None
+
+
+def _parse_line(raw: bytes) -> Any:
+    """One JSON line; ValueError says what is wrong with it."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError("not JSON (nesting too deep)") from None
+    except ValueError as exc:  # JSONDecodeError, and integers past Python's digit limit
+        raise ValueError(f"not JSON ({str(exc)[:60]})") from None
+
+
+def last_line(data: bytes) -> str:
+    """The one decision about the end of a results file, shared by reader and writer.
+
+    ``closed``: empty, or ends with a newline.  ``complete``: the last line lacks its
+    newline but is whole JSON (the writer died between the row and its newline): it is a
+    row, and the writer adds the newline.  ``torn``: an unfinished write, which the reader
+    ignores and the writer cuts off before appending.
+    """
+    if not data or data.endswith(b"\n"):
+        return "closed"
+    try:
+        _parse_line(data[data.rfind(b"\n") + 1 :])
+    except ValueError:
+        return "torn"
+    return "complete"
+
+
+@dataclass
+class RunsFile:
+    """A ``runs.jsonl`` read defensively: its good rows and a note per bad line."""
+
+    rows: list[Row]
+    problems: list[str]
+
+
+def scan_runs(path: Path) -> RunsFile:
+    """Every usable row of a results file; bad lines become problems, never exceptions."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return RunsFile([], [])
+    except OSError as exc:
+        raise KakuroError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    torn = last_line(data) == "torn"
+    result = RunsFile([], [])
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        if torn and number == len(lines):
+            result.problems.append(f"line {number}: unfinished last line, ignored")
+            continue
+        try:
+            row = _parse_line(raw)
+        except ValueError as exc:
+            result.problems.append(f"line {number}: {exc}, skipped")
+            continue
+        problem = row_problem(row)
+        if problem:
+            result.problems.append(f"line {number}: {problem}, skipped")
+        else:
+            result.rows.append(row)
+    return result
+
+
+def read_rows(path: Path, *, quiet: bool = False) -> list[Row]:
+    """The usable rows of a runs.jsonl, warning (unless ``quiet``) about each bad line."""
+    found = scan_runs(path)
+    if not quiet:
+        for problem in found.problems[:MAX_SHOWN_PROBLEMS]:
+            warn(f"{path}: {problem}")
+        if len(found.problems) > MAX_SHOWN_PROBLEMS:
+            warn(f"{path}: {len(found.problems) - MAX_SHOWN_PROBLEMS} more bad line(s) skipped")
+    return found.rows
 
 
 def latest_rows(rows: Iterable[Row]) -> dict[str, Row]:
@@ -356,15 +519,19 @@ def latest_rows(rows: Iterable[Row]) -> dict[str, Row]:
 
 
 class RowWriter:
-    """Appends rows as JSON lines, flushed one by one; repairs a torn last line first."""
+    """Appends rows as JSON lines, flushed one by one; first settles the last line
+    (:func:`last_line`): a whole row gets its newline, a torn one is cut off."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists() and path.stat().st_size:
             with path.open("rb+") as fh:
                 data = fh.read()
-                if not data.endswith(b"\n"):
+                state = last_line(data)
+                if state == "torn":
                     fh.truncate(data.rfind(b"\n") + 1)
+                elif state == "complete":
+                    fh.write(b"\n")
         self.fh = path.open("a", encoding="utf-8")
 
     def write(self, row: Row) -> None:
@@ -449,7 +616,7 @@ def run_experiment(
     for (config, message), n in sorted(repeats.items()):
         if n > 1:
             warn(f"{config}: {n} runs in all failed with: {message}")
-    rows = list(latest_rows(read_rows(path)).values())
+    rows = list(latest_rows(read_rows(path, quiet=True)).values())
     disagreements = find_disagreements(rows)
     for item in disagreements:
         warn(f"DISAGREEMENT on {item['instance']}: {item['outcomes']}")
