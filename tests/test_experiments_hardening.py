@@ -559,7 +559,10 @@ def kill_and_resume(tmp_path: Path, pe424_path: Path, rounds: int, seed: int, jo
             start_new_session=True,
         )
         try:
-            time.sleep(rng.uniform(0.2, 3.0))
+            # A random point measured in finished rows, not seconds: the run is as fast as the
+            # machine, and a kill after the last row would test nothing.
+            target = len(before) + rng.randint(1, 300 // rounds)
+            wait_until(lambda t=target: len(read_rows(path, quiet=True)) >= t, 30)
             workers = workers_of(proc.pid)
             proc.send_signal(signal.SIGKILL if i % 2 == 0 else signal.SIGTERM)
             code = proc.wait(timeout=30)
