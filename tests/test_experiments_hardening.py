@@ -593,3 +593,26 @@ def test_kill_and_resume(tmp_path: Path, pe424_path: Path) -> None:
 @pytest.mark.slow
 def test_kill_and_resume_many_times(tmp_path: Path, pe424_path: Path) -> None:
     kill_and_resume(tmp_path, pe424_path, rounds=24, seed=1919, jobs=2)
+
+
+def test_fresh_reruns_a_finished_experiment_into_a_new_directory(
+    tmp_path: Path, pe424_path: Path
+) -> None:
+    """A committed experiment is all done: plain ``run`` resumes and runs nothing, ``--fresh``
+    runs every task again beside it, and refuses to mix with rows already there."""
+    config = write_config(tmp_path, pe424_config(pe424_path))
+    assert cli("experiment", "run", str(config), "--no-progress", cwd=tmp_path).returncode == 0
+    committed = tmp_path / "results" / "t" / "runs.jsonl"
+    before = committed.read_bytes()
+    again = cli("experiment", "run", str(config), "--no-progress", "--json", cwd=tmp_path)
+    assert json.loads(again.stdout)["ran"] == 0
+    fresh = cli(
+        "experiment", "run", str(config), "--no-progress", "--fresh", "--json", cwd=tmp_path
+    )
+    record = json.loads(fresh.stdout)
+    assert fresh.returncode == 0 and record["ran"] == 3 and record["done_before"] == 0
+    assert Path(record["output"]).resolve() == tmp_path / "results" / "t-fresh" / "runs.jsonl"
+    assert committed.read_bytes() == before
+    refused = cli("experiment", "run", str(config), "--fresh", cwd=tmp_path)
+    assert refused.returncode == 2 and "already holds rows" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -46,6 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--chunk", type=int, help="runs per Dask task (default: automatic)")
     run.add_argument("--results", metavar="DIR", help="results directory (default results/NAME)")
     run.add_argument("--limit", type=int, help="stop after this many new runs (0: no limit)")
+    run.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run everything again into a new directory (default results/NAME-fresh/, which "
+        "must hold no rows yet) instead of resuming; the committed results stay to compare with",
+    )
     run.add_argument("--report", action="store_true", help="write the report, print the table")
     run.add_argument("--no-plots", action="store_true", help="with --report: tables only")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -98,6 +104,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.chunk is not None and args.chunk < 1:
         raise KakuroError(f"--chunk must be at least 1, got {args.chunk}")
     experiment = load_experiment(args.config)
+    results_dir = Path(args.results) if args.results else None
+    if args.fresh:
+        results_dir = results_dir or experiment.results_dir.with_name(f"{experiment.name}-fresh")
+        if (results_dir / "runs.jsonl").exists():
+            raise KakuroError(
+                f"{results_dir} already holds rows: a fresh run needs a new directory "
+                "(name one with --results, or resume there without --fresh)"
+            )
     if args.dask:
         executor = make_executor("dask", address=args.dask, jobs=args.jobs, chunk=args.chunk)
     else:
@@ -106,7 +120,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         summary = run_experiment(
             experiment,
             executor,
-            results_dir=Path(args.results) if args.results else None,
+            results_dir=results_dir,
             progress=not args.no_progress,
             limit=args.limit or None,  # 0: no limit, as everywhere
         )
