@@ -154,7 +154,7 @@ def _load(options: SuiteOptions, default: Path) -> list[Puzzle]:
 
     path = options.file or default
     if not Path(path).exists():
-        raise KakuroError(f"{path}: no such file (pass the puzzle file with --file)")
+        raise KakuroError(f"{path}: no such file")
     puzzles = load(path)
     return puzzles[: options.subset] if options.subset else puzzles
 
@@ -347,7 +347,7 @@ def run_bench(
     if aggregate not in AGGREGATES:
         raise UnknownNameError("aggregate", aggregate, AGGREGATES)
     if repeat < 1:
-        raise KakuroError(f"--repeat must be at least 1, got {repeat}")
+        raise KakuroError(f"repeat must be at least 1, got {repeat}")
     configs = list(configs)
     if reference.label not in {c.label for c in configs}:
         configs.insert(0, reference)
@@ -359,7 +359,7 @@ def run_bench(
     targets = dict(targets or {})
     for label in targets:
         if label != "*" and label not in backends:
-            raise KakuroError(f"--target names {label!r}, which is not a configuration")
+            raise KakuroError(f"the target names {label!r}, which is not a configuration")
     cases = chosen.cases(options or SuiteOptions())
     if not cases:
         raise KakuroError(f"suite {suite!r} has no cases")
@@ -439,6 +439,6 @@ def parse_targets(specs: Iterable[str]) -> dict[str, float]:
         try:
             ratio = float(value)
         except ValueError:
-            raise KakuroError(f"--target expects RATIO or CONFIG=RATIO, got {spec!r}") from None
+            raise KakuroError(f"a target is RATIO or CONFIG=RATIO, got {spec!r}") from None
         targets[label if eq else "*"] = ratio
     return targets

@@ -96,9 +96,9 @@ def test_disagreement_is_an_error(pe424_path, capsys, monkeypatch) -> None:
         (["bench", "pe424", "--config", "cpsat:bogus=1"], "does not take option 'bogus'"),
         (["bench", "pe424", "--config", "cpsat", "--config", "cpsat"], "given twice"),
         (["bench", "pe424", "--subset", "0"], "--subset must be at least 1"),
-        (["bench", "pe424", "--repeat", "0", "--config", "cpsat"], "--repeat must be at least"),
+        (["bench", "pe424", "--repeat", "0", "--config", "cpsat"], "repeat must be at least"),
         (["bench", "pe424", "--file", "/nonexistent.txt", "--config", "cpsat"], "no such file"),
-        (["bench", "pe424", "--config", "cpsat", "--target", "x=fast"], "--target expects"),
+        (["bench", "pe424", "--config", "cpsat", "--target", "x=fast"], "a target is RATIO"),
         (["bench", "pe424", "--config", "cpsat", "--target", "other=1"], "not a configuration"),
     ],
 )

@@ -313,7 +313,7 @@ def test_a_huge_range_is_intersected_not_expanded(capsys) -> None:
 @pytest.mark.parametrize(
     ("select", "message"),
     [
-        ("10-1", "--select 10-1: the range is reversed (write 1-10)"),
+        ("10-1", "selection 10-1: the range is reversed (write 1-10)"),
         ("300-400", "no puzzle with an id in 300-400 (200 puzzles, ids 1 ... 200)"),
         ("1-3,abc", "no puzzle with id 'abc'"),
         (",", "--select needs at least one id"),

@@ -51,7 +51,7 @@ def detect(text: str, source: str | None = None) -> type[Format]:
     if text.lstrip().startswith(("{", "[")):  # JSON formats sniff only well-formed JSON
         load_json(text, source)  # raises, located, when the JSON is malformed
     raise FormatError(
-        f"cannot tell the format (use --format {{{','.join(FORMATS)}}})", source=source, line=1
+        f"cannot tell the format (name one of: {', '.join(FORMATS)})", source=source, line=1
     )
 
 
@@ -173,7 +173,7 @@ def _select(puzzles: list[Puzzle], wanted: list[str], source: str | None) -> lis
         elif match:
             lo, hi = int(match.group(1)), int(match.group(2))
             if lo > hi:
-                raise KakuroError(f"--select {item}: the range is reversed (write {hi}-{lo})")
+                raise KakuroError(f"selection {item}: the range is reversed (write {hi}-{lo})")
             inside = numeric[bisect_left(numeric, (lo, "")) : bisect_right(numeric, (hi, "~"))]
             if not inside:
                 raise KakuroError(
@@ -245,7 +245,7 @@ def solutions_from_text(
         if len(puzzles) != 1:
             raise KakuroError(
                 f"{source or 'solution'}: a bare solution grid fits one puzzle, "
-                f"not {len(puzzles)} (use --select ID)"
+                f"not {len(puzzles)} (select one puzzle by its id)"
             )
         puzzle = puzzles[0]
         if bare_header:
