@@ -235,3 +235,10 @@ def test_cryptic_generation_uses_the_whole_grid(tmp_path):
     assert main(["generate", "--size", "7x7", "--cryptic", "--seed", "1", "-o", str(out)]) == 0
     (puzzle,) = load(out)
     assert puzzle.shape == (7, 7) and _blank_lines(puzzle) == []
+
+
+@pytest.mark.parametrize("size", ["٥x٥", "9" * 5000 + "x5", "5x5x5"])
+def test_bad_size_text_is_one_short_line(size):
+    with pytest.raises(KakuroError, match="bad size") as info:
+        parse_size(size)
+    assert len(str(info.value)) < 200

@@ -18,6 +18,7 @@ the same puzzle on every run and every machine.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -85,17 +86,13 @@ def parse_size(text: str) -> tuple[int, int]:
     key = text.strip().lower()
     if key in PRESETS:
         return PRESETS[key]
+    text = text if len(text) <= 20 else text[:20] + "..."  # for messages
     parts = key.replace("*", "x").split("x")
-    try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        raise KakuroError(
-            f"bad size {text!r}: use ROWSxCOLS (e.g. 12x12) or {', '.join(PRESETS)}"
-        ) from None
+    if len(parts) not in (1, 2) or not all(re.fullmatch(r"[0-9]{1,6}", p) for p in parts):
+        raise KakuroError(f"bad size {text!r}: use ROWSxCOLS (e.g. 12x12) or {', '.join(PRESETS)}")
+    dims = [int(p) for p in parts]  # ASCII digits only: int() also reads '٣'
     if len(dims) == 1:
         dims *= 2
-    if len(dims) != 2:
-        raise KakuroError(f"bad size {text!r}: use ROWSxCOLS (e.g. 12x12) or {', '.join(PRESETS)}")
     problem = size_problem(dims[0], dims[1])
     if problem:
         raise KakuroError(f"bad size {text!r}: {problem}")
