@@ -72,6 +72,7 @@ def seed_puzzles() -> tuple[tuple[Puzzle, ...], ...]:
         _small(datasets.PE424, 3),
         _small(datasets.JANKO_DEV, 3),
         _small(datasets.JANKO_ODDITIES, 2, valid=False),  # publisher quirks: short runs
+        _small(datasets.JANKO_BEYOND_RUNS, 2, valid=False),
         _small(GENERATED / "standard-8x8-normal.kakuro", 2),
         _small(GENERATED / "cryptic-6x6.txt", 1),
     ]
@@ -80,10 +81,13 @@ def seed_puzzles() -> tuple[tuple[Puzzle, ...], ...]:
 
 
 @cache
-def seeds() -> tuple[tuple[str, str], ...]:
+def seeds(large: bool = False) -> tuple[tuple[str, str], ...]:
     """(format name, text) for every registered format and every seed group it can write,
-    plus the shipped files themselves (cut to a few puzzles where they are long)."""
+    plus the shipped files themselves (cut to a few puzzles where they are long); ``large``
+    adds the 101x31 stress grid (seconds per solve: the slow variant only)."""
     found: list[tuple[str, str]] = []
+    if large:
+        found.append(("puzzlekit", datasets.STRESS_LOOSE.read_text()))
     for name, fmt in FORMATS.items():
         for group in seed_puzzles():
             if any(fmt.cannot_write(p) for p in group):
@@ -324,10 +328,10 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def fuzz_case(index: int) -> Case:
+def fuzz_case(index: int, large: bool = False) -> Case:
     """The input number ``index``: the same bytes and command on every run."""
     rng = random.Random(f"kakurolab-fuzz:{index}")
-    name, text = rng.choice(seeds())
+    name, text = rng.choice(seeds(large))
     case = Case(index, text, b"", [f"seed {name}"])
     is_json = text.lstrip().startswith(("{", "["))
     gentle = rng.random() < 0.3
@@ -459,11 +463,11 @@ def check_case(case: Case, path: Path, tally: Tally) -> list[str]:
     return broken
 
 
-def fuzz(indexes: range, tmp_path: Path) -> Tally:
+def fuzz(indexes: range, tmp_path: Path, large: bool = False) -> Tally:
     """Run the inputs; failing ones are kept in ``tmp_path`` and reported in the tally."""
     tally = Tally()
     for index in indexes:
-        case = fuzz_case(index)
+        case = fuzz_case(index, large)
         broken = check_case(case, tmp_path / f"input{index % 7}", tally)
         tally.inputs += 1
         if broken:
@@ -526,4 +530,4 @@ def test_fuzz_inputs_never_crash(tmp_path):
 @pytest.mark.slow
 def test_fuzz_many_inputs_never_crash(tmp_path):
     start = DEFAULT_INPUTS  # different inputs from the default variant
-    _assert_clean(fuzz(range(start, start + SLOW_INPUTS), tmp_path), SLOW_INPUTS)
+    _assert_clean(fuzz(range(start, start + SLOW_INPUTS), tmp_path, large=True), SLOW_INPUTS)
