@@ -22,7 +22,7 @@ from kakurolab import datasets
 from kakurolab.cli import main
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import load, loads
-from kakurolab.formats.base import MAX_CELLS, MAX_DIGITS, MAX_SIDE
+from kakurolab.formats.base import MAX_CELLS, MAX_DIGITS, MAX_JSON_CHARS, MAX_SIDE
 from kakurolab.generator import generate, parse_size
 from kakurolab.model import Block
 
@@ -82,6 +82,15 @@ def test_grids_at_the_limit_still_parse(fmt):
     assert puzzle.shape == (100, 100)
     (tall,) = loads(HUGE[fmt](MAX_SIDE, MAX_CELLS // MAX_SIDE), format=fmt, check=False)
     assert tall.shape == (MAX_SIDE, MAX_CELLS // MAX_SIDE)
+
+
+@pytest.mark.parametrize("fmt", [None, "pycsp3", "puzzlekit"])
+def test_json_beyond_its_size_limit_is_refused_before_decoding(tmp_path, capsys, fmt):
+    pad = "x" * MAX_JSON_CHARS
+    text = '{"nRows": 2, "nCols": 2, "clues": [], "data": {}, "pad": "' + pad + '"}'
+    argv = ("info",) if fmt is None else ("info", "--format", fmt)
+    line = _refused(tmp_path, capsys, text, *argv)
+    assert f"JSON too large: {len(text):,} characters (at most {MAX_JSON_CHARS:,})" in line
 
 
 def test_the_largest_real_puzzle_is_within_the_limit():

@@ -28,6 +28,11 @@ MAX_CELLS = 10_000
 """Cells (rows x columns) a grid may have, so 200x200 is refused as well: ``info`` on a grid
 this size takes about a second."""
 
+MAX_JSON_CHARS = 16_000_000
+"""Characters a JSON input may have.  JSON is decoded whole before a grid's size is known
+(a 1000x1000 pycsp3 grid is 20 MB and took 15 s and 380 MB to refuse); the largest real
+collection is 0.1 MB, and a pycsp3 grid at the size limit about 0.3 MB."""
+
 DIGITS = re.compile(r"[0-9]+")
 """ASCII digits only: ``str.isdigit`` accepts ``'²'``, which ``int`` rejects."""
 
@@ -78,7 +83,11 @@ def check_size(
 
 def load_json(text: str, source: str | None = None) -> Any:
     """Decode JSON, turning a syntax error into a FormatError located by line and column;
-    too long numbers and too deep nesting are refused in one line as well."""
+    too long numbers, too deep nesting and too long texts are refused in one line as well."""
+    if len(text) > MAX_JSON_CHARS:
+        raise FormatError(
+            f"JSON too large: {len(text):,} characters (at most {MAX_JSON_CHARS:,})", source=source
+        )
     try:
         return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
@@ -93,6 +102,8 @@ def load_json(text: str, source: str | None = None) -> Any:
 
 def sniff_json(text: str) -> Any:
     """The decoded JSON for a sniffer, or None when the text is not JSON we would read."""
+    if len(text) > MAX_JSON_CHARS:
+        return None  # detection then reports the size (load_json)
     try:
         return json.loads(text, parse_int=_json_int)
     except (ValueError, RecursionError):  # JSONDecodeError and NumberTooLong are ValueErrors

@@ -51,7 +51,8 @@ class KakuroFormat(Format):
         for _, line in _meaningful(text):
             if _HEADER.match(line.strip()):
                 return True
-            return all(_GRID_TOKEN.fullmatch(tok) for tok in line.split())
+            # lazily: the first line of another format can be megabytes of tokens
+            return all(_GRID_TOKEN.fullmatch(m.group()) for m in re.finditer(r"\S+", line))
         return False
 
     @classmethod
