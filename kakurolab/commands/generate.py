@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import KakuroError
 from ..formats import FORMATS, dumps
 from ..generator import DIFFICULTIES, PRESETS, generate, parse_size
+from ..generator.core import MAX_ASPECT, MAX_SIZE, MIN_SIZE
 from ..generator.cryptic import generate_cryptic
 from ..model import Puzzle
 from ._common import emit_json, progress
@@ -26,7 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--size",
         default="intermediate",
-        help=f"ROWSxCOLS (e.g. 12x12, rows first) or a preset: "
+        help=f"ROWSxCOLS (e.g. 12x12, rows first; each {MIN_SIZE}-{MAX_SIZE}, {MIN_SIZE} only as "
+        f"{MIN_SIZE}x{MIN_SIZE}, the longer side at most {MAX_ASPECT} times the shorter; every "
+        f"row and column is used) or a preset: "
         f"{', '.join(f'{k} {r}x{c}' for k, (r, c) in PRESETS.items())} (default: intermediate)",
     )
     parser.add_argument(
@@ -72,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 difficulty=args.difficulty,
                 symmetric=args.symmetric,
                 backend=args.backend,
+                full_frame=True,
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
         else:
@@ -83,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 symmetric=args.symmetric,
                 logic_only=args.logic_only,
                 backend=args.backend,
+                full_frame=True,
             )
             puzzle, solution, stats = got.puzzle, got.solution, got.stats
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Cell, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format
+from .base import Format, check_size, is_number, parse_int, short
 
-_SIDE = r"(\d+|[A-J]{1,2})?"
+_SIDE = r"([0-9]+|[A-J]{1,2})?"
 _CLUE = re.compile(rf"{_SIDE}\\{_SIDE}")
 _HEADER = re.compile(r"([A-Za-z][\w-]*):(.*)")
 _GRID_TOKEN = re.compile(rf"#|\.|[A-J]|{_SIDE}\\{_SIDE}")
-_SOLUTION_TOKEN = re.compile(r"\d+|[.#-]")
+_SOLUTION_TOKEN = re.compile(r"[0-9]+|[.#-]")
 _RESERVED = ("id", "solution")
 _BANNER = "; kakuro format (docs/formats.md): # block, . white, DOWN\\ACROSS clue, A-J letter"
 
@@ -52,7 +52,8 @@ class KakuroFormat(Format):
             header = _HEADER.match(line.strip())
             if header:
                 return not header.group(2).startswith("//")  # 'https://...' is a URL, no header
-            return all(_GRID_TOKEN.fullmatch(tok) for tok in line.split())
+            # lazily: the first line of another format can be megabytes of tokens
+            return all(_GRID_TOKEN.fullmatch(m.group()) for m in re.finditer(r"\S+", line))
         return False
 
     @classmethod
@@ -216,7 +217,9 @@ class _Parser:
             if header:
                 self._header(header.group(1), header.group(2).strip(), number)
             elif ":" in stripped:
-                raise self.fail(f"bad header line {stripped!r} (expected 'key: value')", number)
+                raise self.fail(
+                    f"bad header line {short(stripped)!r} (expected 'key: value')", number
+                )
             elif self.state == "solution":
                 assert self.draft is not None
                 self.draft.solution_rows.append((number, line))
@@ -250,7 +253,7 @@ class _Parser:
                 raise self.fail("empty id", number)
             self.draft.pid = value
         elif key in self.draft.meta:
-            raise self.fail(f"a second {key!r} line in one puzzle", number)
+            raise self.fail(f"a second {short(key)!r} line in one puzzle", number)
         else:
             self.draft.meta[key] = value
 
@@ -270,6 +273,7 @@ class _Parser:
             tokens = _tokens(line)
             if width is None:
                 width = len(tokens)
+                check_size(len(draft.rows), width, line=draft.rows[0][0], **where)
             elif len(tokens) != width:
                 raise FormatError(
                     f"expected {width} cells like the first row, got {len(tokens)}",
@@ -302,7 +306,7 @@ def _square(token: str) -> Square:
         return White(token)
     match = _CLUE.fullmatch(token)
     if match is None:
-        raise ValueError(f"unknown cell {token!r} (expected '#', '.', A-J or DOWN\\ACROSS)")
+        raise ValueError(f"unknown cell {short(token)!r} (expected '#', '.', A-J or DOWN\\ACROSS)")
     down, across = (_clue(side) for side in match.groups())
     if down is None and across is None:
         raise ValueError("a clue cell needs a clue on one side (write '#' for a block)")
@@ -312,7 +316,7 @@ def _square(token: str) -> Square:
 def _clue(side: str | None) -> Clue | None:
     if not side:
         return None
-    return Clue(value=int(side)) if side.isdigit() else Clue(letters=side)
+    return Clue(value=parse_int(side)) if is_number(side) else Clue(letters=side)
 
 
 def read_solution(
@@ -330,9 +334,9 @@ def read_solution(
     where = {"source": source, "puzzle_id": puzzle.id}
     letters: dict[str, int] = {}
     if answer:
-        if not (len(answer) == len(LETTERS) and answer.isdigit()):
+        if not (len(answer) == len(LETTERS) and is_number(answer)):
             raise FormatError(
-                f"expected the ten digits of A..J after 'solution:', got {answer!r}",
+                f"expected the ten digits of A..J after 'solution:', got {short(answer)!r}",
                 line=line,
                 **where,
             )
@@ -358,11 +362,16 @@ def read_solution(
         for c, (token, column) in enumerate(tokens):
             if not _SOLUTION_TOKEN.fullmatch(token):
                 raise FormatError(
-                    f"unknown solution cell {token!r} (expected a digit, '.' or '-')",
+                    f"unknown solution cell {short(token)!r} (expected a digit, '.' or '-')",
                     line=number,
                     column=column,
                     **where,
                 )
-            if token.isdigit() and int(token):
-                values[(r, c)] = int(token)
+            if is_number(token):
+                try:
+                    value = parse_int(token)
+                except ValueError as exc:
+                    raise FormatError(str(exc), line=number, column=column, **where) from None
+                if value:
+                    values[(r, c)] = value
     return Solution(values, letters)

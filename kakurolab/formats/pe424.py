@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Puzzle, Square, White
-from .base import Format
+from .base import Format, check_size, is_number, parse_int, short
 
 _TOKEN = re.compile(r"\([^()]*\)|[^,]*")
 _CLUE_PART = re.compile(r"([hv])([A-J]{1,2})$")
@@ -26,7 +26,7 @@ class Pe424Format(Format):
     @classmethod
     def sniff(cls, text: str) -> bool:
         first = text.lstrip().split("\n", 1)[0]
-        return bool(re.match(r"\d+,(X|O|[A-J]|\()", first))
+        return bool(re.match(r"[0-9]+,(X|O|[A-J]|\()", first))
 
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
@@ -75,6 +75,14 @@ def _parse_line(line: str, pid: str, lineno: int, source: str | None) -> Puzzle:
     def fail(message: str, column: int) -> FormatError:
         return FormatError(message, source=source, puzzle_id=pid, line=lineno, column=column)
 
+    size_text = line.partition(",")[0]
+    try:
+        n = parse_int(size_text) if is_number(size_text) else 0
+    except ValueError as exc:
+        raise fail(str(exc), 1) from None
+    if n == 0:
+        raise fail(f"expected the grid size, got {short(size_text)!r}", 1)
+    check_size(n, n, source=source, puzzle_id=pid, line=lineno)  # before reading the cells
     tokens: list[tuple[str, int]] = []
     pos = 0
     while pos <= len(line):
@@ -85,10 +93,6 @@ def _parse_line(line: str, pid: str, lineno: int, source: str | None) -> Puzzle:
         if pos < len(line) and line[pos] != ",":
             raise fail(f"unexpected {line[pos]!r}", pos + 1)
         pos += 1
-    size_text, _ = tokens[0]
-    if not size_text.isdigit() or int(size_text) == 0:
-        raise fail(f"expected the grid size, got {size_text!r}", 1)
-    n = int(size_text)
     cells = tokens[1:]
     if len(cells) != n * n:
         raise fail(f"expected {n * n} cells for a {n}x{n} grid, got {len(cells)}", len(line))
@@ -109,15 +113,15 @@ def _square(token: str, column: int, fail) -> Square:  # type: ignore[no-untyped
         for part in token[1:-1].split(","):
             match = _CLUE_PART.match(part)
             if match is None:
-                raise fail(f"bad clue part {part!r} in {token}", column)
+                raise fail(f"bad clue part {short(part)!r} in {short(token)}", column)
             clue = Clue(letters=match.group(2))
             if match.group(1) == "h":
                 if across is not None:
-                    raise fail(f"two across clues in {token}", column)
+                    raise fail(f"two across clues in {short(token)}", column)
                 across = clue
             else:
                 if down is not None:
-                    raise fail(f"two down clues in {token}", column)
+                    raise fail(f"two down clues in {short(token)}", column)
                 down = clue
         return ClueCell(down=down, across=across)
-    raise fail(f"unknown cell {token!r}", column)
+    raise fail(f"unknown cell {short(token)!r}", column)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format, load_json
+from .base import Format, check_size, is_number, load_json, parse_int, short, sniff_json
 
 
 class PuzzlekitFormat(Format):
@@ -24,13 +24,10 @@ class PuzzlekitFormat(Format):
     def sniff(cls, text: str) -> bool:
         stripped = text.lstrip()
         if stripped.startswith("{"):
-            try:
-                data = json.loads(stripped)
-            except ValueError:
-                return False
+            data = sniff_json(stripped)
             return isinstance(data, dict) and isinstance(data.get("data"), dict)
         header = stripped.split("\n", 1)[0].split()
-        return len(header) == 2 and all(part.isdigit() for part in header)
+        return len(header) == 2 and all(is_number(part) for part in header)
 
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
@@ -89,11 +86,15 @@ def _inside_json(exc: FormatError, field: str) -> FormatError:
 
 def _header(lines: list[str], pid: str, source: str | None) -> tuple[int, int]:
     parts = lines[0].split() if lines else []
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(is_number(p) for p in parts):
         raise FormatError("expected a header 'ROWS COLS'", source=source, puzzle_id=pid, line=1)
-    rows, cols = map(int, parts)
+    try:
+        rows, cols = map(parse_int, parts)
+    except ValueError as exc:
+        raise FormatError(str(exc), source=source, puzzle_id=pid, line=1) from None
     if rows == 0 or cols == 0:
         raise FormatError("the grid is empty", source=source, puzzle_id=pid, line=1)
+    check_size(rows, cols, source=source, puzzle_id=pid, line=1)
     if len(lines) - 1 < rows:
         raise FormatError(
             f"expected {rows} rows, got {len(lines) - 1}",
@@ -157,19 +158,19 @@ def _square(token: str) -> Square:
     if "," in token:
         down_text, _, across_text = token.partition(",")
         if "," in across_text:
-            raise ValueError(f"bad clue cell {token!r}")
+            raise ValueError(f"bad clue cell {short(token)!r}")
         down = _number(down_text, token)
         across = _number(across_text, token)
         return ClueCell(down=down, across=across) if down or across else BLOCK
-    raise ValueError(f"unknown cell {token!r} (expected '-', '0' or 'D,R')")
+    raise ValueError(f"unknown cell {short(token)!r} (expected '-', '0' or 'D,R')")
 
 
 def _number(text: str, token: str) -> Clue | None:
     if not text:
         return None
-    if not text.isdigit():
-        raise ValueError(f"bad clue cell {token!r}: {text!r} is not a number")
-    return Clue(int(text))
+    if not is_number(text):
+        raise ValueError(f"bad clue cell {short(token)!r}: {short(text)!r} is not a number")
+    return Clue(parse_int(text))
 
 
 def parse_solution(text: str, puzzle: Puzzle, source: str | None = None) -> Solution:
@@ -185,11 +186,16 @@ def parse_solution(text: str, puzzle: Puzzle, source: str | None = None) -> Solu
     values = {}
     for r, row in enumerate(rows):
         for c, (token, column) in enumerate(row):
-            if token.isdigit() and isinstance(puzzle.grid[r][c], White):
-                values[(r, c)] = int(token)
-            elif token not in ("-", "0") and not token.isdigit():
+            if is_number(token) and isinstance(puzzle.grid[r][c], White):
+                try:
+                    values[(r, c)] = parse_int(token)
+                except ValueError as exc:
+                    raise FormatError(
+                        str(exc), source=source, puzzle_id=puzzle.id, line=r + 2, column=column
+                    ) from None
+            elif token not in ("-", "0") and not is_number(token):
                 raise FormatError(
-                    f"unknown solution cell {token!r}",
+                    f"unknown solution cell {short(token)!r}",
                     source=source,
                     puzzle_id=puzzle.id,
                     line=r + 2,

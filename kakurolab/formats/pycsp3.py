@@ -9,11 +9,12 @@ A file holds one such object (id ``"1"``) or a JSON list of them (ids ``"1"``, `
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Square, White
-from .base import Format, load_json
+from .base import Format, check_size, load_json, sniff_json
 
 NO_CLUE = -1
 
@@ -28,10 +29,7 @@ class Pycsp3Format(Format):
         stripped = text.lstrip()
         if not stripped.startswith(("{", "[")):
             return False
-        try:
-            data = json.loads(stripped)
-        except ValueError:
-            return False
+        data = sniff_json(stripped)
         items = data if isinstance(data, list) else [data]
         return bool(items) and all(isinstance(d, dict) and "clues" in d for d in items)
 
@@ -104,7 +102,8 @@ def _puzzle(data: object, pid: str, source: str | None) -> Puzzle:
     nrows, ncols, clues = data["nRows"], data["nCols"], data["clues"]
     for key, value in (("nRows", nrows), ("nCols", ncols)):
         if not _is_int(value) or value <= 0:
-            raise fail(f"{key} must be a positive integer, got {value!r}")
+            raise fail(f"{key} must be a positive integer, got {reprlib.repr(value)}")
+    check_size(nrows, ncols, source=source, puzzle_id=pid)
     if not isinstance(clues, list) or len(clues) != nrows:
         got = len(clues) if isinstance(clues, list) else type(clues).__name__
         raise fail(f"clues must be a list of nRows={nrows} rows, got {got}")
@@ -119,14 +118,18 @@ def _puzzle(data: object, pid: str, source: str | None) -> Puzzle:
 
 def _square(cell: object, where: str, fail) -> Square:  # type: ignore[no-untyped-def]
     if not isinstance(cell, dict) or not {"x", "y"} <= set(cell):
-        raise fail(f'{where} must be an object {{"x": across, "y": down}}, got {cell!r}')
+        raise fail(
+            f'{where} must be an object {{"x": across, "y": down}}, got {reprlib.repr(cell)}'
+        )
     x, y = cell["x"], cell["y"]
     if not (_is_int(x) and _is_int(y)) or x < NO_CLUE or y < NO_CLUE:
-        raise fail(f"{where}: x and y must be integers, -1 or more, got {cell!r}")
+        raise fail(f"{where}: x and y must be integers, -1 or more, got {reprlib.repr(cell)}")
     if x == 0 and y == 0:
         return WHITE
     if x == 0 or y == 0:
-        raise fail(f"{where}: 0 only appears in a white cell {{x: 0, y: 0}}, got {cell!r}")
+        raise fail(
+            f"{where}: 0 only appears in a white cell {{x: 0, y: 0}}, got {reprlib.repr(cell)}"
+        )
     across = Clue(value=x) if x > 0 else None
     down = Clue(value=y) if y > 0 else None
     return BLOCK if across is None and down is None else ClueCell(down=down, across=across)

@@ -18,6 +18,7 @@ the same puzzle on every run and every machine.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,12 @@ PRESETS: dict[str, tuple[int, int]] = {
 """Named sizes, rows x cols; ``grandmaster`` is the rulebook's 16x22 sheet (16 rows)."""
 
 MIN_SIZE, MAX_SIZE = 4, 60
+
+MAX_ASPECT = 3
+"""The longer side of a grid may be at most this many times the shorter one.  Thinner
+grids are not refused by any rule, but their random layouts end up below the minimum fill
+(5x20, 6x60) or cut apart, so the generator ran out of attempts after many seconds; the
+limit says so up front instead."""
 
 NODE_LIMIT = 30_000
 """Search nodes one uniqueness check may expand (native backend: per region) before it counts
@@ -79,18 +86,32 @@ def parse_size(text: str) -> tuple[int, int]:
     key = text.strip().lower()
     if key in PRESETS:
         return PRESETS[key]
+    text = text if len(text) <= 20 else text[:20] + "..."  # for messages
     parts = key.replace("*", "x").split("x")
-    try:
-        dims = [int(p) for p in parts]
-    except ValueError:
-        raise KakuroError(
-            f"bad size {text!r}: use ROWSxCOLS (e.g. 12x12) or {', '.join(PRESETS)}"
-        ) from None
+    if len(parts) not in (1, 2) or not all(re.fullmatch(r"[0-9]{1,6}", p) for p in parts):
+        raise KakuroError(f"bad size {text!r}: use ROWSxCOLS (e.g. 12x12) or {', '.join(PRESETS)}")
+    dims = [int(p) for p in parts]  # ASCII digits only: int() also reads '٣'
     if len(dims) == 1:
         dims *= 2
-    if len(dims) != 2 or not all(MIN_SIZE <= d <= MAX_SIZE for d in dims):
-        raise KakuroError(f"bad size {text!r}: rows and cols must be {MIN_SIZE}-{MAX_SIZE}")
+    problem = size_problem(dims[0], dims[1])
+    if problem:
+        raise KakuroError(f"bad size {text!r}: {problem}")
     return dims[0], dims[1]
+
+
+def size_problem(nrows: int, ncols: int) -> str | None:
+    """Why the generator makes no puzzles of this size (None when it does): said before any
+    work, not after 200 failed layouts."""
+    if not all(MIN_SIZE <= d <= MAX_SIZE for d in (nrows, ncols)):
+        return f"rows and cols must be {MIN_SIZE}-{MAX_SIZE}"
+    short, long = sorted((nrows, ncols))
+    if short == MIN_SIZE and long > MIN_SIZE:
+        # Three inner lines: every 3x3 square of white cells must be broken, and each break
+        # strands the cells above and below it, so the layout falls apart.
+        return f"a grid with {MIN_SIZE} rows or columns can only be {MIN_SIZE}x{MIN_SIZE}"
+    if long > MAX_ASPECT * short:
+        return f"the longer side may be at most {MAX_ASPECT} times the shorter"
+    return None
 
 
 def derive_seed(seed: int | str, *parts: object) -> str:
@@ -112,6 +133,7 @@ def generate(
     node_limit: int | None = NODE_LIMIT,
     timeout: float | None = None,
     pid: str | None = None,
+    full_frame: bool = False,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -125,10 +147,18 @@ def generate(
     machine, so the seed alone pins the puzzle.  ``timeout`` (seconds per check, default
     none) is only a safety net for other backends: a check that runs into it makes the
     result depend on the machine's speed again.
+
+    ``full_frame`` keeps every row and column of the requested size in use (no line of the
+    grid is all blocks; ``layout.Layout``): the command line asks for it.  It is off by
+    default only because generator 1.4's puzzles, the shipped sets among them, leave some
+    lines blank, and the same seed must keep giving the same puzzle; with it on, a seed
+    gives the same puzzle as without whenever that puzzle used the full grid and no layout
+    was dropped on the way.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
-    if not (MIN_SIZE <= nrows <= MAX_SIZE and MIN_SIZE <= ncols <= MAX_SIZE):
-        raise KakuroError(f"size {nrows}x{ncols} is outside {MIN_SIZE}-{MAX_SIZE}")
+    problem = size_problem(nrows, ncols)
+    if problem:
+        raise KakuroError(f"size {nrows}x{ncols}: {problem}")
     rng = random.Random(derive_seed(seed, f"{nrows}x{ncols}", level.name, symmetric, logic_only))
     limits = check_limits(backend, node_limit, timeout)
     stats: dict[str, Any] = {"layouts": 0, "fills": 0, "repairs": 0, "solves": 0}
@@ -142,6 +172,7 @@ def generate(
             block_rate=level.block_rate,
             max_run=max_run,
             symmetric=symmetric,
+            full_frame=full_frame,
         )
         stats["layouts"] += 1
         min_whites = MIN_KEPT * len(layout.whites)  # before easy's shaping, which blocks too
@@ -176,6 +207,8 @@ def generate(
                 "symmetric": symmetric,
                 "logic_only": logic_only,
             }
+            if full_frame:  # only then, so that generator 1.4's puzzles stay byte-identical
+                meta["full_frame"] = True
             name = pid or f"g{nrows}x{ncols}-{level.name}-s{seed}"
             puzzle = build_puzzle(layout, values, name, meta)
             stats["mean_ambiguity"] = round(mean_ambiguity(puzzle), 3)

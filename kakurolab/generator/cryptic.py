@@ -132,8 +132,10 @@ def generate_cryptic(
     backend: str | Backend = "native",
     attempts: int = 20,
     pid: str | None = None,
+    full_frame: bool = False,
 ) -> CrypticGenerated:
-    """A square cryptic puzzle (the PE424 format holds square grids only)."""
+    """A square cryptic puzzle (the PE424 format holds square grids only); ``full_frame``
+    as in :func:`core.generate`."""
     last: KakuroError | None = None
     for attempt in range(attempts):
         base: Generated = generate(
@@ -144,6 +146,7 @@ def generate_cryptic(
             symmetric=symmetric,
             backend=backend,
             pid=pid or f"c{size}x{size}-s{seed}",
+            full_frame=full_frame,
         )
         rng = random.Random(derive_seed(seed, "cryptic", size, attempt))
         try:

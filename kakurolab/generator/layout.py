@@ -25,11 +25,22 @@ Segment = tuple[Cell, ...]
 
 @dataclass(frozen=True)
 class Layout:
-    """A grid shape and its white cells (row 0 and column 0 stay non-white)."""
+    """A grid shape and its white cells (row 0 and column 0 stay non-white).
+
+    ``full_frame`` asks that every row and column of the grid be used: each interior row and
+    column holds a white cell, so row 0 and column 0 hold clues and no line of the grid is
+    all blocks (a 5x5 request must not come back as a 4x4 puzzle padded with blocks).  The
+    rule travels with the layout, so every repair that blocks cells keeps it.
+    """
 
     nrows: int
     ncols: int
     whites: frozenset[Cell]
+    full_frame: bool = False
+
+    def blocked_with(self, whites: frozenset[Cell]) -> Layout:
+        """The same grid and rules with fewer white cells."""
+        return Layout(self.nrows, self.ncols, whites, self.full_frame)
 
     @cached_property
     def runs(self) -> tuple[tuple[Direction, Segment], ...]:
@@ -98,7 +109,19 @@ def problems(layout: Layout, *, max_run: int = MAX_RUN) -> list[str]:
         found.append("white cells are not connected")
     if not found and closed_rectangles(layout):
         found.append("a white rectangle is closed off (its runs lie wholly inside it)")
+    if layout.full_frame:
+        found.extend(frame_gaps(layout))
     return found
+
+
+def frame_gaps(layout: Layout) -> list[str]:
+    """Interior rows and columns without a white cell: lines a puzzle leaves blank (row 0
+    and column 0 are blank exactly when row 1 or column 1 is)."""
+    rows = {r for r, _ in layout.whites}
+    cols = {c for _, c in layout.whites}
+    gaps = [f"row {r + 1} has no white cell" for r in range(1, layout.nrows) if r not in rows]
+    gaps += [f"column {c + 1} has no white cell" for c in range(1, layout.ncols) if c not in cols]
+    return gaps
 
 
 def connected(whites: Iterable[Cell]) -> bool:
@@ -148,6 +171,7 @@ def random_layout(
     min_fill: float = 0.45,
     symmetric: bool = False,
     attempts: int = 200,
+    full_frame: bool = False,
 ) -> Layout:
     """A random valid layout; raises KakuroError when ``attempts`` draws all fail.
 
@@ -155,7 +179,7 @@ def random_layout(
     that are too long are cut, fully white ``max_square`` x ``max_square`` squares (dense areas
     where sums rarely pin the digits) broken, and single cells blocked until every run has
     2..``max_run`` cells; only the largest connected network survives.  ``min_fill`` rejects
-    sparse results.
+    sparse results, and ``full_frame`` layouts that leave a row or column without white cells.
     """
     if nrows < 3 or ncols < 3:
         raise KakuroError(f"a {nrows}x{ncols} grid is too small (at least 3x3)")
@@ -175,12 +199,12 @@ def random_layout(
         white = _largest_component(white)
         if symmetric and any(mirror(c, nrows, ncols) not in white for c in white):
             continue
-        layout = Layout(nrows, ncols, frozenset(white))
+        layout = Layout(nrows, ncols, frozenset(white), full_frame)
         if layout.fill_ratio >= min_fill and not problems(layout, max_run=max_run):
             return layout
     raise KakuroError(
         f"no valid {nrows}x{ncols} layout in {attempts} attempts "
-        f"(max run {max_run}, min fill {min_fill})"
+        f"(max run {max_run}, min fill {min_fill}); try another seed or size"
     )
 
 
@@ -259,7 +283,7 @@ def without(layout: Layout, cell: Cell, *, max_run: int = MAX_RUN) -> Layout | N
     """The layout with one more block at ``cell``, or None when that breaks a rule."""
     if cell not in layout.whites:
         return None
-    smaller = Layout(layout.nrows, layout.ncols, layout.whites - {cell})
+    smaller = layout.blocked_with(layout.whites - {cell})
     return None if problems(smaller, max_run=max_run) else smaller
 
 
@@ -297,7 +321,7 @@ def block_cascade(
         if symmetric:
             todo |= {mirror(x, nrows, ncols) for x in todo}
             todo &= white
-    smaller = Layout(nrows, ncols, frozenset(white))
+    smaller = layout.blocked_with(frozenset(white))
     return None if problems(smaller, max_run=max_run) else (smaller, frozenset(removed))
 
 
