@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format
+from .base import Format, NumberTooLong, check_size, is_number, parse_int, short
 
 URL_PREFIX = "https://puzz.link/p?kakuro/"
 """What the writer puts in front of COLS/ROWS/BODY."""
@@ -208,13 +208,25 @@ def parse_url(line: str, pid: str, source: str | None = None, lineno: int | None
         raise fail("expected COLS/ROWS/BODY after 'kakuro/'", pid_end + 1 if pid_end >= 0 else 0)
     cols_text, rows_text, body = fields
     offset = pid_end + 1
-    if not cols_text.isdigit() or int(cols_text) == 0:
-        raise fail(f"expected the number of columns, got {cols_text!r}", offset)
+    cols = _size(cols_text, "columns", lambda m: fail(m, offset))
     offset += len(cols_text) + 1
-    if not rows_text.isdigit() or int(rows_text) == 0:
-        raise fail(f"expected the number of rows, got {rows_text!r}", offset)
+    rows = _size(rows_text, "rows", lambda m: fail(m, offset))
     offset += len(rows_text) + 1
-    return _decode_body(body, int(rows_text), int(cols_text), pid, lambda m, i: fail(m, offset + i))
+    check_size(rows + 1, cols + 1, source=source, puzzle_id=pid, line=lineno)
+    return _decode_body(body, rows, cols, pid, lambda m, i: fail(m, offset + i))
+
+
+def _size(text: str, what: str, fail: Callable[[str], FormatError]) -> int:
+    """A board side: a positive number of ASCII digits, not absurdly long."""
+    try:
+        value = parse_int(text)
+    except NumberTooLong as exc:
+        raise fail(str(exc)) from None
+    except ValueError:
+        raise fail(f"expected the number of {what}, got {short(text)!r}") from None
+    if value == 0:
+        raise fail(f"expected the number of {what}, got {text!r}")
+    return value
 
 
 def _decode_body(
@@ -349,10 +361,9 @@ def parse_pzprv3(text: str, pid: str = "1", source: str | None = None) -> Puzzle
     size = []
     for index, what in ((2, "rows"), (3, "columns")):
         value = line(index, f"the number of {what}")
-        if not value.isdigit() or int(value) == 0:
-            raise fail(f"expected the number of {what}, got {value!r}", index)
-        size.append(int(value))
+        size.append(_size(value, what, lambda m, i=index: fail(m, i)))
     rows, cols = size
+    check_size(rows + 1, cols + 1, source=source, puzzle_id=pid)
     clue_rows = [
         _file_row(lines, 4 + r, cols + 1, fail, f"clue row {r + 1}") for r in range(rows + 1)
     ]
@@ -385,7 +396,10 @@ def _file_row(
 
 
 def _file_number(token: str) -> int | None:
-    return int(token) if re.fullmatch(r"-?\d+", token) else None
+    digits = token.removeprefix("-")
+    if not is_number(digits) or len(digits) > 3:  # clues are at most 45; no huge numbers
+        return None
+    return -int(digits) if token.startswith("-") else int(digits)
 
 
 def _file_clue(
