@@ -20,6 +20,7 @@ from kakurolab import datasets
 from kakurolab.backends import BACKENDS, Status, get_backend
 from kakurolab.check import structure_info, structure_problems
 from kakurolab.cli import main
+from kakurolab.errors import FormatError
 from kakurolab.formats import embedded_solution, load, loads
 from kakurolab.model import Puzzle, Solution
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve, split_components
@@ -246,6 +247,49 @@ def test_broken_puzzles_lose_no_neighbour(capsys, tmp_path, command: str) -> Non
     assert next(row for row in good if row["id"] == "1")["answer"] == "8426039571"  # public
 
 
+def test_puzzles_that_do_not_parse_lose_no_neighbour(capsys, tmp_path) -> None:
+    """A PE424 line with a bad token and one cut short are invalid rows of their own; the
+    other lines solve, and the library's ``loads`` still raises the located FormatError."""
+    lines = datasets.PE424.read_text().splitlines()[:6]
+    lines[1] = lines[1].replace(",O,", ",Q,", 1)  # puzzle 2: an unknown cell
+    lines[4] = lines[4][: len(lines[4]) // 2]  # puzzle 5: cut short
+    path = tmp_path / "unparsable.txt"
+    path.write_text("\n".join(lines) + "\n")
+    code = main(["solve", str(path), "--json"])
+    captured = capsys.readouterr()
+    rows = _rows(captured.out)
+    assert code == 2 and [row["id"] for row in rows] == ["1", "2", "3", "4", "5", "6"]
+    bad = {row["id"]: row["message"] for row in rows if row["status"] == "invalid"}
+    assert set(bad) == {"2", "5"} and "unknown cell 'Q'" in bad["2"]
+    assert all(f"puzzle {pid}, line {pid}" in bad[pid] for pid in bad)
+    originals = {p.id: p for p in load(datasets.PE424, select=["1", "3", "4", "6"])}
+    for row in rows:
+        if row["id"] in originals:
+            assert row["answer"] == solve(originals[row["id"]], backend="cpsat").solution.answer
+    with pytest.raises(FormatError, match="unknown cell 'Q'"):
+        load(path)
+
+
+def test_a_janko_entry_that_does_not_parse_loses_no_neighbour(capsys, tmp_path) -> None:
+    data = json.loads(datasets.JANKO_ODDITIES.read_text())
+    first = next(iter(data["data"]))
+    data["data"][first]["problem"] = data["data"][first]["problem"].replace(" 0 ", " 0x ", 1)
+    path = tmp_path / "oddities.json"
+    path.write_text(json.dumps(data))
+    code = main(["unique", str(path), "--json"])
+    rows = _rows(capsys.readouterr().out)
+    assert code == 2 and len(rows) == len(data["data"])
+    assert [row["status"] == "invalid" for row in rows] == [r["id"] == first for r in rows]
+    assert all(row["verdict"] == "unique" for row in rows if row["id"] != first)
+
+
+def test_a_file_in_another_format_is_one_error(capsys) -> None:
+    """When no entry parses, the file is not in that format: one line, not one per line."""
+    code = main(["info", str(datasets.JANKO_ODDITIES), "--format", "pe424"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith("kakuro: error:")
+
+
 @pytest.mark.parametrize("command", ["info", "show", "grade", "explain", "check", "convert"])
 def test_every_command_reports_invalid_puzzles_the_same_way(capsys, tmp_path, command) -> None:
     tiny = (Path(__file__).parent / "data" / "tiny.kakuro").read_text()
@@ -276,16 +320,6 @@ def test_text_summary_counts_invalid_puzzles(capsys, tmp_path) -> None:
     assert captured.err.count("kakuro: error:") == 1
     assert main(["unique", str(path)]) == 2
     assert "5 puzzle(s): invalid 1, unique 4" in capsys.readouterr().out
-
-
-def test_an_unparseable_file_still_fails_whole(capsys, tmp_path) -> None:
-    path = tmp_path / "bad.txt"
-    lines = datasets.PE424.read_text().splitlines()[:3]
-    path.write_text("\n".join([lines[0], lines[1].replace(",O,", ",Q,", 1), lines[2]]) + "\n")
-    assert main(["solve", str(path), "--json"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert len(captured.err.splitlines()) == 1 and "unknown cell 'Q'" in captured.err
 
 
 # ---------------------------------------------------------------- --select ranges

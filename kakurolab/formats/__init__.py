@@ -57,21 +57,28 @@ def detect(text: str, source: str | None = None) -> type[Format]:
 
 @dataclass(frozen=True)
 class InvalidPuzzle:
-    """A puzzle that parsed but breaks a rule of Kakuro, kept in its place in the collection
-    so that its neighbours still run (see :class:`LoadReport`)."""
+    """A puzzle of a collection that breaks a rule of Kakuro, or whose own text does not parse,
+    kept in its place so that its neighbours still run (see :class:`LoadReport`)."""
 
-    puzzle: Puzzle
-    problems: tuple[str, ...]
-    source: str | None = None
+    id: str
+    error: FormatError | PuzzleError
+    puzzle: Puzzle | None = None
+    """The parsed puzzle (None when its text did not parse)."""
+    problems: tuple[str, ...] = ()
 
-    @property
-    def id(self) -> str:
-        return self.puzzle.id
+    @classmethod
+    def breaking(cls, puzzle: Puzzle, problems: list[str], source: str | None) -> InvalidPuzzle:
+        error = PuzzleError(problem_message(puzzle, problems, source))
+        return cls(puzzle.id, error, puzzle, tuple(problems))
 
     @property
     def message(self) -> str:
-        """One line: file, puzzle id, the first problem and how many more."""
-        return problem_message(self.puzzle, list(self.problems), self.source)
+        """One line: file, puzzle id, the first problem (and how many more) or the parse error."""
+        return str(self.error)
+
+
+Entry = Puzzle | InvalidPuzzle
+"""A place in a collection: a puzzle, or an invalid one kept where it stands."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +96,11 @@ class LoadReport:
         return [e for e in self.entries if isinstance(e, InvalidPuzzle)]
 
     def raise_first(self) -> None:
-        """Raise :class:`PuzzleError` for the first invalid puzzle, if any."""
+        """Raise the first invalid puzzle's error (:class:`PuzzleError`, or the
+        :class:`FormatError` of a puzzle whose text did not parse), if any."""
         bad = self.invalid
         if bad:
-            raise PuzzleError(bad[0].message)
+            raise bad[0].error
 
 
 def loads_report(
@@ -107,24 +115,35 @@ def loads_report(
 ) -> LoadReport:
     """Parse the puzzles in a text, optionally only some ids, and validate each on its own.
 
-    A text that does not parse fails as a whole (:class:`FormatError`); a puzzle that parses
-    but breaks a rule becomes an :class:`InvalidPuzzle` in its place.  ``strict`` adds the
+    A text that does not parse as a whole fails (:class:`FormatError`); in a collection, a
+    puzzle whose own text does not parse (a PE424 line, a JSON entry, a URL line), or that
+    parses but breaks a rule, becomes an :class:`InvalidPuzzle` in its place.  ``strict`` adds the
     generator's promises (runs of 2-9 cells, one connected network) to the rules;
     ``allow_short_runs`` is ignored (one-cell runs are legal), kept for old callers.
     """
     fmt = get_format(format) if format else detect(text, source)
-    puzzles = fmt.parse(text, source)
+    found = fmt.parse_entries(text, source)
+    if found and all(isinstance(entry, FormatError) for entry in found):
+        raise found[0]  # nothing parses: the text is not in this format, one error says so
+    parsed = [
+        entry if isinstance(entry, Puzzle) else InvalidPuzzle(entry.puzzle_id or "?", entry)
+        for entry in found
+    ]
     if select is not None:
-        puzzles = _select(puzzles, [str(s) for s in select], source)
-    if not check:
-        return LoadReport(tuple(puzzles))
-    entries: list[Puzzle | InvalidPuzzle] = []
-    for puzzle in puzzles:
-        problems = structure_problems(puzzle)
-        if strict and not problems:
-            problems = structure_info(puzzle).strict_problems()
-        entries.append(InvalidPuzzle(puzzle, tuple(problems), source) if problems else puzzle)
-    return LoadReport(tuple(entries))
+        parsed = _select(parsed, [str(s) for s in select], source)
+    if check:
+        parsed = [_checked(entry, strict, source) for entry in parsed]
+    return LoadReport(tuple(parsed))
+
+
+def _checked(entry: Entry, strict: bool, source: str | None) -> Entry:
+    """The puzzle, or an :class:`InvalidPuzzle` naming the rules it breaks."""
+    if isinstance(entry, InvalidPuzzle):
+        return entry
+    problems = structure_problems(entry)
+    if strict and not problems:
+        problems = structure_info(entry).strict_problems()
+    return InvalidPuzzle.breaking(entry, problems, source) if problems else entry
 
 
 def loads(text: str, **options: Any) -> list[Puzzle]:
@@ -155,7 +174,7 @@ def load_report(path: str | Path, **options: Any) -> LoadReport:
 _RANGE = re.compile(r"(\d+)-(\d+)")
 
 
-def _select(puzzles: list[Puzzle], wanted: list[str], source: str | None) -> list[Puzzle]:
+def _select(puzzles: list[Entry], wanted: list[str], source: str | None) -> list[Entry]:
     """The puzzles a ``--select`` list names, in its order, each once.
 
     An item is an id, or a range ``A-B`` of numeric ids (PE424 line numbers); a range is
@@ -164,7 +183,7 @@ def _select(puzzles: list[Puzzle], wanted: list[str], source: str | None) -> lis
     """
     by_id = {p.id: p for p in puzzles}
     numeric = sorted((int(p.id), p.id) for p in puzzles if p.id.isdigit())
-    chosen: dict[str, Puzzle] = {}
+    chosen: dict[str, Entry] = {}
     where = source or "input"
     for item in wanted:
         match = _RANGE.fullmatch(item)

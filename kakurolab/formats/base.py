@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from ..errors import FormatError
@@ -138,6 +138,13 @@ class Format(ABC):
         """Every puzzle in the text, with stable ids; raises FormatError with a location."""
 
     @classmethod
+    def parse_entries(cls, text: str, source: str | None = None) -> list[Puzzle | FormatError]:
+        """Like :meth:`parse`, but in a collection whose puzzles are written apart (a line, a
+        JSON entry) a puzzle whose own text is broken becomes its located FormatError in
+        its place, so its neighbours still load.  Errors of the whole text still raise."""
+        return list(cls.parse(text, source))
+
+    @classmethod
     @abstractmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
         """Text that :meth:`parse` reads back to the same puzzles."""
@@ -146,3 +153,25 @@ class Format(ABC):
     def cannot_write(cls, puzzle: Puzzle) -> str | None:
         """Why this format cannot express the puzzle, or None when it can."""
         return None
+
+
+def line_entries(text: str, parse_line: Callable[[str, int], Puzzle]) -> list[Puzzle | FormatError]:
+    """One entry per non-blank line (formats that write a puzzle a line): the puzzle, or the
+    line's located error with the line number as its puzzle id."""
+    entries: list[Puzzle | FormatError] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entries.append(parse_line(line, number))
+        except FormatError as exc:
+            entries.append(exc.located(puzzle_id=str(number), line=number))
+    return entries
+
+
+def all_parsed(entries: list[Puzzle | FormatError]) -> list[Puzzle]:
+    """The puzzles of :meth:`Format.parse_entries`, or the first error raised (``parse``)."""
+    for entry in entries:
+        if isinstance(entry, FormatError):
+            raise entry
+    return [entry for entry in entries if isinstance(entry, Puzzle)]

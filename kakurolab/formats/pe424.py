@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Puzzle, Square, White
-from .base import Format, check_size, is_number, parse_int, short
+from .base import Format, all_parsed, check_size, is_number, line_entries, parse_int, short
 
 _TOKEN = re.compile(r"\([^()]*\)|[^,]*")
 _CLUE_PART = re.compile(r"([hv])([A-J]{1,2})$")
@@ -30,12 +30,11 @@ class Pe424Format(Format):
 
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
-        puzzles = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            puzzles.append(_parse_line(line.rstrip(), str(number), number, source))
-        return puzzles
+        return all_parsed(cls.parse_entries(text, source))
+
+    @classmethod
+    def parse_entries(cls, text: str, source: str | None = None) -> list[Puzzle | FormatError]:
+        return line_entries(text, lambda line, n: _parse_line(line.rstrip(), str(n), n, source))
 
     @classmethod
     def cannot_write(cls, puzzle: Puzzle) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format, check_size, is_number, load_json, parse_int, short, sniff_json
+from .base import Format, all_parsed, check_size, is_number, load_json, parse_int, short, sniff_json
 
 
 class PuzzlekitFormat(Format):
@@ -31,28 +31,23 @@ class PuzzlekitFormat(Format):
 
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
+        return all_parsed(cls.parse_entries(text, source))
+
+    @classmethod
+    def parse_entries(cls, text: str, source: str | None = None) -> list[Puzzle | FormatError]:
         if not text.lstrip().startswith("{"):
             return [parse_problem(text, "1", source)]
         data = load_json(text, source)
         entries = data.get("data") if isinstance(data, dict) else None
         if not isinstance(entries, dict):
             raise FormatError('expected {"data": {id: {"problem": ...}}}', source=source)
-        puzzles = []
+        found: list[Puzzle | FormatError] = []
         for pid, entry in entries.items():
-            if not isinstance(entry, dict) or not isinstance(entry.get("problem"), str):
-                raise FormatError('entry has no "problem" text', source=source, puzzle_id=pid)
             try:
-                puzzle = parse_problem(entry["problem"], str(pid), source)
+                found.append(_entry(str(pid), entry, source))
             except FormatError as exc:
-                raise _inside_json(exc, "problem") from None
-            meta = {k: v for k, v in entry.items() if k not in ("problem", "solution")}
-            if isinstance(entry.get("solution"), str):
-                try:
-                    meta["solution"] = parse_solution(entry["solution"], puzzle, source)
-                except FormatError as exc:
-                    raise _inside_json(exc, "solution") from None
-            puzzles.append(Puzzle(puzzle.id, puzzle.grid, meta))
-        return puzzles
+                found.append(exc)
+        return found
 
     @classmethod
     def cannot_write(cls, puzzle: Puzzle) -> str | None:
@@ -229,3 +224,20 @@ def dump_solution(puzzle: Puzzle, solution: Solution) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def _entry(pid: str, entry: object, source: str | None) -> Puzzle:
+    """One ``{"problem": ..., "solution": ...}`` entry of a puzzlekit JSON collection."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("problem"), str):
+        raise FormatError('entry has no "problem" text', source=source, puzzle_id=pid)
+    try:
+        puzzle = parse_problem(entry["problem"], pid, source)
+    except FormatError as exc:
+        raise _inside_json(exc, "problem") from None
+    meta = {k: v for k, v in entry.items() if k not in ("problem", "solution")}
+    if isinstance(entry.get("solution"), str):
+        try:
+            meta["solution"] = parse_solution(entry["solution"], puzzle, source)
+        except FormatError as exc:
+            raise _inside_json(exc, "solution") from None
+    return Puzzle(puzzle.id, puzzle.grid, meta)

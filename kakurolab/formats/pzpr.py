@@ -26,7 +26,16 @@ from collections.abc import Callable, Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format, NumberTooLong, check_size, is_number, parse_int, short
+from .base import (
+    Format,
+    NumberTooLong,
+    all_parsed,
+    check_size,
+    is_number,
+    line_entries,
+    parse_int,
+    short,
+)
 
 URL_PREFIX = "https://puzz.link/p?kakuro/"
 """What the writer puts in front of COLS/ROWS/BODY."""
@@ -64,13 +73,13 @@ class PzprFormat(Format):
 
     @classmethod
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
+        return all_parsed(cls.parse_entries(text, source))
+
+    @classmethod
+    def parse_entries(cls, text: str, source: str | None = None) -> list[Puzzle | FormatError]:
         if text.lstrip().startswith("pzprv3"):
             return [parse_pzprv3(text, "1", source)]
-        puzzles = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                puzzles.append(parse_url(line, str(number), source, number))
-        return puzzles
+        return line_entries(text, lambda line, n: parse_url(line, str(n), source, n))
 
     @classmethod
     def cannot_write(cls, puzzle: Puzzle) -> str | None:
