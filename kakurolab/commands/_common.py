@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,31 @@ from ..model import Puzzle, Solution
 
 INVALID_EXIT = 2
 """The exit code of a run that met an invalid puzzle (bad input), after running the rest."""
+
+
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest ``--timeout`` (a week, as an experiment's ``timeout``): longer is no limit."""
+
+
+def positive_float(maximum: float = math.inf) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number > 0 and <= ``maximum``, else argparse's usage error
+    (exit 2).  Every ``--timeout``/``--scale`` uses it, so ``nan``, ``inf`` and ``1e308`` never
+    reach a solver or a canvas."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}") from None
+        if not (math.isfinite(value) and 0 < value <= maximum):
+            most = "" if math.isinf(maximum) else f" and at most {maximum:g}"
+            raise argparse.ArgumentTypeError(
+                f"expected a finite number above 0{most}, got {text[:40]!r}"
+            )
+        return value
+
+    parse.__name__ = "positive number"  # argparse names the type in some messages
+    return parse
 
 
 def add_puzzle_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

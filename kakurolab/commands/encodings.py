@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from ._output import written
+from ._output import write_text, written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,8 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
         text = markdown(args.table_md, specs=args.encoding, limit=args.limit)
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            write_text(args.output, text)
             if args.json:
                 print(json.dumps(written(args.output, "markdown")))
             else:

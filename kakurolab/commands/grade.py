@@ -14,10 +14,11 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import KakuroError
+from ..fileio import read_text
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
 from ._common import Batch, add_puzzle_args, emit_json, progress
-from ._output import renamed, written
+from ._output import renamed, write_text, written
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -161,17 +162,11 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
 
 def write_report(path: Path, grades: list[Grade], sources: list[str], seconds: float) -> None:
     block = report_markdown(grades, sources, seconds)
-    try:
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-    except OSError as exc:
-        raise KakuroError(f"--report: cannot read {path}: {exc.strerror}") from None
+    old = read_text(path, what="--report") if path.exists() else ""
     if START in old and END in old:
         head, rest = old.split(START, 1)
         tail = rest.split(END, 1)[1]
         text = head + block.rstrip("\n") + tail
     else:
         text = old + ("\n" if old and not old.endswith("\n") else "") + block
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise KakuroError(f"--report: cannot write {path}: {exc.strerror}") from None
+    write_text(path, text)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import KakuroError
+from ..fileio import read_text
 from ..logic import STATE_HELP, Contradiction, State, next_hint, parse_state
 from ..logic.state import cell_name
 from ..model import Puzzle
@@ -47,10 +48,7 @@ def start_state(puzzle: Puzzle, text: str | None) -> State:
         return State.initial(puzzle)
     if text.startswith("@") or Path(text).is_file():
         path = Path(text[1:] if text.startswith("@") else text)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise KakuroError(f"--state: cannot read {path}: {exc.strerror}") from None
+        text = read_text(path, what="--state")
     digits = parse_state(puzzle, text)
     state = State.from_digits(puzzle, digits)
     solution = puzzle.meta.get("solution")
