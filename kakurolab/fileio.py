@@ -65,6 +65,17 @@ def replacing(path: str | Path) -> Iterator[IO[bytes]]:
                 os.unlink(tmp)
 
 
+def check_writable(path: str | Path) -> None:
+    """Fail early, in one line, when ``path`` cannot be an output file (its directory is
+    missing, or it is a directory), before a command spends minutes on what it would write.
+    The write itself still reports anything this cannot foresee (a full disk)."""
+    target = _destination(Path(path))
+    if target.is_dir():
+        raise OutputError(f"{path}: cannot write: {os.strerror(errno.EISDIR)}")
+    if not target.parent.is_dir():
+        raise OutputError(f"{path}: cannot write: no such directory {str(target.parent)!r}")
+
+
 def _destination(path: Path) -> Path:
     """The file to replace: a symlink's (final) destination, so the link itself survives."""
     if path.is_symlink():

@@ -14,9 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..fileio import safe_name, write_bytes, write_text
+from ..fileio import check_writable, safe_name, write_bytes, write_text
 
-__all__ = ["named_output", "renamed", "safe_name", "write_bytes", "write_text", "written"]
+__all__ = [
+    "check_writable",
+    "named_output",
+    "renamed",
+    "safe_name",
+    "write_bytes",
+    "write_text",
+    "written",
+]
 
 
 def written(path: str | Path, fmt: str, **extra: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from ..generator.core import MAX_ASPECT, MAX_SIZE, MIN_SIZE
 from ..generator.cryptic import generate_cryptic
 from ..model import Puzzle
 from ._common import emit_json, progress
-from ._output import renamed, write_text, written
+from ._output import check_writable, renamed, write_text, written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,6 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     nrows, ncols = parse_size(args.size)
+    if args.output:
+        check_writable(args.output)
     if args.count < 1:
         raise KakuroError(f"--count must be at least 1, got {args.count}")
     if args.cryptic and nrows != ncols:

@@ -18,7 +18,7 @@ from ..fileio import read_text
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
 from ._common import Batch, add_puzzle_args, emit_json, progress
-from ._output import renamed, write_text, written
+from ._output import check_writable, renamed, write_text, written
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.report:
+        check_writable(args.report)
     batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0

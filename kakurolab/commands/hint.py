@@ -46,7 +46,7 @@ def start_state(puzzle: Puzzle, text: str | None) -> State:
     carries one, the published solution (a wrong digit cannot lead anywhere)."""
     if text is None:
         return State.initial(puzzle)
-    if text.startswith("@") or Path(text).is_file():
+    if text.startswith("@") or _names_file(text):
         path = Path(text[1:] if text.startswith("@") else text)
         text = read_text(path, what="--state")
     digits = parse_state(puzzle, text)
@@ -62,6 +62,14 @@ def start_state(puzzle: Puzzle, text: str | None) -> State:
                 + (f" (and {len(wrong) - 1} more cells)" if len(wrong) > 1 else "")
             )
     return state
+
+
+def _names_file(text: str) -> bool:
+    """Whether a --state value names an existing file (a long grid or a NUL is not a name)."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import KakuroError
 from ..model import Cell, Puzzle, Solution
 from ._common import add_puzzle_args, emit_json, positive_float
-from ._output import written
+from ._output import check_writable, written
 from .hint import add_state_arg, single_puzzle, start_state
 
 MAX_SCALE = 20.0
@@ -69,6 +69,7 @@ def solution_of(puzzle: Puzzle) -> Solution:
 def run(args: argparse.Namespace) -> int:
     if args.after_steps < 0:
         raise KakuroError("--after-steps must be 0 or more")
+    check_writable(args.output)
     began = time.perf_counter()
     puzzle = single_puzzle(args)
     values: dict[Cell, int] = {}
