@@ -281,6 +281,8 @@ def _merged_stats(results: list[Result]) -> dict[str, Any]:
             else:
                 merged.setdefault(key, value)
     return merged
+
+
 def _encoding_timeout(solver: Backend, elapsed: float) -> Result:
     """The answer when the timeout ran out before the formula was built: unknown, on time."""
     return Result(

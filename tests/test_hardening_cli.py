@@ -46,16 +46,6 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> str:
     return lines[0]
 
 
-def _usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    """argparse refused an option value: exit 2, its error line last, no traceback."""
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    err = capsys.readouterr().err
-    assert exc.value.code == 2, err
-    assert "Traceback" not in err
-    return err.strip().splitlines()[-1]
-
-
 def _with_ids(tmp_path: Path, *ids: str) -> Path:
     """tiny.kakuro's first puzzle once per id (the ids as a file from elsewhere gives them)."""
     text = TINY.read_text(encoding="utf-8")
@@ -355,17 +345,16 @@ def test_encode_into_a_directory_where_its_file_is_a_directory(
 def test_timeout_takes_finite_positive_numbers_only(
     capsys: pytest.CaptureFixture[str], command: str, value: str
 ) -> None:
-    line = _usage_error(capsys, [command, str(TINY), f"--timeout={value}"])
-    assert "--timeout" in line
+    line = _one_line_error(capsys, main([command, str(TINY), f"--timeout={value}"]))
+    assert "--timeout must be" in line
 
 
 def test_bench_timeout_and_render_scale(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
-    for value in ("nan", "inf", "1e308", "0"):
-        assert "--timeout" in _usage_error(capsys, ["bench", "pe424", f"--timeout={value}"])
-        line = _usage_error(
-            capsys, ["render", str(TINY), "-o", str(tmp_path / "x.png"), f"--scale={value}"]
-        )
-        assert "--scale" in line
+    for value in ("nan", "inf", "1e308", "0", "x"):
+        line = _one_line_error(capsys, main(["bench", "pe424", f"--timeout={value}"]))
+        assert "--timeout must be" in line
+        argv = ["render", str(TINY), "-o", str(tmp_path / "x.png"), f"--scale={value}"]
+        assert "--scale must be" in _one_line_error(capsys, main(argv))
     assert _files(tmp_path) == set()
 
 

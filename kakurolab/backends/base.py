@@ -109,7 +109,8 @@ class NumberOption:
         return math.isfinite(value) and value >= self.least
 
     def __str__(self) -> str:
-        return f"{'a whole' if self.whole else 'a finite'} number >= {self.least:g}"
+        kind = "a whole number" if self.whole else "a number, finite and"
+        return f"{kind} >= {self.least:g}"
 
 
 class Backend(ABC):

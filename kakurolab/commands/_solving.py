@@ -47,7 +47,7 @@ def add_solver_args(parser: argparse.ArgumentParser, *, many: bool = True) -> No
     )
     parser.add_argument(
         "--timeout",
-        type=positive_float(MAX_SECONDS),
+        type=positive_float("--timeout", MAX_SECONDS),
         metavar="S",
         help="time limit per puzzle in seconds (above 0, at most a week)",
     )

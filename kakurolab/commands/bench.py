@@ -40,7 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="how repeated runs of a case combine (default: min)",
     )
     parser.add_argument(
-        "--timeout", type=positive_float(MAX_SECONDS), metavar="S", help="time limit per run"
+        "--timeout",
+        type=positive_float("--timeout", MAX_SECONDS),
+        metavar="S",
+        help="time limit per run",
     )
     parser.add_argument(
         "--target", action="append", default=[], metavar="[CONFIG=]RATIO",

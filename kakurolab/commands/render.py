@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_state_arg(parser)
     parser.add_argument(
         "--scale",
-        type=positive_float(MAX_SCALE),
+        type=positive_float("--scale", MAX_SCALE),
         default=1.0,
         help=f"PNG size factor, above 0 and at most {MAX_SCALE:g} (default 1)",
     )
