@@ -410,8 +410,11 @@ def test_binary_grade_report_is_refused_and_kept(
     capsys: pytest.CaptureFixture[str], bad_files
 ) -> None:
     before = bad_files["binary"].read_bytes()
-    line = _one_line_error(capsys, main(["grade", str(TINY), "--report", str(bad_files["binary"])]))
-    assert "--report" in line and "UTF-8" in line
+    code = main(["grade", str(TINY), "--report", str(bad_files["binary"])])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""  # refused before grading
+    assert captured.err.startswith("kakuro: error: --report") and "UTF-8" in captured.err
+    assert captured.err.count("\n") == 1
     assert bad_files["binary"].read_bytes() == before
 
 

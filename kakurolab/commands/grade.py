@@ -37,8 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.report:
-        check_writable(args.report)
+    old_report = _old_report(Path(args.report)) if args.report else ""
     batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                 f"ambiguity {result.ambiguity:.2f})"
             )
     if args.report:
-        write_report(Path(args.report), grades, args.puzzles, seconds)
+        write_report(Path(args.report), grades, args.puzzles, seconds, old_report)
         if args.json:
             emit_json(written(args.report, "markdown", puzzles=len(grades)))
         else:
@@ -162,9 +161,19 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
     return "\n".join(lines) + "\n"
 
 
-def write_report(path: Path, grades: list[Grade], sources: list[str], seconds: float) -> None:
+def _old_report(path: Path) -> str:
+    """The report file's text before grading starts (empty for a new file), so a directory,
+    a missing directory or a binary file is refused before minutes of grading."""
+    check_writable(path)
+    return read_text(path, what="--report") if path.exists() else ""
+
+
+def write_report(
+    path: Path, grades: list[Grade], sources: list[str], seconds: float, old: str = ""
+) -> None:
+    """The report block written into ``old`` (the file's text): replaced between its markers,
+    else appended."""
     block = report_markdown(grades, sources, seconds)
-    old = read_text(path, what="--report") if path.exists() else ""
     if START in old and END in old:
         head, rest = old.split(START, 1)
         tail = rest.split(END, 1)[1]
