@@ -89,8 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = chosen_command(argv)
     parser = build_parser([chosen] if chosen else [])
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)  # an option's type may refuse a value in one line
         return int(args.func(args) or 0)
     except KakuroError as exc:
         print(f"kakuro: error: {exc}", file=sys.stderr)

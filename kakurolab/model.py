@@ -13,6 +13,8 @@ from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
 
+from .errors import PuzzleError
+
 Cell = tuple[int, int]
 """A cell position ``(row, column)``, 0-based."""
 
@@ -126,6 +128,19 @@ class Puzzle:
     id: str
     grid: tuple[tuple[Square, ...], ...]
     meta: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        """Refuse a grid that is not rectangular: every derived structure (``runs``, the rule
+        checker, the solvers) indexes rows by the first row's length.  An empty grid is kept
+        (a parser reports it as an invalid puzzle); the solving API refuses it."""
+        if not isinstance(self.grid, tuple) or not all(isinstance(r, tuple) for r in self.grid):
+            raise TypeError(f"puzzle {self.id}: grid must be a tuple of tuples of squares")
+        if len({len(row) for row in self.grid}) > 1:
+            lengths = sorted({len(row) for row in self.grid})
+            raise PuzzleError(
+                f"puzzle {self.id}: the grid is ragged (rows of {lengths[0]} to {lengths[-1]} "
+                "squares)"
+            )
 
     @property
     def nrows(self) -> int:

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from .combos import digits_of
 from .errors import KakuroError, require
+from .fileio import replacing, write_text
 from .model import Block, Cell, Clue, ClueCell, Puzzle, White
 
 CELL = 40.0
@@ -246,7 +248,7 @@ def to_svg(sc: Scene) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_png(sc: Scene, path: Path | str, *, scale: float = 1.0) -> None:
+def to_png(sc: Scene, path: Path | str | IO[bytes], *, scale: float = 1.0) -> None:
     """Paint the scene with matplotlib's Agg canvas (no display needed) and save a PNG.
 
     Shapes go in as three collections, so the cost is dominated by the texts.
@@ -338,18 +340,14 @@ def _glyphs(texts: list[Text]):  # type: ignore[no-untyped-def]
 
 
 def write(sc: Scene, path: Path | str, *, scale: float = 1.0) -> None:
-    """Write the scene to ``path``: SVG or PNG by the file's suffix."""
+    """Write the scene to ``path``: SVG or PNG by the file's suffix, whole or not at all
+    (:mod:`kakurolab.fileio`)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".svg":
-        try:
-            path.write_text(to_svg(sc), encoding="utf-8")
-        except OSError as exc:
-            raise KakuroError(f"cannot write {path}: {exc.strerror}") from None
+        write_text(path, to_svg(sc))
     elif suffix == ".png":
-        try:
-            to_png(sc, path, scale=scale)
-        except OSError as exc:
-            raise KakuroError(f"cannot write {path}: {exc.strerror}") from None
+        with replacing(path) as handle:  # a full disk leaves no half picture behind
+            to_png(sc, handle, scale=scale)
     else:
         raise KakuroError(f"cannot render to {path.name!r}: use a .svg or .png file name")

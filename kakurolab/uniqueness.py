@@ -10,6 +10,7 @@ combinations of its areas' solutions and its count is the product of theirs.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,9 +20,9 @@ from itertools import islice, permutations, product
 from typing import Any
 
 from .backends import Backend, Result, Status, get_backend
-from .check import white_components
+from .check import problem_message, structure_problems, white_components
 from .deadline import EncodingTimeout
-from .errors import KakuroError
+from .errors import KakuroError, PuzzleError
 from .model import BLOCK, LETTERS, ClueCell, Direction, Puzzle, Solution, Square
 
 
@@ -79,6 +80,41 @@ def _backend(backend: str | Backend, options: dict[str, Any]) -> Backend:
     return backend if isinstance(backend, Backend) else get_backend(backend, **options)
 
 
+def _checked(
+    puzzle: object,
+    backend: object,
+    timeout: object,
+    limit: object = None,
+) -> None:
+    """The public functions' arguments, checked at the boundary: a wrong type is a
+    ``TypeError`` naming the parameter, a puzzle that breaks a rule of Kakuro (no clue on a
+    run, an empty grid, ...) a :class:`PuzzleError` (a ``ValueError``), a timeout that is not a
+    finite number >= 0 a ``ValueError``.  Solvers never see such a puzzle: they would answer
+    ``sat`` for an unclued run."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be a kakurolab Puzzle, got {type(puzzle).__name__}")
+    if not isinstance(backend, str | Backend):
+        raise TypeError(
+            f"backend must be a backend name or a Backend, got {type(backend).__name__}"
+        )
+    for name, value in (("timeout", timeout), ("limit", limit)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise TypeError(f"{name} must be a number or None, got {type(value).__name__}")
+    if isinstance(limit, float):
+        raise TypeError("limit must be a whole number or None, got float")
+    if timeout is not None and not (math.isfinite(timeout) and timeout >= 0):  # type: ignore[arg-type]
+        raise ValueError(f"timeout must be a finite number of seconds >= 0 or None, got {timeout}")
+    problems = _problems(puzzle)
+    if problems:
+        raise PuzzleError(problem_message(puzzle, list(problems)))
+
+
+@lru_cache(maxsize=256)
+def _problems(puzzle: Puzzle) -> tuple[str, ...]:
+    """Cached like :func:`_split`: a bench solves one puzzle many times."""
+    return tuple(structure_problems(puzzle))
+
+
 def count(
     puzzle: Puzzle,
     limit: int | None = 2,
@@ -93,10 +129,15 @@ def count(
     The result's ``complete`` flag tells whether the count is exact (the solver proved there
     are no more) or was cut at the limit or by the timeout.
     """
+    _checked(puzzle, backend, timeout, limit)
+    return _count(puzzle, limit, _backend(backend, options), timeout)
+
+
+def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | None) -> Result:
+    """:func:`count` on checked arguments (areas of a checked puzzle come here directly)."""
     if limit is not None and limit < 0:
         raise ValueError(f"count limit must be 0 (no limit) or positive, got {limit}")
     limit = limit or None
-    solver = _backend(backend, options)
     parts = split_components(puzzle)
     if len(parts) > 1:
         return _count_parts(parts, limit, solver, timeout)
@@ -196,7 +237,7 @@ def _count_parts(
     results: list[Result] = []
     for part in parts:
         remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        result = count(part, limit, backend=solver, timeout=remaining)
+        result = _count(part, limit, solver, timeout=remaining)
         results.append(result)
         if not result.solutions:  # unsat (or unknown, error): the rest cannot change that
             break
@@ -240,6 +281,8 @@ def _merged_stats(results: list[Result]) -> dict[str, Any]:
             else:
                 merged.setdefault(key, value)
     return merged
+
+
 def _encoding_timeout(solver: Backend, elapsed: float) -> Result:
     """The answer when the timeout ran out before the formula was built: unknown, on time."""
     return Result(
@@ -266,11 +309,19 @@ def solutions(
     (closing or dropping the generator closes the session).  It ends after ``limit``
     solutions or when the solver proves there are no more.  ``timeout`` bounds the whole
     iteration, encoding included; running out raises :class:`SolveTimeout` (a
-    ``TimeoutError``) rather than ending as if every solution had been seen.
+    ``TimeoutError``) rather than ending as if every solution had been seen.  Arguments are
+    checked when it is called, not at the first ``next`` (as by :func:`count`).
     """
+    _checked(puzzle, backend, timeout, limit)
+    return _solutions(puzzle, _backend(backend, options), limit, timeout)
+
+
+def _solutions(
+    puzzle: Puzzle, solver: Backend, limit: int | None, timeout: float | None
+) -> Iterator[Solution]:
+    """The generator behind :func:`solutions` (its clock starts at the first ``next``)."""
     if limit is not None and limit <= 0:
         return
-    solver = _backend(backend, options)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     found = 0
@@ -326,7 +377,11 @@ def solve(
     timeout: float | None = None,
     **options: Any,
 ) -> Result:
-    """One solution, or a proof that there is none."""
+    """One solution, or a proof that there is none.
+
+    Arguments are checked at the boundary (as by :func:`count`): ``None`` or a wrong type is a
+    ``TypeError`` naming the parameter; a puzzle that breaks a rule (an unclued run, an empty
+    grid) is a :class:`~kakurolab.errors.PuzzleError`, a ``ValueError``."""
     return count(puzzle, 1, backend=backend, timeout=timeout, **options)
 
 

@@ -9,6 +9,7 @@ the rule checker inside :meth:`Backend.open` before it leaves the backend.
 from __future__ import annotations
 
 import difflib
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -94,6 +95,24 @@ class Session(ABC):
         """Free solver resources."""
 
 
+@dataclass(frozen=True)
+class NumberOption:
+    """The values a numeric backend option takes: whole or real, finite, at least ``least``."""
+
+    whole: bool = True
+    least: float = 0
+
+    def accepts(self, value: object) -> bool:
+        kinds = (int,) if self.whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return False
+        return math.isfinite(value) and value >= self.least
+
+    def __str__(self) -> str:
+        kind = "a whole number" if self.whole else "a number, finite and"
+        return f"{kind} >= {self.least:g}"
+
+
 class Backend(ABC):
     """A solver behind the common interface; subclasses live in the ``BACKENDS`` registry.
 
@@ -113,6 +132,14 @@ class Backend(ABC):
     open_options: ClassVar[str] = ""
     """One line naming a family of options passed through to the solver (every CP-SAT
     parameter, z3's dotted parameters), accepted by :meth:`accepts_option`; empty: none."""
+    numeric_options: ClassVar[dict[str, NumberOption]] = {}
+    """Declared options that take a number, with its kind and least value (``node_limit``)."""
+
+    def __new__(cls, *args: Any, **options: Any) -> Backend:
+        """Check option values before any subclass ``__init__`` sees them, so ``node_limit=abc``
+        is one line at construction, never a ``TypeError`` deep in a search."""
+        cls.check_values(options)
+        return super().__new__(cls)
 
     def __init__(self, **options: Any) -> None:
         self.check_options(options)
@@ -135,6 +162,17 @@ class Backend(ABC):
         for key in options:
             if not cls.accepts_option(key):
                 raise cls.unknown_option(key)
+
+    @classmethod
+    def check_values(cls, options: Mapping[str, Any]) -> None:
+        """Refuse a value of a declared numeric option that is not a number of its kind in
+        range (``None`` means unset)."""
+        for key, kind in cls.numeric_options.items():
+            value = options.get(key)
+            if value is not None and not kind.accepts(value):
+                raise KakuroError(
+                    f"backend {cls.name!r}: option {key} must be {kind}, got {value!r}"[:200]
+                )
 
     @classmethod
     def unknown_option(cls, key: str) -> KakuroError:

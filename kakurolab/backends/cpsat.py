@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from .. import deadline
 from ..errors import KakuroError, require
 from ..model import LETTERS, Cell, Puzzle, Solution
-from .base import Backend, Session, Status
+from .base import Backend, NumberOption, Session, Status
 
 _FEATURE = "backend 'cpsat'"
 
@@ -121,6 +121,9 @@ class CpSatBackend(Backend):
         "num_workers": "CP-SAT search workers (default 1: one core, comparable timings)",
         "random_seed": "CP-SAT random seed (default: the solver's)",
         "max_time_in_seconds": "time limit per solve call, on top of any timeout",
+    }
+    numeric_options: ClassVar[dict[str, NumberOption]] = {
+        "max_time_in_seconds": NumberOption(whole=False)
     }
     open_options: ClassVar[str] = (
         "any other CP-SAT SatParameters field (e.g. linearization_level=2, "

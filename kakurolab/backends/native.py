@@ -39,7 +39,7 @@ from ._propagate import (
     revise_cached,
     run_table,
 )
-from .base import Backend, Session, Status
+from .base import Backend, NumberOption, Session, Status
 
 CHECK_EVERY = 256
 """Nodes between two looks at the clock (a node costs tens of microseconds)."""
@@ -65,6 +65,7 @@ class NativeBackend(Backend):
     accepted_options: ClassVar[dict[str, str]] = {
         "node_limit": "search nodes per session before UNKNOWN (a machine-independent timeout)",
     }
+    numeric_options: ClassVar[dict[str, NumberOption]] = {"node_limit": NumberOption()}
 
     def __init__(self, *, node_limit: int | None = None, **options: Any) -> None:
         super().__init__(**options)  # refuses any option but node_limit

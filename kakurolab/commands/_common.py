@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,33 @@ from ..model import Puzzle, Solution
 
 INVALID_EXIT = 2
 """The exit code of a run that met an invalid puzzle (bad input), after running the rest."""
+
+
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest ``--timeout`` (a week, as an experiment's ``timeout``): longer is no limit."""
+
+
+def positive_float(flag: str, maximum: float = math.inf) -> Callable[[str], float]:
+    """An argparse ``type`` for ``flag``: a finite number > 0 and <= ``maximum``.  Every
+    ``--timeout``/``--scale`` uses it, so ``nan``, ``inf`` and ``1e308`` never reach a solver
+    or a canvas.  It raises :class:`OptionError` (not a ``ValueError``, which argparse would
+    turn into a usage message), so the CLI prints one line and exits 2."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise OptionError(f"{flag} must be a number, got {text[:40]!r}") from None
+        if not (math.isfinite(value) and 0 < value <= maximum):
+            most = "" if math.isinf(maximum) else f", at most {maximum:g}"
+            raise OptionError(f"{flag} must be positive and finite{most}; got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+class OptionError(KakuroError):
+    """A command-line option value out of range (one line, exit 2)."""
 
 
 def add_puzzle_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

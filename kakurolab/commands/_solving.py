@@ -21,7 +21,15 @@ from ..backends import BACKENDS, Backend, Result, Status
 from ..bench import Config, coerce
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
-from ._common import Batch, add_puzzle_args, emit_json, progress, solution_rows
+from ._common import (
+    MAX_SECONDS,
+    Batch,
+    add_puzzle_args,
+    emit_json,
+    positive_float,
+    progress,
+    solution_rows,
+)
 
 
 def exit_help(ok: str, not_ok: str) -> str:
@@ -38,7 +46,10 @@ def add_solver_args(parser: argparse.ArgumentParser, *, many: bool = True) -> No
         help=f"solver backend (default: native; registered: {names})",
     )
     parser.add_argument(
-        "--timeout", type=float, metavar="S", help="time limit per puzzle in seconds"
+        "--timeout",
+        type=positive_float("--timeout", MAX_SECONDS),
+        metavar="S",
+        help="time limit per puzzle in seconds (above 0, at most a week)",
     )
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
@@ -63,8 +74,6 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def make_backend(args: argparse.Namespace, *, counting: bool = False) -> Backend:
     """The backend the arguments ask for, refusing what it cannot do in one line."""
-    if args.timeout is not None and args.timeout <= 0:
-        raise KakuroError(f"--timeout must be positive, got {args.timeout:g}")
     backend = Config(args.backend, backend_options(args)).backend()
     if counting and not backend.supports_counting:
         raise KakuroError(f"backend {backend.name!r} cannot count solutions")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..bench import AGGREGATES, SUITES, Case, Config, SuiteOptions, parse_targets, run_bench
 from ..errors import KakuroError
-from ._common import progress
+from ._common import MAX_SECONDS, positive_float, progress
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--aggregate", choices=sorted(AGGREGATES), default="min",
         help="how repeated runs of a case combine (default: min)",
     )
-    parser.add_argument("--timeout", type=float, metavar="S", help="time limit per run")
+    parser.add_argument(
+        "--timeout",
+        type=positive_float("--timeout", MAX_SECONDS),
+        metavar="S",
+        help="time limit per run",
+    )
     parser.add_argument(
         "--target", action="append", default=[], metavar="[CONFIG=]RATIO",
         help="highest acceptable total-time ratio; prints PASS/FAIL (repeatable)",
@@ -51,8 +56,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.subset is not None and args.subset < 1:
         raise KakuroError(f"--subset must be at least 1, got {args.subset}")
-    if args.timeout is not None and args.timeout <= 0:
-        raise KakuroError(f"--timeout must be positive, got {args.timeout:g}")
     configs = [Config.parse(spec) for spec in args.config or ["native"]]
 
     def bar(cases: Iterable[Case], total: int) -> Iterable[Case]:

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
-import stat
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..errors import KakuroError
 from ..formats import FORMATS, dumps, loads
 from ..model import Puzzle
 from ._common import Batch, add_puzzle_args, emit_json
-from ._output import written
+from ._output import write_text, written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     puzzles = batch.puzzles  # an invalid puzzle is reported and left out; the rest are written
     text = convert(puzzles, args.to) if puzzles else ""
     if args.output and puzzles:
-        _write(Path(args.output), text)
+        write_text(args.output, text)
         if args.json:
             batch.report_invalid()
             emit_json(written(args.output, args.to, ids=[p.id for p in puzzles]))
@@ -59,29 +55,3 @@ def run(args: argparse.Namespace) -> int:
         batch.report_invalid()
         print(text, end="")
     return batch.exit_code(0)
-
-
-def _write(path: Path, text: str) -> None:
-    """Write through a temporary file so a failure never leaves half a file behind."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        os.fchmod(fd, _new_file_mode(path))  # mkstemp's 0600 is for secrets, not puzzles
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise KakuroError(f"{path}: cannot write: {exc.strerror}") from None
-
-
-def _new_file_mode(path: Path) -> int:
-    """The mode of the file being replaced, else what ``open`` gives a new file (0644 under
-    umask 022)."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask

@@ -10,12 +10,18 @@ solver's output.  Accepted model formats: competition output
 from __future__ import annotations
 
 import argparse
+import re
 
 from ..check import solution_problems
 from ..encodings import encode
 from ..encodings.cnf import CNFEncoding, key_text
 from ..errors import KakuroError
+from ..fileio import read_text
 from ._common import add_puzzle_args, emit_json, load_all, solution_rows
+
+_LITERAL = re.compile(r"-?[0-9]{1,12}")
+"""A DIMACS literal: ASCII digits only (no ``²``, no 5,000-digit numbers)."""
+_VAR_ID = re.compile(r"[0-9]{1,12}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,15 +36,18 @@ def read_var_map(path: str) -> tuple[str, dict[int, str]]:
     """The encoding spec and the ``id -> key text`` map from a DIMACS file's comments."""
     spec = None
     names: dict[int, str] = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.startswith("p "):
-                break
-            if line.startswith("c encoding "):
-                spec = line[len("c encoding ") :].strip()
-            elif line.startswith("c var "):
-                _, _, vid, key = line.rstrip("\n").split(" ", 3)
-                names[int(vid)] = key
+    for number, line in enumerate(read_text(path).splitlines(), 1):
+        if line.startswith("p "):
+            break
+        if line.startswith("c encoding "):
+            spec = line[len("c encoding ") :].strip()
+        elif line.startswith("c var "):
+            vid, _, key = line[len("c var ") :].partition(" ")
+            if not (_VAR_ID.fullmatch(vid) and key.strip()):
+                raise KakuroError(
+                    f"{path}, line {number}: expected 'c var ID KEY', got {line[:40]!r}"
+                )
+            names[int(vid)] = key
     if spec is None or not names:
         raise KakuroError(
             f"{path}: no 'c encoding' / 'c var' lines; was it written by kakuro encode?"
@@ -50,23 +59,22 @@ def read_model(path: str) -> list[int]:
     """The literals of a model file; raises when the solver found none."""
     lits: list[int] = []
     verdict = None
-    with open(path, encoding="utf-8") as fh:
-        for raw in fh:
-            line = raw.strip()
-            if not line or line.startswith("c"):
-                continue
-            if line.startswith("s "):
-                verdict = line[2:].strip()
-                continue
-            if line in ("SAT", "UNSAT", "INDET", "UNSATISFIABLE", "SATISFIABLE"):
-                verdict = line
-                continue
-            if line.startswith("v "):
-                line = line[2:]
-            try:
-                lits.extend(int(tok) for tok in line.split())
-            except ValueError:
-                raise KakuroError(f"{path}: cannot read model line {raw.strip()[:40]!r}") from None
+    for raw in read_text(path).splitlines():
+        line = raw.strip()
+        if not line or line.startswith("c"):
+            continue
+        if line.startswith("s "):
+            verdict = line[2:].strip()
+            continue
+        if line in ("SAT", "UNSAT", "INDET", "UNSATISFIABLE", "SATISFIABLE"):
+            verdict = line
+            continue
+        if line.startswith("v "):
+            line = line[2:]
+        tokens = line.split()
+        if not all(_LITERAL.fullmatch(tok) for tok in tokens):
+            raise KakuroError(f"{path}: cannot read model line {raw.strip()[:40]!r}")
+        lits.extend(int(tok) for tok in tokens)
     if verdict is not None and verdict.startswith("UNSAT"):
         raise KakuroError(f"{path}: the solver reports UNSAT; there is no model to decode")
     lits = [lit for lit in lits if lit != 0]

@@ -15,6 +15,7 @@ import sys
 from ..encodings import DEFAULT_PRESET, encode
 from ..errors import KakuroError
 from ._common import add_puzzle_args, emit_json, load_all
+from ._output import named_output, write_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="output file (default: PUZZLE-ID plus .cnf/.smt2; '-' for stdout)",
+        help="output file or directory (default: the puzzle id, made a safe file name, plus "
+        ".cnf/.smt2, in the current directory; '-' for stdout)",
     )
     parser.set_defaults(func=run)
 
@@ -45,12 +47,11 @@ def run(args: argparse.Namespace) -> int:
     puzzle = puzzles[0]
     enc = encode(puzzle, args.encoding)
     text = enc.to_text()
-    out = args.output or f"{puzzle.id}{enc.suffix}"
+    out = named_output(puzzle.id, enc.suffix, args.output)
     if out == "-":
         sys.stdout.write(text)
     else:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_text(out, text)
     for note in getattr(enc, "notes", ()):
         print(f"kakuro: note: {note}", file=sys.stderr)
     if getattr(enc, "lazy_runs", None):

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from ._output import written
+from ._output import check_writable, write_text, written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,10 +63,11 @@ def run(args: argparse.Namespace) -> int:
     if args.table_md:
         from ..encodings_table import markdown
 
+        if args.output:
+            check_writable(args.output)  # before the table's minutes of solving
         text = markdown(args.table_md, specs=args.encoding, limit=args.limit)
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            write_text(args.output, text)
             if args.json:
                 print(json.dumps(written(args.output, "markdown")))
             else:

@@ -18,8 +18,7 @@ from ..generator.core import MAX_ASPECT, MAX_SIZE, MIN_SIZE
 from ..generator.cryptic import generate_cryptic
 from ..model import Puzzle
 from ._common import emit_json, progress
-from ._output import renamed, written
-from .convert import _write
+from ._output import check_writable, renamed, write_text, written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,6 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     nrows, ncols = parse_size(args.size)
+    if args.output:
+        check_writable(args.output)
     if args.count < 1:
         raise KakuroError(f"--count must be at least 1, got {args.count}")
     if args.cryptic and nrows != ncols:
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(record)
     text = dumps(puzzles, fmt)
     if args.output:
-        _write_file(args.output, text)
+        write_text(args.output, text)
         if args.json:
             emit_json(written(args.output, fmt, ids=[p.id for p in puzzles]))
         else:
@@ -112,9 +113,3 @@ def stats_record(puzzle: Puzzle, seed: int, stats: dict[str, Any]) -> dict[str, 
     """The generator's statistics under the shared keys (``seconds`` becomes ``time_s``)."""
     kept = {k: v for k, v in stats.items() if k != "search"}
     return {"id": puzzle.id, "seed": seed, **renamed(kept, {"seconds": "time_s"})}
-
-
-def _write_file(path: str, text: str) -> None:
-    from pathlib import Path
-
-    _write(Path(path), text)

@@ -14,10 +14,11 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import KakuroError
+from ..fileio import read_text
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
 from ._common import Batch, add_puzzle_args, emit_json, progress
-from ._output import renamed, written
+from ._output import check_writable, renamed, write_text, written
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    old_report = _old_report(Path(args.report)) if args.report else ""
     batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                 f"ambiguity {result.ambiguity:.2f})"
             )
     if args.report:
-        write_report(Path(args.report), grades, args.puzzles, seconds)
+        write_report(Path(args.report), grades, args.puzzles, seconds, old_report)
         if args.json:
             emit_json(written(args.report, "markdown", puzzles=len(grades)))
         else:
@@ -159,19 +161,23 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
     return "\n".join(lines) + "\n"
 
 
-def write_report(path: Path, grades: list[Grade], sources: list[str], seconds: float) -> None:
+def _old_report(path: Path) -> str:
+    """The report file's text before grading starts (empty for a new file), so a directory,
+    a missing directory or a binary file is refused before minutes of grading."""
+    check_writable(path)
+    return read_text(path, what="--report") if path.exists() else ""
+
+
+def write_report(
+    path: Path, grades: list[Grade], sources: list[str], seconds: float, old: str = ""
+) -> None:
+    """The report block written into ``old`` (the file's text): replaced between its markers,
+    else appended."""
     block = report_markdown(grades, sources, seconds)
-    try:
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-    except OSError as exc:
-        raise KakuroError(f"--report: cannot read {path}: {exc.strerror}") from None
     if START in old and END in old:
         head, rest = old.split(START, 1)
         tail = rest.split(END, 1)[1]
         text = head + block.rstrip("\n") + tail
     else:
         text = old + ("\n" if old and not old.endswith("\n") else "") + block
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise KakuroError(f"--report: cannot write {path}: {exc.strerror}") from None
+    write_text(path, text)

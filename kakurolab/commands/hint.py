@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..errors import KakuroError
+from ..fileio import read_text
 from ..logic import STATE_HELP, Contradiction, State, next_hint, parse_state
 from ..logic.state import cell_name
 from ..model import Puzzle
@@ -45,12 +46,9 @@ def start_state(puzzle: Puzzle, text: str | None) -> State:
     carries one, the published solution (a wrong digit cannot lead anywhere)."""
     if text is None:
         return State.initial(puzzle)
-    if text.startswith("@") or Path(text).is_file():
+    if text.startswith("@") or _names_file(text):
         path = Path(text[1:] if text.startswith("@") else text)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise KakuroError(f"--state: cannot read {path}: {exc.strerror}") from None
+        text = read_text(path, what="--state")
     digits = parse_state(puzzle, text)
     state = State.from_digits(puzzle, digits)
     solution = puzzle.meta.get("solution")
@@ -64,6 +62,14 @@ def start_state(puzzle: Puzzle, text: str | None) -> State:
                 + (f" (and {len(wrong) - 1} more cells)" if len(wrong) > 1 else "")
             )
     return state
+
+
+def _names_file(text: str) -> bool:
+    """Whether a --state value names an existing file (a long grid or a NUL is not a name)."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,9 +8,12 @@ from pathlib import Path
 
 from ..errors import KakuroError
 from ..model import Cell, Puzzle, Solution
-from ._common import add_puzzle_args, emit_json
-from ._output import written
+from ._common import add_puzzle_args, emit_json, positive_float
+from ._output import check_writable, written
 from .hint import add_state_arg, single_puzzle, start_state
+
+MAX_SCALE = 20.0
+"""The largest PNG ``--scale`` (a 30x30 puzzle is then about 12,000 pixels wide)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,7 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="apply N human deduction steps first (digits and candidates as they then stand)",
     )
     add_state_arg(parser)
-    parser.add_argument("--scale", type=float, default=1.0, help="PNG size factor (default 1)")
+    parser.add_argument(
+        "--scale",
+        type=positive_float("--scale", MAX_SCALE),
+        default=1.0,
+        help=f"PNG size factor, above 0 and at most {MAX_SCALE:g} (default 1)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -61,8 +69,7 @@ def solution_of(puzzle: Puzzle) -> Solution:
 def run(args: argparse.Namespace) -> int:
     if args.after_steps < 0:
         raise KakuroError("--after-steps must be 0 or more")
-    if args.scale <= 0 or args.scale > 20:
-        raise KakuroError("--scale must be in (0, 20]")
+    check_writable(args.output)
     began = time.perf_counter()
     puzzle = single_puzzle(args)
     values: dict[Cell, int] = {}

@@ -7,14 +7,12 @@ then the complement d -> 10 - d.  Clue cells are re-derived at the heads of the 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from ..formats import FORMATS, dumps
 from ..generator.transforms import Transform, transform_puzzle, transform_solution
 from ..model import Puzzle, Solution
 from ._common import Batch, add_puzzle_args, emit_json
-from ._output import written
-from .convert import _write
+from ._output import write_text, written
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.to or ("pe424" if any(p.is_cryptic for p in out) else "kakuro")
     text = dumps(out, fmt)
     if args.output:
-        _write(Path(args.output), text)
+        write_text(args.output, text)
     if args.json:
         for puzzle, moved in pairs:
             record: dict[str, object] = {

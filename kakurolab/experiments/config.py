@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
+from ..fileio import write_text
 from ..model import Block, ClueCell, Puzzle, White
 
 TASK_NAMES = ("solve", "unique", "count", "up-only")
@@ -553,7 +554,7 @@ def _generate(
         puzzles.append(puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
     if keep:
         cache.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps(puzzles, "kakuro"), encoding="utf-8")
+        write_text(path, dumps(puzzles, "kakuro"))
     return set_name, puzzles
 
 

@@ -12,6 +12,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from ..fileio import write_text
+
 PACKAGES = (
     "kakurolab",
     "python-sat",
@@ -103,5 +105,5 @@ def write_environment(path: Path, experiment: Any) -> dict[str, Any]:
         "repetitions": experiment.repetitions,
         "report": experiment.report,
     }
-    path.write_text(json.dumps(env, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_text(path, json.dumps(env, indent=1, sort_keys=True) + "\n")
     return env

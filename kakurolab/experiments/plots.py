@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import require
+from ..fileio import replacing
 from .report import Results, Row, by_config, run_time, solved, summary_table
 
 _MIN_TIME = 1e-4  # log axes need a floor; faster runs are drawn here
@@ -47,7 +48,8 @@ def _save(fig: Any, results: Results, name: str) -> str:
     """PNG and SVG, without a date in them, so a rebuilt report changes no committed file."""
     for suffix, metadata in (("png", {"Software": None}), ("svg", {"Date": None})):
         path = results.path / f"{name}.{suffix}"
-        fig.savefig(path, dpi=120, bbox_inches="tight", metadata=metadata)
+        with replacing(path) as handle:  # whole or not at all, as every output
+            fig.savefig(handle, format=suffix, dpi=120, bbox_inches="tight", metadata=metadata)
     return name
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
+from ..fileio import write_text
 from .runner import DEFINITIVE, Row, find_disagreements, latest_rows, read_rows, warn
 
 Table = list[dict[str, Any]]
@@ -385,15 +386,15 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     for name, table in tables.items():
         target = out / f"{name}.csv"
         if table:
-            target.write_text(to_csv(table), encoding="utf-8")
+            write_text(target, to_csv(table))
         elif target.exists():
             target.unlink()
-    (out / "summary.tex").write_text(latex(tables["summary"]), encoding="utf-8")
+    write_text(out / "summary.tex", latex(tables["summary"]))
     mk_dir = out / "mkplot"
     mk_dir.mkdir(exist_ok=True)
     for config, group in by_config(rows).items():
         data = mkplot_json(results, config, group)
-        (mk_dir / f"{safe_name(config)}.json").write_text(json.dumps(data, indent=1) + "\n")
+        write_text(mk_dir / f"{safe_name(config)}.json", json.dumps(data, indent=1) + "\n")
 
     exp = env.get("experiment", {})
     md = [f"# Experiment `{results.name}`\n"]
@@ -451,7 +452,7 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     files += ["`summary.tex`", "`mkplot/*.json` (one per configuration)", "`environment.json`"]
     md.append("Files: " + ", ".join(files) + ".\n")
     text = "\n".join(md)
-    (out / "report.md").write_text(text, encoding="utf-8")
+    write_text(out / "report.md", text)
     return text
 
 

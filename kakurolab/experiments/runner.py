@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import KakuroError
+from ..fileio import write_text
 from ..model import Puzzle, Solution
 from .config import (
     MAX_RUNS,
@@ -600,7 +601,7 @@ def run_experiment(
     out.mkdir(parents=True, exist_ok=True)
     if pending or not (out / "environment.json").exists():  # describes who made the rows
         write_environment(out / "environment.json", experiment)
-    (out / "skipped.json").write_text(json.dumps(the_plan.skipped, indent=1) + "\n")
+    write_text(out / "skipped.json", json.dumps(the_plan.skipped, indent=1) + "\n")
     statuses: Counter[str] = Counter()
     repeats: Counter[tuple[str, str]] = Counter()
     writer = RowWriter(path)

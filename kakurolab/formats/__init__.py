@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,7 +108,7 @@ def loads_report(
     *,
     format: str | None = None,
     source: str | None = None,
-    select: Iterable[str] | None = None,
+    select: str | int | Iterable[str | int] | None = None,
     check: bool = True,
     strict: bool = False,
     allow_short_runs: bool | None = None,
@@ -120,7 +120,10 @@ def loads_report(
     parses but breaks a rule, becomes an :class:`InvalidPuzzle` in its place.  ``strict`` adds the
     generator's promises (runs of 2-9 cells, one connected network) to the rules;
     ``allow_short_runs`` is ignored (one-cell runs are legal), kept for old callers.
+    ``select`` is one id or range (a string is one item, never its characters) or a list of
+    them (see :func:`selection`).
     """
+    wanted = None if select is None else selection(select)
     fmt = get_format(format) if format else detect(text, source)
     found = fmt.parse_entries(text, source)
     if found and all(isinstance(entry, FormatError) for entry in found):
@@ -129,11 +132,29 @@ def loads_report(
         entry if isinstance(entry, Puzzle) else InvalidPuzzle(entry.puzzle_id or "?", entry)
         for entry in found
     ]
-    if select is not None:
-        parsed = _select(parsed, [str(s) for s in select], source)
+    if wanted is not None:
+        parsed = _select(parsed, wanted, source)
     if check:
         parsed = [_checked(entry, strict, source) for entry in parsed]
     return LoadReport(tuple(parsed))
+
+
+def selection(select: object) -> list[str]:
+    """The ``select`` argument as a list of items: one id or range (``"12"``, ``12``,
+    ``"1-10"``) is one item, never the characters of a string; any other iterable gives its
+    items (ids as text or whole numbers).  Anything else is a ``TypeError`` naming ``select``."""
+    if isinstance(select, str | int) and not isinstance(select, bool):
+        return [str(select)]
+    if isinstance(select, Iterable) and not isinstance(select, bytes | Mapping):
+        items = list(select)
+        bad = [item for item in items if isinstance(item, bool) or not isinstance(item, str | int)]
+        if not bad:
+            return [str(item) for item in items]
+        raise TypeError(f"select items must be ids (str or int), got {type(bad[0]).__name__}")
+    raise TypeError(
+        f"select must be an id, a range such as '1-10' or a list of them, "
+        f"got {type(select).__name__}"
+    )
 
 
 def _checked(entry: Entry, strict: bool, source: str | None) -> Entry:
