@@ -389,6 +389,35 @@ def test_cli_generate_file_is_readable_and_convertible(tmp_path, capsys):
     assert load(tmp_path / "one.kakuro")[0].grid == puzzles[1].grid
 
 
+def _blank_lines(puzzle) -> list[str]:
+    """Rows and columns past the clue border (row 0, column 0) without a white cell."""
+    rows = [
+        r
+        for r in range(1, puzzle.nrows)
+        if not any((r, c) in puzzle.whites for c in range(puzzle.ncols))
+    ]
+    cols = [
+        c
+        for c in range(1, puzzle.ncols)
+        if not any((r, c) in puzzle.whites for r in range(puzzle.nrows))
+    ]
+    return [f"row {r + 1}" for r in rows] + [f"column {c + 1}" for c in cols]
+
+
+def test_cli_and_api_give_the_same_puzzle(tmp_path):
+    """``full_frame`` is the default of the API as of the command line, so a seed gives one
+    puzzle either way.  Seed 0 is one whose puzzle without a full frame leaves rows blank
+    (so the test fails if the defaults drift apart again); turning it off stays possible."""
+    out = tmp_path / "g.kakuro"
+    assert main(["generate", "--size", "8x8", "--seed", "0", "-o", str(out)]) == 0
+    made = generate(8, 8, "normal", seed=0)
+    assert load(out)[0].grid == made.puzzle.grid
+    assert _blank_lines(made.puzzle) == []
+    loose = generate(8, 8, "normal", seed=0, full_frame=False)
+    assert _blank_lines(loose.puzzle) != []
+    assert loose.puzzle.meta["full_frame"] is False and "full_frame" not in made.puzzle.meta
+
+
 def test_cli_generate_cryptic(tmp_path):
     out = tmp_path / "c.txt"
     assert main(["generate", "--size", "6x6", "--cryptic", "--seed", "1", "-o", str(out)]) == 0

@@ -75,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
                 difficulty=args.difficulty,
                 symmetric=args.symmetric,
                 backend=args.backend,
-                full_frame=True,
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
         else:
@@ -87,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
                 symmetric=args.symmetric,
                 logic_only=args.logic_only,
                 backend=args.backend,
-                full_frame=True,
             )
             puzzle, solution, stats = got.puzzle, got.solution, got.stats
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))

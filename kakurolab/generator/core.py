@@ -35,7 +35,7 @@ from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, random_layout
 from .regions import check_regions
 
-GENERATOR_VERSION = "1.4"
+GENERATOR_VERSION = "1.5"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -133,7 +133,7 @@ def generate(
     node_limit: int | None = NODE_LIMIT,
     timeout: float | None = None,
     pid: str | None = None,
-    full_frame: bool = False,
+    full_frame: bool = True,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -148,12 +148,11 @@ def generate(
     none) is only a safety net for other backends: a check that runs into it makes the
     result depend on the machine's speed again.
 
-    ``full_frame`` keeps every row and column of the requested size in use (no line of the
-    grid is all blocks; ``layout.Layout``): the command line asks for it.  It is off by
-    default only because generator 1.4's puzzles, the shipped sets among them, leave some
-    lines blank, and the same seed must keep giving the same puzzle; with it on, a seed
-    gives the same puzzle as without whenever that puzzle used the full grid and no layout
-    was dropped on the way.
+    ``full_frame`` (default on, for the API and the command line alike) keeps every row and
+    column of the requested size in use: no line of the grid is all blocks
+    (``layout.Layout``), so a 12x12 request never comes back as a smaller puzzle padded with
+    blocks.  Turning it off gives a seed the same puzzle as with it whenever that puzzle
+    used the full grid and no layout was dropped on the way.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     problem = size_problem(nrows, ncols)
@@ -207,8 +206,8 @@ def generate(
                 "symmetric": symmetric,
                 "logic_only": logic_only,
             }
-            if full_frame:  # only then, so that generator 1.4's puzzles stay byte-identical
-                meta["full_frame"] = True
+            if not full_frame:  # the default is not recorded
+                meta["full_frame"] = False
             name = pid or f"g{nrows}x{ncols}-{level.name}-s{seed}"
             puzzle = build_puzzle(layout, values, name, meta)
             stats["mean_ambiguity"] = round(mean_ambiguity(puzzle), 3)

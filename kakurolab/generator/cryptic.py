@@ -132,7 +132,7 @@ def generate_cryptic(
     backend: str | Backend = "native",
     attempts: int = 20,
     pid: str | None = None,
-    full_frame: bool = False,
+    full_frame: bool = True,
 ) -> CrypticGenerated:
     """A square cryptic puzzle (the PE424 format holds square grids only); ``full_frame``
     as in :func:`core.generate`."""
