@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 logic_only=args.logic_only,
                 backend=args.backend,
             )
-            puzzle, solution, stats = got.puzzle, got.solution, got.stats
+            puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))
         if args.json:
             record = stats_record(puzzle, seed, stats)

@@ -28,15 +28,20 @@ solver's ``max_depth`` or ``decisions`` statistic is 0).
 
 from __future__ import annotations
 
-from .core import GENERATOR_VERSION, PRESETS, Generated, generate, parse_size
+from .core import GENERATOR_VERSION, PRESETS, Generated, generate, generate_spec, parse_size
 from .difficulty import DIFFICULTIES, mean_ambiguity
+from .records import GenerationLimits, GenerationSpec, GenerationStats
 
 __all__ = [
     "DIFFICULTIES",
     "GENERATOR_VERSION",
     "PRESETS",
     "Generated",
+    "GenerationLimits",
+    "GenerationSpec",
+    "GenerationStats",
     "generate",
+    "generate_spec",
     "mean_ambiguity",
     "parse_size",
 ]
