@@ -13,8 +13,19 @@ from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import dumps, load, loads
-from kakurolab.generator import DIFFICULTIES, generate, mean_ambiguity, parse_size
+from kakurolab.generator import (
+    DIFFICULTIES,
+    GenerationLimits,
+    GenerationSpec,
+    GenerationStats,
+    generate,
+    generate_spec,
+    mean_ambiguity,
+    parse_size,
+)
+from kakurolab.generator.checks import RegionCheck, WholeGridCheck
 from kakurolab.generator.clues import build_puzzle
+from kakurolab.generator.core import uniqueness_check
 from kakurolab.generator.cryptic import generate_cryptic, letter_clue
 from kakurolab.generator.difficulty import clue_ambiguities
 from kakurolab.generator.fill import fill, fill_grid
@@ -195,6 +206,48 @@ def test_region_check_agrees_with_a_whole_count(quick_limit):
                 assert solution_problems(puzzle, other) == []
         verdicts.append((unique, bool(regions)))
     assert (True, True) in verdicts and (False, True) in verdicts
+
+
+OTHERS = ["cpsat", "pysat"]
+"""Backends the whole-grid check is run with against the region check."""
+
+
+def test_the_two_uniqueness_checks_agree():
+    """The repair loop's two checks give one verdict: both prove the same grids unique (the
+    whole-grid one with two other backends), and on an ambiguous grid each names spots; the
+    second digits a region spot knows complete the fill to another solution."""
+    regions = uniqueness_check(GenerationLimits("native", node_limit=None))
+    wholes = [uniqueness_check(GenerationLimits(_peer(b), node_limit=None)) for b in OTHERS]
+    assert isinstance(regions, RegionCheck)
+    assert all(isinstance(whole, WholeGridCheck) for whole in wholes)
+    outcomes = []
+    for puzzle, values in _region_cases():
+        layout = Layout.of(puzzle)
+        verdicts = [c.check(layout, puzzle, values, GenerationStats()) for c in [regions, *wholes]]
+        unique = verdicts[0].search is not None
+        assert [v.search is not None for v in verdicts] == [unique] * len(verdicts)
+        for verdict in verdicts:
+            assert not verdict.timed_out
+            assert unique != bool(verdict.spots)
+            for spot in verdict.spots:
+                assert spot and set(spot) <= set(values)
+                known = {c: d for c, d in spot.items() if d}
+                if known:
+                    assert solution_problems(puzzle, Solution({**values, **known})) == []
+        outcomes.append(unique)
+    assert True in outcomes and False in outcomes
+
+
+def test_generate_is_generate_spec_of_its_records():
+    """The keyword API and the records give one puzzle, and the stats record every check."""
+    made = generate(8, 8, "hard", seed=5, symmetric=True)
+    spec = GenerationSpec(8, 8, DIFFICULTIES["hard"], seed=5, symmetric=True)
+    again = generate_spec(spec, GenerationLimits())
+    assert again.puzzle.grid == made.puzzle.grid and again.solution == made.solution
+    record = made.stats.as_dict()
+    assert record["solves"] >= 1 and record["layouts"] >= 1 and "search" in record
+    assert record["regions"] == made.stats.regions  # native: region checks ran
+    assert isinstance(record["seconds"], float)
 
 
 def test_region_check_rejects_a_fill_that_does_not_fit():
@@ -387,6 +440,35 @@ def test_cli_generate_file_is_readable_and_convertible(tmp_path, capsys):
         == 0
     )
     assert load(tmp_path / "one.kakuro")[0].grid == puzzles[1].grid
+
+
+def _blank_lines(puzzle) -> list[str]:
+    """Rows and columns past the clue border (row 0, column 0) without a white cell."""
+    rows = [
+        r
+        for r in range(1, puzzle.nrows)
+        if not any((r, c) in puzzle.whites for c in range(puzzle.ncols))
+    ]
+    cols = [
+        c
+        for c in range(1, puzzle.ncols)
+        if not any((r, c) in puzzle.whites for r in range(puzzle.nrows))
+    ]
+    return [f"row {r + 1}" for r in rows] + [f"column {c + 1}" for c in cols]
+
+
+def test_cli_and_api_give_the_same_puzzle(tmp_path):
+    """``full_frame`` is the default of the API as of the command line, so a seed gives one
+    puzzle either way.  Seed 0 is one whose puzzle without a full frame leaves rows blank
+    (so the test fails if the defaults drift apart again); turning it off stays possible."""
+    out = tmp_path / "g.kakuro"
+    assert main(["generate", "--size", "8x8", "--seed", "0", "-o", str(out)]) == 0
+    made = generate(8, 8, "normal", seed=0)
+    assert load(out)[0].grid == made.puzzle.grid
+    assert _blank_lines(made.puzzle) == []
+    loose = generate(8, 8, "normal", seed=0, full_frame=False)
+    assert _blank_lines(loose.puzzle) != []
+    assert loose.puzzle.meta["full_frame"] is False and "full_frame" not in made.puzzle.meta
 
 
 def test_cli_generate_cryptic(tmp_path):

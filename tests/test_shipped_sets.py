@@ -60,6 +60,30 @@ def test_shipped_puzzle_is_unique(loaded, case, backend):
         assert proof.solutions[0].answer == entry["answers"][index]
 
 
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_shipped_puzzle_uses_every_row_and_column(loaded, case):
+    """Generated with ``full_frame``: row 0 and column 0 hold the clues, and every other row
+    and column holds at least one white cell (so the puzzle is as big as its stated size,
+    not a smaller one padded with blocks).  Row 0 (column 0) then holds a clue above (left
+    of) each white cell of row 1 (column 1), so no line at all is blank."""
+    entry, index = case
+    assert entry["params"]["full_frame"] is True
+    puzzle = loaded[entry["file"]][index]
+    whites = set(puzzle.whites)
+    assert not any(r == 0 or c == 0 for r, c in whites)
+    blank = [
+        f"row {r + 1}"
+        for r in range(1, puzzle.nrows)
+        if all((r, c) not in whites for c in range(puzzle.ncols))
+    ]
+    blank += [
+        f"column {c + 1}"
+        for c in range(1, puzzle.ncols)
+        if all((r, c) not in whites for r in range(puzzle.nrows))
+    ]
+    assert blank == []
+
+
 def test_smallest_set_regenerates_from_its_seed(loaded):
     entry = next(e for e in SETS if e["kind"] == "standard" and e["size"] == "8x8")
     rows, cols = map(int, entry["size"].split("x"))

@@ -76,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
                 difficulty=args.difficulty,
                 symmetric=args.symmetric,
                 backend=args.backend,
-                full_frame=True,
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
         else:
@@ -88,9 +87,8 @@ def run(args: argparse.Namespace) -> int:
                 symmetric=args.symmetric,
                 logic_only=args.logic_only,
                 backend=args.backend,
-                full_frame=True,
             )
-            puzzle, solution, stats = got.puzzle, got.solution, got.stats
+            puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))
         if args.json:
             record = stats_record(puzzle, seed, stats)

@@ -11,9 +11,9 @@ bounded by search nodes, not the clock, so a seed gives the same puzzle on any m
 
 Sizes are ``ROWSxCOLS`` (rows first) and include the first row and column, which hold only
 clue cells and blocks; each side is 4-60 (4 only as 4x4), the longer at most three times the
-shorter (``core.size_problem``), and ``full_frame`` (the command line's choice) keeps every
-row and column in use; presets: ``beginner`` 8x8, ``intermediate`` 12x12, ``grandmaster``
-16x22 (16 rows, 22 columns: the rulebook sheet).
+shorter (``core.size_problem``), and ``full_frame`` (on by default, in the API and on the
+command line) keeps every row and column in use; presets: ``beginner`` 8x8, ``intermediate``
+12x12, ``grandmaster`` 16x22 (16 rows, 22 columns: the rulebook sheet).
 
 Levels cap every clue's combination ambiguity (digit sets its length and sum admit) and keep
 the mean ambiguity in a band, so means rise strictly from level to level: ``easy`` 1 (only
@@ -28,15 +28,20 @@ solver's ``max_depth`` or ``decisions`` statistic is 0).
 
 from __future__ import annotations
 
-from .core import GENERATOR_VERSION, PRESETS, Generated, generate, parse_size
+from .core import GENERATOR_VERSION, PRESETS, Generated, generate, generate_spec, parse_size
 from .difficulty import DIFFICULTIES, mean_ambiguity
+from .records import GenerationLimits, GenerationSpec, GenerationStats
 
 __all__ = [
     "DIFFICULTIES",
     "GENERATOR_VERSION",
     "PRESETS",
     "Generated",
+    "GenerationLimits",
+    "GenerationSpec",
+    "GenerationStats",
     "generate",
+    "generate_spec",
     "mean_ambiguity",
     "parse_size",
 ]

@@ -34,7 +34,7 @@ def bench_generate(
             start = time.perf_counter()
             made = generate(nrows, ncols, difficulty, seed=seed, backend=backend)
             times.append(time.perf_counter() - start)
-            solves.append(made.stats["solves"])
+            solves.append(made.stats.solves)
         rows.append(
             {
                 "size": f"{nrows}x{ncols}",

@@ -3,7 +3,8 @@
 Uniqueness is decided from the layout and clues alone; the fill is only a witness that a
 solution exists.  With the native backend, root propagation splits the undecided cells into
 independent regions, each searched (or probed cell by cell) on its own (``regions``); other
-backends count the whole grid up to two (``kakurolab.uniqueness.count``).  Where a second
+backends count the whole grid up to two (``kakurolab.uniqueness.count``); both are
+``checks.UniquenessCheck``s, and one repair loop (``_make_unique``) serves both.  Where a second
 solution differs from the fill, the generator repairs *there*: it changes a differing digit,
 re-fills a few run-mates (never giving a cell the second solution's digit), or turns a cell
 of the spot into a block when the layout allows.  One check names every ambiguous spot of
@@ -20,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,14 +29,14 @@ from ..backends import Backend
 from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
 from ..model import Cell, Puzzle, Solution
-from ..uniqueness import count
+from .checks import RegionCheck, UniquenessCheck, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, random_layout
-from .regions import check_regions
+from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 
-GENERATOR_VERSION = "1.4"
+GENERATOR_VERSION = "1.5"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -52,11 +53,6 @@ MAX_ASPECT = 3
 grids are not refused by any rule, but their random layouts end up below the minimum fill
 (5x20, 6x60) or cut apart, so the generator ran out of attempts after many seconds; the
 limit says so up front instead."""
-
-NODE_LIMIT = 30_000
-"""Search nodes one uniqueness check may expand (native backend: per region) before it counts
-as undecided.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms here, so the
-budget is a few seconds at most and, unlike a timeout, the same on any machine."""
 
 QUICK_LIMIT = 2_000
 """Search nodes per region in a check that may still find ambiguous spots elsewhere: a
@@ -78,7 +74,7 @@ class Generated:
 
     puzzle: Puzzle
     solution: Solution
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: GenerationStats = field(default_factory=GenerationStats)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -133,7 +129,7 @@ def generate(
     node_limit: int | None = NODE_LIMIT,
     timeout: float | None = None,
     pid: str | None = None,
-    full_frame: bool = False,
+    full_frame: bool = True,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -142,190 +138,166 @@ def generate(
     one round repairs every spot a check names, up to four times ``max_repairs`` repairs in
     all).  ``node_limit`` bounds each uniqueness check by search nodes (with the native
     backend, each region's search): a region it cannot settle is repaired where the search
-    got stuck, and a grid other backends cannot settle is dropped (``stats["timeouts"]``
+    got stuck, and a grid other backends cannot settle is dropped (``stats.timeouts``
     counts both).  A node budget stops at the same point on any
     machine, so the seed alone pins the puzzle.  ``timeout`` (seconds per check, default
     none) is only a safety net for other backends: a check that runs into it makes the
     result depend on the machine's speed again.
 
-    ``full_frame`` keeps every row and column of the requested size in use (no line of the
-    grid is all blocks; ``layout.Layout``): the command line asks for it.  It is off by
-    default only because generator 1.4's puzzles, the shipped sets among them, leave some
-    lines blank, and the same seed must keep giving the same puzzle; with it on, a seed
-    gives the same puzzle as without whenever that puzzle used the full grid and no layout
-    was dropped on the way.
+    ``full_frame`` (default on, for the API and the command line alike) keeps every row and
+    column of the requested size in use: no line of the grid is all blocks
+    (``layout.Layout``), so a 12x12 request never comes back as a smaller puzzle padded with
+    blocks.  Turning it off gives a seed the same puzzle as with it whenever that puzzle
+    used the full grid and no layout was dropped on the way.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
-    problem = size_problem(nrows, ncols)
+    spec = GenerationSpec(nrows, ncols, level, seed, symmetric, logic_only, full_frame, pid)
+    limits = GenerationLimits(backend, max_repairs, max_layouts, node_limit, timeout)
+    return generate_spec(spec, limits)
+
+
+def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) -> Generated:
+    """:func:`generate` from its records (``limits`` default: ``GenerationLimits()``)."""
+    limits = limits or GenerationLimits()
+    problem = size_problem(spec.nrows, spec.ncols)
     if problem:
-        raise KakuroError(f"size {nrows}x{ncols}: {problem}")
-    rng = random.Random(derive_seed(seed, f"{nrows}x{ncols}", level.name, symmetric, logic_only))
-    limits = check_limits(backend, node_limit, timeout)
-    stats: dict[str, Any] = {"layouts": 0, "fills": 0, "repairs": 0, "solves": 0}
+        raise KakuroError(f"size {spec.size}: {problem}")
+    level = spec.level
+    rng = random.Random(
+        derive_seed(spec.seed, spec.size, level.name, spec.symmetric, spec.logic_only)
+    )
+    check = uniqueness_check(limits)
+    stats = GenerationStats()
     start = time.perf_counter()
-    max_run = min(level.max_run, nrows - 1, ncols - 1, MAX_RUN)
-    for _ in range(max_layouts):
+    max_run = min(level.max_run, spec.nrows - 1, spec.ncols - 1, MAX_RUN)
+    for _ in range(limits.max_layouts):
         layout = random_layout(
-            nrows,
-            ncols,
+            spec.nrows,
+            spec.ncols,
             rng,
             block_rate=level.block_rate,
             max_run=max_run,
-            symmetric=symmetric,
-            full_frame=full_frame,
+            symmetric=spec.symmetric,
+            full_frame=spec.full_frame,
         )
-        stats["layouts"] += 1
+        stats.layouts += 1
         min_whites = MIN_KEPT * len(layout.whites)  # before easy's shaping, which blocks too
         first: dict[Cell, int] | None = None
         if level.max_ambiguity == 1:
-            shaped = shape_for_level(layout, level, rng, max_run=max_run, symmetric=symmetric)
+            shaped = shape_for_level(layout, level, rng, max_run=max_run, symmetric=spec.symmetric)
             if shaped is None:
                 continue
             layout, first = shaped
-        budget = max_repairs if max_repairs is not None else 60 + len(layout.whites) // 2
+        budget = limits.repair_budget(len(layout.whites))
         for _ in range(6):
             values = first or fill_grid(layout, rng, allows=level.allows, weight=level.weight)
             first = None
-            stats["fills"] += 1
+            stats.fills += 1
             if values is None:
                 continue
-            found = _make_unique(
-                layout, values, level, rng, backend, budget, logic_only, limits, stats, symmetric
-            )
+            found = _make_unique(layout, values, spec, rng, check, budget, stats)
             if found is None:
                 continue
             if len(found[0].whites) < min_whites:
-                stats["shrunk"] = stats.get("shrunk", 0) + 1
+                stats.shrunk += 1
                 continue
             layout, values, result = found
-            stats["seconds"] = round(time.perf_counter() - start, 3)
-            meta = {
-                "generator": GENERATOR_VERSION,
-                "seed": seed,
-                "size": f"{nrows}x{ncols}",
-                "difficulty": level.name,
-                "symmetric": symmetric,
-                "logic_only": logic_only,
-            }
-            if full_frame:  # only then, so that generator 1.4's puzzles stay byte-identical
-                meta["full_frame"] = True
-            name = pid or f"g{nrows}x{ncols}-{level.name}-s{seed}"
-            puzzle = build_puzzle(layout, values, name, meta)
-            stats["mean_ambiguity"] = round(mean_ambiguity(puzzle), 3)
-            stats["search"] = result
+            stats.seconds = round(time.perf_counter() - start, 3)
+            puzzle = build_puzzle(layout, values, spec.name, _meta(spec))
+            stats.mean_ambiguity = round(mean_ambiguity(puzzle), 3)
+            stats.search = result
             return Generated(puzzle, solution_of(values), stats)
     raise KakuroError(
-        f"no unique {nrows}x{ncols} {level.name} puzzle within {max_layouts} layouts "
-        f"(seed {seed}); try another seed or difficulty"
+        f"no unique {spec.size} {level.name} puzzle within {limits.max_layouts} layouts "
+        f"(seed {spec.seed}); try another seed or difficulty"
     )
+
+
+def _meta(spec: GenerationSpec) -> dict[str, Any]:
+    """What a generated puzzle records of its making: enough to make it again."""
+    meta: dict[str, Any] = {
+        "generator": GENERATOR_VERSION,
+        "seed": spec.seed,
+        "size": spec.size,
+        "difficulty": spec.level.name,
+        "symmetric": spec.symmetric,
+        "logic_only": spec.logic_only,
+    }
+    if not spec.full_frame:  # the default is not recorded
+        meta["full_frame"] = False
+    return meta
+
+
+CHECKS: dict[str, Callable[[GenerationLimits], UniquenessCheck]] = {
+    "native": lambda limits: RegionCheck(limits.node_limit, QUICK_LIMIT, MAX_STUCK),
+}
+"""Backends (by name) with a uniqueness check of their own: the native backend's root
+propagation splits the grid into regions (``regions``).  Any other backend, and a backend
+instance, counts the whole grid (``checks.WholeGridCheck``)."""
+
+
+def uniqueness_check(limits: GenerationLimits) -> UniquenessCheck:
+    """The check the repair loop runs for ``limits.backend``."""
+    make = CHECKS.get(limits.backend) if isinstance(limits.backend, str) else None
+    if make is None:
+        return WholeGridCheck(limits.backend, limits.count_options())
+    return make(limits)
 
 
 def _make_unique(
     layout: Layout,
     values: dict[Cell, int],
-    level: Difficulty,
+    spec: GenerationSpec,
     rng: random.Random,
-    backend: str | Backend,
+    check: UniquenessCheck,
     max_repairs: int,
-    logic_only: bool,
-    limits: dict[str, Any],
-    stats: dict[str, Any],
-    symmetric: bool = False,
+    stats: GenerationStats,
 ) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
-    """Check, and repair where a second solution differs, until the puzzle is unique.
+    """Check, and repair every spot where a second solution differs, until the puzzle is
+    unique; returns the unique layout and fill with the check's search statistics.
 
-    With the native backend every check searches each undecided region on its own
-    (``regions``) and names every ambiguous spot at once; other backends name one spot per
-    full count.
+    The check names the spots (``checks``: every ambiguous region at once, or one spot per
+    whole-grid count); all are repaired before the next check.  ``max_repairs`` bounds the
+    checks; a check may name many spots, so the repairs themselves get a few times that.
+    A fill is dropped when a check leaves nothing to repair without proving uniqueness, or
+    when more than ``check.max_stuck`` repairs fail.
     """
-    if backend != "native":
-        return _make_unique_whole(
-            layout, values, level, rng, backend, max_repairs, logic_only, limits, stats, symmetric
-        )
-    heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
-    # ``max_repairs`` bounds the checks; a check may name many spots, so the repairs
-    # themselves get a few times that.
+    heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous spot
     repairs = stuck = checks = 0
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         puzzle = build_puzzle(layout, values)
-        regions = check_regions(puzzle, values, limits.get("node_limit"), QUICK_LIMIT)
-        stats["solves"] += 1
-        if regions is None:
-            raise KakuroError("the clues of a filled grid contradict its fill")
-        stats["regions"] = stats.get("regions", 0) + len(regions)
-        spots = [
-            spot
-            for region in regions
-            if region.other is not None
-            for spot in _split_spot(
-                layout, {c: d for c, d in region.other.items() if d != values[c]}
-            )
-        ]
-        if not spots:
-            if not all(region.complete for region in regions):
-                # Regions the node budget could not settle: make the clues around the cells
-                # whose probes ran out less ambiguous, and check again (dropping the fill
-                # instead wastes every repair so far; large hard grids hit this often).
-                stats["timeouts"] = stats.get("timeouts", 0) + 1
-                spots = [{c: 0 for c in region.unsure} for region in regions if region.unsure]
-                if not spots:
-                    return None
-            else:
-                result = {
-                    "nodes": sum(region.nodes for region in regions),
-                    "max_depth": max((region.depth for region in regions), default=0),
-                    "regions": len(regions),
-                }
-                if not _acceptable(puzzle, level, logic_only, result, stats):
-                    return None
-                return layout, values, result
-        for other in spots:
-            for cell in other:
+        verdict = check.check(layout, puzzle, values, stats)
+        stats.solves += 1
+        if verdict.timed_out:
+            stats.timeouts += 1
+        if verdict.search is not None:
+            if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, stats):
+                return None
+            return layout, values, verdict.search
+        if not verdict.spots:
+            return None
+        for spot in verdict.spots:
+            for cell in spot:
                 heat[cell] = heat.get(cell, 0) + 1
-        for other in spots:
-            diff = [c for c in sorted(other) if c in values]  # an earlier repair may block some
+        for spot in verdict.spots:
+            diff = [c for c in sorted(spot) if c in values]  # an earlier repair may block some
             if not diff:
                 continue
-            known = {c: d for c, d in other.items() if d}  # the second solution's digits
-            repaired = _repair(layout, values, diff, level, rng, heat, known, symmetric)
+            known = {c: d for c, d in spot.items() if d}  # the second solution's digits
+            repaired = _repair(layout, values, diff, spec.level, rng, heat, known, spec.symmetric)
             repairs += 1
-            stats["repairs"] += 1
+            stats.repairs += 1
             if repaired is None:
                 # Leave this spot for the next round (its heat rises, so wider repairs
                 # follow) unless spots keep resisting: then the fill is hopeless.
                 stuck += 1
-                stats["stuck"] = stats.get("stuck", 0) + 1
-                if stuck > MAX_STUCK:
+                stats.stuck += 1
+                if stuck > check.max_stuck:
                     return None
                 continue
             layout, values = repaired
     return None
-
-
-def _split_spot(layout: Layout, changed: dict[Cell, int]) -> list[dict[Cell, int]]:
-    """A second solution's changes split into groups that share no run.
-
-    Each group alone also turns the fill into a solution (a run sees one group's changes or
-    none), so each is an ambiguous spot of its own, and a small spot gets a focused repair.
-    """
-    groups: list[dict[Cell, int]] = []
-    left = set(changed)
-    for start in sorted(changed):
-        if start not in left:
-            continue
-        left.discard(start)
-        group, todo = {start: changed[start]}, [start]
-        while todo:
-            cell = todo.pop()
-            for i in layout.runs_of[cell]:
-                for mate in layout.runs[i][1]:
-                    if mate in left:
-                        left.discard(mate)
-                        group[mate] = changed[mate]
-                        todo.append(mate)
-        groups.append(group)
-    return groups
 
 
 def _acceptable(
@@ -333,82 +305,16 @@ def _acceptable(
     level: Difficulty,
     logic_only: bool,
     search: Mapping[str, Any],
-    stats: dict[str, Any],
+    stats: GenerationStats,
 ) -> bool:
     """The last gates of a unique grid: no branching under ``--logic-only``, and the level's
-    band of mean clue ambiguity (a miss is counted in ``stats["off_band"]``)."""
+    band of mean clue ambiguity (a miss is counted in ``stats.off_band``)."""
     if logic_only and not logic_solvable(search):
         return False
     if not level.accepts_mean(mean_ambiguity(puzzle)):
-        stats["off_band"] = stats.get("off_band", 0) + 1
+        stats.off_band += 1
         return False
     return True
-
-
-def _make_unique_whole(
-    layout: Layout,
-    values: dict[Cell, int],
-    level: Difficulty,
-    rng: random.Random,
-    backend: str | Backend,
-    max_repairs: int,
-    logic_only: bool,
-    limits: dict[str, Any],
-    stats: dict[str, Any],
-    symmetric: bool = False,
-) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
-    """Solve the whole grid, and repair where a second solution differs (any backend)."""
-    heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous region
-    for _ in range(max_repairs + 1):
-        puzzle = build_puzzle(layout, values)
-        result = count(puzzle, 2, backend=backend, **limits)
-        stats["solves"] += 1
-        if not result.solutions and not result.complete:
-            stats["timeouts"] = stats.get("timeouts", 0) + 1
-            return None  # timed out before any solution
-        if not result.solutions:
-            raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
-        if len(result.solutions) == 1:
-            if not result.complete:
-                stats["timeouts"] = stats.get("timeouts", 0) + 1
-                return None  # undecided (budget spent): not provably unique
-            if not _acceptable(puzzle, level, logic_only, result.stats, stats):
-                return None
-            return layout, values, dict(result.stats)
-        diff = _closest_difference(values, result.solutions)
-        stats["repairs"] += 1
-        for cell in diff:
-            heat[cell] = heat.get(cell, 0) + 1
-        repaired = _repair(layout, values, diff, level, rng, heat, None, symmetric)
-        if repaired is None:
-            stats["stuck"] = stats.get("stuck", 0) + 1
-            return None
-        layout, values = repaired
-    return None
-
-
-def check_limits(
-    backend: str | Backend, node_limit: int | None, timeout: float | None
-) -> dict[str, Any]:
-    """Keyword arguments for ``count``: the node budget goes only to the native backend by
-    name (other backends reject the option; a backend instance keeps its own options)."""
-    limits: dict[str, Any] = {"timeout": timeout}
-    if node_limit is not None and backend == "native":
-        limits["node_limit"] = node_limit
-    return limits
-
-
-def _closest_difference(values: Mapping[Cell, int], solutions: list[Solution]) -> list[Cell]:
-    """The smallest set of cells two known solutions disagree on (fill vs. found ones)."""
-    grids = [dict(values)] + [dict(s.values) for s in solutions]
-    best: list[Cell] | None = None
-    for i in range(len(grids)):
-        for j in range(i + 1, len(grids)):
-            diff = [c for c in sorted(values) if grids[i][c] != grids[j][c]]
-            if diff and (best is None or len(diff) < len(best)):
-                best = diff
-    assert best is not None
-    return best
 
 
 def _repair(

@@ -20,8 +20,9 @@ from ..errors import KakuroError
 from ..model import LETTERS, Cell, Clue, Direction, Puzzle, Solution
 from ..uniqueness import count
 from .clues import from_clues
-from .core import NODE_LIMIT, Generated, check_limits, derive_seed, generate
+from .core import Generated, derive_seed, generate
 from .layout import Layout
+from .records import NODE_LIMIT, GenerationLimits
 
 
 @dataclass
@@ -54,7 +55,7 @@ def encrypt(
     Checks are bounded by a search-node budget, not the clock, so a seed gives the same puzzle
     on any machine; ``timeout`` is only a safety net for backends without a node budget.
     """
-    limits = check_limits(backend, node_limit, timeout)
+    limits = GenerationLimits(backend, node_limit=node_limit, timeout=timeout).count_options()
     layout = Layout.of(standard)
     digits = list(range(10))
     rng.shuffle(digits)
@@ -132,7 +133,7 @@ def generate_cryptic(
     backend: str | Backend = "native",
     attempts: int = 20,
     pid: str | None = None,
-    full_frame: bool = False,
+    full_frame: bool = True,
 ) -> CrypticGenerated:
     """A square cryptic puzzle (the PE424 format holds square grids only); ``full_frame``
     as in :func:`core.generate`."""

@@ -80,6 +80,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
                     "params": {
                         "symmetric": False,
                         "logic_only": False,
+                        "full_frame": True,
                         "max_layouts": MAX_LAYOUTS,
                         "backend": "native",
                     },
@@ -105,7 +106,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
                 "difficulty": "hard",
                 "seeds": seeds,
                 "answers": answers,
-                "params": {"backend": "native"},
+                "params": {"backend": "native", "full_frame": True},
             }
         )
         print(name, flush=True)

@@ -1,0 +1,149 @@
+"""Uniqueness checks the repair loop runs: one protocol, two ways to find ambiguous spots.
+
+``RegionCheck`` (native backend) splits the grid after root propagation into independent
+regions and searches each on its own (``regions``), so one check names every ambiguous spot
+of the grid; ``WholeGridCheck`` asks any backend to count the whole grid up to two and names
+the one spot where two of the solutions it knows differ.  ``core._make_unique`` repairs what
+either names, so the loop itself knows nothing of backends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..backends import Backend
+from ..errors import KakuroError
+from ..model import Cell, Puzzle, Solution
+from ..uniqueness import count
+from .layout import Layout
+from .records import GenerationStats
+from .regions import check_regions
+
+Spot = dict[Cell, int]
+"""Cells where a second solution differs from the fill, each with that solution's digit
+(0 when the check does not know it)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one check found: ``search`` (the solver's statistics) when the puzzle is proved
+    unique, else the ``spots`` to repair (none: give this fill up); ``timed_out`` when a node
+    budget or timeout left part of the grid undecided."""
+
+    spots: list[Spot] = field(default_factory=list)
+    search: dict[str, Any] | None = None
+    timed_out: bool = False
+
+
+class UniquenessCheck(Protocol):
+    """Decides whether a filled layout's clues have one solution, naming spots to repair."""
+
+    max_stuck: int
+    """Failed repairs one fill may take before the loop drops it."""
+
+    def check(
+        self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
+    ) -> Verdict: ...
+
+
+@dataclass(frozen=True)
+class RegionCheck:
+    """Native root propagation, then one bounded search (or probe) per undecided region.
+
+    A check names every ambiguous spot; regions the budget could not settle become spots of
+    their own (the cells whose probes ran out), so the loop makes their clues less ambiguous
+    instead of dropping a fill that took many repairs.
+    """
+
+    node_limit: int | None
+    quick_limit: int | None
+    max_stuck: int = 8
+
+    def check(
+        self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
+    ) -> Verdict:
+        regions = check_regions(puzzle, values, self.node_limit, self.quick_limit)
+        if regions is None:
+            raise KakuroError("the clues of a filled grid contradict its fill")
+        stats.regions = (stats.regions or 0) + len(regions)
+        spots = [
+            spot
+            for region in regions
+            if region.other is not None
+            for spot in split_spot(
+                layout, {c: d for c, d in region.other.items() if d != values[c]}
+            )
+        ]
+        if spots:
+            return Verdict(spots)
+        if not all(region.complete for region in regions):
+            return Verdict([{c: 0 for c in r.unsure} for r in regions if r.unsure], timed_out=True)
+        search = {
+            "nodes": sum(region.nodes for region in regions),
+            "max_depth": max((region.depth for region in regions), default=0),
+            "regions": len(regions),
+        }
+        return Verdict(search=search)
+
+
+@dataclass(frozen=True)
+class WholeGridCheck:
+    """Any backend counts the whole grid up to two; one spot per check, and a grid the
+    budget cannot settle (or a repair that fails) drops the fill."""
+
+    backend: str | Backend
+    options: Mapping[str, Any]
+    max_stuck: int = 0
+
+    def check(
+        self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
+    ) -> Verdict:
+        result = count(puzzle, 2, backend=self.backend, **self.options)
+        if not result.solutions and result.complete:
+            raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
+        if len(result.solutions) < 2:
+            if not result.complete:
+                return Verdict(timed_out=True)  # undecided (budget spent): not provably unique
+            return Verdict(search=dict(result.stats))
+        return Verdict([dict.fromkeys(closest_difference(values, result.solutions), 0)])
+
+
+def split_spot(layout: Layout, changed: dict[Cell, int]) -> list[Spot]:
+    """A second solution's changes split into groups that share no run.
+
+    Each group alone also turns the fill into a solution (a run sees one group's changes or
+    none), so each is an ambiguous spot of its own, and a small spot gets a focused repair.
+    """
+    groups: list[Spot] = []
+    left = set(changed)
+    for start in sorted(changed):
+        if start not in left:
+            continue
+        left.discard(start)
+        group, todo = {start: changed[start]}, [start]
+        while todo:
+            cell = todo.pop()
+            for i in layout.runs_of[cell]:
+                for mate in layout.runs[i][1]:
+                    if mate in left:
+                        left.discard(mate)
+                        group[mate] = changed[mate]
+                        todo.append(mate)
+        groups.append(group)
+    return groups
+
+
+def closest_difference(values: Mapping[Cell, int], solutions: list[Solution]) -> list[Cell]:
+    """The smallest set of cells two known solutions disagree on (fill vs. found ones)."""
+    grids = [dict(values)] + [dict(s.values) for s in solutions]
+    best: list[Cell] | None = None
+    for i in range(len(grids)):
+        for j in range(i + 1, len(grids)):
+            diff = [c for c in sorted(values) if grids[i][c] != grids[j][c]]
+            if diff and (best is None or len(diff) < len(best)):
+                best = diff
+    if best is None:
+        raise KakuroError("two solutions of a grid that do not differ")  # pragma: no cover
+    return best

@@ -1,0 +1,112 @@
+"""The generator's records: what is asked (``GenerationSpec``), within which budget
+(``GenerationLimits``) and how much work it took (``GenerationStats``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..backends import Backend
+from .difficulty import Difficulty
+
+NODE_LIMIT = 30_000
+"""Search nodes one uniqueness check may expand (native backend: per region) before it counts
+as undecided.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms here, so the
+budget is a few seconds at most and, unlike a timeout, the same on any machine."""
+
+
+@dataclass(frozen=True)
+class GenerationSpec:
+    """One puzzle asked for: its size, level and seed and the choices that shape it.
+
+    Everything here goes into the seed of the random stream or the puzzle's metadata, so
+    the spec alone pins the puzzle (together with ``GENERATOR_VERSION``).
+    """
+
+    nrows: int
+    ncols: int
+    level: Difficulty
+    seed: int | str = 0
+    symmetric: bool = False
+    logic_only: bool = False
+    full_frame: bool = True
+    pid: str | None = None
+
+    @property
+    def size(self) -> str:
+        return f"{self.nrows}x{self.ncols}"
+
+    @property
+    def name(self) -> str:
+        """The puzzle's id: ``pid`` when given."""
+        return self.pid or f"g{self.size}-{self.level.name}-s{self.seed}"
+
+
+@dataclass(frozen=True)
+class GenerationLimits:
+    """The work one generation may spend; node budgets keep a seed's puzzle the same on any
+    machine, ``timeout`` (seconds per check) is only a safety net for other backends."""
+
+    backend: str | Backend = "native"
+    max_repairs: int | None = None
+    max_layouts: int = 200
+    node_limit: int | None = NODE_LIMIT
+    timeout: float | None = None
+
+    def count_options(self) -> dict[str, Any]:
+        """Keyword arguments for ``count``: the node budget goes only to the native backend
+        by name (other backends reject the option; a backend instance keeps its own)."""
+        options: dict[str, Any] = {"timeout": self.timeout}
+        if self.node_limit is not None and self.backend == "native":
+            options["node_limit"] = self.node_limit
+        return options
+
+    def repair_budget(self, whites: int) -> int:
+        """Repair rounds for one fill: ``max_repairs``, or 60 plus one per two white cells
+        (bigger grids hold more independent ambiguous spots)."""
+        return self.max_repairs if self.max_repairs is not None else 60 + whites // 2
+
+
+@dataclass
+class GenerationStats:
+    """Work counters of one generation, and the search statistics of its last check.
+
+    ``regions`` is None unless region checks ran; ``as_dict`` gives the JSON record (the
+    optional counters only when non-zero)."""
+
+    layouts: int = 0
+    fills: int = 0
+    repairs: int = 0
+    solves: int = 0
+    regions: int | None = None
+    shrunk: int = 0
+    stuck: int = 0
+    timeouts: int = 0
+    off_band: int = 0
+    seconds: float | None = None
+    mean_ambiguity: float | None = None
+    search: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counters under their names, as ``kakuro generate --json`` prints them."""
+        record: dict[str, Any] = {
+            "layouts": self.layouts,
+            "fills": self.fills,
+            "repairs": self.repairs,
+            "solves": self.solves,
+        }
+        if self.regions is not None:
+            record["regions"] = self.regions
+        optional = {
+            "shrunk": self.shrunk,
+            "stuck": self.stuck,
+            "timeouts": self.timeouts,
+            "off_band": self.off_band,
+        }
+        record |= {k: v for k, v in optional.items() if v}
+        if self.seconds is not None:
+            record["seconds"] = self.seconds
+        if self.mean_ambiguity is not None:
+            record["mean_ambiguity"] = self.mean_ambiguity
+        record["search"] = self.search
+        return record
