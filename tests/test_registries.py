@@ -8,6 +8,7 @@ models on small puzzles.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 
@@ -32,14 +33,15 @@ LOOSE = loads(  # 3 rows of 4 cells: thousands of grids, more than any backend f
 )[0]
 
 
-def _brute_force(puzzle: Puzzle) -> set[Solution]:
+@functools.cache
+def _brute_force(puzzle: Puzzle) -> frozenset[Solution]:
     """Every valid grid, by trying all digit tuples (tiny standard puzzles only)."""
     cells = puzzle.whites
     grids = (
         Solution(dict(zip(cells, digits, strict=True)))
         for digits in itertools.product(range(1, 10), repeat=len(cells))
     )
-    return {g for g in grids if not solution_problems(puzzle, g)}
+    return frozenset(g for g in grids if not solution_problems(puzzle, g))
 
 
 # -- the registries themselves -------------------------------------------------------------
