@@ -182,8 +182,6 @@ def test_puzzle_major_order_rotates_configurations(pe424_path, monkeypatch) -> N
 @pytest.mark.bench
 @pytest.mark.parametrize(("suite", "target"), [("pe424", 0.25), ("janko", 0.05)])
 def test_native_meets_target(capsys, suite: str, target: float) -> None:
-    if "native" not in BACKENDS:
-        pytest.skip("backend 'native' is not registered yet")
     # min of 3 interleaved runs per puzzle: sub-millisecond cases are at the mercy of one
     # preemption or GC pause otherwise
     code = main(["bench", suite, "--config", "native", "--reference", "cpsat", "--repeat", "3",

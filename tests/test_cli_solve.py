@@ -1,4 +1,6 @@
-"""The solving commands end to end through ``kakurolab.cli.main``: text, JSON, exit codes."""
+"""The solving commands end to end through ``kakurolab.cli.main``: text, JSON, exit codes.
+
+Tests that take ``backend_name`` run once per registered backend (see ``conftest``)."""
 
 from __future__ import annotations
 
@@ -6,21 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
+from _registries import reference_for
 
 from kakurolab.backends import BACKENDS
 from kakurolab.cli import main
-
-SOLVERS = ["cpsat", "native"]
 
 # 2x2 white squares (down sums over the columns, across sums over the rows)
 AMBIGUOUS = "3 3\n- 10, 10,\n,10 0 0\n,10 0 0\n"  # eight grids
 UNSAT = "3 3\n- 3, 5,\n,3 0 0\n,4 0 0\n"
 UNIQUE = "3 3\n- 3, 4,\n,3 0 0\n,4 0 0\n"  # 21 / 13
-
-
-def _need(backend: str) -> None:
-    if backend not in BACKENDS:
-        pytest.skip(f"backend {backend!r} is not registered yet")
 
 
 @pytest.fixture
@@ -37,22 +33,18 @@ def _json_lines(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
-def test_solve_text_shows_grid_and_answer(pe424_path, capsys, backend: str) -> None:
-    _need(backend)
-    code = main(["solve", str(pe424_path), "--select", "1", "--backend", backend])
+def test_solve_text_shows_grid_and_answer(pe424_path, capsys, backend_name: str) -> None:
+    code = main(["solve", str(pe424_path), "--select", "1", "--backend", backend_name])
     out = capsys.readouterr().out
     assert code == 0
     assert "1: sat" in out
     assert "answer 8426039571" in out
     assert "--41--" in out  # row 2 of puzzle 1's grid
-    assert "1 puzzle(s): sat 1 in" in out and f"[{backend}]" in out
+    assert "1 puzzle(s): sat 1 in" in out and f"[{backend_name}]" in out
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
-def test_solve_json(pe424_path, capsys, backend: str) -> None:
-    _need(backend)
-    code = main(["solve", str(pe424_path), "--select", "1,2", "--backend", backend, "--json"])
+def test_solve_json(pe424_path, capsys, backend_name: str) -> None:
+    code = main(["solve", str(pe424_path), "--select", "1,2", "--backend", backend_name, "--json"])
     captured = capsys.readouterr()
     rows = _json_lines(captured.out)
     assert code == 0
@@ -61,51 +53,55 @@ def test_solve_json(pe424_path, capsys, backend: str) -> None:
     assert first["status"] == "sat"
     assert first["answer"] == "8426039571"
     assert first["solution"][1] == "--41--"
-    assert first["backend"] == backend
+    assert first["backend"] == backend_name
     assert first["time_s"] >= 0 and isinstance(first["stats"], dict)
     assert "2 puzzle(s)" in captured.err  # the summary stays off stdout under --json
 
 
 def test_solve_default_backend_is_native(write, capsys) -> None:
-    _need("native")
     assert main(["solve", write(UNIQUE)]) == 0
     out = capsys.readouterr().out
     assert "[native]" in out and "-21" in out and "-13" in out
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
-def test_solve_unsat_exits_1(write, capsys, backend: str) -> None:
-    _need(backend)
-    assert main(["solve", write(UNSAT), "--backend", backend, "--json"]) == 1
+def test_solve_unsat_exits_1(write, capsys, backend_name: str) -> None:
+    assert main(["solve", write(UNSAT), "--backend", backend_name, "--json"]) == 1
     (row,) = _json_lines(capsys.readouterr().out)
     assert row["status"] == "unsat" and row["solution"] is None
     assert "answer" not in row  # standard puzzles have no letters
 
 
 def test_solve_timeout_exits_1(pe424_path, capsys) -> None:
-    code = main(["solve", str(pe424_path), "--select", "1", "--backend", "cpsat",
-                 "--option", "max_time_in_seconds=0", "--json"])
+    code = main(
+        [
+            "solve",
+            str(pe424_path),
+            "--select",
+            "1",
+            "--backend",
+            "cpsat",
+            "--option",
+            "max_time_in_seconds=0",
+            "--json",
+        ]
+    )
     assert code == 1
     (row,) = _json_lines(capsys.readouterr().out)
     assert row["status"] == "unknown" and row["answer"] is None
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
-def test_unique_verdicts(write, capsys, backend: str) -> None:
-    _need(backend)
-    assert main(["unique", write(UNIQUE), "--backend", backend]) == 0
+def test_unique_verdicts(write, capsys, backend_name: str) -> None:
+    assert main(["unique", write(UNIQUE), "--backend", backend_name]) == 0
     assert "unique" in capsys.readouterr().out
-    assert main(["unique", write(UNSAT), "--backend", backend]) == 1
+    assert main(["unique", write(UNSAT), "--backend", backend_name]) == 1
     assert ": unsat" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
-def test_unique_multiple_names_differing_cells(write, capsys, backend: str) -> None:
-    _need(backend)
-    assert main(["unique", write(AMBIGUOUS), "--backend", backend]) == 1
+def test_unique_multiple_names_differing_cells(write, capsys, backend_name: str) -> None:
+    assert main(["unique", write(AMBIGUOUS), "--backend", backend_name]) == 1
     out = capsys.readouterr().out
     assert ": multiple" in out and "solutions differ at r2c2" in out
-    assert main(["unique", write(AMBIGUOUS), "--backend", backend, "--json"]) == 1
+    assert main(["unique", write(AMBIGUOUS), "--backend", backend_name, "--json"]) == 1
     (row,) = _json_lines(capsys.readouterr().out)
     assert (row["status"], row["verdict"], row["n_solutions"]) == ("sat", "multiple", 2)
     assert row["differences"] == ["r2c2", "r2c3", "r3c2", "r3c3"]
@@ -114,14 +110,14 @@ def test_unique_multiple_names_differing_cells(write, capsys, backend: str) -> N
 
 
 def test_unique_pe424_json(pe424_path, capsys) -> None:
-    assert main(["unique", str(pe424_path), "--select", "1,2,3", "--backend", "cpsat",
-                 "--json"]) == 0
+    assert (
+        main(["unique", str(pe424_path), "--select", "1,2,3", "--backend", "cpsat", "--json"]) == 0
+    )
     rows = _json_lines(capsys.readouterr().out)
     assert [(r["status"], r["verdict"]) for r in rows] == [("sat", "unique")] * 3
     assert rows[0]["answer"] == "8426039571"
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
 @pytest.mark.parametrize(
     ("limit", "expected", "status"),
     [
@@ -130,11 +126,10 @@ def test_unique_pe424_json(pe424_path, capsys) -> None:
         (["--all"], "8 solutions (exact)", "multiple"),
     ],
 )
-def test_count(write, capsys, backend: str, limit, expected: str, status: str) -> None:
-    _need(backend)
-    assert main(["count", write(AMBIGUOUS), "--backend", backend, *limit]) == 0
+def test_count(write, capsys, backend_name: str, limit, expected: str, status: str) -> None:
+    assert main(["count", write(AMBIGUOUS), "--backend", backend_name, *limit]) == 0
     assert expected in capsys.readouterr().out
-    assert main(["count", write(AMBIGUOUS), "--backend", backend, *limit, "--json"]) == 0
+    assert main(["count", write(AMBIGUOUS), "--backend", backend_name, *limit, "--json"]) == 0
     (row,) = _json_lines(capsys.readouterr().out)
     assert (row["status"], row["verdict"]) == ("sat", status)
     assert row["n_solutions"] == (3 if limit == ["--limit", "3"] else 8)
@@ -148,15 +143,28 @@ def test_count_exact_statuses(write, capsys, text: str, status: str, verdict: st
     assert main(["count", write(text), "--backend", "cpsat", "--json"]) == 0
     (row,) = _json_lines(capsys.readouterr().out)
     assert (row["status"], row["verdict"], row["n_solutions"], row["complete"]) == (
-        status, verdict, n, True,
+        status,
+        verdict,
+        n,
+        True,
     )
 
 
-@pytest.mark.parametrize("backend", SOLVERS)
-def test_euler424_first_ten(pe424_path, capsys, backend: str) -> None:
-    _need(backend)
+def test_euler424_answers_match_the_reference(pe424_path, capsys, backend_name: str) -> None:
+    """The first three answers and their sum, as an independent backend finds them."""
+    args = ["euler424", str(pe424_path), "--select", "1,2,3", "--json"]
+    assert main([*args, "--backend", reference_for(backend_name)]) == 0
+    reference = _json_lines(capsys.readouterr().out)
+    assert main([*args, "--backend", backend_name]) == 0
+    rows = _json_lines(capsys.readouterr().out)
+    assert [r.get("answer") for r in rows] == [r.get("answer") for r in reference]
+    assert rows[0]["answer"] == "8426039571"
+    assert rows[-1]["answer_sum"] == sum(int(r["answer"]) for r in rows[:-1])
+
+
+def test_euler424_first_ten(pe424_path, capsys) -> None:
     ids = ",".join(str(i) for i in range(1, 11))
-    assert main(["euler424", str(pe424_path), "--select", ids, "--backend", backend]) == 0
+    assert main(["euler424", str(pe424_path), "--select", ids]) == 0
     out = capsys.readouterr().out
     assert "1: 8426039571" in out
     assert "sum: 64414157580" in out
@@ -164,8 +172,7 @@ def test_euler424_first_ten(pe424_path, capsys, backend: str) -> None:
 
 def test_euler424_json(pe424_path, capsys) -> None:
     ids = ",".join(str(i) for i in range(1, 11))
-    assert main(["euler424", str(pe424_path), "--select", ids, "--backend", "cpsat",
-                 "--json"]) == 0
+    assert main(["euler424", str(pe424_path), "--select", ids, "--backend", "cpsat", "--json"]) == 0
     rows = _json_lines(capsys.readouterr().out)
     assert len(rows) == 11
     assert rows[0]["answer"] == "8426039571"
@@ -199,6 +206,41 @@ def test_bad_backend_arguments_are_one_line_errors(
     assert err.count("\n") == 1
 
 
+def test_every_backend_refuses_unknown_options_in_one_line(
+    pe424_path, capsys, backend_name: str
+) -> None:
+    """``--option`` always; ``--encoding``/``--solver`` unless the backend declares them."""
+    accepted = BACKENDS[backend_name].accepted_options
+    cases = [(["--option", "bogus=1"], "bogus")]
+    cases += [([f"--{key}", "x"], key) for key in ("encoding", "solver") if key not in accepted]
+    for extra, key in cases:
+        code = main(["solve", str(pe424_path), "--select", "1", "--backend", backend_name, *extra])
+        err = capsys.readouterr().err
+        assert code == 2, extra
+        assert err.startswith("kakuro: error: ") and err.count("\n") == 1
+        assert f"backend '{backend_name}' does not take option '{key}'" in err
+
+
+@pytest.mark.parametrize("command", ["solve", "unique", "count"])
+def test_every_backend_times_out_to_unknown(pe424_path, capsys, backend_name: str, command: str):
+    code = main(
+        [
+            command,
+            str(pe424_path),
+            "--select",
+            "100",
+            "--backend",
+            backend_name,
+            "--timeout",
+            "0.000001",
+            "--json",
+        ]
+    )
+    (row,) = _json_lines(capsys.readouterr().out)
+    assert (code, row["status"]) == (1, "unknown")
+    assert row["backend"] == backend_name
+
+
 def test_count_rejects_negative_limit(write, capsys) -> None:
     assert main(["count", write(UNIQUE), "--backend", "cpsat", "--limit", "-1"]) == 2
     assert "--limit must be 0" in capsys.readouterr().err
@@ -212,8 +254,19 @@ def test_help_documents_exit_codes(capsys) -> None:
 
 @pytest.mark.parametrize("command", ["unique", "count"])
 def test_time_limit_reached_exits_1(pe424_path, capsys, command: str) -> None:
-    code = main([command, str(pe424_path), "--select", "1", "--backend", "cpsat",
-                 "--option", "max_time_in_seconds=0", "--json"])
+    code = main(
+        [
+            command,
+            str(pe424_path),
+            "--select",
+            "1",
+            "--backend",
+            "cpsat",
+            "--option",
+            "max_time_in_seconds=0",
+            "--json",
+        ]
+    )
     (row,) = _json_lines(capsys.readouterr().out)
     assert (code, row["status"], row["verdict"]) == (1, "unknown", "unknown")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from _registries import require_backend
 
 from kakurolab import combos
-from kakurolab.backends import BACKENDS
 from kakurolab.backends.native import root_domains
 from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
@@ -39,9 +39,7 @@ PEERS = ["native", "cpsat"]
 
 
 def _peer(name: str) -> str:
-    if name not in BACKENDS or not BACKENDS[name].available():
-        pytest.skip(f"backend {name!r} is not registered here")
-    return name
+    return require_backend(name)
 
 
 # ------------------------------------------------------------------------------- sizes

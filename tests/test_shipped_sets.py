@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from _registries import require_backend
 
-from kakurolab.backends import BACKENDS
 from kakurolab.check import structure_problems
 from kakurolab.formats import load
 from kakurolab.generator import GENERATOR_VERSION, generate
@@ -44,8 +44,7 @@ def loaded():
 @pytest.mark.parametrize("case", CASES, ids=_id)
 @pytest.mark.parametrize("backend", ["native", "cpsat"])
 def test_shipped_puzzle_is_unique(loaded, case, backend):
-    if backend not in BACKENDS or not BACKENDS[backend].available():
-        pytest.skip(f"backend {backend!r} is not registered")
+    require_backend(backend)
     entry, index = case
     puzzle = loaded[entry["file"]][index]
     assert structure_problems(puzzle) == []

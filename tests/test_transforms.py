@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from _registries import require_backend
 
-from kakurolab.backends import BACKENDS
 from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
@@ -36,8 +36,7 @@ def test_sixteen_distinct_variants(made):
 @pytest.mark.parametrize("t", VARIANTS, ids=lambda t: t.name)
 @pytest.mark.parametrize("backend", ["native", "cpsat"])
 def test_variant_is_valid_unique_and_maps_the_solution(made, t, backend):
-    if backend not in BACKENDS:
-        pytest.skip(f"backend {backend!r} is not registered")
+    require_backend(backend)
     puzzle = transform_puzzle(made.puzzle, t)
     assert puzzle.shape == t.shape(*made.puzzle.shape)
     assert structure_problems(puzzle) == []

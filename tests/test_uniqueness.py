@@ -6,6 +6,7 @@ they exercise the blocking loop itself independently of any real solver.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import ClassVar
 
@@ -109,7 +110,6 @@ def test_verdict_matches_brute_force(down, across, verdict) -> None:
 
 def test_letters_the_puzzle_never_shows_make_the_answer_ambiguous() -> None:
     """Two letters that occur nowhere can swap digits: same grid, two answers -> multiple."""
-    pytest.importorskip("kakurolab.backends.native")
     # The unique 2x2 grid 21/13 with its sums 3 and 4 written as letters D and E.
     puzzle = loads("3,X,(vD),(vE),(hD),O,O,(hE),O,O\n", format="pe424")[0]
     verdict = prove_unique(puzzle, backend="native")
@@ -123,5 +123,21 @@ def test_letters_the_puzzle_never_shows_make_the_answer_ambiguous() -> None:
 def test_one_unused_letter_is_determined_by_the_others(pe424_puzzles) -> None:
     """PE424 puzzles leave at most one letter unused: the bijection fixes it, still unique."""
     puzzle = next(p for p in pe424_puzzles if len(p.used_letters) == 9)
-    pytest.importorskip("kakurolab.backends.native")
     assert prove_unique(puzzle, backend="native").verdict is Verdict.UNIQUE
+
+
+@functools.cache
+def _square_grids(down: tuple[int, int], across: tuple[int, int]) -> frozenset[Solution]:
+    """The brute-force grids of one 2x2 square, computed once for every backend."""
+    return frozenset(_brute_force(two_by_two(down, across)))
+
+
+@pytest.mark.parametrize(
+    ("down", "across"), [((3, 4), (3, 4)), ((4, 4), (3, 3)), ((10, 10), (10, 10))]
+)
+def test_every_backend_counts_like_the_brute_force(backend_name: str, down, across) -> None:
+    """Each registered backend finds exactly the grids the exhaustive enumeration finds."""
+    found = count(two_by_two(down, across), None, backend=backend_name)
+    assert found.complete
+    assert len(found.solutions) == len(set(found.solutions))
+    assert set(found.solutions) == _square_grids(down, across)
