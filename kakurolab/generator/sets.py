@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
+from ..fileio import write_text
 from ..formats import dumps
 from ..model import Puzzle
 from .core import GENERATOR_VERSION, generate
@@ -67,7 +68,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
             if not puzzles:
                 continue
             name = f"standard-{nrows}x{ncols}-{level}.kakuro"
-            (out / name).write_text(dumps(puzzles, "kakuro"), encoding="utf-8")
+            write_text(out / name, dumps(puzzles, "kakuro"))
             sets.append(
                 {
                     "file": name,
@@ -96,7 +97,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
             seeds.append(seed)
             answers.append(made_c.solution.answer)
         name = f"cryptic-{size}x{size}.txt"
-        (out / name).write_text(dumps(puzzles, "pe424"), encoding="utf-8")
+        write_text(out / name, dumps(puzzles, "pe424"))
         sets.append(
             {
                 "file": name,
@@ -117,7 +118,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
         "sets": sets,
         "skipped": skipped,
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
