@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import KakuroError
 from ..model import Block, ClueCell, Puzzle, White
 
-TASK_NAMES = ("solve", "unique", "count", "up-only")
+TASK_NAMES = ("solve", "unique", "count", "up-only", "certify")
 """The tasks a config may name; ``runner.TASKS`` holds their implementations."""
 
 _TOP_KEYS = {
