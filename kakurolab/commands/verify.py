@@ -89,18 +89,17 @@ def run(args: argparse.Namespace) -> int:
             "no native DRAT checker is installed (pip install cdclkit-native); use --engine python"
         )
     dirs = [d for root in args.dirs for d in certificate_dirs(Path(root))]
-    ok = True
+    rejected = 0
     for directory in dirs:
         start = time.perf_counter()
         report = verify_certificate(
             directory, engines=engines, strict=args.strict, steps=not args.no_steps
         )
-        ok &= report.ok
+        rejected += not report.ok
         _print(args, report, time.perf_counter() - start)
     if not args.json and len(dirs) > 1:
-        passed = sum(1 for _ in dirs) if ok else None
-        print(f"{len(dirs)} certificate(s): " + ("all verified" if passed else "some REJECTED"))
-    return 0 if ok else 1
+        print(f"{len(dirs)} certificates: {len(dirs) - rejected} verified, {rejected} rejected")
+    return 0 if not rejected else 1
 
 
 def _print(args: argparse.Namespace, report: Verification, elapsed: float) -> None:
