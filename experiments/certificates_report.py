@@ -35,6 +35,8 @@ COLUMNS = (
     "total solve s",
     "total check s (python)",
     "total check s (native)",
+    "steps certificates",
+    "median steps check s",
 )
 
 
@@ -73,6 +75,7 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 return [v for r in rows if (v := _num(r, key)) is not None]
 
             kib = [b / 1024 for b in col("proof_bytes")]
+            steps = [r["check_times"]["steps"] for r in done if "steps" in r.get("check_times", {})]
             table.append(
                 {
                     "config": label,
@@ -90,6 +93,8 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "total solve s": sum(col("solve_time")),
                     "total check s (python)": sum(col("check_python")),
                     "total check s (native)": sum(col("check_native")),
+                    "steps certificates": len(steps),
+                    "median steps check s": _median(steps),
                 }
             )
     return table
@@ -184,7 +189,8 @@ def main(argv: list[str]) -> int:
         "check time = one dratify engine parsing and checking the proof against the formula; "
         "ratio = check time / solve time, per puzzle.  `reference` is the encoding certify "
         "uses by default (cell=direct,sum=combo,alldiff=pairwise,amo=pairwise); `naive-pb` is "
-        "the naive preset (sum=pb:best).",
+        "the naive preset (sum=pb:best).  Steps certificates (deduction steps replayed by "
+        "kakurolab.stepcheck) exist for standard puzzles that deduction solves.",
         "",
         markdown(table),
         "",
