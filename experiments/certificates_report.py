@@ -190,7 +190,9 @@ def main(argv: list[str]) -> int:
         "ratio = check time / solve time, per puzzle.  `reference` is the encoding certify "
         "uses by default (cell=direct,sum=combo,alldiff=pairwise,amo=pairwise); `naive-pb` is "
         "the naive preset (sum=pb:best).  Steps certificates (deduction steps replayed by "
-        "kakurolab.stepcheck) exist for standard puzzles that deduction solves.",
+        "kakurolab.stepcheck) exist for standard puzzles that deduction solves; their check "
+        "time means something only in the reference rows: the experiment's worker process is "
+        "reused, so for the later encodings the step checker's memo of run fillings is warm.",
         "",
         markdown(table),
         "",
