@@ -28,7 +28,7 @@ from ..errors import KakuroError
 from ..fileio import write_text
 from ..model import Block, ClueCell, Puzzle, White
 
-TASK_NAMES = ("solve", "unique", "count", "up-only")
+TASK_NAMES = ("solve", "unique", "count", "up-only", "certify")
 """The tasks a config may name; ``runner.TASKS`` holds their implementations."""
 
 MAX_RUNS = 100_000

@@ -178,7 +178,24 @@ def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
     }
 
 
+def task_certify(puzzle: Puzzle, spec: RunSpec) -> Row:
+    """Certify uniqueness (DRAT proof) and verify the certificate with every DRAT engine."""
+    import tempfile
+
+    from ..certify import DEFAULT_SOLVER, REFERENCE_ENCODING, certificate_row
+
+    options = spec["options"]
+    with tempfile.TemporaryDirectory() as tmp:
+        return certificate_row(
+            puzzle,
+            str(options.get("encoding", REFERENCE_ENCODING)),
+            str(options.get("solver", DEFAULT_SOLVER)),
+            Path(tmp) / "certificate",
+        )
+
+
 TASKS: dict[str, Callable[[Puzzle, RunSpec], Row]] = {
+    "certify": task_certify,
     "solve": task_solve,
     "unique": task_unique,
     "count": task_count,

@@ -1,0 +1,121 @@
+"""``kakuro certify``: write a checkable certificate that each puzzle has exactly one solution."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..certify import (
+    DEFAULT_SOLVER,
+    PROOF_SOLVERS,
+    REFERENCE_ENCODING,
+    Certification,
+    certify,
+    directory_name,
+    write_certificate,
+)
+from ..uniqueness import Verdict
+from ._common import add_puzzle_args, emit_json, load_all, progress, solution_rows
+from ._solving import exit_help, grid_lines
+from .unique import SHOWN_CELLS, cell_names
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "certify",
+        help="prove puzzles unique with a certificate (DRAT proof, deduction steps) "
+        "that `kakuro verify` checks",
+        epilog=exit_help(
+            "every puzzle is certified unique", "some puzzle is multiple or has no solution"
+        ),
+    )
+    add_puzzle_args(parser)
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="DIR",
+        help="directory for the certificates (one subdirectory per puzzle)",
+    )
+    parser.add_argument(
+        "--encoding",
+        default=REFERENCE_ENCODING,
+        metavar="SPEC",
+        help=f"CNF encoding (default: the reference encoding {REFERENCE_ENCODING})",
+    )
+    parser.add_argument(
+        "--solver",
+        default=DEFAULT_SOLVER,
+        metavar="NAME",
+        help=f"PySAT solver writing the DRAT proof (default {DEFAULT_SOLVER}; proof-capable: "
+        f"{', '.join(PROOF_SOLVERS)})",
+    )
+    parser.add_argument(
+        "--no-steps",
+        action="store_true",
+        help="skip the deduction-steps certificate (standard puzzles deduction solves)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _unique_dir(root: Path, puzzle_id: str, taken: set[str]) -> Path:
+    name = base = directory_name(puzzle_id)
+    n = 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    taken.add(name)
+    return root / name
+
+
+def _lines(cert: Certification, where: Path | None) -> list[str]:
+    head = f"{cert.puzzle.id}: {cert.verdict}"
+    if where is not None:
+        kinds = "DRAT proof" + (" and deduction steps" if cert.steps is not None else "")
+        head += (
+            f", certificate in {where} ({kinds}; proof {cert.size['proof_lines']} lines, "
+            f"{cert.size['proof_bytes'] / 1024:.1f} KiB; refuted in {cert.times['refute']:.3f} s)"
+        )
+    lines = [head]
+    if cert.verdict is Verdict.MULTIPLE:
+        first, second = cert.solutions[:2]
+        names = cell_names(first.differences(second))
+        shown = " ".join(names[:SHOWN_CELLS]) + (" ..." if len(names) > SHOWN_CELLS else "")
+        lines[0] += f": no certificate; the witnesses differ at {shown or 'the letters'}"
+        for solution in cert.solutions[:2]:
+            lines.extend(grid_lines(cert.puzzle, solution))
+            lines.append("")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    root = Path(args.output)
+    puzzles = load_all(args)
+    taken: set[str] = set()
+    ok = True
+    for puzzle in progress(puzzles, total=len(puzzles), desc="certify"):
+        cert = certify(puzzle, encoding=args.encoding, solver=args.solver, steps=not args.no_steps)
+        where = None
+        if cert.verdict is Verdict.UNIQUE:
+            where = write_certificate(cert, _unique_dir(root, puzzle.id, taken))
+        else:
+            ok = False
+        if args.json:
+            emit_json(
+                {
+                    "id": puzzle.id,
+                    "status": str(cert.verdict),
+                    "certificate": None if where is None else str(where),
+                    "kinds": None if where is None else ["drat"] + ["steps"] * bool(cert.steps),
+                    "solutions": [solution_rows(puzzle, s) for s in cert.solutions],
+                    "answers": [s.answer for s in cert.solutions] if puzzle.is_cryptic else None,
+                    "encoding": str(cert.spec),
+                    "solver": cert.solver,
+                    "size": cert.size,
+                    "times_s": {k: round(v, 6) for k, v in cert.times.items()},
+                }
+            )
+        else:
+            for line in _lines(cert, where):
+                print(line, flush=True)
+    return 0 if ok else 1
