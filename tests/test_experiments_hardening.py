@@ -616,3 +616,27 @@ def test_fresh_reruns_a_finished_experiment_into_a_new_directory(
     refused = cli("experiment", "run", str(config), "--fresh", cwd=tmp_path)
     assert refused.returncode == 2 and "already holds rows" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d, "is a directory"),
+        (lambda d: _written(d / "binary.toml", b"\x00\xff\xfe\x80 name = 1\n"), "invalid UTF-8"),
+        (lambda d: _written(d / "deep.toml", b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n"), ""),
+    ],
+    ids=["directory", "binary", "deeply-nested"],
+)
+def test_experiment_run_on_a_bad_config_file_is_one_line(tmp_path: Path, make, message) -> None:
+    """Issue 19 item 12: a directory, a binary file or deeply nested TOML as CONFIG."""
+    target = make(tmp_path)
+    proc = cli("experiment", "run", str(target), cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kakuro: error:"), proc.stderr
+    assert message in lines[0]
+
+
+def _written(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
