@@ -76,10 +76,18 @@ def _report(tmp: Path) -> list[str]:
     return ["report", str(tmp / "res"), "--no-plots"]
 
 
+def _verify(tmp: Path) -> list[str]:
+    certs = tmp / "certs"
+    assert main(["certify", str(TINY), "--select", "tiny-a", "-o", str(certs)]) == 0
+    (one,) = [path for path in certs.iterdir() if path.is_dir()]
+    return [str(one)]
+
+
 Case = Callable[[Path], list[str] | tuple[list[str], int]]
 """Arguments, or arguments and the exit code when it is not 0."""
 CASES: dict[str, list[Case]] = {
     "bench": [lambda t: ["pe424", "--subset", "1", "--config", "native", "--reference", "native"]],
+    "certify": [lambda t: [str(TINY), "--select", "tiny-a", "-o", str(t / "certs")]],
     "check": [lambda t: [str(TINY)]],
     "combos": [lambda t: ["3", "23"], lambda t: ["2"]],
     "convert": [
@@ -116,6 +124,7 @@ CASES: dict[str, list[Case]] = {
         lambda t: [str(TINY), "--flip", "h", "-o", str(t / "t.kakuro")],
     ],
     "unique": [lambda t: [str(TINY)], lambda t: ([_ambiguous(t)], 1)],
+    "verify": [_verify],
 }
 """Arguments (without --json) of each command on a small puzzle; several cases where the
 command has an output-file mode."""

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(
                 {
                     "id": puzzle.id,
-                    "status": str(cert.verdict),
+                    "verdict": str(cert.verdict),
                     "certificate": None if where is None else str(where),
                     "kinds": None if where is None else ["drat"] + ["steps"] * bool(cert.steps),
                     "solutions": [solution_rows(puzzle, s) for s in cert.solutions],
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
                     "encoding": str(cert.spec),
                     "solver": cert.solver,
                     "size": cert.size,
-                    "times_s": {k: round(v, 6) for k, v in cert.times.items()},
+                    "phase_times": {k: round(v, 6) for k, v in cert.times.items()},
                 }
             )
         else:

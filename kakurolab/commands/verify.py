@@ -113,7 +113,7 @@ def _print(args: argparse.Namespace, report: Verification, elapsed: float) -> No
                 "checks": [
                     {"check": c.name, "ok": c.ok, "detail": c.detail} for c in report.checks
                 ],
-                "times_s": {k: round(v, 6) for k, v in report.times.items()},
+                "phase_times": {k: round(v, 6) for k, v in report.times.items()},
             }
         )
         return
