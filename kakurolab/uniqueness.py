@@ -106,14 +106,13 @@ def count(
         session = solver.open(puzzle, deadline=deadline)
     except EncodingTimeout:
         return _encoding_timeout(solver, time.perf_counter() - start)
-    encode_time = session.encode_time
-    if deadline is not None and time.perf_counter() >= deadline:
-        session.close()
-        return _encoding_timeout(solver, time.perf_counter() - start)
     solutions: list[Solution] = []
     status = Status.UNKNOWN
     complete = False
-    try:
+    with session:
+        encode_time = session.encode_time
+        if deadline is not None and time.perf_counter() >= deadline:
+            return _encoding_timeout(solver, time.perf_counter() - start)
         while limit is None or len(solutions) < limit:
             remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
             status, solution = session.next(remaining)
@@ -128,8 +127,6 @@ def count(
                 break
             session.block(solution)
         stats = session.stats()
-    finally:
-        session.close()
     if solutions:
         status = Status.SAT
     total = time.perf_counter() - start
@@ -240,6 +237,8 @@ def _merged_stats(results: list[Result]) -> dict[str, Any]:
             else:
                 merged.setdefault(key, value)
     return merged
+
+
 def _encoding_timeout(solver: Backend, elapsed: float) -> Result:
     """The answer when the timeout ran out before the formula was built: unknown, on time."""
     return Result(
@@ -278,7 +277,7 @@ def solutions(
         session = solver.open(puzzle, deadline=deadline)
     except EncodingTimeout:
         raise SolveTimeout(puzzle.id, timeout, found) from None
-    try:
+    with session:
         while True:
             remaining = None if deadline is None else deadline - time.perf_counter()
             if remaining is not None and remaining <= 0:
@@ -299,8 +298,6 @@ def solutions(
                 if limit is not None and found >= limit:
                     return
             session.block(solution)
-    finally:
-        session.close()
 
 
 class SolveTimeout(KakuroError, TimeoutError):

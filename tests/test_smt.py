@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from _puzzles import square
 
-from kakurolab.backends import BACKENDS, Status, get_backend
-from kakurolab.bench import Config, SuiteOptions, run_bench
+from kakurolab.backends import BACKENDS, Config, Status, get_backend
+from kakurolab.bench import SuiteOptions, run_bench
 from kakurolab.encodings import PRESETS, encode, parse_spec
 from kakurolab.encodings.smt import SMT_ENCODERS
 from kakurolab.encodings.smt.common import LOGICS_OF

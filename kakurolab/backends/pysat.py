@@ -232,6 +232,7 @@ class PySATBackend(Backend):
     name = "pysat"
     doc = "CNF encodings (kakuro encodings) solved by a PySAT SAT solver (default cadical195)"
     extra = None
+    requires = "pysat.solvers"
     accepted_options: ClassVar[dict[str, str]] = {
         "encoding": f"encoding preset or spec (kakuro encodings; default {DEFAULT_PRESET})",
         "solver": f"PySAT solver name (default {DEFAULT_SOLVER}; e.g. glucose4, minisat22)",
@@ -245,14 +246,6 @@ class PySATBackend(Backend):
         self.spec = spec
         self.solver = check_solver(solver or DEFAULT_SOLVER)
         super().__init__(encoding=str(spec), solver=self.solver)
-
-    @classmethod
-    def available(cls) -> bool:
-        try:
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            return False
-        return True
 
     def _open(self, puzzle: Puzzle) -> Session:
         enc = encode(puzzle, self.spec)

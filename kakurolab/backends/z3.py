@@ -74,6 +74,7 @@ class Z3Backend(Backend):
     name: ClassVar[str] = "z3"
     doc: ClassVar[str] = "z3 on an SMT encoding (smt=lia/bv/pb/table; logics, tactics, params)"
     extra: ClassVar[str | None] = None  # z3-solver is a core dependency
+    requires: ClassVar[str | None] = "z3"
     accepted_options: ClassVar[dict[str, str]] = {
         "encoding": f"SMT encoding spec or preset (default {DEFAULT_ENCODING})",
         "logic": "QF_LIA, QF_BV, QF_FD or ALL: overrides the spec's logic",

@@ -23,7 +23,8 @@ SHOWN_CELLS = 12
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "unique", help="prove puzzles unique, or show where two solutions differ",
+        "unique",
+        help="prove puzzles unique, or show where two solutions differ",
         epilog=exit_help(
             "every puzzle is unique", "some puzzle is multiple, unsat, timed out or failed"
         ),
@@ -38,7 +39,7 @@ def cell_names(cells: list[Cell]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    backend = make_backend(args, counting=True)
+    backend = make_backend(args)
     batch, puzzles = puzzles_with_progress(args, "unique")
     tally = Tally(backend, batch)
     for puzzle in puzzles:
