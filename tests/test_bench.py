@@ -56,21 +56,8 @@ def test_pe424_subset_table_has_ratios(pe424_path, capsys) -> None:
 
 
 def test_pe424_subset_json(pe424_path, capsys) -> None:
-    code = main(
-        [
-            "bench",
-            "pe424",
-            "--config",
-            PEER,
-            "--subset",
-            "3",
-            "--repeat",
-            "2",
-            "--aggregate",
-            "median",
-            "--json",
-        ]
-    )
+    code = main(["bench", "pe424", "--config", PEER, "--subset", "3", "--repeat", "2",
+                 "--aggregate", "median", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     assert report["suite"] == "pe424" and report["cases"] == 3 and report["repeat"] == 2
@@ -83,10 +70,8 @@ def test_pe424_subset_json(pe424_path, capsys) -> None:
 
 @pytest.mark.parametrize(("target", "verdict", "code"), [("1000", "PASS", 0), ("0", "FAIL", 1)])
 def test_target_pass_fail(pe424_path, capsys, target: str, verdict: str, code: int) -> None:
-    assert (
-        main(["bench", "pe424", "--config", PEER, "--subset", "2", "--target", f"{PEER}={target}"])
-        == code
-    )
+    assert main(["bench", "pe424", "--config", PEER, "--subset", "2",
+                 "--target", f"{PEER}={target}"]) == code
     assert verdict in capsys.readouterr().out
 
 
@@ -128,22 +113,13 @@ def test_bad_arguments_are_one_line_errors(capsys, argv: list[str], message: str
     [
         ("cpsat", "cpsat", {}),
         ("cpsat:num_workers=2", "cpsat", {"num_workers": 2}),
-        (
-            "spec:encoding=strong,solver=cadical195",
-            "spec",
-            {"encoding": "strong", "solver": "cadical195"},
-        ),
-        (
-            "spec:encoding=cell=direct,sum=mdd,solver=g4",
-            "spec",
-            {"encoding": "cell=direct,sum=mdd", "solver": "g4"},
-        ),
-        (
-            "spec:encoding='solver=x,y',solver=g4",
-            "spec",
-            {"encoding": "solver=x,y", "solver": "g4"},
-        ),
-        ('spec:solver=g4, encoding="a b"', "spec", {"solver": "g4", "encoding": "a b"}),
+        ("spec:encoding=strong,solver=cadical195", "spec",
+         {"encoding": "strong", "solver": "cadical195"}),
+        ("spec:encoding=cell=direct,sum=mdd,solver=g4", "spec",
+         {"encoding": "cell=direct,sum=mdd", "solver": "g4"}),
+        ("spec:encoding='solver=x,y',solver=g4", "spec",
+         {"encoding": "solver=x,y", "solver": "g4"}),
+        ("spec:solver=g4, encoding=\"a b\"", "spec", {"solver": "g4", "encoding": "a b"}),
     ],
 )
 def test_config_parse(monkeypatch, spec: str, name: str, options: dict) -> None:
@@ -168,8 +144,7 @@ def test_coerce(text: str, value: object) -> None:
 
 def test_parse_targets() -> None:
     assert parse_targets(["0.25", "pysat:encoding=strong=0.5"]) == {
-        "*": 0.25,
-        "pysat:encoding=strong": 0.5,
+        "*": 0.25, "pysat:encoding=strong": 0.5
     }
 
 
@@ -193,29 +168,14 @@ def test_puzzle_major_order_rotates_configurations(pe424_path, monkeypatch) -> N
     monkeypatch.setitem(BACKENDS, "recorder", _Recorder)
     monkeypatch.setattr(_Recorder, "calls", [])
     configs = [Config.parse("recorder:random_seed=2"), Config.parse("recorder:random_seed=3")]
-    report = run_bench(
-        "pe424",
-        configs,
-        reference=Config.parse("recorder:random_seed=1"),
-        options=SuiteOptions(file=pe424_path, subset=3),
-    )
+    report = run_bench("pe424", configs, reference=Config.parse("recorder:random_seed=1"),
+                       options=SuiteOptions(file=pe424_path, subset=3))
     assert [c.config.label for c in report.configs] == [
-        "recorder:random_seed=1",
-        "recorder:random_seed=2",
-        "recorder:random_seed=3",
+        "recorder:random_seed=1", "recorder:random_seed=2", "recorder:random_seed=3"
     ]  # the reference is added in front
     timed = _Recorder.calls[3:]  # after one warm-up run per configuration
-    assert timed == [
-        ("1", 1),
-        ("1", 2),
-        ("1", 3),
-        ("2", 2),
-        ("2", 3),
-        ("2", 1),
-        ("3", 3),
-        ("3", 1),
-        ("3", 2),
-    ]
+    assert timed == [("1", 1), ("1", 2), ("1", 3), ("2", 2), ("2", 3), ("2", 1),
+                     ("3", 3), ("3", 1), ("3", 2)]
 
 
 # Full benchmarks (run with -m bench): the targets for the native backend.
@@ -226,20 +186,8 @@ def test_native_meets_target(capsys, suite: str, target: float) -> None:
         pytest.skip("backend 'native' is not registered yet")
     # min of 3 interleaved runs per puzzle: sub-millisecond cases are at the mercy of one
     # preemption or GC pause otherwise
-    code = main(
-        [
-            "bench",
-            suite,
-            "--config",
-            "native",
-            "--reference",
-            "cpsat",
-            "--repeat",
-            "3",
-            "--target",
-            f"native={target}",
-        ]
-    )
+    code = main(["bench", suite, "--config", "native", "--reference", "cpsat", "--repeat", "3",
+                 "--target", f"native={target}"])
     out = capsys.readouterr().out
     print(out)
     assert code == 0, out

@@ -83,19 +83,8 @@ def test_solve_unsat_exits_1(write, capsys, backend: str) -> None:
 
 
 def test_solve_timeout_exits_1(pe424_path, capsys) -> None:
-    code = main(
-        [
-            "solve",
-            str(pe424_path),
-            "--select",
-            "1",
-            "--backend",
-            "cpsat",
-            "--option",
-            "max_time_in_seconds=0",
-            "--json",
-        ]
-    )
+    code = main(["solve", str(pe424_path), "--select", "1", "--backend", "cpsat",
+                 "--option", "max_time_in_seconds=0", "--json"])
     assert code == 1
     (row,) = _json_lines(capsys.readouterr().out)
     assert row["status"] == "unknown" and row["answer"] is None
@@ -125,9 +114,8 @@ def test_unique_multiple_names_differing_cells(write, capsys, backend: str) -> N
 
 
 def test_unique_pe424_json(pe424_path, capsys) -> None:
-    assert (
-        main(["unique", str(pe424_path), "--select", "1,2,3", "--backend", "cpsat", "--json"]) == 0
-    )
+    assert main(["unique", str(pe424_path), "--select", "1,2,3", "--backend", "cpsat",
+                 "--json"]) == 0
     rows = _json_lines(capsys.readouterr().out)
     assert [(r["status"], r["verdict"]) for r in rows] == [("sat", "unique")] * 3
     assert rows[0]["answer"] == "8426039571"
@@ -160,10 +148,7 @@ def test_count_exact_statuses(write, capsys, text: str, status: str, verdict: st
     assert main(["count", write(text), "--backend", "cpsat", "--json"]) == 0
     (row,) = _json_lines(capsys.readouterr().out)
     assert (row["status"], row["verdict"], row["n_solutions"], row["complete"]) == (
-        status,
-        verdict,
-        n,
-        True,
+        status, verdict, n, True,
     )
 
 
@@ -179,7 +164,8 @@ def test_euler424_first_ten(pe424_path, capsys, backend: str) -> None:
 
 def test_euler424_json(pe424_path, capsys) -> None:
     ids = ",".join(str(i) for i in range(1, 11))
-    assert main(["euler424", str(pe424_path), "--select", ids, "--backend", "cpsat", "--json"]) == 0
+    assert main(["euler424", str(pe424_path), "--select", ids, "--backend", "cpsat",
+                 "--json"]) == 0
     rows = _json_lines(capsys.readouterr().out)
     assert len(rows) == 11
     assert rows[0]["answer"] == "8426039571"
@@ -226,19 +212,8 @@ def test_help_documents_exit_codes(capsys) -> None:
 
 @pytest.mark.parametrize("command", ["unique", "count"])
 def test_time_limit_reached_exits_1(pe424_path, capsys, command: str) -> None:
-    code = main(
-        [
-            command,
-            str(pe424_path),
-            "--select",
-            "1",
-            "--backend",
-            "cpsat",
-            "--option",
-            "max_time_in_seconds=0",
-            "--json",
-        ]
-    )
+    code = main([command, str(pe424_path), "--select", "1", "--backend", "cpsat",
+                 "--option", "max_time_in_seconds=0", "--json"])
     (row,) = _json_lines(capsys.readouterr().out)
     assert (code, row["status"], row["verdict"]) == (1, "unknown", "unknown")
 

@@ -18,8 +18,6 @@ def test_ruff_clean() -> None:
         pytest.skip("ruff is not installed (it comes with the 'test' extra)")
     proc = subprocess.run(
         [ruff, "check", "kakurolab", "tests", "experiments"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+        cwd=ROOT, capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

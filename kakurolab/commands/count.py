@@ -24,9 +24,7 @@ DEFAULT_LIMIT = 100
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "count",
-        help="count solutions (distinct grids) up to a limit",
-        epilog=exit_help(
+        "count", help="count solutions (distinct grids) up to a limit", epilog=exit_help(
             "every count finished (exact, or stopped at --limit)",
             "the timeout cut a count short or the solver failed",
         ),
@@ -34,17 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_solver_args(parser)
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument(
-        "--limit",
-        type=int,
-        default=DEFAULT_LIMIT,
-        metavar="K",
+        "--limit", type=int, default=DEFAULT_LIMIT, metavar="K",
         help=f"stop after K solutions (default {DEFAULT_LIMIT}; 0 = no limit)",
     )
     limit.add_argument("--all", action="store_true", help="count every solution (no limit)")
     parser.add_argument("--show", action="store_true", help="print every grid found")
     parser.add_argument(
-        "--exact",
-        action="store_true",
+        "--exact", action="store_true",
         help="count all solutions with the pyganak model counter over the CNF --encoding "
         "(extra count; projected on cells and letters)",
     )
@@ -90,13 +84,8 @@ def run(args: argparse.Namespace) -> int:
         reached = result.complete or (limit is not None and result.n_solutions >= limit)
         unfinished += not reached
         obj = record(
-            puzzle,
-            status_name(result),
-            result,
-            result.solution,
-            verdict=verdict,
-            n_solutions=result.n_solutions,
-            complete=result.complete,
+            puzzle, status_name(result), result, result.solution,
+            verdict=verdict, n_solutions=result.n_solutions, complete=result.complete,
             limit=limit,
         )
         if args.show:

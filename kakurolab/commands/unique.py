@@ -23,8 +23,7 @@ SHOWN_CELLS = 12
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "unique",
-        help="prove puzzles unique, or show where two solutions differ",
+        "unique", help="prove puzzles unique, or show where two solutions differ",
         epilog=exit_help(
             "every puzzle is unique", "some puzzle is multiple, unsat, timed out or failed"
         ),
