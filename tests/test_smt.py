@@ -16,10 +16,10 @@ from kakurolab.bench import SuiteOptions, run_bench
 from kakurolab.encodings import PRESETS, encode, parse_spec
 from kakurolab.encodings.smt import SMT_ENCODERS
 from kakurolab.encodings.smt.common import LOGICS_OF
-from kakurolab.encodings.smt.report import configurations, markdown
 from kakurolab.errors import KakuroError, UnknownNameError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
+from kakurolab.reports.smt import configurations, markdown
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 

@@ -126,20 +126,6 @@ def encode(puzzle: Puzzle, spec: str | Spec) -> Encoding:
     return encode_cnf(puzzle, canon)
 
 
-def up_fixed_cells(puzzle: Puzzle, spec: str | Spec) -> tuple[int, int]:
-    """Cells fixed by unit propagation alone under a CNF encoding: ``(fixed, total)``."""
-    from .cnf.propagation import up_fixed_cells as fixed
-
-    return fixed(puzzle, spec)
-
-
-def exact_count(puzzle: Puzzle, spec: str | Spec = "combo") -> int:
-    """The exact number of solutions (pyganak, projected on cells and letters)."""
-    from .cnf.counting import exact_count as count
-
-    return count(puzzle, spec)
-
-
 def all_parts() -> dict[str, dict[str, str]]:
     """Kind -> value -> one-line doc, for listings (``kakuro encodings``)."""
     return {
@@ -157,7 +143,5 @@ __all__ = [
     "Spec",
     "all_parts",
     "encode",
-    "exact_count",
     "parse_spec",
-    "up_fixed_cells",
 ]
