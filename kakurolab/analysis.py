@@ -132,7 +132,7 @@ def exact_count(puzzle: Puzzle, spec: str | Spec = "combo") -> int:
     enc = encode(puzzle, spec)
     if not isinstance(enc, CNFEncoding):
         raise KakuroError(f"exact counting needs a CNF encoding, not {enc.spec}")
-    if enc.lazy_runs:
+    if enc.lazy:
         raise KakuroError("exact counting needs every sum in the CNF; sum=lazy leaves them out")
     if any(not clause for clause in enc.clauses):
         return 0

@@ -87,9 +87,10 @@ def _cnf_spec(parts: dict[str, str]) -> Spec:
     canon.setdefault("alldiff", "none" if sum_part.implies_alldiff else "pairwise")
     canon["alldiff"] = _check_value("alldiff", canon["alldiff"])
     if canon["alldiff"] == "none" and not sum_part.implies_alldiff:
+        implying = [name for name, part in ENCODERS["sum"].items() if part.implies_alldiff]
         raise KakuroError(
             f"alldiff=none needs a sum encoding that implies all-different "
-            f"(combo, table, mdd), not sum={canon['sum']}"
+            f"({', '.join(implying)}), not sum={canon['sum']}"
         )
     if canon.get("pre") == "none":
         del canon["pre"]  # the default, left out so existing spec strings keep their name

@@ -18,12 +18,12 @@ from pathlib import Path
 from ..analysis import candidates, pysat_closure
 from ..encodings import PRESETS, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
-from ..encodings.cnf.sums import PB_ENCODINGS
+from ..encodings.cnf.sums import SUMS
 from ..formats import load
 from ..model import Puzzle
 
 VARIANTS = [
-    *(f"sum=pb:{name}" for name in PB_ENCODINGS),
+    *(f"sum=pb:{name}" for name in SUMS["pb"].args),
     "cell=order,sum=combo",
     "cell=log,sum=combo",
     "sum=combo,alldiff=pairwise",
