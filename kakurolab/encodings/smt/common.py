@@ -3,7 +3,7 @@
 An SMT encoding is a list of z3 assertions plus, for every white cell and every letter, a
 :class:`Digit` that says how its value is represented (an integer, a bit-vector or a one-hot
 row of Booleans).  Decoding a model and blocking a grid go through the digits only, so the
-backends and the SMT-LIB2 export never need to know which encoding built the formula.
+solvers and the SMT-LIB2 export never need to know which encoding built the formula.
 
 The builders are pure functions of the puzzle; ``api`` is the z3 module by default, and the
 integer model also runs on ``cvc5.pythonic``, whose functions mirror z3's.
@@ -229,12 +229,12 @@ class SmtEncoding(Encoding):
         one unless the spec says ``declare=solver`` (see ``DECLARES``); models are switched on
         because the file ends with ``(get-model)``.  ``:status`` is ``status`` when given,
         else ``unknown``.  An encoding runs no solver: a spec saying ``status=solve`` is
-        exported by :func:`kakurolab.backends.z3.smtlib_text`, which asks z3 for the status."""
+        exported by the z3 backend's ``smtlib_text``, which asks z3 for the status."""
         if status is None:
             if self.status == "solve":
                 raise KakuroError(
                     f"encoding {self.spec}: status=solve needs z3 to decide the status; "
-                    "export it with kakurolab.backends.z3.smtlib_text (as kakuro encode does)"
+                    "export it with the z3 backend's smtlib_text, as kakuro encode does"
                 )
             status = "unknown"
         holder = z3.Solver()
