@@ -147,14 +147,13 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
         session = solver.open(puzzle, deadline=deadline)
     except EncodingTimeout:
         return _encoding_timeout(solver, time.perf_counter() - start)
-    encode_time = session.encode_time
-    if deadline is not None and time.perf_counter() >= deadline:
-        session.close()
-        return _encoding_timeout(solver, time.perf_counter() - start)
     solutions: list[Solution] = []
     status = Status.UNKNOWN
     complete = False
-    try:
+    with session:
+        encode_time = session.encode_time
+        if deadline is not None and time.perf_counter() >= deadline:
+            return _encoding_timeout(solver, time.perf_counter() - start)
         while limit is None or len(solutions) < limit:
             remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
             status, solution = session.next(remaining)
@@ -169,8 +168,6 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
                 break
             session.block(solution)
         stats = session.stats()
-    finally:
-        session.close()
     if solutions:
         status = Status.SAT
     total = time.perf_counter() - start
@@ -329,7 +326,7 @@ def _solutions(
         session = solver.open(puzzle, deadline=deadline)
     except EncodingTimeout:
         raise SolveTimeout(puzzle.id, timeout, found) from None
-    try:
+    with session:
         while True:
             remaining = None if deadline is None else deadline - time.perf_counter()
             if remaining is not None and remaining <= 0:
@@ -350,8 +347,6 @@ def _solutions(
                 if limit is not None and found >= limit:
                     return
             session.block(solution)
-    finally:
-        session.close()
 
 
 class SolveTimeout(KakuroError, TimeoutError):

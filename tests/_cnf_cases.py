@@ -5,9 +5,20 @@ from __future__ import annotations
 from kakurolab.encodings import PRESETS, parse_spec
 from kakurolab.encodings.cnf import CNF_ENCODERS
 from kakurolab.encodings.cnf.alldiff import CARD_ENCODINGS
-from kakurolab.encodings.cnf.sums import PB_ENCODINGS
+from kakurolab.encodings.cnf.sums import SUMS
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
+
+
+def sum_specs() -> list[str]:
+    """Every registered sum encoding under every argument it takes (all-different added
+    where the sum does not imply it): a new record in ``SUMS`` is tested without an edit."""
+    return [
+        f"sum={name}{':' + arg if arg else ''}"
+        + ("" if record.implies_alldiff else ",alldiff=pairwise")
+        for name, record in SUMS.items()
+        for arg in record.args or ("",)
+    ]
 
 
 def _specs() -> list[str]:
@@ -15,8 +26,8 @@ def _specs() -> list[str]:
     specs = [name for name, preset in PRESETS.items() if parse_spec(preset.spec).family == "cnf"]
     specs += [f"cell={cell},sum=combo" for cell in CNF_ENCODERS["cell"]]
     specs += ["cell=order,sum=pb:best,alldiff=pairwise", "cell=log,sum=pb:best,alldiff=pairwise"]
-    specs += [f"sum=pb:{name},alldiff=pairwise" for name in PB_ENCODINGS]
-    specs += [f"sum={name}" for name in ("combo", "combo:lean", "table", "mdd")]
+    specs += [f"sum=pb:{name},alldiff=pairwise" for name in SUMS["pb"].args]
+    specs += sum_specs()
     specs += ["sum=lazy,alldiff=pairwise", "cell=log,sum=lazy,alldiff=pairwise"]
     specs += [f"sum=pb:bdd,alldiff={name}" for name in CARD_ENCODINGS]
     specs += [f"sum=combo,amo={name}" for name in CNF_ENCODERS["amo"]]

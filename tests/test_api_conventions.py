@@ -17,8 +17,7 @@ from _cnf_cases import hand_made
 from _puzzles import square
 
 import kakurolab as kl
-from kakurolab.backends import BACKENDS, Backend, Result, Status, get_backend
-from kakurolab.bench import Config
+from kakurolab.backends import BACKENDS, Backend, Config, Result, Status, get_backend
 from kakurolab.cli import main
 from kakurolab.encodings import encode
 from kakurolab.encodings.cnf import CNFEncoding, key_text

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from kakurolab.backends import BACKENDS, Session, Status
+from kakurolab.backends import BACKENDS, Config, Session, Status, coerce
 from kakurolab.backends.cpsat import CpSatBackend
-from kakurolab.bench import SUITES, Config, SuiteOptions, coerce, parse_targets, run_bench
+from kakurolab.bench import SUITES, SuiteOptions, parse_targets, run_bench
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.model import Puzzle, Solution

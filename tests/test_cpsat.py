@@ -103,5 +103,4 @@ def test_capabilities() -> None:
     cls = BACKENDS["cpsat"]
     assert cls.extra == "peers"
     assert cls.supports_standard and cls.supports_cryptic
-    assert cls.supports_counting and cls.supports_timeout
     assert set(cls.accepted_options) == {"num_workers", "random_seed", "max_time_in_seconds"}

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 from _cnf_cases import HAND_MADE, HAND_MADE_COUNTS, SPECS, hand_made, reference
 
-from kakurolab.encodings import DEFAULT_PRESET, PRESETS, encode, exact_count, up_fixed_cells
+from kakurolab.analysis import exact_count, pysat_closure, unit_closure, up_fixed_cells
+from kakurolab.encodings import DEFAULT_PRESET, PRESETS, encode
 from kakurolab.encodings.cnf import CNFEncoding
-from kakurolab.encodings.cnf.propagation import pysat_closure, unit_closure
 from kakurolab.model import LETTERS
 from kakurolab.uniqueness import count, prove_unique
 
@@ -251,7 +251,7 @@ def test_cnf_modes_refuse_smt(tmp_path, capsys):
 
 
 def test_encodings_table_markdown(janko_path):
-    from kakurolab.encodings_table import markdown
+    from kakurolab.reports.encodings import markdown
 
     text = markdown(janko_path, specs=["fast", "naive", "strong"], limit=2)
     assert "| fast |" in text and "| naive |" in text

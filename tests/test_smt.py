@@ -11,15 +11,16 @@ from __future__ import annotations
 import pytest
 from _puzzles import square
 
-from kakurolab.backends import BACKENDS, Status, get_backend
-from kakurolab.bench import Config, SuiteOptions, run_bench
+from kakurolab.backends import BACKENDS, Config, Status, get_backend
+from kakurolab.bench import SuiteOptions, run_bench
+from kakurolab.cli import main
 from kakurolab.encodings import PRESETS, encode, parse_spec
 from kakurolab.encodings.smt import SMT_ENCODERS
 from kakurolab.encodings.smt.common import LOGICS_OF
-from kakurolab.encodings.smt.report import configurations, markdown
 from kakurolab.errors import KakuroError, UnknownNameError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
+from kakurolab.reports.smt import configurations, markdown
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 
@@ -329,3 +330,20 @@ def test_cvc5_bad_options() -> None:
         get_backend("cvc5", logic="QF_BV")
     with pytest.raises(KakuroError, match="does not take option 'encoding'"):
         get_backend("cvc5", encoding="smt=bv")
+
+
+def test_smt_page_is_behind_kakuro_encodings(tmp_path, monkeypatch) -> None:
+    """``kakuro encodings --smt-md`` writes what the SMT report builds, with its defaults."""
+    from kakurolab.reports import smt
+
+    calls = []
+
+    def fake(pe424: int, janko: int, timeout: float) -> str:
+        calls.append((pe424, janko, timeout))
+        return "# SMT encodings\n"
+
+    monkeypatch.setattr(smt, "markdown", fake)
+    out = tmp_path / "smt.md"
+    assert main(["encodings", "--smt-md", "-o", str(out)]) == 0
+    assert out.read_text() == "# SMT encodings\n"
+    assert calls == [(smt.PE424_COUNT, smt.JANKO_COUNT, smt.TIMEOUT)]

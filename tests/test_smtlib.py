@@ -10,10 +10,11 @@ import pytest
 import z3
 from _puzzles import square
 
+from kakurolab.backends.z3 import smtlib_text
 from kakurolab.cli import main
 from kakurolab.encodings import encode
 from kakurolab.encodings.smt import SMT_ENCODERS
-from kakurolab.errors import UnknownNameError
+from kakurolab.errors import KakuroError, UnknownNameError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle
 from kakurolab.uniqueness import solve
@@ -74,8 +75,11 @@ def test_unsatisfiable_file_is_unsat(spec: str, puzzle: Puzzle) -> None:
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_status_solve_writes_the_status(spec: str, pe424_puzzles) -> None:
-    assert "(set-info :status sat)" in encode(pe424_puzzles[0], f"{spec},status=solve").to_text()
-    assert "(set-info :status unsat)" in encode(UNSAT_STANDARD, f"{spec},status=solve").to_text()
+    solved = smtlib_text(encode(pe424_puzzles[0], f"{spec},status=solve"))
+    assert "(set-info :status sat)" in solved
+    assert "(set-info :status unsat)" in smtlib_text(encode(UNSAT_STANDARD, f"{spec},status=solve"))
+    with pytest.raises(KakuroError, match="status=solve needs z3"):
+        encode(UNSAT_STANDARD, f"{spec},status=solve").to_text()  # an encoding runs no solver
 
 
 def test_logic_and_tactic_reach_the_file(pe424_puzzles) -> None:

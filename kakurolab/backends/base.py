@@ -15,11 +15,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from importlib import import_module
+from typing import Any, ClassVar, Self
 
 from .. import deadline as deadlines
 from ..check import solution_problems
-from ..errors import KakuroError
+from ..errors import KakuroError, require
 from ..model import Puzzle, Solution
 
 
@@ -94,6 +95,13 @@ class Session(ABC):
     def close(self) -> None:  # noqa: B027 - optional hook, most sessions hold nothing
         """Free solver resources."""
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """``with backend.open(puzzle) as session:`` closes the solver however the block ends."""
+        self.close()
+
 
 @dataclass(frozen=True)
 class NumberOption:
@@ -117,16 +125,18 @@ class Backend(ABC):
     """A solver behind the common interface; subclasses live in the ``BACKENDS`` registry.
 
     Class attributes declare capabilities so that callers (CLI, experiments, tests) can skip
-    combinations a backend cannot run instead of discovering it by failure.
+    combinations a backend cannot run instead of discovering it by failure.  Every backend
+    counts and takes a timeout (sessions block grids and ``next`` takes a timeout), so only
+    the puzzle kinds are declared.
     """
 
     name: ClassVar[str]
     doc: ClassVar[str] = ""
     extra: ClassVar[str | None] = None  # pip extra that installs the solver
+    requires: ClassVar[str | None] = None
+    """The module the solver is imported from (checked by :meth:`available`); None: none."""
     supports_standard: ClassVar[bool] = True
     supports_cryptic: ClassVar[bool] = True
-    supports_counting: ClassVar[bool] = True
-    supports_timeout: ClassVar[bool] = True
     accepted_options: ClassVar[dict[str, str]] = {}
     """Option name -> one-line doc; any other option is refused in one line."""
     open_options: ClassVar[str] = ""
@@ -186,8 +196,20 @@ class Backend(ABC):
         return KakuroError(f"backend {cls.name!r} does not take option {key!r}{hint}; {takes}")
 
     @classmethod
+    def solver_module(cls) -> Any:
+        """The imported ``requires`` module, or MissingExtraError naming the pip extra."""
+        assert cls.requires is not None, f"backend {cls.name!r} declares no solver module"
+        return require(cls.requires, extra=cls.extra or "", feature=f"backend {cls.name!r}")
+
+    @classmethod
     def available(cls) -> bool:
-        """Whether the solver can be imported here (never raises)."""
+        """Whether the solver module (``requires``) can be imported here (never raises)."""
+        if cls.requires is None:
+            return True
+        try:
+            import_module(cls.requires)
+        except ImportError:
+            return False
         return True
 
     @classmethod

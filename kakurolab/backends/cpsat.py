@@ -22,7 +22,7 @@ _FEATURE = "backend 'cpsat'"
 
 
 def _cp_model() -> Any:
-    return require("ortools.sat.python.cp_model", extra="peers", feature=_FEATURE)
+    return CpSatBackend.solver_module()
 
 
 DEFAULT_PARAMETERS: dict[str, Any] = {"num_workers": 1}
@@ -113,10 +113,7 @@ class CpSatBackend(Backend):
     name: ClassVar[str] = "cpsat"
     doc: ClassVar[str] = "OR-Tools CP-SAT on the plain Sum + AllDifferent model (peer reference)"
     extra: ClassVar[str | None] = "peers"
-    supports_standard: ClassVar[bool] = True
-    supports_cryptic: ClassVar[bool] = True
-    supports_counting: ClassVar[bool] = True
-    supports_timeout: ClassVar[bool] = True
+    requires: ClassVar[str | None] = "ortools.sat.python.cp_model"
     accepted_options: ClassVar[dict[str, str]] = {
         "num_workers": "CP-SAT search workers (default 1: one core, comparable timings)",
         "random_seed": "CP-SAT random seed (default: the solver's)",
@@ -184,14 +181,6 @@ class CpSatBackend(Backend):
             return sorted(_parameter_fields())
         except KakuroError:
             return super().option_names()
-
-    @classmethod
-    def available(cls) -> bool:
-        try:
-            _cp_model()
-        except KakuroError:
-            return False
-        return True
 
     def _open(self, puzzle: Puzzle) -> Session:
         return CpSatSession(self, puzzle)

@@ -12,12 +12,11 @@ import time
 from types import ModuleType
 from typing import Any, ClassVar
 
-from ..errors import KakuroError, require
+from ..errors import KakuroError
 from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 from .z3 import parse_params
 
-_FEATURE = "backend 'cvc5'"
 LOGICS = ("QF_LIA", "ALL")
 
 _STAT_KEYS = {
@@ -29,7 +28,7 @@ _STAT_KEYS = {
 
 
 def _api() -> ModuleType:
-    return require("cvc5.pythonic", extra="cvc5", feature=_FEATURE)  # type: ignore[return-value]
+    return Cvc5Backend.solver_module()  # type: ignore[no-any-return]
 
 
 def _fail(message: str) -> KakuroError:
@@ -40,6 +39,7 @@ class Cvc5Backend(Backend):
     name: ClassVar[str] = "cvc5"
     doc: ClassVar[str] = "cvc5 on the smt=lia model (Distinct and Sum per run), to compare with z3"
     extra: ClassVar[str | None] = "cvc5"
+    requires: ClassVar[str | None] = "cvc5.pythonic"
     accepted_options: ClassVar[dict[str, str]] = {
         "logic": "QF_LIA (default) or ALL",
         "seed": "cvc5 random-seed",
@@ -59,14 +59,6 @@ class Cvc5Backend(Backend):
             except (TypeError, ValueError):
                 raise _fail(f"option seed must be an integer, got {seed!r}") from None
         self._cp = _api()
-
-    @classmethod
-    def available(cls) -> bool:
-        try:
-            _api()
-        except KakuroError:
-            return False
-        return True
 
     def _open(self, puzzle: Puzzle) -> Session:
         return Cvc5Session(self._cp, puzzle, self.logic, self.params)

@@ -1,11 +1,12 @@
 """The ``pysat`` backend: a CNF encoding (``kakurolab.encodings``) solved by a PySAT solver.
 
 Incremental: counting blocks each found grid with one clause over the cells' own variables
-(and letters), never auxiliaries, and asks again on the same solver.  ``sum=lazy`` runs its
-counterexample-guided loop here: solve, check every lazy run's sum, add a cut excluding the
-violating assignment of each bad run, solve again.  Timeouts interrupt the solver from a
-``threading.Timer`` (``solve_limited`` + ``interrupt``); PySAT's CaDiCaL cannot be interrupted,
-so there the session solves in conflict-budgeted slices and checks the clock between them.
+(and letters), never auxiliaries, and asks again on the same solver.  An encoding that leaves
+constraints out (``sum=lazy``) gets a counterexample-guided loop here: solve, add the
+encoding's ``cuts`` of the model, solve again, until a model needs none.  Timeouts interrupt
+the solver from a ``threading.Timer`` (``solve_limited`` + ``interrupt``); PySAT's CaDiCaL
+cannot be interrupted, so there the session solves in conflict-budgeted slices and checks the
+clock between them.
 """
 
 from __future__ import annotations
@@ -184,26 +185,12 @@ class PySATSession(Session):
             model = self.solver.get_model()
             assert model is not None
             solution = self.enc.decode(model)
-            cuts = self._lazy_cuts(solution, set(lit for lit in model if lit > 0))
+            cuts = self.enc.cuts(solution, model)
             if not cuts:
                 return Status.SAT, solution
             for cut in cuts:
                 self._add(cut)
             self.cuts += len(cuts)
-
-    def _lazy_cuts(self, solution: Solution, true: set[int]) -> list[list[int]]:
-        """A clause per lazy run whose cells miss the chosen sum, excluding that assignment."""
-        cuts = []
-        value_lits = self.enc.cells.value_lits
-        for run, targets in self.enc.lazy_runs:
-            got = sum(solution.values[cell] for cell in run.cells)
-            chosen = [(total, g) for total, g in targets if g is None or g in true]
-            if chosen and chosen[0][0] == got:
-                continue
-            cut = [-lit for cell in run.cells for lit in value_lits(cell, solution.values[cell])]
-            cut += [-g for _, g in chosen if g is not None]
-            cuts.append(cut)
-        return cuts
 
     def block(self, solution: Solution) -> None:
         self._add([-lit for lit in self.enc.solution_lits(solution)])
@@ -215,7 +202,7 @@ class PySATSession(Session):
             stats = {}
         stats.update(self.enc.stats())
         stats["solve_calls"] = self.calls
-        if self.enc.lazy_runs:
+        if self.enc.lazy:
             stats["lazy_cuts"] = self.cuts
         if self.enc.notes:
             stats["notes"] = list(self.enc.notes)
@@ -232,6 +219,7 @@ class PySATBackend(Backend):
     name = "pysat"
     doc = "CNF encodings (kakuro encodings) solved by a PySAT SAT solver (default cadical195)"
     extra = None
+    requires = "pysat.solvers"
     accepted_options: ClassVar[dict[str, str]] = {
         "encoding": f"encoding preset or spec (kakuro encodings; default {DEFAULT_PRESET})",
         "solver": f"PySAT solver name (default {DEFAULT_SOLVER}; e.g. glucose4, minisat22)",
@@ -245,14 +233,6 @@ class PySATBackend(Backend):
         self.spec = spec
         self.solver = check_solver(solver or DEFAULT_SOLVER)
         super().__init__(encoding=str(spec), solver=self.solver)
-
-    @classmethod
-    def available(cls) -> bool:
-        try:
-            import pysat.solvers  # noqa: F401
-        except ImportError:
-            return False
-        return True
 
     def _open(self, puzzle: Puzzle) -> Session:
         enc = encode(puzzle, self.spec)

@@ -9,13 +9,14 @@ z3 package, because imports are absolute.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 
 if TYPE_CHECKING:
+    from ..encodings.base import Encoding
     from ..encodings.smt.common import SmtEncoding
     from ..encodings.spec import Spec
 
@@ -32,6 +33,31 @@ _STAT_KEYS = {
     "restarts": ("restarts", "sat restarts"),
 }
 """Readable statistic -> the z3 keys it adds up (SMT core and SAT core name them differently)."""
+
+
+def make_solver(logic: str, tactic: str | None = None) -> Any:
+    """z3's solver for a logic (``ALL``: the default combined solver), or a tactic's solver."""
+    import z3
+
+    if tactic:
+        return z3.Tactic(tactic).solver()
+    return z3.Solver() if logic == "ALL" else z3.SolverFor(logic)
+
+
+def solver_for(encoding: SmtEncoding) -> Any:
+    """A fresh z3 solver for the encoding's logic or tactic, holding its assertions."""
+    solver = make_solver(encoding.logic, encoding.tactic)
+    solver.add(*encoding.assertions)
+    return solver
+
+
+def smtlib_text(encoding: Encoding) -> str:
+    """The encoding as a file; an SMT spec saying ``status=solve`` gets the ``:status`` z3
+    decides (the encoding itself runs no solver)."""
+    if encoding.spec.family == "smt" and encoding.spec.get("status") == "solve":
+        smt = cast("SmtEncoding", encoding)
+        return smt.to_text(status=str(solver_for(smt).check()))
+    return encoding.to_text()
 
 
 def _fail(message: str) -> KakuroError:
@@ -74,6 +100,7 @@ class Z3Backend(Backend):
     name: ClassVar[str] = "z3"
     doc: ClassVar[str] = "z3 on an SMT encoding (smt=lia/bv/pb/table; logics, tactics, params)"
     extra: ClassVar[str | None] = None  # z3-solver is a core dependency
+    requires: ClassVar[str | None] = "z3"
     accepted_options: ClassVar[dict[str, str]] = {
         "encoding": f"SMT encoding spec or preset (default {DEFAULT_ENCODING})",
         "logic": "QF_LIA, QF_BV, QF_FD or ALL: overrides the spec's logic",
@@ -95,8 +122,6 @@ class Z3Backend(Backend):
         return key in cls.accepted_options or ("." in key and is_z3_param(key))
 
     def __init__(self, **options: Any) -> None:
-        from ..encodings.smt.common import make_solver
-
         super().__init__(**options)
         self.spec = self._spec(options)
         self.params = self._params(options)
@@ -153,7 +178,7 @@ class Z3Session(Session):
 
         start = time.perf_counter()
         self.encoding = encoding
-        self.solver = encoding.solver()
+        self.solver = solver_for(encoding)
         try:
             for name, value in params.items():
                 self.solver.set(name, value)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from ..analysis import exact_count, up_fixed_cells
 from ..backends import Status
-from ..encodings import DEFAULT_PRESET, exact_count, parse_spec, up_fixed_cells
+from ..encodings import DEFAULT_PRESET, parse_spec
 from ..errors import KakuroError
 from ..uniqueness import Verdict
 from ._common import Batch

@@ -17,8 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..backends import BACKENDS, Backend, Result, Status
-from ..bench import Config, coerce
+from ..backends import BACKENDS, Backend, Config, Result, Status, coerce
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
 from ._common import (
@@ -42,7 +41,9 @@ def add_solver_args(parser: argparse.ArgumentParser, *, many: bool = True) -> No
     add_puzzle_args(parser, many=many)
     names = ", ".join(sorted(BACKENDS)) or "none registered"
     parser.add_argument(
-        "--backend", default="native", metavar="NAME",
+        "--backend",
+        default="native",
+        metavar="NAME",
         help=f"solver backend (default: native; registered: {names})",
     )
     parser.add_argument(
@@ -52,7 +53,10 @@ def add_solver_args(parser: argparse.ArgumentParser, *, many: bool = True) -> No
         help="time limit per puzzle in seconds (above 0, at most a week)",
     )
     parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="backend option (repeatable), e.g. num_workers=2",
     )
     parser.add_argument("--encoding", metavar="SPEC", help="encoding spec (backends taking one)")
@@ -72,14 +76,9 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def make_backend(args: argparse.Namespace, *, counting: bool = False) -> Backend:
+def make_backend(args: argparse.Namespace) -> Backend:
     """The backend the arguments ask for, refusing what it cannot do in one line."""
-    backend = Config(args.backend, backend_options(args)).backend()
-    if counting and not backend.supports_counting:
-        raise KakuroError(f"backend {backend.name!r} cannot count solutions")
-    if args.timeout is not None and not backend.supports_timeout:
-        raise KakuroError(f"backend {backend.name!r} does not support --timeout")
-    return backend
+    return Config(args.backend, backend_options(args)).backend()
 
 
 def puzzles_with_progress(args: argparse.Namespace, desc: str) -> tuple[Batch, Iterable[Puzzle]]:

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise KakuroError(f"--limit must be 0 (no limit) or positive, got {args.limit}")
     limit = None if args.all or args.limit == 0 else args.limit
-    backend = make_backend(args, counting=True)
+    backend = make_backend(args)
     batch, puzzles = puzzles_with_progress(args, "count")
     tally = Tally(backend, batch)
     unfinished = 0

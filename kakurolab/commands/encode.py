@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..backends.z3 import smtlib_text
 from ..encodings import DEFAULT_PRESET, encode
 from ..errors import KakuroError
 from ._common import add_puzzle_args, emit_json, load_all
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError(f"encode takes one puzzle, the input has {len(puzzles)} (use --select)")
     puzzle = puzzles[0]
     enc = encode(puzzle, args.encoding)
-    text = enc.to_text()
+    text = smtlib_text(enc)  # the z3 backend decides an SMT spec's status=solve
     out = named_output(puzzle.id, enc.suffix, args.output)
     if out == "-":
         sys.stdout.write(text)

@@ -1,7 +1,9 @@
-"""``kakuro encodings``: the encoding parts and presets, or the statistics table.
+"""``kakuro encodings``: the encoding parts and presets, or the generated encoding pages.
 
 ``--table-md`` regenerates ``docs/encodings.md``: variables, clauses and cells fixed by unit
-propagation per preset on a puzzle set (see :mod:`kakurolab.encodings_table`).
+propagation per preset on a puzzle set (see :mod:`kakurolab.reports.encodings`).
+``--smt-md`` regenerates ``docs/encodings-smt.md``: the SMT encodings, their sizes and their
+same-run speed against CP-SAT (see :mod:`kakurolab.reports.smt`; minutes of benchmarks).
 """
 
 from __future__ import annotations
@@ -26,7 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PUZZLES",
         help="write the statistics table (Markdown) of every preset on this puzzle file",
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="with --table-md: output file")
+    parser.add_argument(
+        "--smt-md",
+        action="store_true",
+        help="write the SMT encodings page (Markdown): sizes and same-run times against cpsat",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="with --table-md or --smt-md: output file"
+    )
     parser.add_argument(
         "--encoding",
         action="append",
@@ -59,13 +68,26 @@ def listing() -> dict[str, object]:
     }
 
 
-def run(args: argparse.Namespace) -> int:
+def _page(args: argparse.Namespace) -> str | None:
+    """The generated page the arguments ask for, or None for the listing."""
     if args.table_md:
-        from ..encodings_table import markdown
+        from ..reports.encodings import markdown
 
         if args.output:
             check_writable(args.output)  # before the table's minutes of solving
-        text = markdown(args.table_md, specs=args.encoding, limit=args.limit)
+        return markdown(args.table_md, specs=args.encoding, limit=args.limit)
+    if args.smt_md:
+        from ..reports import smt
+
+        if args.output:
+            check_writable(args.output)  # before the benchmarks' minutes of solving
+        return smt.markdown(smt.PE424_COUNT, smt.JANKO_COUNT, smt.TIMEOUT)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    text = _page(args)
+    if text is not None:
         if args.output:
             write_text(args.output, text)
             if args.json:

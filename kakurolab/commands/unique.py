@@ -38,7 +38,7 @@ def cell_names(cells: list[Cell]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    backend = make_backend(args, counting=True)
+    backend = make_backend(args)
     batch, puzzles = puzzles_with_progress(args, "unique")
     tally = Tally(backend, batch)
     for puzzle in puzzles:

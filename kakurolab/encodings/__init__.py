@@ -87,9 +87,10 @@ def _cnf_spec(parts: dict[str, str]) -> Spec:
     canon.setdefault("alldiff", "none" if sum_part.implies_alldiff else "pairwise")
     canon["alldiff"] = _check_value("alldiff", canon["alldiff"])
     if canon["alldiff"] == "none" and not sum_part.implies_alldiff:
+        implying = [name for name, part in ENCODERS["sum"].items() if part.implies_alldiff]
         raise KakuroError(
             f"alldiff=none needs a sum encoding that implies all-different "
-            f"(combo, table, mdd), not sum={canon['sum']}"
+            f"({', '.join(implying)}), not sum={canon['sum']}"
         )
     if canon.get("pre") == "none":
         del canon["pre"]  # the default, left out so existing spec strings keep their name
@@ -126,20 +127,6 @@ def encode(puzzle: Puzzle, spec: str | Spec) -> Encoding:
     return encode_cnf(puzzle, canon)
 
 
-def up_fixed_cells(puzzle: Puzzle, spec: str | Spec) -> tuple[int, int]:
-    """Cells fixed by unit propagation alone under a CNF encoding: ``(fixed, total)``."""
-    from .cnf.propagation import up_fixed_cells as fixed
-
-    return fixed(puzzle, spec)
-
-
-def exact_count(puzzle: Puzzle, spec: str | Spec = "combo") -> int:
-    """The exact number of solutions (pyganak, projected on cells and letters)."""
-    from .cnf.counting import exact_count as count
-
-    return count(puzzle, spec)
-
-
 def all_parts() -> dict[str, dict[str, str]]:
     """Kind -> value -> one-line doc, for listings (``kakuro encodings``)."""
     return {
@@ -157,7 +144,5 @@ __all__ = [
     "Spec",
     "all_parts",
     "encode",
-    "exact_count",
     "parse_spec",
-    "up_fixed_cells",
 ]

@@ -13,7 +13,7 @@ called as ``build(puzzle, spec) -> Encoding``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -69,6 +69,16 @@ class Encoding(ABC):
     @abstractmethod
     def to_text(self) -> str:
         """The formula as a file: DIMACS with a variable map (CNF) or SMT-LIB2 (SMT)."""
+
+    @property
+    def lazy(self) -> bool:
+        """Whether part of the formula is left out and added by :meth:`cuts` while solving."""
+        return False
+
+    def cuts(self, solution: Solution, model: Iterable[int] = ()) -> list[list[int]]:
+        """Clauses to add because ``solution`` (decoded from the solver's ``model``) breaks a
+        constraint the formula leaves out (``sum=lazy``); empty: the solution stands."""
+        return []
 
     def to_cnf(self) -> CNF:
         """The formula as a ``pysat.formula.CNF``; only CNF encodings have one."""

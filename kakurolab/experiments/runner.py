@@ -157,10 +157,11 @@ def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
 def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
     """Unit propagation alone on the CNF encoding: how many cells it fixes, no search."""
     from .. import encodings
+    from ..analysis import up_fixed_cells
 
     encoding = str(spec["options"].get("encoding", encodings.DEFAULT_PRESET))
     start = time.perf_counter()
-    fixed, whites = encodings.up_fixed_cells(puzzle, encoding)
+    fixed, whites = up_fixed_cells(puzzle, encoding)
     total = time.perf_counter() - start
     enc = encodings.encode(puzzle, encoding)  # again, outside the timed part: for its size
     size = enc.stats()

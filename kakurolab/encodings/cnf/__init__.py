@@ -29,11 +29,7 @@ from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
 from .cells import CELL_ENCODINGS, CellEncoding, Direct, Log, Order
 from .letters import encode_letters, letter, run_targets
-from .sums import PB_ENCODINGS, SUM_ENCODINGS, Target, encode_combo
-
-SUM_ARGS = {"pb": PB_ENCODINGS, "combo": ("full", "lean")}
-"""Arguments of the sum encodings after the colon, the default first."""
-
+from .sums import SUMS, Target, encode_combo
 
 CELL_KEYS = frozenset({"cell", "ge", "bit"})
 """Variable kinds keyed by a cell's row and column (0-based in the key, like ``Puzzle``)."""
@@ -80,15 +76,40 @@ class CNFEncoding(Encoding):
             v = self._ids[key] = self.pool.top
         return v
 
+    def one_of(self, lits: list[int]) -> list[list[int]]:
+        """At least one plus at-most-one by the spec's ``amo`` encoding, as clauses."""
+        return [list(lits), *at_most_one(self.pool, lits, self._amo)]
+
     def exactly_one(self, lits: list[int]) -> None:
-        """At least one plus at-most-one by the spec's ``amo`` encoding."""
-        self.clauses.append(list(lits))
-        if len(lits) > 1:
-            at_most_one(self, lits, self._amo)
+        """:meth:`one_of`, added to the formula."""
+        self.clauses += self.one_of(lits)
 
     def note(self, message: str) -> None:
         """A message about the encoding (e.g. a fallback), shown by the CLI."""
         self.notes.append(message)
+
+    # -- solving ----------------------------------------------------------------------------
+    @property
+    def lazy(self) -> bool:
+        return bool(self.lazy_runs)
+
+    def cuts(self, solution: Solution, model: Iterable[int] = ()) -> list[list[int]]:
+        """For each lazy run whose cells miss the chosen sum, a clause excluding that
+        assignment (its cells' values and the guard of the chosen total)."""
+        if not self.lazy_runs:
+            return []
+        true = {lit for lit in model if lit > 0}
+        cuts = []
+        value_lits = self.cells.value_lits
+        for run, targets in self.lazy_runs:
+            got = sum(solution.values[cell] for cell in run.cells)
+            chosen = [(total, g) for total, g in targets if g is None or g in true]
+            if chosen and chosen[0][0] == got:
+                continue
+            cut = [-lit for cell in run.cells for lit in value_lits(cell, solution.values[cell])]
+            cut += [-g for _, g in chosen if g is not None]
+            cuts.append(cut)
+        return cuts
 
     # -- reading ----------------------------------------------------------------------------
     @property
@@ -178,14 +199,10 @@ class CNFEncoding(Encoding):
 def _redundant_combo(enc: CNFEncoding, index: int, run: Run, targets: list[Target]) -> None:
     """The combo encoding on top of the chosen sum encoding (skipped when it is combo)."""
     if enc.spec.name("sum") != "combo":
-        encode_combo(enc, index, run, targets)
+        enc.clauses += encode_combo(enc, index, run, targets)
 
 
 REDUNDANT = {"none": None, "domain": None, "combo": _redundant_combo}
-
-
-PRUNING_SUMS = ("combo", "table", "mdd")
-"""Sum encodings that remove digits of no admissible set (as ``redundant=domain`` does)."""
 
 
 def run_domain(run: Run, targets: list[Target]) -> int:
@@ -220,7 +237,8 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     enc = CNFEncoding(puzzle, spec)
     root = _presolve(enc) if spec.get("pre") == "root" else None
     targets = [run_targets(enc, index, run) for index, run in enumerate(puzzle.runs)]
-    prune = spec.name("sum") in PRUNING_SUMS or spec["redundant"] in ("domain", "combo")
+    sum_encoding = SUMS[spec.name("sum")]
+    prune = sum_encoding.prunes or spec["redundant"] in ("domain", "combo")
     domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
     index_of = {run: i for i, run in enumerate(puzzle.runs)}
     for cell in puzzle.whites:
@@ -234,7 +252,7 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
             enc.cells.declare(cell)
     if puzzle.is_cryptic:
         encode_letters(enc)
-    build_sum = SUM_ENCODINGS[spec.name("sum")][0]
+    build_sum = sum_encoding.build
     sum_arg = spec.arg("sum")
     alldiff = spec["alldiff"]
     redundant = REDUNDANT[spec["redundant"]]
@@ -242,7 +260,9 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
         deadline.check()  # a timeout covers building the formula too
         if not targets[index]:
             continue
-        build_sum(enc, index, run, targets[index], sum_arg)
+        enc.clauses += build_sum(enc, index, run, targets[index], sum_arg)
+        if sum_encoding.lazy:
+            enc.lazy_runs.append((run, targets[index]))
         if redundant is not None:
             redundant(enc, index, run, targets[index])
         encode_alldiff(enc, run, alldiff)
@@ -254,6 +274,8 @@ ALL_CELLS = tuple(CELL_ENCODINGS)
 """Every constraint part works with every cell encoding: ``pb`` sums read the cells' own
 variables (one-hot digits, ladder steps or binary bits, see ``CellEncoding.pb_terms``); the
 others use ``x = d`` literals, which order and log cells define by channelling on demand."""
+
+_IMPLYING = ", ".join(name for name, record in SUMS.items() if record.implies_alldiff)
 
 CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "cell": {name: Part(name, doc) for name, (_, doc) in CELL_ENCODINGS.items()},
@@ -269,16 +291,16 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "sum": {
         name: Part(
             name,
-            doc,
-            build=build,
-            args=SUM_ARGS.get(name, ()),
+            record.doc,
+            build=record.build,
+            args=record.args,
             cells=ALL_CELLS,
-            implies_alldiff=name in ("combo", "table", "mdd"),
+            implies_alldiff=record.implies_alldiff,
         )
-        for name, (build, doc) in SUM_ENCODINGS.items()
+        for name, record in SUMS.items()
     },
     "alldiff": {
-        "none": Part("none", "no clauses (only with combo, table, mdd, which imply it)"),
+        "none": Part("none", f"no clauses (only with {_IMPLYING}, which imply it)"),
         **{
             name: Part(name, f"per run and digit at-most-one by pysat.card {name}", cells=ALL_CELLS)
             for name in CARD_ENCODINGS

@@ -1,7 +1,7 @@
 """All-different per run: for each digit, at most one cell of the run holds it.
 
 The at-most-one is any ``pysat.card`` encoding.  ``none`` is for sum encodings that already
-forbid repeats (combo, table, mdd); the spec parser refuses it with the others.
+forbid repeats (``SumEncoding.implies_alldiff``); the spec parser refuses it with the others.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from ...model import Run
 
 if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
     from . import CNFEncoding
 
 CARD_ENCODINGS = (
@@ -32,38 +34,36 @@ AUTO_PAIRWISE = 9
 """``auto``: pairwise up to this many literals (a cell's nine digits), sequential beyond."""
 
 
-def _sequential(enc: CNFEncoding, lits: list[int]) -> None:
+def _sequential(pool: IDPool, lits: list[int]) -> list[list[int]]:
     """Sinz's sequential at-most-one (3n - 4 clauses, n - 1 auxiliaries), written here:
     ``auto`` uses it on every letter and selector group, where a pysat.card call per group
     costs more than the clauses."""
-    pool = enc.pool
     first = pool.top + 1
     pool.top += len(lits) - 1
     aux = range(first, first + len(lits) - 1)
-    clauses = enc.clauses
-    clauses.append([-lits[0], aux[0]])
+    clauses = [[-lits[0], aux[0]]]
     for i in range(1, len(lits) - 1):
         x, s, prev = lits[i], aux[i], aux[i - 1]
         clauses += ([-x, s], [-prev, s], [-x, -prev])
     clauses.append([-lits[-1], -aux[-1]])
+    return clauses
 
 
-def at_most_one(enc: CNFEncoding, lits: list[int], how: str) -> None:
-    """Clauses for ``at most one of lits`` by the named pysat.card encoding (or ``auto``)."""
+def at_most_one(pool: IDPool, lits: list[int], how: str) -> list[list[int]]:
+    """Clauses for ``at most one of lits`` by the named pysat.card encoding (or ``auto``),
+    auxiliaries from ``pool``, as ``CardEnc.atmost(lits, 1, vpool)`` returns them."""
     if len(lits) < 2:
-        return
+        return []
     if how == "auto":
         if len(lits) > AUTO_PAIRWISE:
-            _sequential(enc, lits)
-            return
+            return _sequential(pool, lits)
         how = "pairwise"
     if how == "pairwise":  # written directly: the commonest case, no pysat round trip
-        enc.clauses.extend([[-a, -b] for a, b in combinations(lits, 2)])
-        return
+        return [[-a, -b] for a, b in combinations(lits, 2)]
     from pysat.card import CardEnc, EncType
 
-    formula = CardEnc.atmost(lits, 1, vpool=enc.pool, encoding=getattr(EncType, how))
-    enc.clauses.extend(formula.clauses)
+    formula = CardEnc.atmost(lits, 1, vpool=pool, encoding=getattr(EncType, how))
+    return formula.clauses  # type: ignore[no-any-return]
 
 
 def encode_alldiff(enc: CNFEncoding, run: Run, how: str) -> None:
@@ -71,4 +71,4 @@ def encode_alldiff(enc: CNFEncoding, run: Run, how: str) -> None:
         return
     for lits in enc.cells.by_digit(run.cells):
         if len(lits) > 1:
-            at_most_one(enc, lits, how)
+            enc.clauses += at_most_one(enc.pool, lits, how)

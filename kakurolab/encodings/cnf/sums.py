@@ -10,24 +10,55 @@ kinds of puzzle:
 * ``pb`` writes one equality ``sum(cells) = clue``; for a cryptic clue the chosen total is
   channelled to binary bits (``guard_s -> bits of s``) and the equality becomes
   ``sum(cells) + sum(2^i * -bit_i) = 2^k - 1``.
-* ``lazy`` writes nothing: the pysat session checks sums and adds cuts (counterexample-guided).
+* ``lazy`` writes nothing: :meth:`CNFEncoding.cuts` checks sums on each model and returns
+  cuts (counterexample-guided), which the solving session adds.
+
+A builder works like ``pysat.card.CardEnc.atmost(lits, bound, vpool)``: it takes the variable
+pool (a :class:`SumPool`: named variables, the cells' literals, the at-most-one encoding) and
+*returns* the run's clauses.  :data:`SUMS` holds one :class:`SumEncoding` record per encoding,
+the only place its facts live: adding a sum encoding is adding one record there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import combos
 from ...model import Run
 
 if TYPE_CHECKING:
-    from . import CNFEncoding
+    from pysat.formula import IDPool
+
+    from .cells import CellEncoding
 
 Target = tuple[int, int | None]
 """A reachable total of a run and the literal that selects it (None: always)."""
+
+Clauses = list[list[int]]
+
+
+class SumPool(Protocol):
+    """What a sum builder may use: named variables (``var``, and ``pool`` for pysat.pb's
+    auxiliaries), the cells' literals, the spec's exactly-one encoding (returned as clauses),
+    whether a presolve narrowed the domains, and notes about fallbacks."""
+
+    pool: IDPool
+    cells: CellEncoding
+    presolved: bool
+
+    def var(self, *key: Any) -> int: ...
+
+    def one_of(self, lits: list[int]) -> Clauses: ...
+
+    def note(self, message: str) -> None: ...
+
+
+SumBuilder = Callable[[SumPool, int, Run, list[Target], "str | None"], Clauses]
+"""``build(pool, run index, run, targets, arg) -> clauses``."""
 
 TABLE_CAP = 2000
 """At most this many ordered tuples per run for ``sum=table``; beyond it, ``combo``."""
@@ -48,9 +79,10 @@ PB_ENCODINGS = (
 )
 
 
-def _guard_links(enc: CNFEncoding, targets: list[Target], selectors: dict[int, list[int]]) -> None:
+def _guard_links(targets: list[Target], selectors: dict[int, list[int]]) -> Clauses:
     """``selector -> guard`` and ``guard -> OR selectors`` for each guarded total."""
-    add = enc.clauses.append
+    out: Clauses = []
+    add = out.append
     for total, guard in targets:
         if guard is None:
             continue
@@ -58,11 +90,12 @@ def _guard_links(enc: CNFEncoding, targets: list[Target], selectors: dict[int, l
         for sel in sels:
             add([-sel, guard])
         add([-guard, *sels])
+    return out
 
 
 def encode_combo(
-    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
-) -> None:
+    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> Clauses:
     """One selector per admissible digit set; exactly one chosen; digit d occurs in the run
     iff the chosen set holds d.  Digits of no admissible set are removed outright.
 
@@ -71,7 +104,7 @@ def encode_combo(
     propagation but far fewer clauses on cryptic runs, which admit up to 126 sets)."""
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
-    clauses = enc.clauses
+    clauses: Clauses = []
     present = combos.ALL_DIGITS
     if enc.presolved:  # many sets then hold a digit no cell of the run may take: dead sets
         present = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
@@ -79,7 +112,7 @@ def encode_combo(
         sets = [m for m in combos.combos(length, targets[0][0]) if not m & ~present]
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
             clauses.extend([by_digit[d] for d in combos.digits_of(sets[0])])
-            return
+            return clauses
     var = enc.var
     by_total: dict[int, list[int]] = {}
     holders: list[list[int]] = [[] for _ in range(10)]
@@ -98,8 +131,8 @@ def encode_combo(
     if arg == "lean":  # at-most-one is implied: two chosen sets would need too many digits
         clauses.append(all_sels)
     else:
-        enc.exactly_one(all_sels)
-    _guard_links(enc, targets, by_total)
+        clauses += enc.one_of(all_sels)
+    clauses += _guard_links(targets, by_total)
     for d in range(1, 10):
         # A cell holds d <-> the chosen set holds d (a unit -lit if no set does).  Cryptic
         # runs admit many sets: an occurrence literal then carries both directions, so each
@@ -114,6 +147,7 @@ def encode_combo(
         else:
             clauses.extend([[-lit, *sels] for lit in cell_lits])
             clauses.extend([[-sel, *cell_lits] for sel in sels])
+    return clauses
 
 
 @cache
@@ -124,21 +158,21 @@ def _tuples(length: int, total: int) -> tuple[tuple[int, ...], ...]:
 
 
 def encode_table(
-    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
-) -> None:
+    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> Clauses:
     """Support encoding of the run's admissible ordered tuples: a tuple literal implies its
     digits, each cell value implies some tuple supporting it.  GAC by unit propagation."""
     length = len(run)
     size = sum(len(_tuples(length, total)) for total, _ in targets)
     if size > TABLE_CAP:
         enc.note(f"sum=table: run {run.name} has {size} tuples (cap {TABLE_CAP}); used combo")
-        encode_combo(enc, index, run, targets)
-        return
+        return encode_combo(enc, index, run, targets)
     allowed = [enc.cells.allowed[cell] for cell in run.cells]
     cell_lits = [
         {d: enc.cells.eq(cell, d) for d in ok} for cell, ok in zip(run.cells, allowed, strict=True)
     ]
-    add = enc.clauses.append
+    out: Clauses = []
+    add = out.append
     support: list[list[list[int]]] = [[[] for _ in range(10)] for _ in run.cells]
     by_total: dict[int, list[int]] = {}
     for total, _guard in targets:
@@ -151,10 +185,11 @@ def encode_table(
             for i, d in enumerate(t):
                 add([-sel, cell_lits[i][d]])
                 support[i][d].append(sel)
-    _guard_links(enc, targets, by_total)
+    out += _guard_links(targets, by_total)
     for i in range(length):
         for d, lit in cell_lits[i].items():
             add([-lit, *support[i][d]])
+    return out
 
 
 @cache
@@ -173,8 +208,8 @@ def _mdd_nodes(length: int, totals: tuple[int, ...]) -> tuple[frozenset[int], ..
 
 
 def encode_mdd(
-    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
-) -> None:
+    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> Clauses:
     """The run as an MDD over (position, digits used so far), Abío & Stuckey style: node and
     edge literals; unit propagation enforces GAC on sum + all-different of the run."""
     length = len(run)
@@ -183,12 +218,11 @@ def encode_mdd(
     n_nodes = sum(len(layer) for layer in layers)
     if n_nodes > MDD_CAP:
         enc.note(f"sum=mdd: run {run.name} needs {n_nodes} nodes (cap {MDD_CAP}); used combo")
-        encode_combo(enc, index, run, targets)
-        return
+        return encode_combo(enc, index, run, targets)
     if not layers[length]:
-        enc.clauses.append([])
-        return
-    add = enc.clauses.append
+        return [[]]
+    clauses: Clauses = []
+    add = clauses.append
     var = enc.var
 
     def node(k: int, m: int) -> int:
@@ -227,17 +261,19 @@ def encode_mdd(
     finals: dict[int, list[int]] = {}
     for m in layers[length]:
         finals.setdefault(combos.mask_sum(m), []).append(node(length, m))
-    _guard_links(enc, targets, finals)
+    clauses += _guard_links(targets, finals)
+    return clauses
 
 
 def encode_pb(
-    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
-) -> None:
+    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> Clauses:
     """One pseudo-Boolean equality through ``pysat.pb`` (the encoding named by ``arg``)."""
     from pysat.pb import EncType, PBEnc
 
     lits: list[int] = []
     weights: list[int] = []
+    out: Clauses = []
     offset = 0
     for cell in run.cells:
         ls, ws, off = enc.cells.pb_terms(cell)
@@ -252,7 +288,7 @@ def encode_pb(
         # terms instead of one weight-s term per feasible total keep the PB small.
         width = max(total for total, _ in targets).bit_length()
         bits = [enc.var("sumbit", index, i) for i in range(width)]
-        add = enc.clauses.append
+        add = out.append
         for total, guard in targets:
             assert guard is not None
             pattern = [b if total >> i & 1 else -b for i, b in enumerate(bits)]
@@ -263,8 +299,7 @@ def encode_pb(
         weights += [1 << i for i in range(width)]
         bound = (1 << width) - 1 - offset
     if bound < 0:
-        enc.clauses.append([])
-        return
+        return [*out, []]
     formula = PBEnc.equals(
         lits=lits,
         weights=weights,
@@ -272,29 +307,73 @@ def encode_pb(
         vpool=enc.pool,
         encoding=getattr(EncType, arg or "best"),
     )
-    enc.clauses.extend(formula.clauses)
+    return out + formula.clauses
 
 
 def encode_lazy(
-    enc: CNFEncoding, index: int, run: Run, targets: list[Target], arg: str | None = None
-) -> None:
+    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+) -> Clauses:
     """Nothing up front: the solver loop checks the run's sum and cuts bad assignments."""
-    enc.lazy_runs.append((run, targets))
+    return []
 
 
-SUM_ENCODINGS: dict[str, tuple[Callable[..., None], str]] = {
-    "combo": (
-        encode_combo,
-        "one selector per admissible digit set, exactly one chosen (arg lean: at-least-one)",
-    ),
-    "table": (
-        encode_table,
-        f"support encoding of the admissible ordered tuples (GAC; > {TABLE_CAP} tuples: combo)",
-    ),
-    "mdd": (
-        encode_mdd,
-        f"MDD over (position, digits used), node+edge literals (GAC; > {MDD_CAP} nodes: combo)",
-    ),
-    "pb": (encode_pb, "pseudo-Boolean equality through pysat.pb (arg: its encoding)"),
-    "lazy": (encode_lazy, "no clauses: the solver loop checks sums and adds cuts"),
+@dataclass(frozen=True)
+class SumEncoding:
+    """One sum encoding and every fact the package knows about it.
+
+    ``args`` are the values accepted after a colon (``pb:bdd``), the default first.
+    ``implies_alldiff``: its clauses already forbid repeated digits in a run, so
+    ``alldiff=none`` is its default.  ``prunes``: it removes digits of no admissible digit
+    set (as ``redundant=domain`` does).  ``lazy``: it leaves the sum out of the formula, and
+    :meth:`CNFEncoding.cuts` checks it on each model instead.
+    """
+
+    name: str
+    build: SumBuilder
+    doc: str
+    args: tuple[str, ...] = ()
+    implies_alldiff: bool = False
+    prunes: bool = False
+    lazy: bool = False
+
+
+SUMS: dict[str, SumEncoding] = {
+    record.name: record
+    for record in (
+        SumEncoding(
+            "combo",
+            encode_combo,
+            "one selector per admissible digit set, exactly one chosen (arg lean: at-least-one)",
+            args=("full", "lean"),
+            implies_alldiff=True,
+            prunes=True,
+        ),
+        SumEncoding(
+            "table",
+            encode_table,
+            f"support encoding of the admissible ordered tuples (GAC; > {TABLE_CAP} tuples: combo)",
+            implies_alldiff=True,
+            prunes=True,
+        ),
+        SumEncoding(
+            "mdd",
+            encode_mdd,
+            f"MDD over (position, digits used), node+edge literals (GAC; > {MDD_CAP} nodes: combo)",
+            implies_alldiff=True,
+            prunes=True,
+        ),
+        SumEncoding(
+            "pb",
+            encode_pb,
+            "pseudo-Boolean equality through pysat.pb (arg: its encoding)",
+            args=PB_ENCODINGS,
+        ),
+        SumEncoding(
+            "lazy",
+            encode_lazy,
+            "no clauses: the solver loop checks sums and adds cuts",
+            lazy=True,
+        ),
+    )
 }
+"""Sum encoding name -> its record: the one registry of sum encodings."""

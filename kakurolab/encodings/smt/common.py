@@ -3,7 +3,7 @@
 An SMT encoding is a list of z3 assertions plus, for every white cell and every letter, a
 :class:`Digit` that says how its value is represented (an integer, a bit-vector or a one-hot
 row of Booleans).  Decoding a model and blocking a grid go through the digits only, so the
-backends and the SMT-LIB2 export never need to know which encoding built the formula.
+solvers and the SMT-LIB2 export never need to know which encoding built the formula.
 
 The builders are pure functions of the puzzle; ``api`` is the z3 module by default, and the
 integer model also runs on ``cvc5.pythonic``, whose functions mirror z3's.
@@ -223,24 +223,23 @@ class SmtEncoding(Encoding):
         variables, terms = _size(self.assertions)
         return {"variables": variables, "assertions": len(self.assertions), "terms": terms}
 
-    def solver(self) -> z3.Solver:
-        """A fresh z3 solver for this encoding's logic or tactic, holding its assertions."""
-        solver = make_solver(self.logic, self.tactic)
-        solver.add(*self.assertions)
-        return solver
-
-    def to_text(self) -> str:
+    def to_text(self, status: str | None = None) -> str:
         """SMT-LIB2 for any solver that reads it (z3 reads every encoding; ``pb`` writes z3's
         ``(_ pbeq ...)`` / ``(_ at-most ...)`` extensions).  The declared logic is a standard
         one unless the spec says ``declare=solver`` (see ``DECLARES``); models are switched on
-        because the file ends with ``(get-model)``.  ``:status`` is ``unknown`` unless the spec
-        says ``status=solve``: the exporter then asks z3, not another backend."""
+        because the file ends with ``(get-model)``.  ``:status`` is ``status`` when given,
+        else ``unknown``.  An encoding runs no solver: a spec saying ``status=solve`` is
+        exported by the z3 backend's ``smtlib_text``, which asks z3 for the status."""
+        if status is None:
+            if self.status == "solve":
+                raise KakuroError(
+                    f"encoding {self.spec}: status=solve needs z3 to decide the status; "
+                    "export it with the z3 backend's smtlib_text, as kakuro encode does"
+                )
+            status = "unknown"
         holder = z3.Solver()
         holder.add(*self.assertions)
         body = holder.sexpr().strip()
-        status = "unknown"
-        if self.status == "solve":
-            status = str(self.solver().check())
         check = f"(check-sat-using {self.tactic})" if self.tactic else "(check-sat)"
         lines = [
             f"; kakurolab: puzzle {self.puzzle.id}, encoding {self.spec}",
@@ -272,13 +271,6 @@ def _size(assertions: Sequence[Any]) -> tuple[int, int]:
             consts.add(key)
         stack.extend(term.children())
     return len(consts), len(seen)
-
-
-def make_solver(logic: str, tactic: str | None = None) -> z3.Solver:
-    """z3's solver for a logic (``ALL``: the default combined solver), or a tactic's solver."""
-    if tactic:
-        return z3.Tactic(tactic).solver()
-    return z3.Solver() if logic == "ALL" else z3.SolverFor(logic)
 
 
 def check_logic(logic: str, allowed: Sequence[str]) -> str:

@@ -1,18 +1,26 @@
-"""Propagation strength: what unit propagation alone decides, with no decision at all.
+"""Analysis of CNF encodings, above encodings and solvers: propagation strength and counts.
+
+Propagation strength: what unit propagation alone decides, with no decision at all.
 
 :func:`unit_closure` is a small two-watched-literal propagator in pure Python, run from the
 root-level units (PySAT's ``propagate()`` leaves those out, so it cannot answer this by
 itself; :func:`pysat_closure` reproduces the closure with a real solver for cross-checks).
 A cell counts as *fixed* when exactly one of its allowed digits is still consistent with the
 closure.  Strong encodings (table, mdd) fix more cells than decomposed ones (pb + alldiff).
+
+:func:`exact_count` counts solutions with the Ganak model counter (extra ``count``), projected
+onto the grid variables (cells' own variables and letters): every grid counts once however
+many ways the encoding's auxiliaries can be set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model import Puzzle
-from ..spec import Spec
+from .encodings import Spec, encode
+from .encodings.cnf import CNFEncoding
+from .errors import KakuroError, require
+from .model import Cell, Puzzle
 
 
 def unit_closure(clauses: Sequence[Sequence[int]]) -> set[int] | None:
@@ -98,9 +106,6 @@ def up_fixed_cells(puzzle: Puzzle, spec: str | Spec) -> tuple[int, int]:
     A root-level conflict proves the puzzle unsatisfiable; every cell then counts as fixed.
     Lazy sums contribute no clauses, so they fix nothing beyond the rest of the encoding.
     """
-    from .. import encode
-    from . import CNFEncoding
-
     enc = encode(puzzle, spec)
     if not isinstance(enc, CNFEncoding):
         raise TypeError("up_fixed_cells needs a CNF encoding")
@@ -111,11 +116,28 @@ def up_fixed_cells(puzzle: Puzzle, spec: str | Spec) -> tuple[int, int]:
     return sum(1 for cell in puzzle.whites if len(candidates(enc, cell, closure)) == 1), total
 
 
-def candidates(enc: object, cell: tuple[int, int], closure: set[int]) -> list[int]:
+def candidates(enc: CNFEncoding, cell: Cell, closure: set[int]) -> list[int]:
     """The digits of ``cell`` that no derived literal rules out."""
-    cells = enc.cells  # type: ignore[attr-defined]
+    cells = enc.cells
     return [
         d
         for d in cells.allowed[cell]
         if not any(-lit in closure for lit in cells.value_lits(cell, d))
     ]
+
+
+def exact_count(puzzle: Puzzle, spec: str | Spec = "combo") -> int:
+    """The number of solutions of the puzzle, by projected model counting over the CNF."""
+    pyganak = require("pyganak", extra="count", feature="exact counting")
+    enc = encode(puzzle, spec)
+    if not isinstance(enc, CNFEncoding):
+        raise KakuroError(f"exact counting needs a CNF encoding, not {enc.spec}")
+    if enc.lazy:
+        raise KakuroError("exact counting needs every sum in the CNF; sum=lazy leaves them out")
+    if any(not clause for clause in enc.clauses):
+        return 0
+    counter = pyganak.Counter()  # type: ignore[attr-defined]
+    counter.new_vars(enc.n_vars)
+    counter.add_clauses(enc.clauses)
+    counter.set_sampling_set(enc.grid_vars)
+    return int(counter.count())
