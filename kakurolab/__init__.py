@@ -107,13 +107,9 @@ if TYPE_CHECKING:  # static tools see the real names
 
 def version() -> str:
     """The installed distribution's version (pyproject.toml is its one source)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
+    from .about import version as installed
 
-    try:
-        return dist_version(__name__)
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0+unknown"
+    return installed()
 
 
 def __getattr__(name: str) -> Any:

@@ -24,7 +24,8 @@ from typing import Any
 from . import datasets
 from .backends import Backend, Config, Status
 from .errors import KakuroError, UnknownNameError
-from .generator.bench import generate_cases
+from .generator.bench import DEFAULT_SIZES
+from .generator.core import generate
 from .model import Puzzle
 from .uniqueness import Verdict, prove_unique, solve
 
@@ -118,6 +119,27 @@ def pe424_cases(options: SuiteOptions) -> list[Case]:
 
 def janko_cases(options: SuiteOptions) -> list[Case]:
     return [_unique_case(p) for p in _load(options, datasets.JANKO_DEV)]
+
+
+
+def generate_cases(options: SuiteOptions) -> list[Case]:
+    """Cases for the ``kakuro bench generate`` suite: one generation per size and seed.
+
+    ``options.subset`` limits the number of seeds per size (default 3).  The answer compared
+    across configurations is only "a unique puzzle of this size": different backends may
+    return different second solutions, so the repairs (and puzzles) can legitimately differ.
+    """
+    seeds = options.subset or 3
+    cases = []
+    for nrows, ncols in DEFAULT_SIZES:
+        for seed in range(seeds):
+
+            def run(backend: Any, timeout: float | None, r=nrows, c=ncols, s=seed) -> Outcome:
+                generate(r, c, "normal", seed=s, backend=backend)
+                return Outcome(("unique", r, c))
+
+            cases.append(Case(f"{nrows}x{ncols}-s{seed}", run))
+    return cases
 
 
 SUITES: dict[str, Suite] = {

@@ -56,7 +56,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from . import version
+        from .about import version
 
         print(f"kakuro {version()}")
         parser.exit()

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import require
 from ..fileio import replacing
-from .report import Results, Row, by_config, run_time, solved, summary_table
+from .results import Results, Row, by_config, run_time, solved, summary_table
 
 _MIN_TIME = 1e-4  # log axes need a floor; faster runs are drawn here
 MAX_LINES = 16

@@ -96,7 +96,7 @@ def _soft(spec: RunSpec) -> float | None:
 
 
 def task_solve(puzzle: Puzzle, spec: RunSpec) -> Row:
-    from .. import solve
+    from ..uniqueness import solve
 
     result = solve(puzzle, backend=spec["backend"], timeout=_soft(spec), **spec["options"])
     row = _result_fields(puzzle, result, spec["timeout"])
@@ -107,7 +107,7 @@ def task_solve(puzzle: Puzzle, spec: RunSpec) -> Row:
 
 
 def task_unique(puzzle: Puzzle, spec: RunSpec) -> Row:
-    from .. import prove_unique
+    from ..uniqueness import prove_unique
 
     verdict = prove_unique(puzzle, backend=spec["backend"], timeout=_soft(spec), **spec["options"])
     row = _result_fields(puzzle, verdict.result, spec["timeout"])
@@ -129,7 +129,7 @@ def task_count(puzzle: Puzzle, spec: RunSpec) -> Row:
     ``unsat`` needs a proof (the solver exhausted the search with no solution); a count cut
     at the limit is ``sat`` with outcome ``count:N+``, and anything else is unsolved.
     """
-    from .. import count
+    from ..uniqueness import count
 
     limit = spec.get("count_limit") or None
     result = count(

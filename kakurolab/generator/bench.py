@@ -49,28 +49,6 @@ def bench_generate(
     return rows
 
 
-def generate_cases(options: Any) -> list[Any]:
-    """Cases for the ``kakuro bench generate`` suite: one generation per size and seed.
-
-    ``options.subset`` limits the number of seeds per size (default 3).  The answer compared
-    across configurations is only "a unique puzzle of this size": different backends may
-    return different second solutions, so the repairs (and puzzles) can legitimately differ.
-    """
-    from ..bench import Case, Outcome
-
-    seeds = options.subset or 3
-    cases = []
-    for nrows, ncols in DEFAULT_SIZES:
-        for seed in range(seeds):
-
-            def run(backend: Any, timeout: float | None, r=nrows, c=ncols, s=seed) -> Any:
-                generate(r, c, "normal", seed=s, backend=backend)
-                return Outcome(("unique", r, c))
-
-            cases.append(Case(f"{nrows}x{ncols}-s{seed}", run))
-    return cases
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="12x12,16x22,20x20,30x30")

@@ -1,0 +1,145 @@
+"""The documented layers hold: every import in the package, lazy ones included, goes down.
+
+docs/architecture.md draws the layers; this test is their enforcement.  A module may import
+from a lower layer and from its own package; the rank of each top-level module or package is
+in :data:`LAYERS`.  A new top-level module must be given a layer here (the test says so), which
+is the moment to decide where it belongs.  The import graph of modules must also have no cycle,
+lazy imports included: a cycle hidden behind a function-level import is still a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "kakurolab"
+
+LAYERS: dict[str, float] = {
+    # the vocabulary every layer shares
+    "errors": 0,
+    "about": 0,
+    "datasets": 0.1,
+    "deadline": 0.1,
+    "fileio": 0.1,
+    "model": 0.2,
+    "combos": 0.3,
+    "check": 1,
+    "formats": 2,
+    "propagation": 3,
+    "encodings": 4,
+    "backends": 5,
+    "uniqueness": 6,
+    "stepcheck": 6,
+    "logic": 7,
+    "generator": 7.5,
+    "analysis": 8,
+    "certify": 8,
+    "render": 8,
+    "bench": 8.5,
+    "reports": 9,
+    "encodings_table": 9,
+    "experiments": 9,
+    "game": 10,
+    "commands": 11,
+    "cli": 12,
+    "__main__": 13,
+    "web": 12,
+    "__init__": 14,  # the lazy public facade: nothing inside the package imports it
+}
+"""Rank of each top-level module or package of kakurolab (higher may import lower)."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every kakurolab module ``path`` imports, anywhere in its body (lazy imports too)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("kakurolab"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and node.module.startswith("kakurolab"):
+                target = node.module
+            else:
+                continue
+            for alias in node.names:  # ``from . import x`` imports the submodule x
+                if _is_module(f"{target}.{alias.name}"):
+                    found.add(f"{target}.{alias.name}")
+                else:  # a name defined in ``target`` itself
+                    found.add(target)
+    found.discard(name)
+    return found
+
+
+def _is_module(dotted: str) -> bool:
+    path = PACKAGE.parent / Path(*dotted.split("."))
+    return path.is_dir() or path.with_suffix(".py").exists()
+
+
+def top(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+GRAPH = {module_name(path): imports_of(path) for path in SOURCES}
+
+
+def test_every_top_level_module_has_a_layer() -> None:
+    missing = sorted({top(m) for m in GRAPH} - set(LAYERS))
+    assert not missing, f"give these a layer in tests/test_layers.py: {missing}"
+
+
+def test_imports_go_down_the_layers() -> None:
+    upward = []
+    for module, targets in GRAPH.items():
+        for target in targets:
+            here, there = top(module), top(target)
+            if here == there:
+                continue  # inside one package: its own business
+            if LAYERS.get(there, 0) >= LAYERS.get(here, 0):
+                upward.append(f"{module} -> {target}")
+    assert not upward, "imports against the layers:\n" + "\n".join(sorted(upward))
+
+
+def test_no_import_cycles() -> None:
+    graph = nx.DiGraph()
+    for module, targets in GRAPH.items():
+        for target in targets:
+            if target in GRAPH and not _is_parent(target, module):
+                graph.add_edge(module, target)
+    cycles = list(nx.simple_cycles(graph))
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles[:20])
+
+
+def _is_parent(target: str, module: str) -> bool:
+    """A submodule importing its own package's ``__init__`` (``from . import X``) is how
+    Python packages work, not a cycle of design."""
+    return module.startswith(target + ".")
+
+
+@pytest.mark.parametrize("module", ["kakurolab.encodings"])
+def test_encodings_run_no_solver(module: str) -> None:
+    """Encodings are pure: nothing under them imports a backend."""
+    offenders = [
+        f"{m} -> {t}"
+        for m, targets in GRAPH.items()
+        if m.startswith(module)
+        for t in targets
+        if t.startswith("kakurolab.backends")
+    ]
+    assert not offenders, offenders
