@@ -663,16 +663,16 @@ def self_test_specs() -> list[str]:
     """The reference encoding, then every sum encoding with direct cells, then the CNF
     presets (lazy excluded: its sums are not clauses)."""
     from .encodings import PRESETS
-    from .encodings.cnf import SUM_ARGS
-    from .encodings.cnf.sums import SUM_ENCODINGS
+    from .encodings.cnf.sums import SUMS
 
     specs = [REFERENCE_ENCODING]
-    for name in SUM_ENCODINGS:
-        if name == "lazy":
+    for record in SUMS.values():
+        if record.lazy:
             continue
-        for arg in SUM_ARGS.get(name, (None,)):
-            value = name if arg is None else f"{name}:{arg}"
-            specs.append(f"cell=direct,sum={value}" + ("" if name != "pb" else ",alldiff=pairwise"))
+        for arg in record.args or (None,):
+            value = record.name if arg is None else f"{record.name}:{arg}"
+            alldiff = "" if record.implies_alldiff else ",alldiff=pairwise"
+            specs.append(f"cell=direct,sum={value}{alldiff}")
     for name, preset in PRESETS.items():
         spec = parse_spec(preset.spec)
         if spec.family == "cnf" and spec.name("sum") != "lazy":

@@ -464,6 +464,15 @@ QUICK_SELF_TEST = [REFERENCE_ENCODING, "fast", "strong", "naive"]
 """The reference encoding and the three of the experiment; the slow run tests all."""
 
 
+def test_self_test_covers_every_sum_record():
+    """The self-test's list comes from the sum registry: every non-lazy record is in it."""
+    from kakurolab.encodings.cnf.sums import SUMS
+
+    listed = " ".join(self_test_specs())
+    for record in SUMS.values():
+        assert record.lazy or f"sum={record.name}" in listed, record.name
+
+
 @pytest.mark.parametrize("spec", QUICK_SELF_TEST)
 def test_self_test_passes(spec):
     result = self_test(spec, max_length=4)
