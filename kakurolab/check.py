@@ -23,7 +23,7 @@ def clue_values(run: Run) -> tuple[int, ...]:
     assert clue.letters is not None
     if len(clue.letters) == 1:
         return tuple(range(10))
-    first, second = clue.letters
+    first, second = clue.letters[0], clue.letters[1]
     return tuple(
         10 * a + b for a in range(1, 10) for b in range(10) if (a == b) == (first == second)
     )

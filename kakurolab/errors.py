@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import Any
 
 
 class KakuroError(Exception):
@@ -61,11 +62,13 @@ class FormatError(KakuroError, ValueError):
 
     def located(self, **where: object) -> FormatError:
         """A copy with missing location fields filled in (callers know the file name)."""
-        fields = {k: getattr(self, k) for k in ("source", "puzzle_id", "line", "column")}
+        fields: dict[str, Any] = {
+            k: getattr(self, k) for k in ("source", "puzzle_id", "line", "column")
+        }
         for key, value in where.items():
             if fields.get(key) is None:
                 fields[key] = value
-        return FormatError(self.detail, **fields)  # type: ignore[arg-type]
+        return FormatError(self.detail, **fields)
 
 
 class PuzzleError(KakuroError, ValueError):

@@ -221,7 +221,7 @@ class Puzzle:
             {
                 cell: sq.letter
                 for cell in self.whites
-                if (sq := self[cell]).letter is not None  # type: ignore[union-attr]
+                if isinstance(sq := self[cell], White) and sq.letter is not None
             }
         )
 

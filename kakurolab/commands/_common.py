@@ -14,9 +14,9 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import KakuroError, PuzzleError
 from ..formats import FORMATS, InvalidPuzzle, load_report
@@ -29,6 +29,8 @@ INVALID_EXIT = 2
 MAX_SECONDS = 7 * 24 * 3600.0
 """The longest ``--timeout`` (a week, as an experiment's ``timeout``): longer is no limit."""
 
+
+T = TypeVar("T")
 
 def positive_float(flag: str, maximum: float = math.inf) -> Callable[[str], float]:
     """An argparse ``type`` for ``flag``: a finite number > 0 and <= ``maximum``.  Every
@@ -142,7 +144,15 @@ def load_all(args: argparse.Namespace) -> list[Puzzle]:
     entries = Batch.load(args).entries
     if len(entries) == 1 and isinstance(entries[0], InvalidPuzzle):
         raise PuzzleError(entries[0].message)
-    return [e.puzzle if isinstance(e, InvalidPuzzle) else e for e in entries]
+    puzzles: list[Puzzle] = []
+    for entry in entries:
+        if isinstance(entry, Puzzle):
+            puzzles.append(entry)
+        elif entry.puzzle is None:  # its text did not even parse: nothing to count or show
+            raise entry.error
+        else:
+            puzzles.append(entry.puzzle)
+    return puzzles
 
 
 def _split(select: list[str] | None) -> list[str] | None:
@@ -166,7 +176,9 @@ def solution_rows(puzzle: Puzzle, solution: Solution | None) -> list[str] | None
     return None if solution is None else [row.replace(".", "0") for row in solution.rows(puzzle)]
 
 
-def progress(iterable, *, total: int | None, desc: str, enabled: bool = True):  # type: ignore[no-untyped-def]
+def progress(
+    iterable: Iterable[T], *, total: int | None, desc: str, enabled: bool = True
+) -> Iterable[T]:
     """A progress bar on stderr for multi-puzzle runs (silent for one puzzle or no terminal)."""
     if not enabled or (total is not None and total <= 1):
         return iterable

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ._output import check_writable, write_text, written
 
@@ -46,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def listing() -> dict[str, object]:
+def listing() -> dict[str, Any]:
     from ..encodings import ENCODERS, PRESETS, parse_spec
 
     return {
@@ -104,10 +105,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     print("presets:")
-    for preset in data["presets"]:  # type: ignore[union-attr]
+    for preset in data["presets"]:
         print(f"  {preset['name']:<10} {preset['spec']}")
         print(f"  {'':<10} {preset['doc']}")
-    for kind, table in data["parts"].items():  # type: ignore[union-attr]
+    for kind, table in data["parts"].items():
         print(f"{kind}=")
         for name, info in table.items():
             args_ = f":{{{','.join(info['args'])}}}" if "args" in info else ""

@@ -93,9 +93,9 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
         "| --- | ---: | --- |",
     ]
     lines += [f"| {name} | {counts.get(name, 0)} | {meaning} |" for name, meaning in GRADES]
-    usage = Counter()
-    needed = Counter()
-    hardest = Counter()
+    usage: Counter[str] = Counter()
+    needed: Counter[str] = Counter()
+    hardest: Counter[str] = Counter()
     for g in grades:
         usage.update(g.technique_counts)
         needed.update(g.technique_counts.keys())

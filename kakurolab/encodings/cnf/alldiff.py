@@ -63,7 +63,7 @@ def at_most_one(pool: IDPool, lits: list[int], how: str) -> list[list[int]]:
     from pysat.card import CardEnc, EncType
 
     formula = CardEnc.atmost(lits, 1, vpool=pool, encoding=getattr(EncType, how))
-    return formula.clauses  # type: ignore[no-any-return]
+    return formula.clauses
 
 
 def encode_alldiff(enc: CNFEncoding, run: Run, how: str) -> None:

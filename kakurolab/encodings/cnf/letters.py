@@ -118,7 +118,7 @@ def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
                 else:
                     add([-letter(enc, ch, d)])
         else:
-            first, second = clue.letters
+            first, second = clue.letters[0], clue.letters[1]
             add([-letter(enc, first, 0)])
             for s, g in guards.items():
                 add([-g, letter(enc, first, s // 10)])

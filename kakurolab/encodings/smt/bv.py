@@ -29,7 +29,7 @@ def _clue(clue: Clue, letters: dict[str, z3.BitVecRef]) -> z3.BitVecRef:
     assert clue.letters is not None
     if len(clue.letters) == 1:
         return _wide(letters[clue.letters])
-    first, second = clue.letters
+    first, second = clue.letters[0], clue.letters[1]
     return z3.BitVecVal(10, SUM_BITS) * _wide(letters[first]) + _wide(letters[second])
 
 

@@ -169,7 +169,7 @@ def int_clue(clue: Clue, letters: Mapping[str, Any]) -> Any:
     assert clue.letters is not None
     if len(clue.letters) == 1:
         return letters[clue.letters]
-    first, second = clue.letters
+    first, second = clue.letters[0], clue.letters[1]
     return 10 * letters[first] + letters[second]
 
 
