@@ -148,13 +148,13 @@ class Suite:
     cases: Callable[[SuiteOptions], list[Case]]
 
 
-def _load(options: SuiteOptions, default: Path) -> list[Puzzle]:
+def _load(options: SuiteOptions, default: Path, allow_short_runs: bool = False) -> list[Puzzle]:
     from .formats import load
 
     path = options.file or default
     if not Path(path).exists():
         raise KakuroError(f"{path}: no such file (pass the puzzle file with --file)")
-    puzzles = load(path)
+    puzzles = load(path, allow_short_runs=allow_short_runs)
     return puzzles[: options.subset] if options.subset else puzzles
 
 
@@ -201,10 +201,19 @@ def janko_cases(options: SuiteOptions) -> list[Case]:
     return [_unique_case(p) for p in _load(options, datasets.JANKO_DEV)]
 
 
+def stress_cases(options: SuiteOptions) -> list[Case]:
+    """The loose 101x31 grid (one-cell runs allowed): uniqueness answered ``multiple``."""
+    return [_unique_case(p) for p in _load(options, datasets.STRESS_LOOSE, allow_short_runs=True)]
+
+
 SUITES: dict[str, Suite] = {
     "pe424": Suite("solve the 200 cryptic Project Euler 424 puzzles", pe424_cases),
     "janko": Suite("solve + prove unique (count to 2) the 105 janko.at puzzles", janko_cases),
     "generate": Suite("generate unique normal puzzles, 12x12 to 30x30", generate_cases),
+    "stress": Suite(
+        "prove unique (count to 2) the loose 101x31 grid: 1,931 cells, many solutions",
+        stress_cases,
+    ),
 }
 
 
