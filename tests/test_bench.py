@@ -202,7 +202,6 @@ def test_native_meets_target(capsys, suite: str, target: float) -> None:
 
 
 @pytest.mark.bench
-@pytest.mark.xfail(strict=True, reason="issue 12 open: native times out on the stress grid")
 def test_native_answers_the_stress_grid_as_fast_as_cpsat(capsys) -> None:
     code = main(["bench", "stress", "--config", "native", "--reference", "cpsat",
                  "--timeout", "60", "--target", "native=1.0"])
