@@ -111,6 +111,7 @@ class LearningSearch:
         self.queued = bytearray(len(run_cells))
         self.changed: list[int] = []
         self.stats = LearningStats()
+        self.explained: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
 
     # -- trail -----------------------------------------------------------------------------
 
@@ -224,29 +225,83 @@ class LearningSearch:
 
     # -- conflict analysis -----------------------------------------------------------------
 
-    def _reason(self, kind: int, data: int, cell: int, before: int) -> list[tuple[int, int]]:
-        """The removals (cell, digits) that implied an entry on ``cell`` (or a conflict when
-        ``cell`` is -1), made before trail position ``before``."""
+    def _reason(
+        self, kind: int, data: int, cell: int, before: int, needed: int = 0
+    ) -> list[tuple[int, int]]:
+        """The removals (cell, digits) that implied removing ``needed`` from ``cell`` (or a
+        conflict when ``cell`` is -1), made before trail position ``before``.
+
+        A run's reason starts from every earlier removal in its other cells, then gives back
+        whole cells (their root domains) while the run still rules ``needed`` out: shorter
+        reasons make shorter, stronger learned clauses."""
+        if kind != _RUN:
+            return [
+                (y, bits)
+                for y, bits in zip(self.c_cells[data], self.c_bits[data], strict=True)
+                if y != cell
+            ]
         dom, root, fact_entry = self.dom, self.root, self.fact_entry
-        facts = []
-        if kind == _RUN:
-            for y in self.run_cells[data]:
-                if y == cell:
-                    continue
-                gone = root[y] & ~dom[y]
-                base, bits = y * 9, 0
+        members = self.run_cells[data]
+        then = []
+        gone_then = []
+        for y in members:
+            gone = root[y] & ~dom[y]
+            base, bits = y * 9, 0
+            if y != cell:
                 while gone:
                     low = gone & -gone
                     if fact_entry[base + low.bit_length() - 1] < before:
                         bits |= low
                     gone ^= low
-                if bits:
-                    facts.append((y, bits))
-        else:
-            for y, bits in zip(self.c_cells[data], self.c_bits[data], strict=True):
-                if y != cell:
-                    facts.append((y, bits))
-        return facts
+            gone_then.append(bits)
+            then.append(root[y] & ~bits)
+        key = (data, cell, needed, tuple(then))
+        kept = self.explained.get(key)
+        if kept is None:
+            kept = self._relax(
+                data, members, then, gone_then, members.index(cell) if cell >= 0 else -1, needed
+            )
+            if len(self.explained) > 200_000:
+                self.explained.clear()
+            self.explained[key] = kept
+        return [(members[i], gone_then[i]) for i in kept]
+
+    def _relax(
+        self,
+        r: int,
+        members: tuple[int, ...],
+        then: list[int],
+        gone: list[int],
+        pos: int,
+        needed: int,
+    ) -> tuple[int, ...]:
+        """The positions whose removals a run's reason keeps (see :meth:`_reason`)."""
+        root, table, sums = self.root, self.tables[r], self.fixed[r]
+        doms = then[:]
+        kept = []
+        for i, y in enumerate(members):
+            if not gone[i]:
+                continue
+            doms[i] = root[y]
+            key = tuple(doms)
+            found = table.get(key)
+            if found is None:
+                found = revise_cached(table, key, sums)
+            if found:
+                if pos < 0:
+                    ok = False
+                else:
+                    keep = doms[pos]
+                    for j in range(1, len(found), 2):
+                        if found[j] == pos:
+                            keep = found[j + 1]
+                    ok = not keep & needed
+            else:
+                ok = True
+            if not ok:
+                doms[i] = then[i]
+                kept.append(i)
+        return tuple(kept)
 
     def _analyze(self, kind: int, data: int) -> tuple[list[int], list[int], int]:
         """First-UIP learning: the learned clause (cells, digit sets; the asserting literal
@@ -286,8 +341,8 @@ class LearningSearch:
             if count == 1:
                 break
             count -= 1
-            del need[e]
-            add(self._reason(self.t_kind[e], self.t_data[e], t_cell[e], self._from(e)))
+            needed = need.pop(e)
+            add(self._reason(self.t_kind[e], self.t_data[e], t_cell[e], self._from(e), needed))
             e -= 1
         uip = t_cell[e]
         cells = [uip]
