@@ -237,7 +237,7 @@ class NativeSession(Session):
             learning = self.learning
             return {
                 "nodes": learning.decisions,
-                "propagations": self.propagations,
+                "propagations": self.propagations + learning.revisions,
                 "fails": learning.conflicts,
                 "max_depth": learning.max_level,
                 "solutions": self.solutions,
