@@ -21,6 +21,9 @@ retries every combination of the guesses in between.  This search learns instead
   Like any such search its run time is heavy-tailed in these settings: on the stress grid
   restart units 32/64/128 with decays 0.9/0.95 took from 680 to over 7,500 conflicts; the
   defaults (64, 0.95) sit in the middle, chosen on that one grid (no wider tuning yet).
+  Known weakness: some small unsat puzzles take it far longer than depth-first search
+  (``_random_puzzle(2031, rows=4, cols=6, skew=2)`` in the tests: 5,600 decisions, ~25 s,
+  against 0.3 s), which is one reason ``auto`` keeps it for large puzzles only.
 
 Each grid found is blocked by a clause (its negation over the cells the root left open), so
 it is never found again, across restarts too; learned clauses follow from the puzzle plus those
