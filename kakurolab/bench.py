@@ -142,10 +142,19 @@ def generate_cases(options: SuiteOptions) -> list[Case]:
     return cases
 
 
+def stress_cases(options: SuiteOptions) -> list[Case]:
+    """The loose 101x31 grid (one-cell runs, many solutions): uniqueness answered ``multiple``."""
+    return [_unique_case(p) for p in _load(options, datasets.STRESS_LOOSE)]
+
+
 SUITES: dict[str, Suite] = {
     "pe424": Suite("solve the 200 cryptic Project Euler 424 puzzles", pe424_cases),
     "janko": Suite("solve + prove unique (count to 2) the 105 janko.at puzzles", janko_cases),
     "generate": Suite("generate unique normal puzzles, 12x12 to 30x30", generate_cases),
+    "stress": Suite(
+        "prove unique (count to 2) the loose 101x31 grid: 1,931 cells, many solutions",
+        stress_cases,
+    ),
 }
 
 

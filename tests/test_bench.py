@@ -149,8 +149,16 @@ def test_parse_targets() -> None:
 
 
 def test_suites_registry_is_a_plain_dict() -> None:
-    assert {"pe424", "janko"} <= set(SUITES)
+    assert {"pe424", "janko", "stress"} <= set(SUITES)
     assert all(suite.doc for suite in SUITES.values())
+
+
+def test_stress_suite_is_the_loose_grid() -> None:
+    """One case, loaded with its one-cell runs; a run out of time is a timeout, not an answer."""
+    from kakurolab.backends import get_backend
+
+    (case,) = SUITES["stress"].cases(SuiteOptions())
+    assert case.run(get_backend("native", node_limit=10), None).timeout
 
 
 class _Recorder(CpSatBackend):
@@ -186,6 +194,15 @@ def test_native_meets_target(capsys, suite: str, target: float) -> None:
     # preemption or GC pause otherwise
     code = main(["bench", suite, "--config", "native", "--reference", "cpsat", "--repeat", "3",
                  "--target", f"native={target}"])
+    out = capsys.readouterr().out
+    print(out)
+    assert code == 0, out
+
+
+@pytest.mark.bench
+def test_native_answers_the_stress_grid_as_fast_as_cpsat(capsys) -> None:
+    code = main(["bench", "stress", "--config", "native", "--reference", "cpsat",
+                 "--timeout", "60", "--target", "native=1.0"])
     out = capsys.readouterr().out
     print(out)
     assert code == 0, out

@@ -18,6 +18,7 @@ from _puzzles import square
 
 from kakurolab import datasets
 from kakurolab.backends import Status, get_backend
+from kakurolab.backends._learning import luby
 from kakurolab.backends._propagate import pair_filter, pair_sums, revise_run
 from kakurolab.check import solution_problems
 from kakurolab.errors import KakuroError
@@ -354,3 +355,252 @@ def test_node_limit_is_a_deterministic_timeout(janko_puzzles) -> None:
     assert hard.solutions == count(LATIN4, None, backend="native", node_limit=50).solutions
     large = count(biggest, 2, backend="native", node_limit=10**9)
     assert (large.status, large.solutions, large.stats) == (full.status, full.solutions, full.stats)
+
+
+# -- independent regions: counts multiply ------------------------------------------------------
+
+
+def _side_by_side(*parts: tuple[tuple[int, int], tuple[int, int]]) -> Puzzle:
+    """2x2 squares next to each other, ``(down, across)`` sums each, sharing no run: the
+    puzzle's solutions are the products of the squares' solutions.  Apart, the squares are
+    no valid puzzle (its white cells are not connected), so the validation is skipped."""
+    header = " ".join(f"- {down[0]}, {down[1]}," for down, _ in parts)
+    rows = [" ".join(f",{across[i]} 0 0" for _, across in parts) for i in range(2)]
+    text = f"3 {3 * len(parts)}\n" + "\n".join([header, *rows]) + "\n"
+    return loads(text, check=False)[0]
+
+
+LINKED = loads("3 6\n- 4, 4, 2, 9, 9,\n,15 0 0 0 0 0\n,4 0 0 ,9 0 0\n")[0]
+"""Two squares whose top rows share one run of five cells (through a cell forced to 2):
+linked on paper, yet the squares' digits never interact ({1,3} left, {4,5} right), so the
+count is still the product, 2 x 2."""
+
+REGION_CASES = {
+    "two-squares": (_side_by_side(((4, 4), (4, 4)), ((10, 10), (10, 10))), 2 * 8),
+    "three-squares": (
+        _side_by_side(((4, 4), (4, 4)), ((10, 10), (10, 10)), ((3, 4), (3, 4))),
+        2 * 8 * 1,
+    ),
+    "linked": (LINKED, 2 * 2),
+}
+
+
+def test_region_parts_count_as_stated() -> None:
+    """The factors above, each square counted on its own (so the products can fail)."""
+    assert len(_expected("square-4-4")) == 2 and len(_expected("square-10-10")) == 8
+    assert len(_expected("square-3-4")) == 1
+    for part, expected in ((((4, 4), (4, 4)), 2), (((10, 10), (10, 10)), 8)):
+        assert count(_side_by_side(part), None, backend="native").n_solutions == expected
+
+
+@pytest.mark.parametrize("name", REGION_CASES)
+def test_independent_regions_multiply(name: str) -> None:
+    """Exact counts (limit None) of native against pysat, and against the product."""
+    puzzle, product = REGION_CASES[name]
+    mine = count(puzzle, None, backend="native")
+    theirs = count(puzzle, None, backend="pysat")
+    assert mine.complete and theirs.complete
+    grids = {_grid(puzzle, s) for s in mine.solutions}
+    assert len(grids) == mine.n_solutions == product
+    assert grids == {_grid(puzzle, s) for s in theirs.solutions}
+
+
+@pytest.mark.parametrize("name", REGION_CASES)
+def test_blocking_across_regions(name: str) -> None:
+    """Grids blocked before the search reaches them never come back; the rest all do."""
+    puzzle, product = REGION_CASES[name]
+    everything = count(puzzle, None, backend="native").solutions
+    banned = everything[1::3]
+    session = get_backend("native").open(puzzle)
+    for solution in banned:
+        session.block(solution)
+    seen = []
+    while (found := session.next())[0] is Status.SAT:
+        seen.append(found[1])
+        session.block(found[1])
+    assert len(seen) == product - len(banned)
+    assert {_grid(puzzle, s) for s in seen} == {_grid(puzzle, s) for s in everything} - {
+        _grid(puzzle, s) for s in banned
+    }
+
+
+# -- the loose stress grid ---------------------------------------------------------------------
+
+STRESS_NODES = 30_000
+"""Decisions native may spend on the 101x31 stress grid (the learning search takes ~14,400,
+a few seconds)."""
+
+
+def test_stress_grid_is_multiple_within_a_node_budget() -> None:
+    from kakurolab.formats import load
+
+    puzzle = load(datasets.STRESS_LOOSE)[0]
+    assert len(puzzle.whites) == 1931
+    proof = prove_unique(puzzle, backend="native", node_limit=STRESS_NODES)
+    assert proof.result.stats["nodes"] <= STRESS_NODES
+    assert proof.result.stats["learned"] > 0  # the auto search chose learning
+    assert proof.verdict is Verdict.MULTIPLE
+    first, second = proof.solutions
+    assert first != second and proof.differences
+    assert not solution_problems(puzzle, first) and not solution_problems(puzzle, second)
+
+
+# -- the learning search against depth-first search ----------------------------------------------
+
+
+def _random_puzzle(seed: int, rows: int = 5, cols: int = 6, skew: int = 0) -> Puzzle:
+    """A random numeric puzzle: random white cells (one-cell runs allowed), filled with
+    random digits distinct along each run, clued with the fill's sums.  It has at least the
+    fill as a solution, and often many more; ``skew`` is added to the last clue (often no
+    solution is left then, sometimes only after search)."""
+    rng = random.Random(seed)
+    white = 0.6 + 0.1 * (seed % 4)
+    grid = [[r > 0 and c > 0 and rng.random() < white for c in range(cols)] for r in range(rows)]
+    cells = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c]]
+    fill: dict[tuple[int, int], int] = {}
+
+    def before(r: int, c: int) -> list[tuple[int, int]]:
+        out = []
+        for dr, dc in ((0, 1), (1, 0)):
+            rr, cc = r - dr, c - dc
+            while grid[rr][cc]:
+                out.append((rr, cc))
+                rr, cc = rr - dr, cc - dc
+        return out
+
+    def place(i: int) -> bool:
+        if i == len(cells):
+            return True
+        used = {fill[x] for x in before(*cells[i])}
+        digits = [d for d in range(1, 10) if d not in used]
+        rng.shuffle(digits)
+        for d in digits:
+            fill[cells[i]] = d
+            if place(i + 1):
+                return True
+        del fill[cells[i]]
+        return False
+
+    assert place(0)
+
+    def total(r: int, c: int, dr: int, dc: int) -> str:
+        found, rr, cc = 0, r + dr, c + dc
+        while rr < rows and cc < cols and grid[rr][cc]:
+            found += fill[(rr, cc)]
+            rr, cc = rr + dr, cc + dc
+        return str(found) if found else ""
+
+    lines = []
+    for r in range(rows):
+        tokens = []
+        for c in range(cols):
+            if grid[r][c]:
+                tokens.append("0")
+            else:
+                down, across = total(r, c, 1, 0), total(r, c, 0, 1)
+                tokens.append(f"{down},{across}" if down or across else "-")
+        lines.append(" ".join(tokens))
+    if skew:
+        last = lines[-1].rsplit(",", 1)
+        lines[-1] = f"{last[0]},{int(last[1].split()[0]) + skew} {last[1].split(' ', 1)[1]}"
+    return loads(f"{rows} {cols}\n" + "\n".join(lines) + "\n", check=False)[0]
+
+
+def _grids(puzzle: Puzzle, limit: int | None, **options: object) -> list[tuple[int, ...]]:
+    result = count(puzzle, limit, backend="native", **options)
+    assert limit is not None or result.complete
+    return [_grid(puzzle, s) for s in result.solutions]
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_learning_enumerates_the_same_grids_as_dfs(chunk: int) -> None:
+    """Learned clauses never exclude a solution: on random small puzzles, every grid (limit
+    None) of the learning search, each once, equals the depth-first search's set."""
+    compared = 0
+    for seed in range(chunk * 40, chunk * 40 + 40):
+        puzzle = _random_puzzle(seed)
+        reference = _grids(puzzle, 600, search="dfs")
+        if len(reference) >= 600:
+            continue  # too many to enumerate here
+        mine = _grids(puzzle, None, search="learning")
+        assert len(mine) == len(set(mine)), seed
+        assert set(mine) == set(reference), seed
+        compared += len(mine)
+    assert compared > 300
+
+
+def test_learning_agrees_on_skewed_clues() -> None:
+    """A clue off by one: the learning search's exhaustion (unsat when nothing is left) and
+    grids agree with the depth-first search's, on puzzles where propagation alone is not
+    enough to decide."""
+    searched = 0
+    for seed in range(30):  # seed 31 is correct too but takes learning ~25 s (see _learning)
+        puzzle = _random_puzzle(2000 + seed, rows=4, cols=6, skew=1 + seed % 2)
+        reference = _grids(puzzle, 100, search="dfs")
+        if len(reference) >= 100:
+            continue
+        result = count(puzzle, None, backend="native", search="learning")
+        assert result.complete
+        assert {_grid(puzzle, s) for s in result.solutions} == set(reference), seed
+        searched += result.stats["nodes"] > 0 and not reference
+    assert searched >= 3  # some unsat answers were proved by search, not at the root
+
+
+def test_learning_matches_pysat_counts() -> None:
+    """Independent backend: exact grid sets of learning native and pysat."""
+    compared = 0
+    for seed in range(12):
+        puzzle = _random_puzzle(1000 + seed, rows=4, cols=5)
+        mine = _grids(puzzle, 300, search="learning")
+        if len(mine) >= 300:
+            continue
+        compared += 1
+        theirs = count(puzzle, None, backend="pysat")
+        assert theirs.complete
+        assert set(mine) == {_grid(puzzle, s) for s in theirs.solutions}, seed
+    assert compared >= 6
+
+
+def test_learning_counts_latin_squares_and_resumes() -> None:
+    session = get_backend("native", search="learning").open(LATIN4)
+    grids, timeouts = [], 0
+    while True:
+        status, solution = session.next(timeout=0)
+        if status is Status.UNKNOWN:
+            timeouts += 1
+            continue
+        if status is Status.UNSAT:
+            break
+        assert solution is not None
+        grids.append(_grid(LATIN4, solution))
+    assert timeouts > 0
+    assert len(grids) == len(set(grids)) == 576
+    assert session.next()[0] is Status.UNSAT
+
+
+def test_learning_skips_blocked_grids() -> None:
+    everything = count(LATIN4, None, backend="native", search="dfs").solutions
+    banned = everything[100:110]
+    session = get_backend("native", search="learning").open(LATIN4)
+    for solution in banned:
+        session.block(solution)
+    seen = []
+    while (found := session.next())[0] is Status.SAT:
+        seen.append(found[1])
+    assert len(seen) == 566
+    assert not set(seen) & set(banned)
+
+
+def test_learning_node_limit_is_deterministic() -> None:
+    runs = [count(LATIN4, None, backend="native", search="learning", node_limit=40) for _ in "ab"]
+    assert not runs[0].complete and runs[0].stats["nodes"] == 40
+    assert runs[0].solutions == runs[1].solutions and runs[0].stats == runs[1].stats
+
+
+def test_search_option_is_checked() -> None:
+    with pytest.raises(KakuroError, match="search"):
+        get_backend("native", search="bfs")
+
+
+def test_luby_sequence() -> None:
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

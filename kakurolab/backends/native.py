@@ -15,6 +15,16 @@ Search is depth-first with 2-way branching (``x = v`` first, then ``x != v``) on
 with the fewest values left (letters before cells on ties), lowest value first: deterministic,
 and it enumerates every grid exactly once, which is why :meth:`NativeSession.block` only has
 to remember grids the search has not reached yet.
+
+Large numeric puzzles (``search="auto"``, the backend's default: at least
+:data:`LEARNING_CELLS` white cells) use the conflict-driven search of :mod:`._learning`
+instead: on a loose 1,931-cell grid an early guess dooms a distant corner that propagation
+reaches a hundred decisions later, and chronological backtracking never recovers, while
+learned clauses jump straight back (issue 12: seconds instead of a timeout).  Measured, the
+depth-first search stays the faster one on the published puzzles (janko, PE424: solved at
+the root or with a few nodes, where a copied state beats a trail), so small puzzles and
+cryptic ones (whose letters only the depth-first search handles) keep it.  A session built
+directly defaults to ``dfs``: the generator's region checks budget it in depth-first nodes.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from typing import Any, ClassVar
 from ..combos import ALL_DIGITS, ALL_LETTER_DIGITS, MAX_RUN, feasible_sums
 from ..errors import KakuroError
 from ..model import LETTERS, Cell, Puzzle, Solution
+from ._learning import LearningSearch, LearningStats
 from ._propagate import (
     ALL_SUMS,
     PAIR_FILTER,
@@ -40,6 +51,13 @@ from ._propagate import (
     run_table,
 )
 from .base import Backend, NumberOption, Session, Status
+
+LEARNING_CELLS = 400
+"""Numeric puzzles with at least this many white cells use the learning search (``auto``)."""
+
+SEARCHES = ("auto", "dfs", "learning")
+"""The ``search`` option: ``learning`` applies to numeric puzzles only (cryptic ones keep the
+depth-first search, which handles the letters)."""
 
 CHECK_EVERY = 256
 """Nodes between two looks at the clock (a node costs tens of microseconds)."""
@@ -64,18 +82,24 @@ class NativeBackend(Backend):
     extra = None
     accepted_options: ClassVar[dict[str, str]] = {
         "node_limit": "search nodes per session before UNKNOWN (a machine-independent timeout)",
+        "search": "auto (learning for large numeric puzzles), dfs or learning",
     }
     numeric_options: ClassVar[dict[str, NumberOption]] = {"node_limit": NumberOption()}
 
-    def __init__(self, *, node_limit: int | None = None, **options: Any) -> None:
-        super().__init__(**options)  # refuses any option but node_limit
+    def __init__(
+        self, *, node_limit: int | None = None, search: str = "auto", **options: Any
+    ) -> None:
+        super().__init__(**options)  # refuses any option but node_limit and search
         if node_limit is not None and node_limit < 0:
             raise KakuroError(f"native node_limit must be >= 0, got {node_limit}")
-        self.options = {"node_limit": node_limit}
+        if search not in SEARCHES:
+            raise KakuroError(f"native search must be one of {', '.join(SEARCHES)}, got {search!r}")
+        self.options = {"node_limit": node_limit, "search": search}
         self.node_limit = node_limit
+        self.search = search
 
     def _open(self, puzzle: Puzzle) -> Session:
-        return NativeSession(puzzle, node_limit=self.node_limit)
+        return NativeSession(puzzle, node_limit=self.node_limit, search=self.search)
 
 
 class NativeSession(Session):
@@ -88,7 +112,7 @@ class NativeSession(Session):
     spent, every later ``next`` answers ``UNKNOWN``.
     """
 
-    def __init__(self, puzzle: Puzzle, node_limit: int | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, node_limit: int | None = None, search: str = "dfs") -> None:
         start = time.perf_counter()
         self.cells = cells = puzzle.whites
         self.n_cells = n = len(cells)
@@ -166,6 +190,10 @@ class NativeSession(Session):
         self.deadline: float | None = None
         self.node_limit = node_limit
         self.nodes = self.propagations = self.fails = self.max_depth = self.solutions = 0
+        self.learning: LearningStats | None = None
+        self.uses_learning = not self.cryptic and (
+            search == "learning" or (search == "auto" and n >= LEARNING_CELLS)
+        )
         self.search = self._search()
         self.done = self.closed = False
         self.encode_time = time.perf_counter() - start
@@ -206,6 +234,17 @@ class NativeSession(Session):
         self.closed = True
 
     def stats(self) -> dict[str, Any]:
+        if self.learning is not None:
+            learning = self.learning
+            return {
+                "nodes": learning.decisions,
+                "propagations": self.propagations + learning.revisions,
+                "fails": learning.conflicts,
+                "max_depth": learning.max_level,
+                "solutions": self.solutions,
+                "learned": learning.learned,
+                "restarts": learning.restarts,
+            }
         return {
             "nodes": self.nodes,
             "propagations": self.propagations,
@@ -217,6 +256,38 @@ class NativeSession(Session):
     # -- search ----------------------------------------------------------------------------
 
     def _search(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
+        """The learning search for large numeric puzzles, else depth-first search."""
+        return self._learning() if self.uses_learning else self._dfs()
+
+    def _learning(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
+        """Root propagation, then :class:`LearningSearch`: yields each grid once, or ``None``
+        when the deadline has passed or the node budget is spent (nodes are decisions)."""
+        state = self.initial[:]
+        if not self._propagate(state, range(len(self.run_cells)), ()):
+            return
+        search = LearningSearch(
+            state, self.run_cells, self.cell_runs, self.run_get, self.tables, self.fixed
+        )
+        self.learning = search.stats
+        stats = search.stats
+        countdown = CHECK_EVERY
+        limit = -1 if self.node_limit is None else self.node_limit
+
+        def stop() -> bool:
+            nonlocal countdown
+            self.nodes = stats.decisions
+            if self.nodes == limit:
+                return True
+            countdown -= 1
+            if not countdown:
+                countdown = CHECK_EVERY
+                return self.deadline is not None and time.perf_counter() > self.deadline
+            return False
+
+        for found in search.solutions(stop):
+            yield None if found is None else (self._key(found), ())
+
+    def _dfs(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
         """Depth-first search: yields each grid once with its letter digits (A..J, empty for
         standard puzzles), or ``None`` when the deadline has passed or the node budget is
         spent."""
