@@ -8,7 +8,6 @@ import pytest
 from _registries import require_backend
 
 from kakurolab import combos
-from kakurolab.backends.native import root_domains
 from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
@@ -32,6 +31,7 @@ from kakurolab.generator.fill import fill, fill_grid
 from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
 from kakurolab.generator.regions import check_regions
 from kakurolab.model import LETTERS, Solution
+from kakurolab.propagation import root_domains
 from kakurolab.uniqueness import Verdict, count, prove_unique
 
 LEVELS = list(DIFFICULTIES)

@@ -19,11 +19,11 @@ from _puzzles import square
 from kakurolab import datasets
 from kakurolab.backends import Status, get_backend
 from kakurolab.backends._learning import luby
-from kakurolab.backends._propagate import pair_filter, pair_sums, revise_run
 from kakurolab.check import solution_problems, structure_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import loads
 from kakurolab.model import LETTERS, Cell, Puzzle, Solution
+from kakurolab.propagation.kernel import pair_filter, pair_sums, revise_run
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 JANKO = datasets.JANKO_DEV

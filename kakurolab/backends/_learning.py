@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ._propagate import revise_cached
+from ..propagation.kernel import revise_cached
 
 RESTART_UNIT = 64
 """Conflicts of the first Luby restart interval."""

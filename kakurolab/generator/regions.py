@@ -17,10 +17,11 @@ A region the first, small-budget search leaves undecided is then probed cell by 
 solution a probe finds is a second one; a probe without one pins the cell to its fill
 digit, and propagating that shrinks the region for the next probe.
 
-Both start the native search from a chosen state (``NativeSession.initial``, read when the
-search starts) and propagate with ``NativeSession._propagate``, as ``root_domains`` does:
-the generator leans on those two internals of the native backend, so a change there shows
-up in ``tests/test_generator.py`` (region verdicts against whole-grid counts).
+Root propagation is :class:`kakurolab.propagation.Propagator`'s (as ``root_domains``).  The
+searches start the native search from a chosen state (``NativeSession.initial``, read when
+the search starts): the generator still leans on that internal of the native backend, so a
+change there shows up in ``tests/test_generator.py`` (region verdicts against whole-grid
+counts).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from ..backends import Status
 from ..backends.native import NativeSession
 from ..model import Cell, Puzzle
+from ..propagation import Propagator
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,9 @@ def check_regions(
     undecided ones get the full ``node_limit``.  A generator that is going to repair the
     ambiguous spots anyway need not spend the full budget on a hard region in that round.
     """
-    root = NativeSession(puzzle)
+    root = Propagator(puzzle)
     state = root.initial[:]
-    if not root._propagate(state, range(len(root.run_cells)), ()):
+    if not root.propagate(state, range(len(root.run_cells))):
         return None
     n = root.n_cells
     cells = root.cells

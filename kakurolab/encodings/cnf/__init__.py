@@ -220,7 +220,7 @@ def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
     do: propagation removes only values no solution uses, so the CNF keeps every solution
     (counts and uniqueness verdicts are unchanged) and encodes what is left.  Contradictory
     clues give an empty clause and the plain encoding."""
-    from ...backends.native import root_state
+    from ...propagation import root_state
 
     found = root_state(enc.puzzle)
     if found is None:
