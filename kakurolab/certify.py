@@ -35,7 +35,7 @@ from .encodings.cnf import CNFEncoding
 from .encodings.spec import Spec
 from .errors import KakuroError, require
 from .formats import dumps, loads
-from .model import LETTERS, Block, Clue, ClueCell, Puzzle, Solution, White
+from .model import LETTERS, Block, Clue, ClueCell, Puzzle, Solution, Square, White
 from .uniqueness import Verdict
 
 REFERENCE_ENCODING = "cell=direct,sum=combo,alldiff=pairwise,amo=pairwise"
@@ -356,7 +356,7 @@ def available_engines() -> tuple[str, ...]:
     dratify = dratify_module()
     if not dratify.native_available():
         try:
-            import cdclkit_native  # type: ignore[import-not-found]
+            import cdclkit_native
 
             dratify.register_native(cdclkit_native)
         except ImportError:
@@ -612,7 +612,10 @@ class SelfTest:
 def single_run(length: int, total: int) -> Puzzle:
     """One across run of ``length`` cells with clue ``total`` (the cells' down runs have no
     clue and allow any digit), built directly so impossible clues can be encoded too."""
-    row = (ClueCell(across=Clue(value=total)), *(White() for _ in range(length)))
+    row: tuple[Square, ...] = (
+        ClueCell(across=Clue(value=total)),
+        *(White() for _ in range(length)),
+    )
     return Puzzle(f"run{length}-{total}", (row, (Block(),) * (length + 1)))
 
 
@@ -678,8 +681,8 @@ def self_test_specs() -> list[str]:
         if spec.family == "cnf" and spec.name("sum") != "lazy":
             specs.append(name)
     unique: dict[str, str] = {}
-    for spec in specs:
-        unique.setdefault(str(parse_spec(spec)), spec)
+    for text in specs:
+        unique.setdefault(str(parse_spec(text)), text)
     return list(unique.values())
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .combos import digits_of
@@ -299,7 +299,7 @@ def to_png(sc: Scene, path: Path | str | IO[bytes], *, scale: float = 1.0) -> No
     fig.savefig(path, dpi=dpi, format="png", pil_kwargs={"compress_level": 1})
 
 
-def _glyphs(texts: list[Text]):  # type: ignore[no-untyped-def]
+def _glyphs(texts: list[Text]) -> Any:
     """All texts as glyph outlines: one compound path per colour.
 
     A matplotlib ``Text`` artist costs about a millisecond to lay out and draw, and a big

@@ -102,7 +102,7 @@ def _checked(
             raise TypeError(f"{name} must be a number or None, got {type(value).__name__}")
     if isinstance(limit, float):
         raise TypeError("limit must be a whole number or None, got float")
-    if timeout is not None and not (math.isfinite(timeout) and timeout >= 0):  # type: ignore[arg-type]
+    if isinstance(timeout, int | float) and not (math.isfinite(timeout) and timeout >= 0):
         raise ValueError(f"timeout must be a finite number of seconds >= 0 or None, got {timeout}")
     problems = _problems(puzzle)
     if problems:

@@ -21,3 +21,12 @@ def test_ruff_clean() -> None:
         cwd=ROOT, capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_clean() -> None:
+    """The type annotations are checked, not decoration: mypy (pyproject's [tool.mypy], with
+    warn_unused_ignores) passes on the package.  mypy comes with the 'test' extra."""
+    mypy = shutil.which("mypy") or str(Path(sys.executable).with_name("mypy"))
+    assert Path(mypy).exists(), "mypy is missing: pip install -e '.[test]'"
+    proc = subprocess.run([mypy], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

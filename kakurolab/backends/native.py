@@ -134,7 +134,7 @@ class NativeSession(Propagator, Session):
 
     def close(self) -> None:
         """End the search; a later ``next`` answers ``UNKNOWN`` (nothing was proved)."""
-        self.search.close()
+        self.search.close()  # type: ignore[attr-defined]  # a generator, typed as an Iterator
         self.closed = True
 
     def stats(self) -> dict[str, Any]:
@@ -169,8 +169,11 @@ class NativeSession(Propagator, Session):
         state = self.initial[:]
         if not self._propagate(state, range(len(self.run_cells)), ()):
             return
+        tables = [table for table in self.tables if table is not None]
+        if len(tables) != len(self.tables):  # a letter clue: only the depth-first search
+            raise KakuroError("the learning search takes numeric puzzles only")
         search = LearningSearch(
-            state, self.run_cells, self.cell_runs, self.run_get, self.tables, self.fixed
+            state, self.run_cells, self.cell_runs, self.run_get, tables, self.fixed
         )
         self.learning = search.stats
         stats = search.stats

@@ -234,7 +234,7 @@ class Z3Session(Session):
         }
 
     def close(self) -> None:
-        self.solver = None  # type: ignore[assignment]
+        self.solver = None
 
 
 def _check_values(params: dict[str, Any], solver: Any) -> None:

@@ -133,7 +133,7 @@ def up_table(rows: list[Row]) -> Table:
                 "min_fixed_pct": round(100 * min(fractions), 2) if fractions else None,
             }
         )
-    table.sort(key=lambda e: (-int(e["solved_by_up"]), -float(e["mean_fixed_pct"] or 0)))
+    table.sort(key=lambda e: (-int(e["solved_by_up"] or 0), -float(e["mean_fixed_pct"] or 0)))
     return table
 
 

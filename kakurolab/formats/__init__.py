@@ -126,8 +126,9 @@ def loads_report(
     wanted = None if select is None else selection(select)
     fmt = get_format(format) if format else detect(text, source)
     found = fmt.parse_entries(text, source)
-    if found and all(isinstance(entry, FormatError) for entry in found):
-        raise found[0]  # nothing parses: the text is not in this format, one error says so
+    errors = [entry for entry in found if isinstance(entry, FormatError)]
+    if errors and len(errors) == len(found):
+        raise errors[0]  # nothing parses: the text is not in this format, one error says so
     parsed = [
         entry if isinstance(entry, Puzzle) else InvalidPuzzle(entry.puzzle_id or "?", entry)
         for entry in found
@@ -329,7 +330,7 @@ def load_solutions(path: str | Path, puzzles: Sequence[Puzzle]) -> dict[str, Sol
 _SOLUTION_ROW = re.compile(r"[\d.#-]+(\s+[\d.#-]+)*")
 
 
-def _id_range(puzzles: Sequence[Puzzle]) -> str:
+def _id_range(puzzles: Sequence[Entry]) -> str:
     if not puzzles:
         return "none"
     if len(puzzles) <= 3:

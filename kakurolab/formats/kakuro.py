@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Cell, Clue, ClueCell, Puzzle, Solution, Square, White
@@ -262,7 +263,7 @@ class _Parser:
         assert draft is not None
         self.draft, self.state = None, "idle"
         pid = draft.pid or str(len(self.puzzles) + 1)
-        where = {"source": self.source, "puzzle_id": pid}
+        where: dict[str, Any] = {"source": self.source, "puzzle_id": pid}
         if not draft.rows:
             raise FormatError("header lines without a grid", line=draft.first_line, **where)
         if any(p.id == pid for p in self.puzzles):
@@ -331,7 +332,7 @@ def read_solution(
     Digits land where they are written, even outside white cells, so the rule checker can
     report them (``0`` and ``.`` leave a cell empty); the shape must match the puzzle's.
     """
-    where = {"source": source, "puzzle_id": puzzle.id}
+    where: dict[str, Any] = {"source": source, "puzzle_id": puzzle.id}
     letters: dict[str, int] = {}
     if answer:
         if not (len(answer) == len(LETTERS) and is_number(answer)):

@@ -8,7 +8,7 @@ line numbers, so ``--select 7`` is the seventh puzzle of the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Puzzle, Square, White
@@ -100,7 +100,7 @@ def _parse_line(line: str, pid: str, lineno: int, source: str | None) -> Puzzle:
     return Puzzle(pid, grid)
 
 
-def _square(token: str, column: int, fail) -> Square:  # type: ignore[no-untyped-def]
+def _square(token: str, column: int, fail: Callable[..., FormatError]) -> Square:
     if token == "X":
         return BLOCK
     if token == "O":

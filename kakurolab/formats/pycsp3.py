@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import reprlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Square, White
@@ -116,7 +116,7 @@ def _puzzle(data: object, pid: str, source: str | None) -> Puzzle:
     return Puzzle(pid, tuple(grid))
 
 
-def _square(cell: object, where: str, fail) -> Square:  # type: ignore[no-untyped-def]
+def _square(cell: object, where: str, fail: Callable[..., FormatError]) -> Square:
     if not isinstance(cell, dict) or not {"x", "y"} <= set(cell):
         raise fail(
             f'{where} must be an object {{"x": across, "y": down}}, got {reprlib.repr(cell)}'

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
@@ -370,7 +371,7 @@ def parse_pzprv3(text: str, pid: str = "1", source: str | None = None) -> Puzzle
     size = []
     for index, what in ((2, "rows"), (3, "columns")):
         value = line(index, f"the number of {what}")
-        size.append(_size(value, what, lambda m, i=index: fail(m, i)))
+        size.append(_size(value, what, partial(fail, index=index)))
     rows, cols = size
     check_size(rows + 1, cols + 1, source=source, puzzle_id=pid)
     clue_rows = [
@@ -378,7 +379,8 @@ def parse_pzprv3(text: str, pid: str = "1", source: str | None = None) -> Puzzle
     ]
     _file_clue(*clue_rows[0][0], 4, fail)  # the corner holds no clue, but must be a number
     top = [_file_clue(tok, col, 4, fail) for tok, col in clue_rows[0][1:]]
-    left, cells = [], []
+    left: list[Clue | None] = []
+    cells: list[Square] = []
     for r, row in enumerate(clue_rows[1:], start=1):
         left.append(_file_clue(row[0][0], row[0][1], 4 + r, fail))
         cells.extend(_file_cell(tok, col, 4 + r, fail) for tok, col in row[1:])

@@ -40,8 +40,9 @@ class Verdict:
 class UniquenessCheck(Protocol):
     """Decides whether a filled layout's clues have one solution, naming spots to repair."""
 
-    max_stuck: int
-    """Failed repairs one fill may take before the loop drops it."""
+    @property
+    def max_stuck(self) -> int:
+        """Failed repairs one fill may take before the loop drops it."""
 
     def check(
         self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats

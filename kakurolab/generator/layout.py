@@ -261,9 +261,9 @@ def _settle(
                 changed = True
             elif len(cells) > max_run:
                 # Cut so that both pieces keep at least two cells.
-                cuts = [i for i in range(2, len(cells) - 2)]
-                safe = [i for i in cuts if _safe(white, cells[i], nrows, ncols, symmetric)]
-                cut = rng.choice(safe or cuts or [0])
+                cuts = list(range(2, len(cells) - 2))
+                fine = [i for i in cuts if _safe(white, cells[i], nrows, ncols, symmetric)]
+                cut = rng.choice(fine or cuts or [0])
                 _block(white, cells[cut], nrows, ncols, symmetric)
                 changed = True
 

@@ -144,7 +144,7 @@ def _search_region(
 
 def _probe_region(
     puzzle: Puzzle,
-    prop: NativeSession,
+    prop: Propagator,
     root: list[int],
     fill: list[int],
     members: list[int],

@@ -193,9 +193,12 @@ class Propagator:
                         else:
                             # Inline pair_key() and the cache lookups: this is the hot loop.
                             pair = s[tens] << 11 | s[units] << 1 | (k == _SAME_LETTERS)
-                            sums = pair_sums_get(pair)
-                            if sums is None:
-                                sums = pair_sums(s[tens], s[units], k == _SAME_LETTERS)
+                            cached = pair_sums_get(pair)
+                            sums = (
+                                cached
+                                if cached is not None
+                                else pair_sums(s[tens], s[units], k == _SAME_LETTERS)
+                            )
                         # Totals the run's length cannot reach change nothing: drop them
                         # from the key so that more letter states share one answer.
                         reachable = sums & reach[r]
