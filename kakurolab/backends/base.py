@@ -265,7 +265,3 @@ class _CheckedSession(Session):
     def close(self) -> None:
         self.inner.close()
 
-
-def decode_letters(letters: Mapping[str, int]) -> dict[str, int]:
-    """Normalise a letter assignment (keeps the letters A-J only)."""
-    return {k: int(v) for k, v in sorted(letters.items())}

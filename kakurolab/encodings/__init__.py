@@ -1,4 +1,4 @@
-"""Encodings of Kakuro puzzles as CNF (through PySAT) and SMT formulas.  SHARED INTERFACE.
+"""Encodings of Kakuro puzzles as CNF (through PySAT) and SMT formulas: pure, no solver runs here.
 
 An encoding is named by its parts, ``kind=value`` joined by commas, e.g.
 ``cell=direct,sum=combo,alldiff=pairwise`` or ``smt=lia,logic=QF_FD``, or by a preset name
@@ -15,12 +15,8 @@ from ..errors import KakuroError, UnknownNameError
 from ..model import Puzzle
 from .base import Encoding, Part
 from .cnf import CNF_DEFAULTS, CNF_ENCODERS, CNF_PRESETS
+from .smt import SMT_ENCODERS, SMT_PRESETS
 from .spec import Spec, split_spec
-
-try:  # the SMT package is filled by another module owner; work without it
-    from .smt import SMT_ENCODERS, SMT_PRESETS
-except ImportError:  # pragma: no cover - only before the smt package exists
-    SMT_ENCODERS, SMT_PRESETS = {}, {}
 
 
 @dataclass(frozen=True)
