@@ -18,6 +18,7 @@ from typing import Any, Literal
 from .. import combos
 from ..combos import bit, digits_of, format_mask, popcount
 from ..model import Cell, Run
+from ..propagation.kernel import revise_run
 from .state import Contradiction, State, cell_name, cells_text, clue_total, run_label
 
 
@@ -311,36 +312,18 @@ def supported_digits(total: int, cands: tuple[int, ...]) -> tuple[int, ...]:
     """For each cell of a run, the candidates that occur in some complete valid filling
     (distinct digits, within candidates, summing to ``total``): exact run consistency.
 
-    Forward layers hold the sets of digits used by the first ``i`` cells; a backward pass
-    keeps the states that reach a full filling with the right sum.  Cached, since the same
-    run state recurs while other runs change.
+    The one propagation kernel answers (:func:`kakurolab.propagation.kernel.revise_run`, the
+    native solver's and the presolve's too); here its answer, the cells that shrank, becomes
+    every cell's support, all zero when no filling exists.
     """
-    n = len(cands)
-    layers: list[set[int]] = [{0}]
-    for i in range(n):
-        nxt: set[int] = set()
-        for used in layers[-1]:
-            free = cands[i] & ~used
-            while free:
-                low = free & -free
-                grown = used | low
-                if combos.mask_sum(grown) <= total:
-                    nxt.add(grown)
-                free ^= low
-        layers.append(nxt)
-    good = {m for m in layers[n] if combos.mask_sum(m) == total}
-    support = [0] * n
-    for i in range(n - 1, -1, -1):
-        keep: set[int] = set()
-        for used in layers[i]:
-            free = cands[i] & ~used
-            while free:
-                low = free & -free
-                if used | low in good:
-                    keep.add(used)
-                    support[i] |= low
-                free ^= low
-        good = keep
+    if not 0 <= total <= combos.MAX_SUM or not all(cands):
+        return (0,) * len(cands)
+    found = revise_run(cands, 1 << total)
+    if not found:
+        return (0,) * len(cands)
+    support = list(cands)
+    for pos, mask in zip(found[1::2], found[2::2], strict=True):
+        support[pos] = mask
     return tuple(support)
 
 
