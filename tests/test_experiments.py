@@ -313,3 +313,14 @@ def test_shipped_sets_load_by_file_or_folder(tmp_path: Path) -> None:
     assert {i.id.split("/")[1] for i in instances} >= {"standard-8x8-hard", "cryptic-6x6"}
     with pytest.raises(KakuroError, match="no shipped puzzle set"):
         load_instances(load_experiment(write_config(tmp_path, text.replace("generated", "nope"))))
+
+
+def test_committed_results_come_from_a_clean_tree() -> None:
+    """Every committed results directory records the commit it ran at, with no uncommitted
+    change (rerun one with ``kakuro experiment run CONFIG --fresh``)."""
+    envs = sorted((ROOT / "results").glob("*/environment.json"))
+    assert envs, "no committed results"
+    for env in envs:
+        record = json.loads(env.read_text())
+        assert record["git_dirty"] is False, f"{env.parent.name}: produced from a dirty tree"
+        assert len(record["git_commit"]) == 40, env.parent.name
