@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import kakurolab as kl
+from kakurolab import uniqueness
 from kakurolab.backends import Result, Status
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
@@ -194,7 +195,7 @@ def test_a_count_without_proof_is_never_unsat(monkeypatch, pe424_puzzles, limit)
     }
     spec = {"backend": "native", "options": {}, "timeout": 100.0, "count_limit": limit}
     for proved, result in results.items():
-        monkeypatch.setattr(kl, "count", lambda *a, _r=result, **k: _r)
+        monkeypatch.setattr(uniqueness, "count", lambda *a, _r=result, **k: _r)
         row = task_count(puzzle, spec)
         assert (row["status"] == "unsat") is proved, (proved, row["status"])
 
