@@ -282,8 +282,10 @@ def test_timeout_interrupts_a_long_enumeration() -> None:
     assert result.n_solutions < 576
 
 
-def test_search_resumes_after_a_timeout() -> None:
-    session = get_backend("native").open(LATIN4)
+def _drain_with_timeouts(search: str, *, block: bool) -> None:
+    """Every Latin square of order 4, asking with a zero timeout each time: the search
+    resumes where it stopped, finds each grid once, and stays exhausted at the end."""
+    session = get_backend("native", search=search).open(LATIN4)
     grids, timeouts = [], 0
     while True:
         status, solution = session.next(timeout=0)
@@ -294,10 +296,15 @@ def test_search_resumes_after_a_timeout() -> None:
             break
         assert solution is not None
         grids.append(_grid(LATIN4, solution))
-        session.block(solution)
+        if block:
+            session.block(solution)
     assert timeouts > 0
     assert len(grids) == len(set(grids)) == 576
-    assert session.next()[0] is Status.UNSAT  # stays exhausted
+    assert session.next()[0] is Status.UNSAT
+
+
+def test_search_resumes_after_a_timeout() -> None:
+    _drain_with_timeouts("dfs", block=True)
 
 
 def test_block_skips_grids_not_reached_yet() -> None:
@@ -570,20 +577,7 @@ def test_learning_matches_pysat_counts() -> None:
 
 
 def test_learning_counts_latin_squares_and_resumes() -> None:
-    session = get_backend("native", search="learning").open(LATIN4)
-    grids, timeouts = [], 0
-    while True:
-        status, solution = session.next(timeout=0)
-        if status is Status.UNKNOWN:
-            timeouts += 1
-            continue
-        if status is Status.UNSAT:
-            break
-        assert solution is not None
-        grids.append(_grid(LATIN4, solution))
-    assert timeouts > 0
-    assert len(grids) == len(set(grids)) == 576
-    assert session.next()[0] is Status.UNSAT
+    _drain_with_timeouts("learning", block=False)
 
 
 def test_learning_skips_blocked_grids() -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..errors import KakuroError, PuzzleError
-from ..formats import FORMATS, InvalidPuzzle, load_report
+from ..formats import FORMATS, InvalidPuzzle, LoadReport, load_report
 from ..model import Puzzle, Solution
 
 INVALID_EXIT = 2
@@ -96,12 +96,17 @@ class Batch:
         return cls(args, entries)
 
     @property
+    def report(self) -> LoadReport:
+        """Every file's entries as one load report (its valid and invalid puzzles)."""
+        return LoadReport(tuple(self.entries))
+
+    @property
     def puzzles(self) -> list[Puzzle]:
-        return [e for e in self.entries if isinstance(e, Puzzle)]
+        return self.report.puzzles
 
     @property
     def invalid(self) -> list[InvalidPuzzle]:
-        return [e for e in self.entries if isinstance(e, InvalidPuzzle)]
+        return self.report.invalid
 
     def __len__(self) -> int:
         """The number of valid puzzles (what a progress bar counts)."""
