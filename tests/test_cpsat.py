@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import pytest
 from _puzzles import square
+from _registries import require_backend
 
 from kakurolab.backends import BACKENDS, Status, get_backend
 from kakurolab.errors import KakuroError
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
-pytestmark = pytest.mark.skipif(
-    not BACKENDS["cpsat"].available(), reason="ortools is not installed (extra 'peers')"
-)
+
+@pytest.fixture(autouse=True)
+def _cpsat_runs_here() -> None:
+    """CP-SAT is core under the conftest rule (its extra is in the test extra): missing, these
+    tests fail instead of skipping."""
+    require_backend("cpsat")
 
 JANKO_SAMPLE = range(0, 105, 7)  # 15 puzzles, small to large
 
