@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from _cnf_cases import hand_made
 from _puzzles import square
+from _tools import cvc5_answers
 
 import kakurolab as kl
 from kakurolab.backends import BACKENDS, Backend, Config, Result, Status, get_backend
@@ -368,31 +369,18 @@ def test_timeout_covers_encoding(backend, options, largest_janko) -> None:
 # --- exported files work in the tools they are for --------------------------------------------
 
 
-def _cvc5_run(text: str) -> list[str]:
-    import cvc5
-
-    solver = cvc5.Solver(cvc5.TermManager())
-    parser = cvc5.InputParser(solver)
-    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "kakuro")
-    symbols = parser.getSymbolManager()
-    outputs = []
-    while not (command := parser.nextCommand()).isNull():
-        outputs.append(command.invoke(solver, symbols).strip())
-    return [out for out in outputs if out]
-
-
 def test_cvc5_reads_and_solves_the_default_smt_export(pe424_path, tmp_path, capsys) -> None:
     out = tmp_path / "p1.smt2"
     args = ["encode", str(pe424_path), "--select", "1", "--encoding", "smt", "-o", str(out)]
     assert main(args) == 0
     text = out.read_text()
     assert "(set-logic QF_BV)" in text
-    answers = _cvc5_run(text)
+    answers = cvc5_answers(text)
     assert answers[0] == "sat"
     values = dict(re.findall(r"\(define-fun (\w+) \(\) \(_ BitVec 4\) #b([01]{4})\)", answers[1]))
     letters = "".join(str(int(values[ch], 2)) for ch in "ABCDEFGHIJ")
     assert letters == "8426039571"
-    assert _cvc5_run(encode(UNSAT, "smt").to_text())[0] == "unsat"
+    assert cvc5_answers(encode(UNSAT, "smt").to_text())[0] == "unsat"
 
 
 def test_qf_fd_is_declared_only_on_request(pe424_puzzles) -> None:

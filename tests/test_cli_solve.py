@@ -71,20 +71,14 @@ def test_solve_unsat_exits_1(write, capsys, backend_name: str) -> None:
     assert "answer" not in row  # standard puzzles have no letters
 
 
+def _no_time(command: str, pe424_path) -> list[str]:
+    """PE424 puzzle 1 on CP-SAT with no time at all: the run ends unknown."""
+    return [command, str(pe424_path), "--select", "1", "--backend", "cpsat", "--option",
+            "max_time_in_seconds=0", "--json"]  # fmt: skip
+
+
 def test_solve_timeout_exits_1(pe424_path, capsys) -> None:
-    code = main(
-        [
-            "solve",
-            str(pe424_path),
-            "--select",
-            "1",
-            "--backend",
-            "cpsat",
-            "--option",
-            "max_time_in_seconds=0",
-            "--json",
-        ]
-    )
+    code = main(_no_time("solve", pe424_path))
     assert code == 1
     (row,) = _json_lines(capsys.readouterr().out)
     assert row["status"] == "unknown" and row["answer"] is None
@@ -254,19 +248,7 @@ def test_help_documents_exit_codes(capsys) -> None:
 
 @pytest.mark.parametrize("command", ["unique", "count"])
 def test_time_limit_reached_exits_1(pe424_path, capsys, command: str) -> None:
-    code = main(
-        [
-            command,
-            str(pe424_path),
-            "--select",
-            "1",
-            "--backend",
-            "cpsat",
-            "--option",
-            "max_time_in_seconds=0",
-            "--json",
-        ]
-    )
+    code = main(_no_time(command, pe424_path))
     (row,) = _json_lines(capsys.readouterr().out)
     assert (code, row["status"], row["verdict"]) == (1, "unknown", "unknown")
 

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _tools import write_config
 
 from kakurolab.backends import BACKENDS
 from kakurolab.cli import main
@@ -28,15 +29,6 @@ from kakurolab.experiments.report import build_report, find_results, load_result
 ROOT = Path(__file__).resolve().parents[1]
 # The OR-Tools peer when installed (the reference), else the dependency-free native solver.
 BACKEND = "cpsat" if "cpsat" in BACKENDS and BACKENDS["cpsat"].available() else "native"
-
-
-def write_config(root: Path, text: str, name: str = "t") -> Path:
-    """A project root (pyproject.toml marks it) with experiments/<name>.toml."""
-    (root / "pyproject.toml").touch()
-    (root / "experiments").mkdir(exist_ok=True)
-    path = root / "experiments" / f"{name}.toml"
-    path.write_text(text)
-    return path
 
 
 def small_config(pe424: Path, janko: Path | None = None, *, select: str = "1-5", **top) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from _tools import write_config
 
 import kakurolab as kl
 from kakurolab import uniqueness
@@ -38,14 +39,6 @@ LATIN = """id: latin5
  \\15    .    .    .    .    .
  \\15    .    .    .    .    .
 """
-
-
-def write_config(root: Path, text: str, name: str = "t") -> Path:
-    (root / "pyproject.toml").touch()
-    (root / "experiments").mkdir(exist_ok=True)
-    path = root / "experiments" / f"{name}.toml"
-    path.write_text(text)
-    return path
 
 
 def pe424_config(pe424: Path, *, select: str = "1-3", top: str = "", config: str = "") -> str:

@@ -9,6 +9,7 @@ import re
 import pytest
 import z3
 from _puzzles import square
+from _tools import cvc5_answers
 
 from kakurolab.backends.z3 import smtlib_text
 from kakurolab.cli import main
@@ -126,24 +127,11 @@ def test_kakuro_encode_default_name_has_smt2_suffix(tmp_path, pe424_path, monkey
     assert (tmp_path / "2.smt2").exists()
 
 
-def _cvc5_answers(text: str) -> list[str]:
-    """Run an SMT-LIB2 text through cvc5's own parser; the non-empty command outputs."""
-    import cvc5  # core under the conftest rule: a missing cvc5 fails, never skips
-    solver = cvc5.Solver(cvc5.TermManager())
-    parser = cvc5.InputParser(solver)
-    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "kakuro")
-    symbols = parser.getSymbolManager()
-    outputs = []
-    while not (command := parser.nextCommand()).isNull():
-        outputs.append(command.invoke(solver, symbols).strip())
-    return [out for out in outputs if out]
-
-
 STANDARD_SMTLIB = [s for s in SPECS if s != "smt=pb"]
 """Exports in plain SMT-LIB2 (pb writes z3's pseudo-Boolean extensions)."""
 
 
 @pytest.mark.parametrize("spec", STANDARD_SMTLIB)
 def test_cvc5_reads_the_standard_exports(spec: str, pe424_puzzles) -> None:
-    assert _cvc5_answers(encode(pe424_puzzles[0], spec).to_text())[0] == "sat"
-    assert _cvc5_answers(encode(UNSAT_CRYPTIC, spec).to_text())[0] == "unsat"
+    assert cvc5_answers(encode(pe424_puzzles[0], spec).to_text())[0] == "sat"
+    assert cvc5_answers(encode(UNSAT_CRYPTIC, spec).to_text())[0] == "unsat"
