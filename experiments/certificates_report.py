@@ -9,35 +9,17 @@ writes report.md, table.csv and the check-time-against-solve-time plot next to i
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
+from kakurolab.experiments.report import markdown, to_csv
+from kakurolab.fileio import write_text
+
 ORDER = ("reference", "fast", "strong", "naive-pb")
 SETS = ("pe424", "janko", "all")
-COLUMNS = (
-    "config",
-    "set",
-    "puzzles",
-    "verified",
-    "median proof KiB",
-    "max proof KiB",
-    "median proof lines",
-    "median solve s",
-    "median check s (python)",
-    "median check s (native)",
-    "median ratio (python)",
-    "median ratio (native)",
-    "total solve s",
-    "total check s (python)",
-    "total check s (native)",
-    "steps certificates",
-    "median steps check s",
-)
 
 
 def latest(path: Path) -> list[dict[str, Any]]:
@@ -100,29 +82,6 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return table
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"
-    return str(value)
-
-
-def markdown(table: list[dict[str, Any]]) -> str:
-    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(_fmt(row[c]) for c in COLUMNS) + " |" for row in table]
-    return "\n".join(lines)
-
-
-def to_csv(table: list[dict[str, Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in table:
-        writer.writerow({c: "" if row[c] is None else row[c] for c in COLUMNS})
-    return out.getvalue()
-
-
 def plot(rows: list[dict[str, Any]], directory: Path) -> None:
     import matplotlib
 
@@ -177,7 +136,7 @@ def main(argv: list[str]) -> int:
     rows = latest(directory / "runs.jsonl")
     table = summarise(rows)
     failed = [r for r in rows if not r.get("verified")]
-    (directory / "table.csv").write_text(to_csv(table))
+    write_text(directory / "table.csv", to_csv(table))
     plot(rows, directory)
     notes = [
         "# Certificates: proof sizes, solve and check times",
@@ -205,8 +164,8 @@ def main(argv: list[str]) -> int:
         "`python experiments/certificates_report.py results/certificates`.",
         "",
     ]
-    (directory / "report.md").write_text("\n".join(notes))
-    print(markdown(table))
+    write_text(directory / "report.md", "\n".join(notes))
+    print(markdown(table), end="")
     return 0
 
 

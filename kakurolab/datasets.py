@@ -16,5 +16,3 @@ JANKO_DEV = DATA_DIR / "janko_kakuro_dev.json"
 JANKO_ODDITIES = DATA_DIR / "janko_publisher_oddities.json"
 JANKO_BEYOND_RUNS = DATA_DIR / "janko_beyond_runs.json"
 STRESS_LOOSE = DATA_DIR / "stress_loose_101x31.txt"
-
-ALL = (PE424, JANKO_DEV, JANKO_ODDITIES, JANKO_BEYOND_RUNS, STRESS_LOOSE)
