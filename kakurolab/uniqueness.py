@@ -109,6 +109,14 @@ def _checked(
         raise PuzzleError(problem_message(puzzle, list(problems)))
 
 
+def _limit(limit: int | None) -> int | None:
+    """One meaning of a solution limit everywhere (API, CLI ``--limit``, experiments'
+    ``count_limit``): None or 0 is no limit, a negative one is a ValueError."""
+    if limit is not None and limit < 0:
+        raise ValueError(f"count limit must be 0 (no limit) or positive, got {limit}")
+    return limit or None
+
+
 @lru_cache(maxsize=256)
 def _problems(puzzle: Puzzle) -> tuple[str, ...]:
     """Cached like :func:`_split`: a bench solves one puzzle many times."""
@@ -135,9 +143,7 @@ def count(
 
 def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | None) -> Result:
     """:func:`count` on checked arguments (areas of a checked puzzle come here directly)."""
-    if limit is not None and limit < 0:
-        raise ValueError(f"count limit must be 0 (no limit) or positive, got {limit}")
-    limit = limit or None
+    limit = _limit(limit)
     parts = split_components(puzzle)
     if len(parts) > 1:
         return _count_parts(parts, limit, solver, timeout)
@@ -304,21 +310,20 @@ def solutions(
     A generator over one solver session: find a grid, yield it, block it, search again, so
     ``next(kl.solutions(p))`` costs one solve and a ``for`` loop may stop whenever it likes
     (closing or dropping the generator closes the session).  It ends after ``limit``
-    solutions or when the solver proves there are no more.  ``timeout`` bounds the whole
+    solutions (None or 0: no limit, as for :func:`count`) or when the solver proves there are
+    no more.  ``timeout`` bounds the whole
     iteration, encoding included; running out raises :class:`SolveTimeout` (a
     ``TimeoutError``) rather than ending as if every solution had been seen.  Arguments are
     checked when it is called, not at the first ``next`` (as by :func:`count`).
     """
     _checked(puzzle, backend, timeout, limit)
-    return _solutions(puzzle, _backend(backend, options), limit, timeout)
+    return _solutions(puzzle, _backend(backend, options), _limit(limit), timeout)
 
 
 def _solutions(
     puzzle: Puzzle, solver: Backend, limit: int | None, timeout: float | None
 ) -> Iterator[Solution]:
     """The generator behind :func:`solutions` (its clock starts at the first ``next``)."""
-    if limit is not None and limit <= 0:
-        return
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
     found = 0

@@ -71,7 +71,10 @@ def test_solutions_yields_every_grid_once(backend) -> None:
 def test_solutions_limit_and_unsat() -> None:
     assert len(list(kl.solutions(hand_made("block"), limit=4))) == 4
     assert list(kl.solutions(UNSAT, backend="pysat")) == []
-    assert list(kl.solutions(hand_made("block"), limit=0)) == []
+    # one meaning of a limit everywhere (issue 19 item 1): 0 is no limit, negative refused
+    assert len(list(kl.solutions(hand_made("block"), limit=0))) == 15
+    with pytest.raises(ValueError, match="0 \\(no limit\\) or positive"):
+        kl.solutions(hand_made("block"), limit=-1)
 
 
 def test_solutions_expand_letter_variants_like_count(pe424_puzzles) -> None:
