@@ -30,10 +30,9 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from ..errors import KakuroError
-from ..model import LETTERS, Puzzle, Solution
-from ..propagation import POP as _POP
+from ..model import Puzzle, Solution
+from ..propagation import CHECK_EVERY, Propagator, RootState, SearchStats, root_domains, root_state
 from ..propagation import Key as _Key
-from ..propagation import Propagator, RootState, root_domains, root_state
 from ._learning import LearningSearch, LearningStats
 from .base import Backend, NumberOption, Session, Status
 
@@ -43,12 +42,6 @@ LEARNING_CELLS = 400
 SEARCHES = ("auto", "dfs", "learning")
 """The ``search`` option: ``learning`` applies to numeric puzzles only (cryptic ones keep the
 depth-first search, which handles the letters)."""
-
-CHECK_EVERY = 256
-"""Nodes between two looks at the clock (a node costs tens of microseconds)."""
-
-
-
 
 
 class NativeBackend(Backend):
@@ -93,7 +86,8 @@ class NativeSession(Propagator, Session):
         self.blocked: set[_Key] = set()
         self.deadline: float | None = None
         self.node_limit = node_limit
-        self.nodes = self.propagations = self.fails = self.max_depth = self.solutions = 0
+        self.nodes = self.propagations = self.solutions = 0
+        self.dfs_stats = SearchStats()
         self.learning: LearningStats | None = None
         self.uses_learning = not self.cryptic and (
             search == "learning" or (search == "auto" and self.n_cells >= LEARNING_CELLS)
@@ -149,11 +143,12 @@ class NativeSession(Propagator, Session):
                 "learned": learning.learned,
                 "restarts": learning.restarts,
             }
+        dfs = self.dfs_stats
         return {
-            "nodes": self.nodes,
+            "nodes": dfs.nodes,
             "propagations": self.propagations,
-            "fails": self.fails,
-            "max_depth": self.max_depth,
+            "fails": dfs.fails,
+            "max_depth": dfs.max_depth,
             "solutions": self.solutions,
         }
 
@@ -195,62 +190,17 @@ class NativeSession(Propagator, Session):
             yield None if found is None else (self._key(found), ())
 
     def _dfs(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
-        """Depth-first search: yields each grid once with its letter digits (A..J, empty for
-        standard puzzles), or ``None`` when the deadline has passed or the node budget is
-        spent."""
-        order, pop, assign = self.order, _POP, self._assign
-        state = self.initial[:]
-        letters = range(self.base, self.base + len(LETTERS)) if self.cryptic else ()
-        if not self._propagate(state, range(len(self.run_cells)), letters):
-            return
-        stack: list[tuple[list[int], int, int]] = []  # pending "x != v" branches
-        current: list[int] | None = state
-        countdown = CHECK_EVERY
-        limit = -1 if self.node_limit is None else self.node_limit
-        while True:
-            if current is not None:
-                while self.nodes == limit:
-                    yield None  # the node budget is spent: UNKNOWN from now on
-                self.nodes += 1
-                countdown -= 1
-                if not countdown:
-                    countdown = CHECK_EVERY
-                    if self.deadline is not None and time.perf_counter() > self.deadline:
-                        yield None
-                var, best = -1, 11
-                for i in order:
-                    size = pop[current[i]]
-                    if 1 < size < best:
-                        var, best = i, size
-                        if size == 2:
-                            break
-                if var < 0:
-                    digits = self._letter_digits(current)
-                    if digits is not None:
-                        yield self._key(current), digits
-                    else:
-                        self.fails += 1
-                else:
-                    mask = current[var]
-                    low = mask & -mask
-                    stack.append((current, var, low))
-                    if len(stack) > self.max_depth:
-                        self.max_depth = len(stack)
-                    child = current[:]
-                    child[var] = low
-                    if assign(child, var):
-                        current = child
-                        continue
-                    self.fails += 1
-            # Backtrack: take the most recent pending "x != v" branch that propagates.
-            while True:
-                if not stack:
-                    return
-                current, var, low = stack.pop()
-                current[var] &= ~low
-                if assign(current, var):
-                    break
-                self.fails += 1
+        """The propagator's depth-first search from the initial state, under this session's
+        node budget and deadline."""
+        return self.search(
+            self.initial,
+            node_limit=self.node_limit,
+            stats=self.dfs_stats,
+            out_of_time=self._out_of_time,
+        )
+
+    def _out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
 
 
 __all__ = ["NativeBackend", "NativeSession", "RootState", "root_domains", "root_state"]

@@ -17,22 +17,20 @@ A region the first, small-budget search leaves undecided is then probed cell by 
 solution a probe finds is a second one; a probe without one pins the cell to its fill
 digit, and propagating that shrinks the region for the next probe.
 
-Root propagation is :class:`kakurolab.propagation.Propagator`'s (as ``root_domains``).  The
-searches start the native search from a chosen state (``NativeSession.initial``, read when
-the search starts): the generator still leans on that internal of the native backend, so a
-change there shows up in ``tests/test_generator.py`` (region verdicts against whole-grid
-counts).
+Root propagation and the searches are :class:`kakurolab.propagation.Propagator`'s: its
+``search`` starts from a chosen state under a node budget, so the verdicts depend on the
+puzzle alone, never on the machine (``tests/test_generator.py`` checks region verdicts
+against whole-grid counts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import islice
 
-from ..backends import Status
-from ..backends.native import NativeSession
 from ..model import Cell, Puzzle
-from ..propagation import Propagator
+from ..propagation import Propagator, SearchStats
 
 
 @dataclass(frozen=True)
@@ -101,49 +99,44 @@ def check_regions(
     first_limit = node_limit
     if quick_limit is not None and (node_limit is None or quick_limit < node_limit):
         first_limit = quick_limit
-    verdicts = [_search_region(puzzle, state, fill, members, first_limit) for members in regions]
+    verdicts = [_search_region(root, state, fill, members, first_limit) for members in regions]
     if first_limit != node_limit and not any(v.other is not None for v in verdicts):
         verdicts = [
-            v if v.complete else _probe_region(puzzle, root, state, fill, members, node_limit)
+            v if v.complete else _probe_region(root, state, fill, members, node_limit)
             for v, members in zip(verdicts, regions, strict=True)
         ]
     return verdicts
 
 
 def _search_region(
-    puzzle: Puzzle,
+    prop: Propagator,
     root: list[int],
     fill: list[int],
     members: list[int],
     node_limit: int | None,
 ) -> Region:
     """Count one region's solutions up to two, every cell outside it held at the fill."""
-    session = NativeSession(puzzle, node_limit=node_limit)
     start = fill[:]
     for i in members:
         start[i] = root[i]
-    # The session reads ``initial`` when its search starts, at the first ``next``.
-    session.initial = start + session.initial[len(start) :]
-    cells = [session.cells[i] for i in members]
-    fill_digits = {session.cells[i]: fill[i].bit_length() for i in members}
+    cells = [prop.cells[i] for i in members]
+    fill_digits = {prop.cells[i]: fill[i].bit_length() for i in members}
+    stats = SearchStats()
     other: dict[Cell, int] | None = None
-    complete = False
-    for _ in range(2):
-        status, solution = session.next()
-        if solution is None:
-            complete = status is Status.UNSAT
+    complete = True  # unless the budget runs out first
+    for found in prop.search(start, node_limit=node_limit, stats=stats):
+        if found is None:
+            complete = False
             break
-        found = {cell: solution.values[cell] for cell in cells}
-        if found != fill_digits:
-            other, complete = found, True  # the fill is a solution too: two of them
+        values = prop.solution(found).values
+        digits = {cell: values[cell] for cell in cells}
+        if digits != fill_digits:
+            other = digits  # the fill is a solution too: two of them
             break
-    stats = session.stats()
-    session.close()
-    return Region(tuple(cells), other, complete, stats["nodes"], stats["max_depth"])
+    return Region(tuple(cells), other, complete, stats.nodes, stats.max_depth)
 
 
 def _probe_region(
-    puzzle: Puzzle,
     prop: Propagator,
     root: list[int],
     fill: list[int],
@@ -176,19 +169,16 @@ def _probe_region(
             if budget <= 0:
                 unsure.append(prop.cells[i])  # the next cell to probe, for the repair
                 break
-        session = NativeSession(puzzle, node_limit=budget)
         probe = state[:]
         probe[i] &= ~fill[i]
-        session.initial = probe + session.initial[len(probe) :]
-        status, solution = session.next()
-        stats = session.stats()
-        session.close()
-        nodes += stats["nodes"]
-        depth = max(depth, stats["max_depth"] + 1)
-        if solution is not None:
-            other = {cell: solution.values[cell] for cell in cells}
-            return Region(cells, other, True, nodes, depth)
-        if status is not Status.UNSAT:
+        stats = SearchStats()
+        first = list(islice(prop.search(probe, node_limit=budget, stats=stats), 1))
+        nodes += stats.nodes
+        depth = max(depth, stats.max_depth + 1)
+        if first and first[0] is not None:  # a solution where the cell differs: a second one
+            values = prop.solution(first[0]).values
+            return Region(cells, {cell: values[cell] for cell in cells}, True, nodes, depth)
+        if first:  # the budget ran out
             unsure.append(prop.cells[i])
             continue
         state[i] = fill[i]

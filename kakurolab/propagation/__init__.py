@@ -14,7 +14,7 @@ run's feasible sums, and shown letters tied to their cells.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -44,6 +44,23 @@ _NUMBER, _ONE_LETTER, _TWO, _SAME_LETTERS = range(4)
 Key = tuple[int, ...]
 """What identifies a solution: its cell digits in cell order (a grid, never a letter
 assignment: a letter shown nowhere is not part of the grid)."""
+
+Found = tuple[Key, tuple[int, ...]]
+"""A solution the search reached: the grid key and the letter digits (A..J; empty when
+standard)."""
+
+CHECK_EVERY = 256
+"""Search nodes between two calls of the caller's ``out_of_time`` (a node costs tens of
+microseconds, a clock read does not need to happen at each)."""
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search, shared with its caller (read them while it runs)."""
+
+    nodes: int = 0
+    fails: int = 0
+    max_depth: int = 0
 
 
 class Propagator:
@@ -130,7 +147,6 @@ class Propagator:
         self.initial = state
         self.letter_slots = tuple(range(n, n_slots))
 
-
     def root(self) -> list[int] | None:
         """The fixpoint of the initial state (None when the clues contradict each other)."""
         state = self.initial[:]
@@ -140,6 +156,87 @@ class Propagator:
     def propagate(self, state: list[int], runs: Iterable[int], letters: Iterable[int] = ()) -> bool:
         """Revise ``runs`` and ``letters`` of ``state`` (in place) to the fixpoint."""
         return self._propagate(state, runs, letters)
+
+    def assign(self, state: list[int], slot: int, mask: int) -> bool:
+        """Narrow ``slot`` of ``state`` to ``mask`` (in place) and propagate what it touches."""
+        state[slot] &= mask
+        return self._assign(state, slot)
+
+    def search(
+        self,
+        start: list[int] | None = None,
+        *,
+        node_limit: int | None = None,
+        stats: SearchStats | None = None,
+        out_of_time: Callable[[], bool] | None = None,
+    ) -> Iterator[Found | None]:
+        """Depth-first search from ``start`` (default: the initial state): yields each
+        solution inside it once, or ``None`` when ``out_of_time()`` says so (resuming goes
+        on) or the node budget is spent (``None`` from then on).
+
+        Branching is 2-way (``x = v`` first, then ``x != v``) on the slot with the fewest
+        values left (letters before cells on ties), lowest value first: deterministic, and
+        every grid is reached exactly once.  A node budget, unlike a clock, stops at the same
+        point on any machine, which is what the generator's reproducible checks need.
+        """
+        stats = SearchStats() if stats is None else stats
+        order, pop, assign = self.order, _POP, self._assign
+        state = (self.initial if start is None else start)[:]
+        letters = self.letter_slots if self.cryptic else ()
+        if not self._propagate(state, range(len(self.run_cells)), letters):
+            return
+        stack: list[tuple[list[int], int, int]] = []  # pending "x != v" branches
+        current: list[int] | None = state
+        countdown = CHECK_EVERY
+        limit = -1 if node_limit is None else node_limit
+        while True:
+            if current is not None:
+                while stats.nodes == limit:
+                    yield None  # the node budget is spent: UNKNOWN from now on
+                stats.nodes += 1
+                countdown -= 1
+                if not countdown:
+                    countdown = CHECK_EVERY
+                    if out_of_time is not None and out_of_time():
+                        yield None
+                var, best = -1, 11
+                for i in order:
+                    size = pop[current[i]]
+                    if 1 < size < best:
+                        var, best = i, size
+                        if size == 2:
+                            break
+                if var < 0:
+                    digits = self._letter_digits(current)
+                    if digits is not None:
+                        yield self._key(current), digits
+                    else:
+                        stats.fails += 1
+                else:
+                    mask = current[var]
+                    low = mask & -mask
+                    stack.append((current, var, low))
+                    if len(stack) > stats.max_depth:
+                        stats.max_depth = len(stack)
+                    child = current[:]
+                    child[var] = low
+                    if assign(child, var):
+                        current = child
+                        continue
+                    stats.fails += 1
+            # Backtrack: take the most recent pending "x != v" branch that propagates.
+            while True:
+                if not stack:
+                    return
+                current, var, low = stack.pop()
+                current[var] &= ~low
+                if assign(current, var):
+                    break
+                stats.fails += 1
+
+    def solution(self, found: Found) -> Solution:
+        """The :class:`Solution` of a grid the search reached."""
+        return self._solution(*found)
 
     def _assign(self, state: list[int], var: int) -> bool:
         """Propagate after the search narrowed ``var`` (a cell or a letter slot)."""
