@@ -92,7 +92,8 @@ class NativeSession(Propagator, Session):
         self.uses_learning = not self.cryptic and (
             search == "learning" or (search == "auto" and self.n_cells >= LEARNING_CELLS)
         )
-        self.search = self._search()
+        self.walk = self._search()
+        """The running search: a generator resumed by each ``next``."""
         self.done = self.closed = False
         self.encode_time = time.perf_counter() - start
 
@@ -105,7 +106,7 @@ class NativeSession(Propagator, Session):
         if self.closed:
             return Status.UNKNOWN, None
         self.deadline = None if timeout is None else time.perf_counter() + timeout
-        for found in self.search:
+        for found in self.walk:
             if found is None:
                 return Status.UNKNOWN, None
             key, letters = found
@@ -128,7 +129,7 @@ class NativeSession(Propagator, Session):
 
     def close(self) -> None:
         """End the search; a later ``next`` answers ``UNKNOWN`` (nothing was proved)."""
-        self.search.close()  # type: ignore[attr-defined]  # a generator, typed as an Iterator
+        self.walk.close()  # type: ignore[attr-defined]  # a generator, typed as an Iterator
         self.closed = True
 
     def stats(self) -> dict[str, Any]:
