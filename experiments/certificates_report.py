@@ -9,13 +9,13 @@ writes report.md, table.csv and the check-time-against-solve-time plot next to i
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
 from kakurolab.experiments.report import markdown, to_csv
+from kakurolab.experiments.runner import latest_rows, read_rows
 from kakurolab.fileio import write_text
 
 ORDER = ("reference", "fast", "strong", "naive-pb")
@@ -23,14 +23,8 @@ SETS = ("pe424", "janko", "all")
 
 
 def latest(path: Path) -> list[dict[str, Any]]:
-    rows: dict[str, dict[str, Any]] = {}
-    for line in path.read_text().splitlines():
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue  # a torn last line
-        rows[row["key"]] = row
-    return list(rows.values())
+    """The last row of each run, under the shared key names (``kakurolab.schema``)."""
+    return list(latest_rows(read_rows(path)).values())
 
 
 def _median(values: list[float]) -> float | None:
@@ -67,12 +61,12 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "median proof KiB": _median(kib),
                     "max proof KiB": max(kib) if kib else None,
                     "median proof lines": _median(col("proof_lines")),
-                    "median solve s": _median(col("solve_time")),
+                    "median solve s": _median(col("solve_s")),
                     "median check s (python)": _median(col("check_python")),
                     "median check s (native)": _median(col("check_native")),
                     "median ratio (python)": _median(col("ratio_python")),
                     "median ratio (native)": _median(col("ratio_native")),
-                    "total solve s": sum(col("solve_time")),
+                    "total solve s": sum(col("solve_s")),
                     "total check s (python)": sum(col("check_python")),
                     "total check s (native)": sum(col("check_native")),
                     "steps certificates": len(steps),
@@ -94,7 +88,7 @@ def plot(rows: list[dict[str, Any]], directory: Path) -> None:
     for ax, engine in zip(axes, ("python", "native"), strict=True):
         for label in labels:
             pts = [
-                (r["solve_time"], r[f"check_{engine}"])
+                (r["solve_s"], r[f"check_{engine}"])
                 for r in rows
                 if r["config"] == label and r.get("verified") and r.get(f"check_{engine}")
             ]

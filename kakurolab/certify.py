@@ -36,6 +36,7 @@ from .encodings.spec import Spec
 from .errors import KakuroError, require
 from .formats import dumps, loads
 from .model import LETTERS, Block, Clue, ClueCell, Puzzle, Solution, Square, White
+from .schema import seconds
 from .uniqueness import Verdict
 
 REFERENCE_ENCODING = "cell=direct,sum=combo,alldiff=pairwise,amo=pairwise"
@@ -702,11 +703,11 @@ def certificate_row(puzzle: Puzzle, encoding: str, solver: str, workdir: Path) -
     solve = cert.times.get("find", 0.0) + cert.times.get("refute", 0.0)
     row: dict[str, Any] = {
         "verdict": str(cert.verdict),
-        "encode_time": round(cert.times.get("encode", 0.0), 6),
-        "solve_time": round(solve, 6),
-        "find_time": round(cert.times.get("find", 0.0), 6),
-        "refute_time": round(cert.times.get("refute", 0.0), 6),
-        "certify_time": round(time.perf_counter() - start, 6),
+        "encode_s": seconds(cert.times.get("encode", 0.0)),
+        "solve_s": seconds(solve),
+        "find_s": seconds(cert.times.get("find", 0.0)),
+        "refute_s": seconds(cert.times.get("refute", 0.0)),
+        "certify_s": seconds(time.perf_counter() - start),
         "answer": cert.solutions[0].answer if cert.solutions else None,
     }
     if cert.verdict is not Verdict.UNIQUE:

@@ -108,7 +108,7 @@ def test_run_verifies_rows_and_reports(tmp_path: Path, pe424_path: Path, janko_p
     assert all(r["verified"] is True for r in rows.values())
     assert sum(r["kind"] == "standard" for r in rows.values()) == 2
     one = rows["pe424/1"]
-    for key in ("hash", "start", "peak_rss_mb", "encode_time", "solve_time", "seed", "digest"):
+    for key in ("hash", "start", "peak_rss_mb", "encode_s", "solve_s", "seed", "digest"):
         assert one[key] is not None, key
     assert len(one["hash"]) == 64 and one["peak_rss_mb"] > 1
 
@@ -271,7 +271,7 @@ def test_task_lists_and_the_by_task_table(tmp_path: Path, janko_path: Path) -> N
     assert summary.ran == 8 and not summary.disagreements
     rows = read_rows(tmp_path / "results" / "e" / "runs.jsonl")
     up = [r for r in rows if r["task"] == "up-only"]
-    assert all(0 <= r["fixed_cells"] <= r["whites"] and r["clauses"] > 0 for r in up)
+    assert all(0 <= r["fixed_cells"] <= r["white_cells"] and r["clauses"] > 0 for r in up)
     table = {e["configuration"]: e for e in task_table(rows)}
     strong = table["pysat/glucose4/strong"]
     assert strong["unique_solved"] == 2 and strong["of"] == 2

@@ -33,6 +33,7 @@ LAYERS: dict[str, float] = {
     "backends": 5,
     "uniqueness": 6,
     "stepcheck": 6,
+    "schema": 6,
     "logic": 7,
     "generator": 7.5,
     "analysis": 8,

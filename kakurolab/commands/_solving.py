@@ -20,6 +20,7 @@ from typing import Any
 from ..backends import BACKENDS, Backend, Config, Result, Status, coerce
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
+from ..schema import ResultRecord
 from ._common import (
     MAX_SECONDS,
     Batch,
@@ -103,12 +104,9 @@ def record(
     obj["solution"] = solution_rows(puzzle, solution)
     if puzzle.is_cryptic:
         obj["answer"] = solution.answer if solution is not None else None
-    obj["time_s"] = round(result.time, 6)
-    obj["encode_s"] = round(result.encode_time, 6)
-    obj["solve_s"] = round(result.solve_time, 6)
-    obj["backend"] = result.backend
-    obj["options"] = {k: v for k, v in result.options.items() if k != "backend"}
-    obj["stats"] = result.stats
+    shared = ResultRecord.from_result(result, status).to_json()
+    for key in ("time_s", "encode_s", "solve_s", "backend", "options", "stats"):
+        obj[key] = shared[key]
     if result.message:
         obj["message"] = result.message
     return obj

@@ -120,7 +120,7 @@ def time_vs_size(results: Results) -> str:
     for i, (config, rows) in enumerate(groups.items()):
         by_size: dict[int, list[float]] = defaultdict(list)
         for r in rows:
-            by_size[int(r.get("whites") or 0)].append(
+            by_size[int(r.get("white_cells") or 0)].append(
                 max(run_time(r), _MIN_TIME) if solved(r) else 2 * results.timeout
             )
         sizes = sorted(by_size)
@@ -128,7 +128,7 @@ def time_vs_size(results: Results) -> str:
         ax.plot(sizes, medians, label=config, **_style(plt, i))
     ax.set_yscale("log")
     ax.axhline(results.timeout, color="grey", linestyle=":", linewidth=1)
-    whites = [r.get("whites") or 1 for r in results.timed_rows]
+    whites = [r.get("white_cells") or 1 for r in results.timed_rows]
     if max(whites) > 20 * min(whites):  # spread the many small puzzles out
         ax.set_xscale("log")
     ax.set_xlabel("white cells")

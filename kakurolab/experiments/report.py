@@ -31,6 +31,7 @@ from .runner import Row, find_disagreements
 
 __all__ = ["Results", "by_config", "find_results", "load_results", "run_time", "solved"]
 
+
 def base_label(row: Row) -> str:
     """The configuration without its ``task:`` prefix (experiments with several tasks)."""
     prefix = f"{row.get('task')}:"
@@ -60,9 +61,7 @@ def size_table(rows: list[Row]) -> Table:
                 "max_variables": max(variables),
                 "mean_clauses": round(statistics.fmean(clauses), 1) if clauses else None,
                 "max_clauses": max(clauses) if clauses else None,
-                "mean_encode_s": round(
-                    statistics.fmean(r.get("encode_time") or 0 for r in sized), 4
-                ),
+                "mean_encode_s": round(statistics.fmean(r.get("encode_s") or 0 for r in sized), 4),
             }
         )
     table.sort(key=lambda e: (e["mean_clauses"] or 0, e["configuration"]))
@@ -95,9 +94,9 @@ def task_table(rows: list[Row]) -> Table:
             if task == "up-only":
                 entry["up_solved"] = sum(bool(r.get("solved_by_up")) for r in group)
                 fractions = [
-                    r["fixed_cells"] / r["whites"]
+                    r["fixed_cells"] / r["white_cells"]
                     for r in group
-                    if r.get("whites") and r.get("fixed_cells") is not None
+                    if r.get("white_cells") and r.get("fixed_cells") is not None
                 ]
                 entry["up_fixed_pct"] = (
                     round(100 * statistics.fmean(fractions), 1) if fractions else None
@@ -121,7 +120,7 @@ def up_table(rows: list[Row]) -> Table:
         done = [r for r in group if r.get("fixed_cells") is not None]
         if not done:
             continue
-        fractions = [r["fixed_cells"] / r["whites"] for r in done if r.get("whites")]
+        fractions = [r["fixed_cells"] / r["white_cells"] for r in done if r.get("white_cells")]
         table.append(
             {
                 "configuration": config,
@@ -213,7 +212,7 @@ def mkplot_json(results: Results, config: str, rows: Sequence[Row]) -> dict[str,
         name = row["instance"] + (f"#{row.get('repetition', 0)}" if reps else "")
         entry: dict[str, Any] = {
             "status": solved(row),
-            "rtime": round(run_time(row) if solved(row) else float(row.get("timeout") or 0), 6),
+            "rtime": round(run_time(row) if solved(row) else float(row.get("timeout_s") or 0), 6),
         }
         if row.get("peak_rss_mb") is not None:
             entry["mempeak"] = f"{round(row['peak_rss_mb'] * 1024)} KiB"

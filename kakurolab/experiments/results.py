@@ -44,7 +44,7 @@ class Results:
 
     @property
     def timeout(self) -> float:
-        timeouts = [r["timeout"] for r in self.rows if r.get("timeout")]
+        timeouts = [r["timeout_s"] for r in self.rows if r.get("timeout_s")]
         return float(max(timeouts)) if timeouts else 1.0
 
 
@@ -102,13 +102,13 @@ def solved(row: Row) -> bool:
 
 
 def run_time(row: Row) -> float:
-    value = row.get("time")
-    return float(value if value is not None else row.get("wall_time") or 0.0)
+    value = row.get("time_s")
+    return float(value if value is not None else row.get("wall_s") or 0.0)
 
 
 def par2(row: Row) -> float:
     """The PAR-2 score of a run: its time when solved, twice the timeout otherwise."""
-    return run_time(row) if solved(row) else 2.0 * float(row.get("timeout") or 0.0)
+    return run_time(row) if solved(row) else 2.0 * float(row.get("timeout_s") or 0.0)
 
 
 def by_config(rows: Iterable[Row]) -> dict[str, list[Row]]:

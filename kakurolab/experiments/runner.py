@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from ..errors import KakuroError
 from ..fileio import write_text
 from ..model import Puzzle, Solution
+from ..schema import canonical, seconds
 from .config import (
     MAX_RUNS,
     Configuration,
@@ -60,8 +61,10 @@ def _digest(puzzle: Puzzle, solution: Solution | None) -> str | None:
 
 
 def _result_fields(puzzle: Puzzle, result: Any, timeout: float) -> Row:
-    """Status, times, sizes and answer of a :class:`~kakurolab.Result`, with re-verification."""
+    """The shared record of a :class:`~kakurolab.Result` (``kakurolab.schema``), with the
+    rows' extras: re-verification, the grid digest and the formula size."""
     from ..check import solution_problems
+    from ..schema import ResultRecord
 
     status = str(result.status)
     # Out of time: the backend gave up near the limit, or answered too late to count.
@@ -73,20 +76,15 @@ def _result_fields(puzzle: Puzzle, result: Any, timeout: float) -> Row:
     if solution is not None:
         verified = all(not solution_problems(puzzle, s) for s in result.solutions)
     stats = {k: v for k, v in result.stats.items() if isinstance(v, int | float | str | bool)}
+    record = ResultRecord.from_result(result, status).to_json()
+    del record["backend"], record["options"]  # the row's spec part has them
     return {
-        "status": status,
+        **record,
         "verified": verified,
-        "n_solutions": len(result.solutions),
-        "complete": bool(result.complete),
-        "answer": solution.answer if solution is not None else None,
         "digest": _digest(puzzle, solution),
-        "encode_time": round(result.encode_time, 6),
-        "solve_time": round(result.solve_time, 6),
-        "time": round(result.time, 6),
         "variables": stats.get("variables"),
         "clauses": stats.get("clauses"),
         "stats": stats,
-        "message": result.message,
     }
 
 
@@ -170,9 +168,9 @@ def task_up_only(puzzle: Puzzle, spec: RunSpec) -> Row:
         "outcome": None,
         "fixed_cells": fixed,
         "solved_by_up": fixed >= whites,
-        "encode_time": round(enc.encode_time, 6),
-        "solve_time": round(max(0.0, total - enc.encode_time), 6),
-        "time": round(total, 6),
+        "encode_s": seconds(enc.encode_time),
+        "solve_s": seconds(max(0.0, total - enc.encode_time)),
+        "time_s": seconds(total),
         "variables": size.get("variables"),
         "clauses": size.get("clauses"),
         "stats": {k: v for k, v in size.items() if isinstance(v, int | float)},
@@ -220,7 +218,7 @@ def execute(spec: RunSpec) -> Row:
     except Exception as exc:
         last = traceback.format_exception_only(exc)[-1].strip()
         row.update(status="memout" if _is_memout(last) else "error", message=last)
-    row["wall_time"] = round(time.perf_counter() - t0, 6)
+    row["wall_s"] = seconds(time.perf_counter() - t0)
     return row
 
 
@@ -244,7 +242,7 @@ def base_row(spec: RunSpec, start: str) -> Row:
         "hash": spec["hash"],
         "rows": puzzle.nrows,
         "cols": puzzle.ncols,
-        "whites": len(puzzle.whites),
+        "white_cells": len(puzzle.whites),
         "kind": "cryptic" if puzzle.is_cryptic else "standard",
         "config": spec["config"],
         "backend": spec["backend"],
@@ -254,13 +252,13 @@ def base_row(spec: RunSpec, start: str) -> Row:
         "task": spec["task"],
         "repetition": spec["repetition"],
         "seed": spec["seed"],
-        "timeout": spec["timeout"],
+        "timeout_s": spec["timeout"],
         "start": start,
         "host": os.uname().nodename,
         "status": "error",
         "verified": None,
         "outcome": None,
-        "time": None,
+        "time_s": None,
         "message": "",
     }
 
@@ -268,9 +266,9 @@ def base_row(spec: RunSpec, start: str) -> Row:
 def failure_row(spec: RunSpec, status: str, message: str, elapsed: float) -> Row:
     """The row for a run whose child was killed or died (written by the parent)."""
     row = base_row(spec, datetime.now(UTC).isoformat(timespec="milliseconds"))
-    row.update(status=status, message=message, wall_time=round(elapsed, 6))
+    row.update(status=status, message=message, wall_s=seconds(elapsed))
     if status == "timeout":
-        row["time"] = spec["timeout"]
+        row["time_s"] = spec["timeout"]
     return row
 
 
@@ -425,9 +423,9 @@ ROW_REQUIRED: dict[str, Rule] = {
 """Fields without which a row means nothing (resume, tables and disagreements need them)."""
 ROW_RULES: dict[str, Rule] = {
     **ROW_REQUIRED,
-    **{name: _SECONDS for name in ("time", "wall_time", "timeout", "encode_time")},
-    **{name: _SECONDS for name in ("solve_time", "peak_rss_mb")},
-    **{name: _COUNT for name in ("repetition", "whites", "fixed_cells", "variables")},
+    **{name: _SECONDS for name in ("time_s", "wall_s", "timeout_s", "encode_s")},
+    **{name: _SECONDS for name in ("solve_s", "peak_rss_mb")},
+    **{name: _COUNT for name in ("repetition", "white_cells", "fixed_cells", "variables")},
     **{name: _COUNT for name in ("clauses", "n_solutions")},
     **{name: _FLAG for name in ("verified", "solved_by_up", "complete")},
     **{name: _WORDS for name in ("outcome", "message", "backend", "set", "digest")},
@@ -510,6 +508,8 @@ def scan_runs(path: Path) -> RunsFile:
             continue
         try:
             row = _parse_line(raw)
+            if isinstance(row, dict):
+                row = canonical(row)  # rows written before the shared key names
         except ValueError as exc:
             result.problems.append(f"line {number}: {exc}, skipped")
             continue
