@@ -17,6 +17,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,3 +125,14 @@ PARAMETERS = {
     "smt_encoding": smt_encodings,
 }
 """Fixture name -> the registry names it runs over."""
+
+
+def require_module(module: str) -> Any:
+    """Import ``module``, which the ``test`` extra installs: a missing one fails the test (the
+    environment is incomplete) instead of skipping it, as a missing core backend does."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        pytest.fail(f"{module} cannot be imported ({exc}): install kakurolab[test]")

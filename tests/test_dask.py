@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from _registries import require_backend, require_module
 
-from kakurolab.backends import BACKENDS
 from kakurolab.experiments import DaskExecutor, load_experiment, read_rows, run_experiment
 
-distributed = pytest.importorskip("distributed")
+distributed = require_module("distributed")  # the dask extra is part of the test extra
 
-BACKEND = "cpsat" if "cpsat" in BACKENDS and BACKENDS["cpsat"].available() else "native"
+BACKEND = require_backend("cpsat")
 
 
 def test_grid_runs_on_a_local_dask_cluster(tmp_path: Path, pe424_path: Path) -> None:

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
+from _registries import require_module
 
 from kakurolab import combos
 from kakurolab.cli import main
@@ -111,7 +112,7 @@ def png_size(path) -> tuple[int, int]:
 
 
 def test_png_has_the_scene_size(janko_puzzles, tmp_path):
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib")
     puzzle = by_id(janko_puzzles, "91_6x6")
     sc = scene(puzzle, values=puzzle.meta["solution"].values)
     to_png(sc, tmp_path / "p.png", scale=2)
@@ -158,7 +159,7 @@ def test_render_state_digits(janko_path, janko_puzzles, tmp_path):
 @pytest.mark.parametrize("kind", ["svg", "png"])
 def test_bench_render_31x46(janko_puzzles, tmp_path, benchmark, kind):
     """Scene plus painting of the largest janko puzzle with its solution (target < 2 s)."""
-    pytest.importorskip("matplotlib")
+    require_module("matplotlib")
     import matplotlib.figure  # noqa: F401  (import time is not rendering time)
 
     puzzle = by_id(janko_puzzles, "960_31x46")

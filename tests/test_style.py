@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_ruff_clean() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     if not Path(ruff).exists():
-        pytest.skip("ruff is not installed (it comes with the 'test' extra)")
+        pytest.fail("ruff is not installed: install kakurolab[test]")
     proc = subprocess.run(
         [ruff, "check", "kakurolab", "tests", "experiments"],
         cwd=ROOT, capture_output=True, text=True,
