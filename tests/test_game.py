@@ -212,7 +212,7 @@ def test_options_are_checked(tmp_path: Path) -> None:
         svc.create(me.token, NewGame(Mode.BATTLE, options=Options(permanent=True)))
 
 
-# --- the Master Calendar ---------------------------------------------------------------------------
+# --- the Master Calendar -------------------------------------------------------------------------
 
 
 def test_campaign_week_streak_and_one_puzzle_per_date(tmp_path: Path) -> None:
@@ -241,13 +241,14 @@ def test_campaign_week_streak_and_one_puzzle_per_date(tmp_path: Path) -> None:
         assert result.view.phase == "finished"
         progress = svc.campaign(alice.token)
         assert progress["current_streak"] == day + 1
-        clock.advance(24 * 3600 - 2 * len(TINY_A) * 0 - clock.now % (24 * 3600))
-    week = [(s, d) for s, d, _ in asked]
-    assert week[:7] == [(day.size, day.difficulty) for day in cal.WEEK][:2] + week[2:7]
-    assert [s for s, _ in dict.fromkeys(week)] == [d.size for d in cal.WEEK]
-    assert {seed for _, _, seed in asked} == {
-        f"calendar:{dt.date(2026, 11, 30) + dt.timedelta(days=i)}" for i in range(7)
-    }
+        clock.advance(24 * 3600 - clock.now % (24 * 3600))  # to the next midnight
+    # Monday to Sunday: the week's table, seeded by the date (bob's Wednesday asked again)
+    dates = [dt.date(2026, 11, 30) + dt.timedelta(days=i) for i in range(7)]
+    assert list(dict.fromkeys(asked)) == [
+        (day.size, day.difficulty, cal.seed_of(date))
+        for day, date in zip(cal.WEEK, dates, strict=True)
+    ]
+    assert len(asked) == 8 and asked[2] == asked[3]
     progress = svc.campaign(alice.token)
     assert progress["best_streak"] == 7 and progress["current_streak"] == 7
     assert all(d["solved_on"] == d["date"] for d in progress["days"])
@@ -421,8 +422,11 @@ def test_move_words_and_json_are_one_shape() -> None:
         "r3c4 7": {"kind": "place", "cell": "r3c4", "digit": 7},
         "erase r3c4": {"kind": "erase", "cell": "r3c4"},
         "mark r3c4 7": {"kind": "mark", "cell": "r3c4", "digit": 7},
-        "shield candidates r1c3 down": {"kind": "shield", "shield": "candidates",
-                                        "run": "r1c3 down"},  # fmt: skip
+        "shield candidates r1c3 down": {
+            "kind": "shield",
+            "shield": "candidates",
+            "run": "r1c3 down",
+        },
         "shield unlock r3c4": {"kind": "shield", "shield": "unlock", "cell": "r3c4"},
         "shield hint": {"kind": "shield", "shield": "hint"},
         "submit": {"kind": "submit"},
@@ -535,10 +539,29 @@ def test_nothing_shows_the_solution_before_the_end(tmp_path: Path) -> None:
         assert digits not in haystack
         assert not [t for t in long_rows if t in haystack]
     # ... and the search would find it once the game is over
-    for cell in cells[-3:] + [cells[2]]:
+    for cell in [*cells[-3:], cells[2]]:
         svc.act(game, me.token, place(cell, solution[cell]))
     after = svc.view(game, me.token)
     assert after.phase == "finished"
     stored = b"".join(p.read_bytes() for p in tmp_path.glob("games.sqlite*"))
     assert after.solution == solution_rows(puzzle, values)
     assert all(t in stored.decode("latin-1") for t in long_rows)
+
+
+@pytest.mark.slow
+def test_the_real_calendar_chooser_gives_the_week() -> None:
+    """The real chooser on a whole week, Sunday's 16x22 Grand Master included: the sizes of
+    the table, unique puzzles (proved by a second backend), the same grid on a second call."""
+    from kakurolab.check import solution_problems
+    from kakurolab.game.puzzles import choose
+    from kakurolab.generator import parse_size
+    from kakurolab.uniqueness import Verdict, prove_unique
+
+    for i, day in enumerate(cal.WEEK):
+        date = dt.date(2026, 11, 30) + dt.timedelta(days=i)
+        puzzle, solution = choose(day.size, day.difficulty, cal.seed_of(date))
+        assert puzzle.shape == parse_size(day.size)
+        assert not solution_problems(puzzle, solution)
+        assert prove_unique(puzzle, backend="pysat").verdict is Verdict.UNIQUE
+        if i == 0:
+            assert choose(day.size, day.difficulty, cal.seed_of(date)).puzzle == puzzle

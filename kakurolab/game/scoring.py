@@ -194,9 +194,11 @@ TARGET_TIMES: dict[tuple[str, str], int] = {
     ("14x14", "easy"): 810,
     ("14x14", "normal"): 1290,
     ("14x14", "hard"): 3420,
+    ("14x14", "expert"): 2970,
     ("16x22", "easy"): 1290,
     ("16x22", "normal"): 2820,
     ("16x22", "hard"): 5310,
+    ("16x22", "expert"): 4500,
 }
 """Seconds, per (size, difficulty): the measured median solving estimate (see module doc);
 filled in from :func:`measure_target` (``python -m kakurolab.game.scoring`` prints it)."""
