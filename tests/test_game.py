@@ -565,3 +565,32 @@ def test_the_real_calendar_chooser_gives_the_week() -> None:
         assert prove_unique(puzzle, backend="pysat").verdict is Verdict.UNIQUE
         if i == 0:
             assert choose(day.size, day.difficulty, cal.seed_of(date)).puzzle == puzzle
+
+
+def test_lobby_rules_and_hostile_input(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    a, b, c = (svc.register(n) for n in ("a", "b", "c"))
+    game = svc.create(a.token, NewGame(Mode.BATTLE, size="4x4")).game_id
+    assert svc.describe(game) | {"version": 0} == {
+        "game_id": game, "mode": "battle", "phase": "waiting", "version": 0, "size": "4x4",
+        "difficulty": "easy", "players": ["a"], "seats": 2,
+    }  # fmt: skip
+    svc.join(game, b.token)
+    with pytest.raises(IllegalMoveError, match="already started"):
+        svc.join(game, c.token)
+    with pytest.raises(Exception, match="whole number"):
+        svc.events_since(game, a.token, "0")  # type: ignore[arg-type]
+    huge = {"kind": "place", "cell": "r2c2", "digit": 2} | {f"k{i}": i for i in range(10_000)}
+    with pytest.raises(MoveSyntaxError) as info:
+        svc.act(game, a.token, huge)
+    assert len(str(info.value)) < 200
+    with pytest.raises(AuthError):
+        svc.act(game, "t" * 100_000, place("r2c2", 2))
+    with pytest.raises(UnknownGameError):
+        svc.view("g-" + "x" * 10_000, a.token)
+    with pytest.raises(Exception, match="not out yet"):
+        svc.create(a.token, NewGame(Mode.CAMPAIGN, date="2026-12-01"))
+    with pytest.raises(Exception, match="YYYY-MM-DD"):
+        svc.create(a.token, NewGame(Mode.CAMPAIGN, date="yesterday"))
+    assert svc.view(game, a.token).version == 3  # two joins and the start, nothing else

@@ -168,3 +168,18 @@ def test_play_campaign_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFix
     store = ["--store", str(tmp_path / "g.sqlite")]
     code, out, _ = _cli(capsys, "campaign", *store)
     assert code == 0 and "Sunday" in out and "16x22" in out and "streak 0" in out
+
+
+def test_games_evicted_from_memory_replay_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kakurolab.game import service as service_module
+
+    monkeypatch.setattr(service_module, "MAX_CACHED", 1)
+    svc = service(tmp_path)
+    me = svc.register("many")
+    games = [svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id for _ in range(3)]
+    for i, game in enumerate(games):
+        svc.act(game, me.token, {"kind": "place", "cell": "r2c2", "digit": i + 1})
+    assert len(svc._games) == 1
+    assert [svc.view(g, me.token).board for g in games] == [{"r2c2": d} for d in (1, 2, 3)]
