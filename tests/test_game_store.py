@@ -183,3 +183,24 @@ def test_games_evicted_from_memory_replay_from_the_store(
         svc.act(game, me.token, {"kind": "place", "cell": "r2c2", "digit": i + 1})
     assert len(svc._games) == 1
     assert [svc.view(g, me.token).board for g in games] == [{"r2c2": d} for d in (1, 2, 3)]
+
+
+def test_battle_between_two_terminal_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = ["--store", str(tmp_path / "g.sqlite")]
+    puzzle = str(Path(__file__).parent / "data" / "tiny.kakuro")
+    code, out, _ = _cli(capsys, "new", "--mode", "battle", "--file", puzzle, "--select",
+                        "tiny-a", "--player", "ann", *store, "--json")  # fmt: skip
+    game = json.loads(out)["game_id"]
+    assert _cli(capsys, "join", game, "--player", "bo", *store)[0] == 0
+    code, _, err = _cli(capsys, "move", game, "r2c2", "2", "--player", "bo", *store)
+    assert code == 2 and "ann's turn" in err
+    assert _cli(capsys, "move", game, "mark", "r3c3", "5", "--player", "bo", *store)[0] == 0
+    code, out, _ = _cli(capsys, "move", game, "r2c2", "3", "--player", "ann", *store)
+    assert code == 0 and "wrong: -150" in out
+    code, out, _ = _cli(capsys, "show", game, "--player", "ann", *store)
+    assert "bo's marks: r3c3 5" in out and "ann (you): 0% filled -150 points" in out
+    assert "bo: 0% filled 0 points <- turn" in out
+    code, _, err = _cli(capsys, "new", "--mode", "campaign", "--file", puzzle, *store)
+    assert code == 2 and "calendar chooses" in err

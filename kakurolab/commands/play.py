@@ -57,7 +57,7 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", default="8x8", help="ROWSxCOLS or a preset (default 8x8)")
     p.add_argument("--difficulty", default="easy", help="easy, normal, hard, expert")
     p.add_argument("--seed", help="puzzle seed (default: random)")
-    p.add_argument("--file", metavar="FILE", help="practice: play this puzzle file")
+    p.add_argument("--file", metavar="FILE", help="play this puzzle file (not in campaign)")
     p.add_argument("--select", metavar="ID", help="with --file: the puzzle id")
     p.add_argument("--date", help="campaign: the date YYYY-MM-DD (default today, UTC)")
     p.add_argument("--permanent", action="store_true", help="permanent placement")
@@ -133,8 +133,8 @@ def run_new(args: argparse.Namespace) -> int:
 
     puzzle = None
     if args.file:
-        if args.mode != "practice":
-            raise OptionError("--file is for practice games")
+        if args.mode == "campaign":
+            raise OptionError("--file: the calendar chooses the campaign's puzzle")
         puzzle = _one_puzzle(args.file, args.select)
     options = Options(permanent=args.permanent, time_limit_s=args.time_limit, shields=args.shields)
     new = NewGame(Mode(args.mode), size=args.size, difficulty=args.difficulty, seed=args.seed,
@@ -242,9 +242,16 @@ def _print_view(args: argparse.Namespace, view: Any) -> None:
         turn = " <- turn" if view.turn == player.player_id else ""
         print(f"  {player.name}{mine}: {player.progress:.0%} filled{extra}{turn}")
     if view.marks:
-        print("marks: " + "; ".join(f"{c} {''.join(map(str, d))}" for c, d in view.marks.items()))
+        print("marks: " + _marks_text(view.marks))
+    for player in view.players:  # public in turn-based play
+        if player.player_id != view.you and player.marks:
+            print(f"{player.name}'s marks: {_marks_text(player.marks)}")
     if view.standings:
         _print_standings(view.standings)
+
+
+def _marks_text(marks: dict[str, list[int]]) -> str:
+    return "; ".join(f"{cell} {''.join(map(str, digits))}" for cell, digits in marks.items())
 
 
 def _print_standings(lines: list[dict[str, Any]]) -> None:
