@@ -204,3 +204,38 @@ def test_battle_between_two_terminal_players(
     assert "bo: 0% filled 0 points <- turn" in out
     code, _, err = _cli(capsys, "new", "--mode", "campaign", "--file", puzzle, *store)
     assert code == 2 and "calendar chooses" in err
+
+
+def test_threads_share_one_service(tmp_path: Path) -> None:
+    """A web server calls the service from worker threads: every acknowledged move is kept."""
+    import threading
+
+    svc = service(tmp_path, chooser=tiny_chooser)
+    players = [svc.register(f"t{i}") for i in range(6)]
+    games = [svc.create(p.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id for p in players]
+    arena = svc.create(players[0].token, NewGame(Mode.ARENA, size="4x4")).game_id
+    for p in players[1:4]:
+        svc.join(arena, p.token)  # the fourth seat starts it
+    errors: list[BaseException] = []
+
+    def play(i: int) -> None:
+        try:
+            for k in range(40):
+                game = games[i] if k % 2 else arena
+                if game == arena and i >= 4:
+                    continue
+                move = {"kind": "mark", "cell": "r3c3", "digit": k % 9 + 1}
+                svc.act(game, players[i].token, move)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    fresh = GameService(tmp_path / "games.sqlite", clock=Clock())
+    for i, game in enumerate(games):
+        assert fresh.view(game, players[i].token).version == 2 + 20  # join, start, 20 marks
+    assert fresh.view(arena, players[0].token).version == 5 + 4 * 20

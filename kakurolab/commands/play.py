@@ -3,6 +3,8 @@
 Every action is one call of :class:`kakurolab.game.GameService` on the store (``--store``, or
 the ``KAKURO_STORE`` variable, else the user's data directory).  The player is a local one by
 name (``--player``, default ``local``; created on first use) or any player by ``--token``.
+An action is one ``@action`` function that adds its arguments and sets ``func`` (the web
+front end adds ``serve`` this way).
 """
 
 from __future__ import annotations

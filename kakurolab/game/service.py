@@ -309,17 +309,20 @@ class GameService:
 
     def subscribe(self, callback: Callable[[str, int], None]) -> Callable[[], None]:
         """Call ``callback(game_id, version)`` after every committed move; returns the
-        function that unsubscribes."""
+        function that unsubscribes.  Callbacks run synchronously in the committing thread
+        (keep them short: hand the news to an event loop); their errors are ignored."""
         self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback)
 
     def games(self, token: str) -> list[dict[str, Any]]:
         """The player's games, oldest first."""
         player_id, _ = self.whoami(token)
+        with self._lock:
+            rows = self.store.games_of(player_id)
         return [
             {k: v for k, v in row.items() if k != "spec"}
             | {"size": GameSpec.from_json(_json(row["spec"])).size}
-            for row in self.store.games_of(player_id)
+            for row in rows
         ]
 
     def standings(self, game_id: str, token: str) -> list[dict[str, Any]]:
@@ -337,7 +340,8 @@ class GameService:
         """Calendar progress: every day played, the streaks, and this week's table."""
         player_id, _ = self.whoami(token)
         now = calendar.today(self.clock())
-        rows = self.store.calendar_rows(player_id)
+        with self._lock:
+            rows = self.store.calendar_rows(player_id)
         on_time = [calendar.parse_date(date) for date, _, solved_on, _ in rows if solved_on == date]
         streak = calendar.streaks(on_time, now)
         monday = now.toordinal() - now.weekday()
