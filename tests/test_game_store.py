@@ -239,3 +239,26 @@ def test_threads_share_one_service(tmp_path: Path) -> None:
     for i, game in enumerate(games):
         assert fresh.view(game, players[i].token).version == 2 + 20  # join, start, 20 marks
     assert fresh.view(arena, players[0].token).version == 5 + 4 * 20
+
+
+def test_a_failed_write_is_refused_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kakurolab.game import StoreError
+
+    svc, token, game = _played(tmp_path)
+    before = svc.view(game, token).to_json()
+    real = svc.store.append
+
+    def full_disk(*args: object) -> None:
+        real(*args)  # type: ignore[arg-type]
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(svc.store, "append", full_disk)
+    with pytest.raises(StoreError, match="disk is full"):
+        svc.act(game, token, {"kind": "place", "cell": "r4c4", "digit": 7})
+    monkeypatch.undo()
+    assert svc.view(game, token).to_json() == before  # rolled back, memory reloaded
+    assert svc.act(game, token, {"kind": "place", "cell": "r4c4", "digit": 7}).view.version == (
+        before["version"] + 1
+    )

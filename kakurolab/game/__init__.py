@@ -21,6 +21,7 @@ from .errors import (
     MoveSyntaxError,
     NotYourTurnError,
     ReplayError,
+    StoreError,
     UnknownGameError,
 )
 from .moves import EndReason, Mode, Move, MoveKind, Phase, ShieldKind
@@ -53,5 +54,6 @@ __all__ = [
     "Phase",
     "ReplayError",
     "ShieldKind",
+    "StoreError",
     "UnknownGameError",
 ]

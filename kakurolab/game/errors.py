@@ -43,5 +43,9 @@ class ReplayError(GameError):
     """A stored move log that does not replay to what was recorded (a damaged store)."""
 
 
+class StoreError(GameError, OSError):
+    """The game store failed (a full disk, a locked or damaged file); nothing was written."""
+
+
 class PuzzleChoiceError(GameError, ValueError):
     """A puzzle a game cannot be played on (cryptic, not unique, no solution)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -39,6 +40,7 @@ from .errors import (
     IllegalMoveError,
     MoveSyntaxError,
     ReplayError,
+    StoreError,
     UnknownGameError,
 )
 from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
@@ -366,22 +368,30 @@ class GameService:
         """Apply ``move`` and append it in one transaction; a refused move raises and writes
         nothing.  A JOIN that fills the last seat is followed by the host's START."""
         expired = False
-        with self.store.transaction() as db:
-            game, head = self._game_synced(game_id)
-            now = max(self.clock(), game.last_at)
-            if move.kind is not MoveKind.EXPIRE and game.expired(now):
-                self._append(db, game, head, None, Move(MoveKind.EXPIRE), now)
-                expired = True
-            else:
-                outcome = self._append(db, game, head, actor, move, now)
-                if (
-                    move.kind is MoveKind.JOIN
-                    and game.phase is Phase.WAITING
-                    and len(game.players) == game.rules.max_players
-                ):
-                    self._append(
-                        db, game, self._games[game_id][1], game.host, Move(MoveKind.START), now
-                    )
+        try:
+            with self.store.transaction() as db:
+                game, head = self._game_synced(game_id)
+                now = max(self.clock(), game.last_at)
+                if move.kind is not MoveKind.EXPIRE and game.expired(now):
+                    self._append(db, game, head, None, Move(MoveKind.EXPIRE), now)
+                    expired = True
+                else:
+                    outcome = self._append(db, game, head, actor, move, now)
+                    if (
+                        move.kind is MoveKind.JOIN
+                        and game.phase is Phase.WAITING
+                        and len(game.players) == game.rules.max_players
+                    ):
+                        link = self._games[game_id][1]
+                        self._append(db, game, link, game.host, Move(MoveKind.START), now)
+        except GameError:
+            raise  # refused before anything changed (the engine checks first)
+        except sqlite3.Error as exc:
+            self._games.pop(game_id, None)  # memory may be ahead of the store: reload it
+            raise StoreError(f"{self.store.path}: the game store failed: {exc}") from None
+        except BaseException:
+            self._games.pop(game_id, None)
+            raise
         self._notify(game_id)
         if expired:
             raise GameOverError(f"game {game_id}: the time ran out")
@@ -391,23 +401,16 @@ class GameService:
         self, db: Any, game: Game, head: str, actor: str | None, move: Move, now: float
     ) -> Outcome:
         was = game.phase
-        try:
-            outcome = game.apply(actor, move, now)
-        except GameError:
-            raise
+        outcome = game.apply(actor, move, now)
         row_data: dict[str, Any] = {
             "seq": game.seq, "at": game.last_at, "player_id": actor,
             "move": move.to_json(), "outcome": outcome.to_json(),
         }  # fmt: skip
         link = chain(head, row_data)
         row = LogRow(game.seq, game.last_at, actor, row_data["move"], row_data["outcome"], link)
-        try:
-            self.store.append(db, game.game_id, row, game.phase.value)
-            if was is not Phase.FINISHED and game.phase is Phase.FINISHED:
-                self._record_end(db, game)
-        except BaseException:
-            self._games.pop(game.game_id, None)  # memory ran ahead of the store: reload
-            raise
+        self.store.append(db, game.game_id, row, game.phase.value)
+        if was is not Phase.FINISHED and game.phase is Phase.FINISHED:
+            self._record_end(db, game)
         self._games[game.game_id] = (game, link)
         return outcome
 
