@@ -8,6 +8,12 @@ from kakurolab.game import scoring
 from kakurolab.game.scoring import Mastery, Standing, base_score, mastery, ranked, speed_bonus
 
 
+REMEASURE = (
+    "the grade or the generator changed the measurement: refresh TARGET_TIMES with "
+    "'python -m kakurolab.game.scoring' (docs/game.md, Target times)"
+)
+
+
 @pytest.mark.parametrize(
     ("size", "expected"),
     [
@@ -109,10 +115,10 @@ def test_target_table_covers_the_campaign_week() -> None:
 
 def test_target_table_matches_a_fresh_measurement_for_8x8_easy() -> None:
     """The table is measured (generator puzzles, graded), not typed in: re-measure one."""
-    assert scoring.measure_target("8x8", "easy") == scoring.TARGET_TIMES[("8x8", "easy")]
+    assert scoring.measure_target("8x8", "easy") == scoring.TARGET_TIMES[("8x8", "easy")], REMEASURE
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(scoring.TARGET_TIMES))
 def test_every_target_matches_a_fresh_measurement(key: tuple[str, str]) -> None:
-    assert scoring.measure_target(*key) == scoring.TARGET_TIMES[key]
+    assert scoring.measure_target(*key) == scoring.TARGET_TIMES[key], REMEASURE
