@@ -7,7 +7,6 @@ import pytest
 from kakurolab.game import scoring
 from kakurolab.game.scoring import Mastery, Standing, base_score, mastery, ranked, speed_bonus
 
-
 REMEASURE = (
     "the grade or the generator changed the measurement: refresh TARGET_TIMES with "
     "'python -m kakurolab.game.scoring' (docs/game.md, Target times)"
