@@ -250,6 +250,9 @@ def _print_view(args: argparse.Namespace, view: Any) -> None:
             print(f"{player.name}'s marks: {_marks_text(player.marks)}")
     if view.standings:
         _print_standings(view.standings)
+    if view.solution:  # shown only once the game is over
+        print("solution:")
+        print("\n".join("  " + row for row in view.solution))
 
 
 def _marks_text(marks: dict[str, list[int]]) -> str:
