@@ -1,0 +1,66 @@
+"""``serve``: run the web app with uvicorn on 127.0.0.1, print its URL, open a browser.
+
+Starlette and uvicorn come with the ``web`` extra; without it the command fails with one
+line naming that extra (:func:`kakurolab.errors.require`), never an ImportError traceback.
+"""
+
+from __future__ import annotations
+
+import threading
+import webbrowser
+from pathlib import Path
+
+from ..errors import require
+from .protocol import MAX_MESSAGE
+
+WS_MAX_SIZE = 16 * MAX_MESSAGE
+"""Frames above this are cut by the WebSocket layer itself; between MAX_MESSAGE and this the
+app answers with an error reply and keeps the socket."""
+
+
+def check_installed() -> None:
+    """Raise MissingExtraError (one line, naming the ``web`` extra) when a part is missing."""
+    for module in ("starlette", "uvicorn", "websockets"):
+        require(module, extra="web", feature="kakuro play serve")
+
+
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8421,
+    store: Path | None = None,
+    open_browser: bool = True,
+    log_level: str = "warning",
+) -> None:
+    """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which)."""
+    check_installed()
+    import uvicorn
+
+    from .app import create_app
+    from .engine import EngineGames
+
+    app = create_app(EngineGames.open(store))
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=WS_MAX_SIZE,
+        access_log=False,
+    )
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            threading.Event().wait(0.05)
+        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{bound}/"
+        print(f"kakuro: serving on {url} (Ctrl+C to stop)", flush=True)
+        if open_browser:
+            webbrowser.open(url)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
