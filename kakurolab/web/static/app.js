@@ -168,7 +168,7 @@ function openGame(id) {
     id, token: saved.token, view: null, puzzle: null, runs: [], index: new Map(),
     selected: null, selectedClue: null, dir: "a", pencil: false, showErrors: false,
     undo: [], redo: [], pending: new Map(), nextId: 1, ws: null, hinted: new Set(),
-    clockBase: 0, clockAt: 0, closed: false,
+    clockBase: 0, clockAt: 0, closed: false, local: new Map(),
   };
   connect(ui.game);
   loadCombos();
@@ -184,6 +184,7 @@ function closeGame() {
 async function loadCombos() {
   if (ui.combos) return;
   try { ui.combos = (await api("GET", "/api/combos")).combos; } catch { ui.combos = {}; }
+  if (ui.game) render(ui.game);
 }
 
 function connect(g) {
@@ -231,6 +232,7 @@ function setView(g, view) {
     const firstWhite = g.runs.length ? g.runs[0].cells[0] : null;
     if (firstWhite && !g.selected) g.selected = `${firstWhite[0]},${firstWhite[1]}`;
   }
+  if (!g.pending.size) g.local = entriesOf(view);
   g.clockBase = view.game.clock.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.event = String(view.event);
@@ -240,6 +242,11 @@ function setView(g, view) {
 
 function send(g, move, handlers = {}) {
   if (!g.ws || g.ws.readyState !== WebSocket.OPEN) { say("Not connected"); return; }
+  // what the board will hold once the server has taken this move (inverses are computed
+  // against it, so fast typing ahead of the acks still undoes correctly)
+  const key = move.cell ? `${move.cell[0]},${move.cell[1]}` : null;
+  if (move.kind === "place") g.local.set(key, move.digit);
+  else if (move.kind === "erase") g.local.delete(key);
   const id = g.nextId++;
   g.pending.set(id, handlers);
   document.body.dataset.pending = String(g.pending.size);
@@ -261,8 +268,7 @@ function play(g, move, inverse) {
 function place(g, digit) {
   if (!g.selected) return;
   const cell = cellOf(g.selected);
-  const entries = entriesOf(g.view);
-  const before = entries.get(g.selected);
+  const before = g.local.get(g.selected);
   const mark = g.pencil || g.shiftDigit;
   if (mark) {
     if (before) return;
@@ -278,7 +284,7 @@ function place(g, digit) {
 function erase(g) {
   if (!g.selected) return;
   const cell = cellOf(g.selected);
-  const before = entriesOf(g.view).get(g.selected);
+  const before = g.local.get(g.selected);
   if (!before) return;
   play(g, { kind: "erase", cell }, { kind: "place", cell, digit: before });
 }
