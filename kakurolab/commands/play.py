@@ -1,0 +1,256 @@
+"""``kakuro play``: Kakuro Master in the terminal (new, join, move, show, score, list, campaign).
+
+Every action is one call of :class:`kakurolab.game.GameService` on the store (``--store``, or
+the ``KAKURO_STORE`` variable, else the user's data directory).  The player is a local one by
+name (``--player``, default ``local``; created on first use) or any player by ``--token``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import KakuroError
+from ._common import OptionError, emit_json, positive_float
+
+ACTIONS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
+"""Action name -> (help, add its arguments); each parser's ``func`` runs it."""
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", metavar="PATH", help="game store (default: $KAKURO_STORE, "
+                        "else ~/.local/share/kakurolab/games.sqlite)")  # fmt: skip
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument(
+        "--player", metavar="NAME", default="local",
+        help="play as this local player (created on first use; default 'local')",
+    )  # fmt: skip
+    who.add_argument("--token", metavar="TOKEN", help="play as the player of this token")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("play", help="play Kakuro Master: practice, calendar, arena, battle")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, (text, build) in ACTIONS.items():
+        action = actions.add_parser(name, help=text)
+        build(action)
+        _common(action)
+
+
+def action(name: str, text: str) -> Callable[[Callable[[argparse.ArgumentParser], None]], Any]:
+    def wrap(build: Callable[[argparse.ArgumentParser], None]) -> Any:
+        ACTIONS[name] = (text, build)
+        return build
+
+    return wrap
+
+
+# --- the actions -------------------------------------------------------------------------------
+
+
+@action("new", "start a game: practice, campaign (the calendar), arena or battle")
+def _new_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", default="practice",
+                   choices=("practice", "campaign", "arena", "battle"))  # fmt: skip
+    p.add_argument("--size", default="8x8", help="ROWSxCOLS or a preset (default 8x8)")
+    p.add_argument("--difficulty", default="easy", help="easy, normal, hard, expert")
+    p.add_argument("--seed", help="puzzle seed (default: random)")
+    p.add_argument("--file", metavar="FILE", help="practice: play this puzzle file")
+    p.add_argument("--select", metavar="ID", help="with --file: the puzzle id")
+    p.add_argument("--date", help="campaign: the date YYYY-MM-DD (default today, UTC)")
+    p.add_argument("--permanent", action="store_true", help="permanent placement")
+    p.add_argument("--time-limit", type=positive_float("--time-limit", 7 * 24 * 3600),
+                   metavar="SECONDS", help="sprint: the countdown")  # fmt: skip
+    p.add_argument("--shields", type=int, default=3, help="starting shields (default 3)")
+    p.set_defaults(func=run_new)
+
+
+@action("join", "take a seat in an arena or battle game")
+def _join_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME")
+    p.set_defaults(func=run_join)
+
+
+@action("start", "start a waiting arena game (its creator)")
+def _start_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME")
+    p.set_defaults(func=lambda a: _move(a, ["start"]))
+
+
+@action(
+    "move",
+    "a move: 'r3c4 7', 'erase r3c4', 'mark r3c4 7', 'shield hint|clear', "
+    "'shield candidates r1c3 down', 'shield unlock r3c4', 'submit'",
+)
+def _move_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("words", nargs="+", metavar="MOVE")
+    p.set_defaults(func=lambda a: _move(a, a.words))
+
+
+@action("show", "the board with entries and pencil marks, the clock and the players")
+def _show_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME")
+    p.set_defaults(func=run_show)
+
+
+@action("score", "the standings (final when the game is over) with the Mastery breakdown")
+def _score_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME")
+    p.set_defaults(func=run_score)
+
+
+@action("list", "your games")
+def _list_args(p: argparse.ArgumentParser) -> None:
+    p.set_defaults(func=run_list)
+
+
+@action("campaign", "calendar progress, streaks and this week's puzzles")
+def _campaign_args(p: argparse.ArgumentParser) -> None:
+    p.set_defaults(func=run_campaign)
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+def _service(args: argparse.Namespace) -> Any:
+    from ..game import GameService
+
+    return GameService(args.store)
+
+
+def _token(service: Any, args: argparse.Namespace) -> str:
+    if args.token:
+        service.whoami(args.token)
+        return str(args.token)
+    return str(service.local_player(args.player).token)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from ..game import Mode, NewGame, Options
+
+    puzzle = None
+    if args.file:
+        if args.mode != "practice":
+            raise OptionError("--file is for practice games")
+        puzzle = _one_puzzle(args.file, args.select)
+    options = Options(permanent=args.permanent, time_limit_s=args.time_limit, shields=args.shields)
+    new = NewGame(Mode(args.mode), size=args.size, difficulty=args.difficulty, seed=args.seed,
+                  date=args.date, puzzle=puzzle, options=options)  # fmt: skip
+    service = _service(args)
+    view = service.create(_token(service, args), new)
+    _print_view(args, view)
+    return 0
+
+
+def _one_puzzle(path: str, select: str | None) -> Any:
+    from ..formats import load
+
+    puzzles = load(path, select=[select] if select else None)
+    if len(puzzles) != 1:
+        raise KakuroError(f"{path} holds {len(puzzles)} puzzles; choose one with --select")
+    return puzzles[0]
+
+
+def run_join(args: argparse.Namespace) -> int:
+    service = _service(args)
+    _print_view(args, service.join(args.game, _token(service, args)))
+    return 0
+
+
+def _move(args: argparse.Namespace, words: list[str]) -> int:
+    from ..game import Move
+
+    move = Move.parse(words)
+    service = _service(args)
+    result = service.act(args.game, _token(service, args), move)
+    if args.json:
+        emit_json({"outcome": result.outcome.to_json(), **result.view.to_json()})
+        return 0
+    if result.outcome.message:
+        print(result.outcome.message)
+    if result.view.phase == "finished":
+        _print_standings(result.view.standings)
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    service = _service(args)
+    _print_view(args, service.view(args.game, _token(service, args)))
+    return 0
+
+
+def run_score(args: argparse.Namespace) -> int:
+    service = _service(args)
+    view = service.view(args.game, _token(service, args))
+    lines = service.standings(args.game, _token(service, args))
+    if args.json:
+        emit_json({"game_id": view.game_id, "phase": view.phase, "standings": lines})
+    else:
+        print(f"{view.game_id} ({view.mode}, {view.phase})")
+        _print_standings(lines)
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    service = _service(args)
+    games = service.games(_token(service, args))
+    if args.json:
+        emit_json({"games": games})
+    else:
+        for game in games:
+            print(f"{game['game_id']}  {game['mode']:<8} {game['size']:<6} {game['phase']}")
+    return 0
+
+
+def run_campaign(args: argparse.Namespace) -> int:
+    service = _service(args)
+    progress = service.campaign(_token(service, args))
+    if args.json:
+        emit_json(progress)
+        return 0
+    print(f"today {progress['today']}: streak {progress['current_streak']} "
+          f"(best {progress['best_streak']})")  # fmt: skip
+    played = {d["date"]: d for d in progress["days"]}
+    for day in progress["week"]:
+        done = played.get(day["date"])
+        state = "solved" if done and done["solved_on"] else "open" if done else ""
+        print(f"  {day['weekday']:<9} {day['date']}  {day['size']:<6} {day['difficulty']:<7} "
+              f"{day['title']:<14} {state}")  # fmt: skip
+    return 0
+
+
+def _print_view(args: argparse.Namespace, view: Any) -> None:
+    from ..game.views import board_text
+
+    if args.json:
+        emit_json(view.to_json())
+        return
+    spec = view.spec
+    print(f"game {view.game_id}: {view.mode} {spec['size']} {spec['difficulty'] or ''} "
+          f"({view.phase}; target {spec['target_s']} s)")  # fmt: skip
+    print("\n".join(board_text(view)))
+    clock = f"elapsed {view.elapsed_s:.0f} s"
+    if view.remaining_s is not None:
+        clock += f", {view.remaining_s:.0f} s left"
+    print(f"{clock}; shields left {view.shields_left}")
+    for player in view.players:
+        extra = f" {player.points} points" if player.points is not None else ""
+        mine = " (you)" if player.player_id == view.you else ""
+        turn = " <- turn" if view.turn == player.player_id else ""
+        print(f"  {player.name}{mine}: {player.progress:.0%} filled{extra}{turn}")
+    if view.marks:
+        print("marks: " + "; ".join(f"{c} {''.join(map(str, d))}" for c, d in view.marks.items()))
+    if view.standings:
+        _print_standings(view.standings)
+
+
+def _print_standings(lines: list[dict[str, Any]]) -> None:
+    for line in lines:
+        parts = ", ".join(f"{k} {v}" for k, v in (line.get("breakdown") or {}).items())
+        time_s = "-" if line["time_s"] is None else f"{line['time_s']:.1f} s"
+        extra = f" [{parts}]" if parts else ""
+        print(f"  {line['rank']}. {line['name']}: {line['score']} ({time_s}; "
+              f"shields used {line['shields_used']}){extra}")  # fmt: skip

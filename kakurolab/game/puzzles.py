@@ -1,0 +1,58 @@
+"""Every puzzle a game is played on comes through here.
+
+:func:`choose` is the one place that picks a puzzle by size, difficulty and seed; today it
+asks the generator (deterministic by seed) and proves the unique solution with the solving
+API.  The verified bank (``kakurolab.bank.pick``) is to replace its body; nothing else
+changes.  :func:`prepare` takes any puzzle (a practice file) and checks it can be played.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..model import Cell, Puzzle, Solution
+from ..uniqueness import Verdict, prove_unique
+from .errors import PuzzleChoiceError
+
+
+class Chosen(NamedTuple):
+    """A playable puzzle (no metadata, so no embedded solution) and its unique solution."""
+
+    puzzle: Puzzle
+    solution: Solution
+
+
+def choose(size: str, difficulty: str, seed: str | int) -> Chosen:
+    """The puzzle of this size, difficulty and seed: the same on every machine."""
+    from ..generator import generate, parse_size
+
+    nrows, ncols = parse_size(size)
+    made = generate(nrows, ncols, difficulty, seed=seed)
+    return prepare(made.puzzle)
+
+
+def prepare(puzzle: Puzzle) -> Chosen:
+    """A standard puzzle with exactly one solution, stripped of its metadata; else one line
+    saying why it cannot be played."""
+    if puzzle.is_cryptic:
+        raise PuzzleChoiceError(f"puzzle {puzzle.id}: the game plays standard (numeric) Kakuro")
+    bare = Puzzle(puzzle.id, puzzle.grid)
+    return Chosen(bare, solve_unique(bare))
+
+
+def solve_unique(puzzle: Puzzle) -> Solution:
+    """The puzzle's unique solution, proven (a game on an ambiguous grid could not judge)."""
+    try:
+        found = prove_unique(puzzle)
+    except ValueError as exc:
+        raise PuzzleChoiceError(f"puzzle {puzzle.id}: {exc}") from None
+    if found.verdict is not Verdict.UNIQUE:
+        raise PuzzleChoiceError(
+            f"puzzle {puzzle.id}: a game needs exactly one solution, the solver says "
+            f"{found.verdict.value}"
+        )
+    return found.solutions[0]
+
+
+def solution_values(solution: Solution) -> dict[Cell, int]:
+    return dict(solution.values)

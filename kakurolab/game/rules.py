@@ -1,0 +1,116 @@
+"""What each mode allows: one :class:`ModeRules` record per mode, read by the engine.
+
+The engine never asks "is this the Arena?"; it asks the record (turn-based? a shared board?
+submission needed? which shields?), so a mode is one entry of :data:`RULES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .errors import GameError
+from .moves import Mode, ShieldKind
+
+BOX_SHIELDS = 20
+"""Logic Shield tokens in the box: the players' starting shields together may not exceed it."""
+START_SHIELDS = 3
+
+
+@dataclass(frozen=True)
+class ModeRules:
+    mode: Mode
+    min_players: int
+    max_players: int
+    turn_based: bool
+    """Battle Matrix: players alternate placements on one board; pencil marks are public."""
+    shared_board: bool
+    needs_submit: bool
+    """Arena: the game ends on the first verified submission, not when a grid fills."""
+    shields: frozenset[ShieldKind]
+    scoring: str
+    """``mastery`` (the Mastery Formula for solvers) or ``battle`` (Battle Matrix points)."""
+    permanent_allowed: bool = True
+    doc: str = ""
+
+
+ALL_SHIELDS = frozenset(ShieldKind)
+
+RULES: dict[Mode, ModeRules] = {
+    Mode.PRACTICE: ModeRules(
+        Mode.PRACTICE, 1, 1, False, False, False, ALL_SHIELDS, "mastery",
+        doc="solo, any puzzle file, size or difficulty; ends when the grid is solved",
+    ),
+    Mode.CAMPAIGN: ModeRules(
+        Mode.CAMPAIGN, 1, 1, False, False, False, ALL_SHIELDS, "mastery",
+        doc="solo, the calendar's puzzle of a date (the same for everyone); streaks kept",
+    ),
+    Mode.ARENA: ModeRules(
+        Mode.ARENA, 2, 4, False, False, True, ALL_SHIELDS, "mastery",
+        doc="2-4 racers on identical private grids; the first verified submission wins",
+    ),
+    Mode.BATTLE: ModeRules(
+        Mode.BATTLE, 2, 2, True, True, False,
+        frozenset({ShieldKind.CANDIDATES, ShieldKind.HINT}), "battle",
+        permanent_allowed=False,
+        doc="2 players alternate placements on one board: +digit, +100 per clue entry "
+        "completed, -150 for a digit that differs from the solution (not placed)",
+    ),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Options:
+    """Per-game choices: permanent placement, a sprint countdown, starting shields."""
+
+    permanent: bool = False
+    time_limit_s: float | None = None
+    shields: int = START_SHIELDS
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Options:
+        return cls(**data)
+
+    def check(self, rules: ModeRules) -> None:
+        if self.permanent and not rules.permanent_allowed:
+            raise GameError(
+                f"{rules.mode.value}: every placed digit is verified at once, so permanent "
+                "placement does not apply"
+            )
+        if self.time_limit_s is not None and not 0 < self.time_limit_s <= 7 * 24 * 3600:
+            raise GameError(f"a time limit is 0-604800 s, got {self.time_limit_s}")
+        if self.shields < 0 or self.shields * rules.max_players > BOX_SHIELDS:
+            most = BOX_SHIELDS // rules.max_players
+            raise GameError(
+                f"{rules.mode.value}: each player may start with 0-{most} shields "
+                f"(the box holds {BOX_SHIELDS}), got {self.shields}"
+            )
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is played on and how; stored with the game, never the solution."""
+
+    mode: Mode
+    size: str
+    difficulty: str | None
+    seed: str | None
+    date: str | None = None
+    source: str = "generator"
+    target_s: int = 0
+    options: Options = field(default_factory=Options)
+
+    def to_json(self) -> dict[str, Any]:
+        record = asdict(self)
+        record["mode"] = self.mode.value
+        return record
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSpec:
+        data = dict(data)
+        data["mode"] = Mode(data["mode"])
+        data["options"] = Options.from_json(data["options"])
+        return cls(**data)

@@ -1,0 +1,237 @@
+"""The Kakuro Mastery Formula, the Battle Matrix points, target times and tie-breakers.
+
+Every number of the rulebook's scoring section (docs/sources/rulebook.txt, 2.6.3 and 2.7) is a
+constant here, and every rule is one small function, so the tests can check each one against a
+worked example (docs/game.md shows them).
+
+Base score by size: the rulebook fixes three sheets (8x8 = 500, 12x12 = 1,200, 16x22 = 3,000).
+Other sizes are scored by their *playing area*, the cells a sheet offers for white cells
+((rows - 1) x (cols - 1): the first row and column hold only clues), piecewise linearly through
+the three points (49 -> 500, 121 -> 1,200, 315 -> 3,000), continued with the nearest segment's
+slope outside them, rounded to the nearest 10 and never below 100.  The area, not the puzzle's
+own white cells, is the measure, so every 8x8 sheet is worth exactly the rulebook's 500.
+
+Target times (the speed bonus's benchmark) are measured, not invented: a puzzle's *solving
+estimate* is ``SECONDS_PER_CELL`` per white cell (reading two clues and writing a digit) plus
+``SECONDS_PER_EFFORT`` per unit of the grade's ``effort`` (weighted deduction steps,
+:mod:`kakurolab.logic.grading`), plus ``SECONDS_PER_OPEN_CELL`` for every cell deduction
+leaves open (trial and error); :data:`TARGET_TIMES` holds, per size and difficulty, the median
+estimate over generator puzzles (:func:`measure_target`, re-checked by a slow test), rounded
+up to a whole half minute.  A size or difficulty outside the table uses the game's own puzzle's
+estimate.  The three per-second constants are the one calibration: they assume a practised
+human and are to be refitted from recorded games.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model import Puzzle
+
+BASE_POINTS: tuple[tuple[int, int], ...] = ((49, 500), (121, 1200), (315, 3000))
+"""(playing-area cells, base score) of the rulebook's three sheets: 8x8, 12x12, 16x22."""
+
+MIN_BASE = 100
+SPEED_STEP_S = 30
+SPEED_STEP_POINTS = 10
+FLAWLESS_BONUS = 500
+UNUSED_SHIELD_POINTS = 100
+
+RUN_BONUS = 100
+"""Battle Matrix: completing a whole clue entry."""
+ILLEGAL_PENALTY = 150
+"""Battle Matrix: a digit that differs from the solution (it is not placed)."""
+
+SECONDS_PER_CELL = 5.0
+SECONDS_PER_EFFORT = 4.0
+SECONDS_PER_OPEN_CELL = 30.0
+
+
+def playing_area(nrows: int, ncols: int) -> int:
+    """Cells a sheet of this size offers for white cells (the clue row/column excluded)."""
+    return max(0, nrows - 1) * max(0, ncols - 1)
+
+
+def base_score(nrows: int, ncols: int) -> int:
+    """The base completion score of a sheet: exact at the rulebook's three sizes,
+    piecewise linear in the playing area between and beyond them."""
+    area = playing_area(nrows, ncols)
+    points = BASE_POINTS
+    if area <= points[0][0]:
+        (x0, y0), (x1, y1) = points[0], points[1]
+    elif area >= points[-1][0]:
+        (x0, y0), (x1, y1) = points[-2], points[-1]
+    else:
+        (x0, y0), (x1, y1) = next(
+            (a, b) for a, b in itertools.pairwise(points) if a[0] <= area <= b[0]
+        )
+    value = y0 + (y1 - y0) * (area - x0) / (x1 - x0)
+    return max(MIN_BASE, round(value / 10.0) * 10)
+
+
+def speed_bonus(elapsed_s: float, target_s: float) -> int:
+    """+10 for every *full* 30 s under the target (nothing at or over it)."""
+    if elapsed_s >= target_s:
+        return 0
+    return SPEED_STEP_POINTS * int((target_s - elapsed_s) // SPEED_STEP_S)
+
+
+@dataclass(frozen=True)
+class Mastery:
+    """The Mastery Formula's parts for one player who solved the grid (all zero otherwise)."""
+
+    base: int = 0
+    speed: int = 0
+    flawless: int = 0
+    shields: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.base + self.speed + self.flawless + self.shields
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "base": self.base,
+            "speed": self.speed,
+            "flawless": self.flawless,
+            "shields": self.shields,
+            "total": self.total,
+        }
+
+
+def mastery(
+    *,
+    nrows: int,
+    ncols: int,
+    elapsed_s: float,
+    target_s: float,
+    shields_used: int,
+    shields_left: int,
+    illegal_entries: int,
+) -> Mastery:
+    """The Kakuro Mastery Formula for a player who correctly solved the grid."""
+    flawless = shields_used == 0 and illegal_entries == 0
+    return Mastery(
+        base=base_score(nrows, ncols),
+        speed=speed_bonus(elapsed_s, target_s),
+        flawless=FLAWLESS_BONUS if flawless else 0,
+        shields=UNUSED_SHIELD_POINTS * shields_left,
+    )
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's final line: score and the three tie-breakers, then the rank."""
+
+    player_id: str
+    name: str
+    score: int
+    time_s: float | None
+    shields_used: int
+    best_clue: int
+    solved: bool
+    rank: int = 0
+    breakdown: Mastery | None = None
+
+    def tie_key(self) -> tuple[float, float, int, int]:
+        """Higher score; then faster time (no time last); fewer shields; higher clue."""
+        time_s = self.time_s if self.time_s is not None else math.inf
+        return (-self.score, time_s, self.shields_used, -self.best_clue)
+
+    def to_json(self) -> dict[str, object]:
+        record: dict[str, object] = {
+            "rank": self.rank,
+            "player_id": self.player_id,
+            "name": self.name,
+            "score": self.score,
+            "solved": self.solved,
+            "time_s": None if self.time_s is None else round(self.time_s, 3),
+            "shields_used": self.shields_used,
+            "best_clue": self.best_clue,
+        }
+        if self.breakdown is not None:
+            record["breakdown"] = self.breakdown.to_json()
+        return record
+
+
+def ranked(standings: Sequence[Standing]) -> list[Standing]:
+    """Standings sorted by score and the rulebook's tie-breakers; players equal on every one
+    of them share a rank (1, 1, 3)."""
+    order = sorted(standings, key=Standing.tie_key)
+    result: list[Standing] = []
+    for i, line in enumerate(order):
+        same = i and order[i - 1].tie_key() == line.tie_key()
+        rank = result[-1].rank if same else i + 1
+        result.append(_with_rank(line, rank))
+    return result
+
+
+def _with_rank(line: Standing, rank: int) -> Standing:
+    from dataclasses import replace
+
+    return replace(line, rank=rank)
+
+
+# --- target times --------------------------------------------------------------------------------
+
+TARGET_TIMES: dict[tuple[str, str], int] = {}
+"""Seconds, per (size, difficulty): the measured median solving estimate (see module doc);
+filled in from :func:`measure_target` (``python -m kakurolab.game.scoring`` prints it)."""
+
+TARGET_SEEDS: tuple[str, ...] = ("target-0", "target-1", "target-2")
+"""Generator seeds the table is measured on."""
+
+
+def estimate_seconds(puzzle: Puzzle) -> float:
+    """How long a practised human needs for this puzzle, from its grade (module doc)."""
+    from ..logic import deduce
+    from ..logic.grading import grade
+
+    deduction = deduce(puzzle)
+    measured = grade(puzzle, deduction)
+    open_cells = measured.white_cells - len(deduction.state.placed)
+    return (
+        SECONDS_PER_CELL * measured.white_cells
+        + SECONDS_PER_EFFORT * measured.effort
+        + SECONDS_PER_OPEN_CELL * open_cells
+    )
+
+
+def round_up_half_minute(seconds: float) -> int:
+    return int(SPEED_STEP_S * math.ceil(seconds / SPEED_STEP_S))
+
+
+def measure_target(size: str, difficulty: str, seeds: Sequence[str] = TARGET_SEEDS) -> int:
+    """The target time of a size and difficulty: the median estimate over generated puzzles."""
+    from ..generator import generate, parse_size
+
+    nrows, ncols = parse_size(size)
+    estimates = [
+        estimate_seconds(generate(nrows, ncols, difficulty, seed=seed).puzzle) for seed in seeds
+    ]
+    return round_up_half_minute(statistics.median(estimates))
+
+
+def target_seconds(size: str, difficulty: str | None, puzzle: Puzzle) -> int:
+    """The table's target for this size and difficulty, else the puzzle's own estimate."""
+    known = TARGET_TIMES.get((size, difficulty or ""))
+    if known is not None:
+        return known
+    return round_up_half_minute(estimate_seconds(puzzle))
+
+
+TABLE_SIZES: tuple[str, ...] = ("8x8", "10x10", "12x12", "14x14", "16x22")
+TABLE_DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerates TARGET_TIMES
+    import sys
+
+    wanted = sys.argv[1:] or [f"{s}:{d}" for s in TABLE_SIZES for d in TABLE_DIFFICULTIES]
+    for item in wanted:
+        size, difficulty = item.split(":")
+        print(f'    ("{size}", "{difficulty}"): {measure_target(size, difficulty)},', flush=True)

@@ -1,0 +1,468 @@
+"""The game service: the one facade the CLI and the web call, token-authenticated.
+
+    service = GameService()                       # the default store, the wall clock
+    alice = service.register("alice")             # Credentials(player_id, name, token)
+    view = service.create(alice.token, NewGame(Mode.PRACTICE, size="8x8"))
+    result = service.act(view.game_id, alice.token, {"kind": "place", "cell": "r2c3", "digit": 7})
+    service.view(view.game_id, alice.token)       # GameView: what alice may see
+
+Every change is one move appended to the game's log inside a SQLite transaction that commits
+before the call returns (an acknowledged move survives a crash); a refused move raises a
+:class:`~kakurolab.game.errors.GameError` and writes nothing.  Games are kept in memory and
+brought up to date from the store before every call (another process may have moved), and a
+game not in memory is replayed from its log: each move is applied again and its recorded
+outcome and hash chain compared, so a damaged log fails loudly (``ReplayError``).
+The clock is injectable (``clock=``) for tests; subscribers (``subscribe``) hear
+``(game_id, version)`` after every commit, which is how a web server pushes updates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..formats import dumps, loads
+from ..model import Cell, Puzzle, Solution
+from . import calendar, puzzles, scoring
+from .engine import Game
+from .errors import (
+    AuthError,
+    GameError,
+    GameOverError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    ReplayError,
+    UnknownGameError,
+)
+from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
+from .rules import RULES, GameSpec, Options
+from .state import Outcome
+from .store import LogRow, Store, chain
+from .views import GameView, event_for, player_view
+
+Chooser = Callable[[str, str, str | int], tuple[Puzzle, Solution]]
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """A player's identity; ``token`` is the secret every call presents."""
+
+    player_id: str
+    name: str
+    token: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"player_id": self.player_id, "name": self.name, "token": self.token}
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What to play: a mode and either a size and difficulty (and seed), a campaign date,
+    or (practice) any puzzle."""
+
+    mode: Mode
+    size: str = "8x8"
+    difficulty: str | None = "easy"
+    seed: str | int | None = None
+    date: str | None = None
+    puzzle: Puzzle | None = None
+    options: Options = field(default_factory=Options)
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """An applied move: its public outcome and the mover's view after it."""
+
+    outcome: Outcome
+    view: GameView
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcome": self.outcome.to_json(), "view": self.view.to_json()}
+
+
+def solution_digest(game_id: str, values: Mapping[Cell, int]) -> str:
+    """A salted digest of the solution: checks the recomputed one, reveals nothing."""
+    text = game_id + ":" + ",".join(f"{r}.{c}={d}" for (r, c), d in sorted(values.items()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def solution_rows(puzzle: Puzzle, values: Mapping[Cell, int]) -> list[str]:
+    return [
+        "".join(str(values[(r, c)]) if (r, c) in values else "-" for c in range(puzzle.ncols))
+        for r in range(puzzle.nrows)
+    ]
+
+
+class GameService:
+    """Players, games and moves over one :class:`Store` (see module doc)."""
+
+    def __init__(
+        self,
+        store: Store | str | Path | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        chooser: Chooser | None = None,
+    ) -> None:
+        self.store = store if isinstance(store, Store) else Store(store)
+        self.clock = clock
+        self.chooser: Chooser = chooser or puzzles.choose
+        self._games: dict[str, tuple[Game, str]] = {}
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[str, int], None]] = []
+
+    def close(self) -> None:
+        self.store.close()
+
+    # --- players ----------------------------------------------------------------------------
+
+    def register(self, name: str) -> Credentials:
+        """A new player with a fresh secret token (shown once; only its hash is stored)."""
+        checked = Move.from_json({"kind": "join", "name": name}).name or name
+        player_id = "p-" + secrets.token_hex(5)
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            self.store.add_player(player_id, checked, token, self.clock())
+        return Credentials(player_id, checked, token)
+
+    def whoami(self, token: str) -> tuple[str, str]:
+        """(player_id, name) of a token, or an AuthError."""
+        found = self.store.player_by_token(token) if isinstance(token, str) else None
+        if found is None:
+            raise AuthError("unknown player token")
+        return found
+
+    def local_player(self, name: str = "local") -> Credentials:
+        """The terminal's player of this name, created on first use (its token is kept in
+        the store's ``local_players`` table: the file is the user's own)."""
+        with self._lock:
+            token = self.store.local_token(name)
+            if token is None:
+                made = self.register(name)
+                self.store.remember_local(name, made.player_id, made.token)
+                return made
+            player_id, real = self.whoami(token)
+            return Credentials(player_id, real, token)
+
+    # --- games ------------------------------------------------------------------------------
+
+    def create(self, token: str, new: NewGame) -> GameView:
+        """A new game with its creator seated (solo games start at once).  A campaign date a
+        player already has returns that game instead: one calendar game per player and day."""
+        player_id, name = self.whoami(token)
+        mode = Mode(new.mode)
+        rules = RULES[mode]
+        new.options.check(rules)
+        with self._lock:
+            date = None
+            if mode is Mode.CAMPAIGN:
+                day = calendar.parse_date(new.date) if new.date else calendar.today(self.clock())
+                date = day.isoformat()
+                existing = self.store.calendar_game(player_id, date)
+                if existing is not None:
+                    return self.view(existing, token)
+            spec, puzzle, solution = self._choose(mode, new, date)
+            game_id = "g-" + secrets.token_hex(4)
+            values = dict(solution.values)
+            text = dumps([Puzzle(puzzle.id, puzzle.grid)], "kakuro")
+            self.store.add_game(
+                game_id, mode.value, spec.to_json(), text, solution_digest(game_id, values),
+                self.clock(),
+            )  # fmt: skip
+            self._games[game_id] = (Game(game_id, spec, puzzle, values), "")
+            if date is not None:
+                with self.store.transaction() as db:
+                    self.store.add_calendar(db, player_id, date, game_id)
+            self._commit(game_id, player_id, Move(MoveKind.JOIN, name=name))
+            return self.view(game_id, token)
+
+    def _choose(
+        self, mode: Mode, new: NewGame, date: str | None
+    ) -> tuple[GameSpec, Puzzle, Solution]:
+        from ..generator import DIFFICULTIES, parse_size
+
+        seed: str | int | None = new.seed
+        source = "generator"
+        if date is not None:
+            day = calendar.day_of(calendar.parse_date(date))
+            size, difficulty = day.size, day.difficulty
+            seed, source = calendar.seed_of(calendar.parse_date(date)), "calendar"
+        elif new.puzzle is not None:
+            size, difficulty, source = "", None, "file"
+        else:
+            nrows, ncols = parse_size(new.size)
+            size, difficulty = f"{nrows}x{ncols}", new.difficulty or "easy"
+            if difficulty not in DIFFICULTIES:
+                known = ", ".join(DIFFICULTIES)
+                raise GameError(f"unknown difficulty {difficulty!r}; known: {known}")
+            if seed is None:
+                seed = secrets.token_hex(4)
+        if new.puzzle is not None and date is None:
+            puzzle, solution = puzzles.prepare(new.puzzle)
+            size = f"{puzzle.nrows}x{puzzle.ncols}"
+        else:
+            assert difficulty is not None and seed is not None
+            puzzle, solution = self.chooser(size, difficulty, seed)
+            puzzle = Puzzle(puzzle.id, puzzle.grid)
+        target = scoring.target_seconds(size, difficulty, puzzle)
+        spec = GameSpec(
+            mode, size, difficulty, None if seed is None else str(seed), date, source, target,
+            new.options,
+        )  # fmt: skip
+        return spec, puzzle, solution
+
+    def join(self, game_id: str, token: str) -> GameView:
+        """Take a seat in a waiting game; the last free seat starts it."""
+        player_id, name = self.whoami(token)
+        with self._lock:
+            game = self._game(game_id)
+            if player_id not in game.players:
+                self._commit(game_id, player_id, Move(MoveKind.JOIN, name=name))
+            return self.view(game_id, token)
+
+    def act(self, game_id: str, token: str, move: Move | Mapping[str, Any]) -> ActResult:
+        """Apply one player move (a :class:`Move` or its JSON object) or refuse it."""
+        player_id, _ = self.whoami(token)
+        parsed = Move.from_json(move)
+        if parsed.kind not in PLAYER_KINDS:
+            raise MoveSyntaxError(f"players do not send {parsed.kind.value} moves")
+        with self._lock:
+            game = self._game(game_id)
+            if player_id not in game.players:
+                raise AuthError(f"you are not a player of game {game_id}")
+            outcome = self._commit(game_id, player_id, parsed)
+            return ActResult(outcome, self.view(game_id, token))
+
+    def view(self, game_id: str, token: str) -> GameView:
+        """What this player may see now (the countdown is settled first)."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            self.tick(game_id)
+            game = self._game(game_id)
+            if player_id not in game.players:
+                raise AuthError(f"you are not a player of game {game_id}")
+            return player_view(game, player_id, self.clock())
+
+    def describe(self, game_id: str) -> dict[str, Any]:
+        """The public lobby card of a game: what anyone may know before joining."""
+        with self._lock:
+            game = self._game(game_id)
+            return {
+                "game_id": game_id,
+                "mode": game.spec.mode.value,
+                "phase": game.phase.value,
+                "version": game.seq,
+                "size": game.spec.size,
+                "difficulty": game.spec.difficulty,
+                "players": [p.name for p in game.players.values()],
+                "seats": game.rules.max_players,
+            }
+
+    def tick(self, game_id: str) -> bool:
+        """End the game if its countdown ran out; True when this call ended it."""
+        with self._lock:
+            game = self._game(game_id)
+            now = self.clock()
+            if not game.expired(now):
+                return False
+            self._commit(game_id, None, Move(MoveKind.EXPIRE))
+            return True
+
+    def version(self, game_id: str) -> int:
+        """The game's log length: a client that saw this version has seen everything."""
+        with self._lock:
+            return self._game(game_id).seq
+
+    def events_since(self, game_id: str, token: str, version: int) -> list[dict[str, Any]]:
+        """The log entries after ``version`` as this player may see them (rivals' Arena moves
+        only by kind)."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            game = self._game(game_id)
+            if player_id not in game.players:
+                raise AuthError(f"you are not a player of game {game_id}")
+            public = game.rules.turn_based
+            return [
+                event_for(player_id, public, r.seq, r.at, r.player_id, r.move, r.outcome)
+                for r in self.store.log(game_id, max(0, int(version)))
+            ]
+
+    def subscribe(self, callback: Callable[[str, int], None]) -> Callable[[], None]:
+        """Call ``callback(game_id, version)`` after every committed move; returns the
+        function that unsubscribes."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    def games(self, token: str) -> list[dict[str, Any]]:
+        """The player's games, oldest first."""
+        player_id, _ = self.whoami(token)
+        return [
+            {k: v for k, v in row.items() if k != "spec"}
+            | {"size": GameSpec.from_json(_json(row["spec"])).size}
+            for row in self.store.games_of(player_id)
+        ]
+
+    def standings(self, game_id: str, token: str) -> list[dict[str, Any]]:
+        """The scores as they stand (final once the game is over)."""
+        return self._standings(self.view(game_id, token))
+
+    def _standings(self, view: GameView) -> list[dict[str, Any]]:
+        if view.standings:
+            return view.standings
+        game = self._game(view.game_id)
+        lines = game.standings()
+        return [s.to_json() for s in lines]
+
+    def campaign(self, token: str) -> dict[str, Any]:
+        """Calendar progress: every day played, the streaks, and this week's table."""
+        player_id, _ = self.whoami(token)
+        now = calendar.today(self.clock())
+        rows = self.store.calendar_rows(player_id)
+        on_time = [calendar.parse_date(date) for date, _, solved_on, _ in rows if solved_on == date]
+        streak = calendar.streaks(on_time, now)
+        monday = now.toordinal() - now.weekday()
+        week = []
+        for i, day in enumerate(calendar.WEEK):
+            date = type(now).fromordinal(monday + i).isoformat()
+            week.append({"date": date, "weekday": day.weekday, "size": day.size,
+                         "difficulty": day.difficulty, "title": day.title})  # fmt: skip
+        return {
+            "today": now.isoformat(),
+            "current_streak": streak.current,
+            "best_streak": streak.best,
+            "days": [
+                {"date": d, "game_id": g, "solved_on": s, "score": sc} for d, g, s, sc in rows
+            ],
+            "week": week,
+        }
+
+    # --- the one write path -----------------------------------------------------------------
+
+    def _commit(self, game_id: str, actor: str | None, move: Move) -> Outcome:
+        """Apply ``move`` and append it in one transaction; a refused move raises and writes
+        nothing.  A JOIN that fills the last seat is followed by the host's START."""
+        expired = False
+        with self.store.transaction() as db:
+            game, head = self._game_synced(game_id)
+            now = max(self.clock(), game.last_at)
+            if move.kind is not MoveKind.EXPIRE and game.expired(now):
+                self._append(db, game, head, None, Move(MoveKind.EXPIRE), now)
+                expired = True
+            else:
+                outcome = self._append(db, game, head, actor, move, now)
+                if (
+                    move.kind is MoveKind.JOIN
+                    and game.phase is Phase.WAITING
+                    and len(game.players) == game.rules.max_players
+                ):
+                    self._append(
+                        db, game, self._games[game_id][1], game.host, Move(MoveKind.START), now
+                    )
+        self._notify(game_id)
+        if expired:
+            raise GameOverError(f"game {game_id}: the time ran out")
+        return outcome
+
+    def _append(
+        self, db: Any, game: Game, head: str, actor: str | None, move: Move, now: float
+    ) -> Outcome:
+        was = game.phase
+        try:
+            outcome = game.apply(actor, move, now)
+        except GameError:
+            raise
+        row_data: dict[str, Any] = {
+            "seq": game.seq, "at": game.last_at, "player_id": actor,
+            "move": move.to_json(), "outcome": outcome.to_json(),
+        }  # fmt: skip
+        link = chain(head, row_data)
+        row = LogRow(game.seq, game.last_at, actor, row_data["move"], row_data["outcome"], link)
+        try:
+            self.store.append(db, game.game_id, row, game.phase.value)
+            if was is not Phase.FINISHED and game.phase is Phase.FINISHED:
+                self._record_end(db, game)
+        except BaseException:
+            self._games.pop(game.game_id, None)  # memory ran ahead of the store: reload
+            raise
+        self._games[game.game_id] = (game, link)
+        return outcome
+
+    def _record_end(self, db: Any, game: Game) -> None:
+        values = game.solution_for_end()
+        lines = [s.to_json() for s in game.standings()]
+        self.store.finish(db, game.game_id, game.ended_at or game.last_at,
+                          solution_rows(game.puzzle, values), lines)  # fmt: skip
+        if game.spec.mode is Mode.CAMPAIGN and game.ended_at is not None:
+            for line in lines:
+                if line["solved"]:
+                    day = calendar.today(game.ended_at).isoformat()
+                    score, time_s = int(str(line["score"])), float(str(line["time_s"]))
+                    self.store.calendar_done(db, game.game_id, day, score, time_s)
+
+    def _notify(self, game_id: str) -> None:
+        version = self._games[game_id][0].seq if game_id in self._games else 0
+        for callback in list(self._subscribers):
+            try:
+                callback(game_id, version)
+            except Exception:  # a subscriber's failure never undoes a committed move
+                continue
+
+    # --- loading and replay -----------------------------------------------------------------
+
+    def _game(self, game_id: str) -> Game:
+        return self._game_synced(game_id)[0]
+
+    def _game_synced(self, game_id: str) -> tuple[Game, str]:
+        """The game, brought up to the store's version (replaying what other processes
+        appended); loaded and replayed in full when not in memory."""
+        if not isinstance(game_id, str) or len(game_id) > 40:
+            raise UnknownGameError(f"no game {str(game_id)[:40]!r}")
+        cached = self._games.get(game_id)
+        if cached is None:
+            cached = self._load(game_id)
+        game, head = cached
+        if self.store.version(game_id) > game.seq:
+            game, head = self._replay(game, head, self.store.log(game_id, game.seq))
+        self._games[game_id] = (game, head)
+        return game, head
+
+    def _load(self, game_id: str) -> tuple[Game, str]:
+        row = self.store.game_row(game_id)
+        if row is None:
+            raise UnknownGameError(f"no game {game_id!r}")
+        (puzzle,) = loads(row["puzzle"], format="kakuro")
+        puzzle, solution = puzzles.prepare(puzzle)
+        values = dict(solution.values)
+        if solution_digest(game_id, values) != row["solution_digest"]:
+            raise ReplayError(f"game {game_id}: the puzzle's solution does not match the store")
+        game = Game(game_id, GameSpec.from_json(_json(row["spec"])), puzzle, values)
+        return game, ""
+
+    def _replay(self, game: Game, head: str, rows: list[LogRow]) -> tuple[Game, str]:
+        for row in rows:
+            where = f"game {game.game_id}, move {row.seq}"
+            if row.seq != game.seq + 1:
+                raise ReplayError(f"{where}: the log skips from {game.seq}")
+            data = {"seq": row.seq, "at": row.at, "player_id": row.player_id,
+                    "move": row.move, "outcome": row.outcome}  # fmt: skip
+            if chain(head, data) != row.chain:
+                raise ReplayError(f"{where}: the log's hash chain is broken")
+            try:
+                outcome = game.apply(row.player_id, Move.from_json(row.move), row.at)
+            except (IllegalMoveError, GameError) as exc:
+                raise ReplayError(f"{where}: the rules refuse the logged move: {exc}") from None
+            if outcome.to_json() != row.outcome:
+                raise ReplayError(f"{where}: replays to a different outcome than was recorded")
+            head = row.chain
+        return game, head
+
+
+def _json(text: str) -> Any:
+    import json
+
+    return json.loads(text)

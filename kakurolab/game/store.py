@@ -1,0 +1,246 @@
+"""The SQLite store: players, games, their move logs, results and the calendar.
+
+One file (standard-library ``sqlite3``), WAL journal, ``synchronous=FULL``: a move is
+acknowledged only after the transaction that appends it has committed, so a process killed at
+any point loses nothing it acknowledged.  Rows never hold a secret in the clear: tokens are
+stored as SHA-256 hashes, and a game's solution only as a salted digest (to check the one
+recomputed on load) until the game is over, when it is written out.
+
+Where the file lives: ``path`` if given, else the ``KAKURO_STORE`` environment variable, else
+``$XDG_DATA_HOME/kakurolab/games.sqlite`` (``~/.local/share/kakurolab/games.sqlite``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import GameError
+
+ENV = "KAKURO_STORE"
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    player_id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS local_players (
+    name TEXT PRIMARY KEY, player_id TEXT NOT NULL, token TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY, mode TEXT NOT NULL, spec TEXT NOT NULL, puzzle TEXT NOT NULL,
+    solution_digest TEXT NOT NULL, created REAL NOT NULL, phase TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0, ended REAL, solution TEXT, standings TEXT);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL, seq INTEGER NOT NULL, at REAL NOT NULL, player_id TEXT,
+    move TEXT NOT NULL, outcome TEXT NOT NULL, chain TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq));
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL, player_id TEXT NOT NULL, PRIMARY KEY (game_id, player_id));
+CREATE TABLE IF NOT EXISTS results (
+    game_id TEXT NOT NULL, player_id TEXT NOT NULL, rank INTEGER NOT NULL,
+    score INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, player_id));
+CREATE TABLE IF NOT EXISTS calendar (
+    player_id TEXT NOT NULL, date TEXT NOT NULL, game_id TEXT NOT NULL,
+    solved_on TEXT, score INTEGER, time_s REAL, PRIMARY KEY (player_id, date));
+"""
+
+
+def default_path() -> Path:
+    env = os.environ.get(ENV)
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "kakurolab" / "games.sqlite"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def chain(previous: str, row: dict[str, Any]) -> str:
+    """The log's hash chain: each row's hash covers the one before, so a lost, reordered or
+    edited row is found on replay."""
+    text = json.dumps(row, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256((previous + text).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class LogRow:
+    seq: int
+    at: float
+    player_id: str | None
+    move: dict[str, Any]
+    outcome: dict[str, Any]
+    chain: str
+
+
+class Store:
+    """The game database; every write method runs inside :meth:`transaction`."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA busy_timeout=10000")
+            self.db.executescript(SCHEMA)
+            self.db.execute(
+                "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise GameError(f"{self.path}: cannot open the game store: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``: one writer at a time, all or nothing."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- players ----------------------------------------------------------------------------
+
+    def add_player(self, player_id: str, name: str, token: str, at: float) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO players VALUES (?, ?, ?, ?)", (player_id, name, token_hash(token), at)
+            )
+
+    def player_by_token(self, token: str) -> tuple[str, str] | None:
+        row = self.db.execute(
+            "SELECT player_id, name FROM players WHERE token_hash = ?", (token_hash(token),)
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def player_name(self, player_id: str) -> str | None:
+        row = self.db.execute("SELECT name FROM players WHERE player_id = ?", (player_id,))
+        found = row.fetchone()
+        return None if found is None else str(found[0])
+
+    def local_token(self, name: str) -> str | None:
+        row = self.db.execute("SELECT token FROM local_players WHERE name = ?", (name,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def remember_local(self, name: str, player_id: str, token: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO local_players VALUES (?, ?, ?)", (name, player_id, token))
+
+    # --- games ------------------------------------------------------------------------------
+
+    def add_game(
+        self, game_id: str, mode: str, spec: dict[str, Any], puzzle: str, digest: str, at: float
+    ) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO games (game_id, mode, spec, puzzle, solution_digest, created, phase)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'waiting')",
+                (game_id, mode, json.dumps(spec), puzzle, digest, at),
+            )
+
+    def game_row(self, game_id: str) -> dict[str, Any] | None:
+        cursor = self.db.execute("SELECT * FROM games WHERE game_id = ?", (game_id,))
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip([d[0] for d in cursor.description], row, strict=True))
+
+    def log(self, game_id: str, after: int = 0) -> list[LogRow]:
+        rows = self.db.execute(
+            "SELECT seq, at, player_id, move, outcome, chain FROM moves WHERE game_id = ? "
+            "AND seq > ? ORDER BY seq",
+            (game_id, after),
+        ).fetchall()
+        return [LogRow(s, a, p, json.loads(m), json.loads(o), c) for s, a, p, m, o, c in rows]
+
+    def version(self, game_id: str) -> int:
+        row = self.db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def append(self, db: sqlite3.Connection, game_id: str, row: LogRow, phase: str) -> None:
+        """Inside a transaction: one log row, and the game's version and phase with it."""
+        db.execute(
+            "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, row.seq, row.at, row.player_id, json.dumps(row.move),
+             json.dumps(row.outcome), row.chain),
+        )  # fmt: skip
+        db.execute(
+            "UPDATE games SET version = ?, phase = ? WHERE game_id = ?", (row.seq, phase, game_id)
+        )
+        if row.move.get("kind") == "join" and row.player_id is not None:
+            db.execute("INSERT OR IGNORE INTO seats VALUES (?, ?)", (game_id, row.player_id))
+
+    def finish(
+        self,
+        db: sqlite3.Connection,
+        game_id: str,
+        ended: float,
+        solution: list[str],
+        standings: list[dict[str, Any]],
+    ) -> None:
+        """Inside a transaction: the game is over; its solution and results may be kept."""
+        db.execute(
+            "UPDATE games SET ended = ?, solution = ?, standings = ? WHERE game_id = ?",
+            (ended, json.dumps(solution), json.dumps(standings), game_id),
+        )
+        for line in standings:
+            db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
+                (game_id, line["player_id"], line["rank"], line["score"], json.dumps(line)),
+            )
+
+    def games_of(self, player_id: str) -> list[dict[str, Any]]:
+        cursor = self.db.execute(
+            "SELECT g.game_id, g.mode, g.phase, g.version, g.created, g.spec FROM games g "
+            "JOIN seats s ON s.game_id = g.game_id WHERE s.player_id = ? ORDER BY g.created",
+            (player_id,),
+        )
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    # --- calendar ---------------------------------------------------------------------------
+
+    def calendar_game(self, player_id: str, date: str) -> str | None:
+        row = self.db.execute(
+            "SELECT game_id FROM calendar WHERE player_id = ? AND date = ?", (player_id, date)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def add_calendar(self, db: sqlite3.Connection, player_id: str, date: str, game_id: str) -> None:
+        db.execute(
+            "INSERT INTO calendar (player_id, date, game_id) VALUES (?, ?, ?)",
+            (player_id, date, game_id),
+        )
+
+    def calendar_done(
+        self, db: sqlite3.Connection, game_id: str, solved_on: str, score: int, time_s: float
+    ) -> None:
+        db.execute(
+            "UPDATE calendar SET solved_on = ?, score = ?, time_s = ? WHERE game_id = ?",
+            (solved_on, score, time_s, game_id),
+        )
+
+    def calendar_rows(self, player_id: str) -> list[tuple[str, str, str | None, int | None]]:
+        return [
+            (str(d), str(g), s, sc)
+            for d, g, s, sc in self.db.execute(
+                "SELECT date, game_id, solved_on, score FROM calendar WHERE player_id = ? "
+                "ORDER BY date",
+                (player_id,),
+            ).fetchall()
+        ]

@@ -1,0 +1,273 @@
+"""What a player may see of a game: :func:`player_view`, :func:`events_for` and the board
+drawn as text for the terminal.
+
+This is the one place that decides visibility: the solution only once the game is over; an
+Arena rival only as a share of filled cells; a Battle board, its turn and every player's
+pencil marks in public.  The web and the CLI both print what these functions return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..combos import digits_of
+from ..model import Block, Cell, ClueCell, Puzzle
+from .engine import Game
+from .moves import MoveKind, Phase, cell_text
+from .state import Board, Player
+
+
+def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    """The grid for a client to draw: ``#`` block, ``.`` white, ``D\\A`` clue cell (a side
+    left empty when it has no clue), and every run with its clue and cells."""
+    rows = []
+    for row in puzzle.grid:
+        tokens = []
+        for square in row:
+            if isinstance(square, Block):
+                tokens.append("#")
+            elif isinstance(square, ClueCell):
+                down = "" if square.down is None else str(square.down)
+                across = "" if square.across is None else str(square.across)
+                tokens.append(f"{down}\\{across}")
+            else:
+                tokens.append(".")
+        rows.append(tokens)
+    runs = [
+        {
+            "name": run.name,
+            "direction": run.direction.value,
+            "clue": run.clue.value if run.clue else None,
+            "cells": [cell_text(c) for c in run.cells],
+        }
+        for run in puzzle.runs
+    ]
+    return {"id": puzzle.id, "rows": puzzle.nrows, "cols": puzzle.ncols, "grid": rows, "runs": runs}
+
+
+def conflicts(puzzle: Puzzle, board: Board) -> list[Cell]:
+    """Cells whose entries visibly break a rule: a repeat in a run, a full run with the wrong
+    sum, or a run whose entries already exceed its clue.  Public knowledge (it needs no
+    solution), so every view may carry it."""
+    bad: set[Cell] = set()
+    entries = board.entries
+    for run in puzzle.runs:
+        written = [(c, entries[c]) for c in run.cells if c in entries]
+        clue = run.clue.value if run.clue else None
+        digits = [d for _, d in written]
+        for cell, digit in written:
+            if digits.count(digit) > 1:
+                bad.add(cell)
+        total = sum(digits)
+        full = len(written) == len(run.cells)
+        if clue is not None and written and (total > clue or (full and total != clue)):
+            bad.update(c for c, _ in written)
+    return sorted(bad)
+
+
+def _marks(player: Player) -> dict[str, list[int]]:
+    return {cell_text(c): list(digits_of(m)) for c, m in sorted(player.marks.items())}
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A seat as others see it (``marks`` only in turn-based play, ``progress`` always)."""
+
+    player_id: str
+    name: str
+    progress: float
+    shields_left: int
+    shields_used: int
+    points: int | None = None
+    wrong_submissions: int = 0
+    marks: dict[str, list[int]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "player_id": self.player_id,
+            "name": self.name,
+            "progress": round(self.progress, 4),
+            "shields_left": self.shields_left,
+            "shields_used": self.shields_used,
+            "wrong_submissions": self.wrong_submissions,
+        }
+        if self.points is not None:
+            record["points"] = self.points
+        if self.marks is not None:
+            record["marks"] = self.marks
+        return record
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Everything one player may see of a game at one version."""
+
+    game_id: str
+    mode: str
+    phase: str
+    version: int
+    you: str
+    host: str | None
+    spec: dict[str, Any]
+    puzzle: dict[str, Any]
+    players: list[PlayerSummary]
+    board: dict[str, int]
+    marks: dict[str, list[int]]
+    locked: list[str]
+    conflicts: list[str]
+    shields_left: int
+    shields_used: int
+    turn: str | None
+    started_at: float | None
+    elapsed_s: float
+    remaining_s: float | None
+    end_reason: str | None = None
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    solution: list[str] | None = None
+    illegal_entries: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "mode": self.mode,
+            "phase": self.phase,
+            "version": self.version,
+            "you": self.you,
+            "host": self.host,
+            "spec": self.spec,
+            "puzzle": self.puzzle,
+            "players": [p.to_json() for p in self.players],
+            "board": self.board,
+            "marks": self.marks,
+            "locked": self.locked,
+            "conflicts": self.conflicts,
+            "shields_left": self.shields_left,
+            "shields_used": self.shields_used,
+            "turn": self.turn,
+            "started_at": self.started_at,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "remaining_s": None if self.remaining_s is None else round(self.remaining_s, 3),
+            "end_reason": self.end_reason,
+            "standings": self.standings,
+            "solution": self.solution,
+            "illegal_entries": self.illegal_entries,
+        }
+
+
+def player_view(game: Game, viewer: str, now: float) -> GameView:
+    """The game as ``viewer`` (a seated player) sees it at ``now``."""
+    me = game.players[viewer]
+    public = game.rules.turn_based
+    over = game.phase is Phase.FINISHED
+    players = [
+        PlayerSummary(
+            p.player_id,
+            p.name,
+            game.progress(p),
+            p.shields_left,
+            p.shields_used,
+            p.points if game.rules.scoring == "battle" else None,
+            p.wrong_submissions,
+            _marks(p) if public or p.player_id == viewer else None,
+        )
+        for p in game.players.values()
+    ]
+    end = game.ended_at if over and game.ended_at is not None else now
+    elapsed = 0.0 if game.started_at is None else max(0.0, end - game.started_at)
+    deadline = game.deadline
+    remaining = None if deadline is None else max(0.0, deadline - (end if over else now))
+    solution = None
+    if over:
+        values: Mapping[Cell, int] = game.solution_for_end()
+        solution = [
+            "".join(
+                str(values[(r, c)]) if (r, c) in values else "-" for c in range(game.puzzle.ncols)
+            )
+            for r in range(game.puzzle.nrows)
+        ]
+    return GameView(
+        game_id=game.game_id,
+        mode=game.spec.mode.value,
+        phase=game.phase.value,
+        version=game.seq,
+        you=viewer,
+        host=game.host,
+        spec=game.spec.to_json(),
+        puzzle=puzzle_json(game.puzzle),
+        players=players,
+        board={cell_text(c): d for c, d in sorted(me.board.entries.items())},
+        marks=_marks(me),
+        locked=[cell_text(c) for c in sorted(me.board.locked)],
+        conflicts=[cell_text(c) for c in conflicts(game.puzzle, me.board)],
+        shields_left=me.shields_left,
+        shields_used=me.shields_used,
+        turn=game.current,
+        started_at=game.started_at,
+        elapsed_s=elapsed,
+        remaining_s=remaining,
+        end_reason=game.end_reason.value if game.end_reason else None,
+        standings=[s.to_json() for s in game.standings()] if over else [],
+        solution=solution,
+        illegal_entries=me.illegal if over or public else None,
+    )
+
+
+PUBLIC_KINDS = frozenset({MoveKind.JOIN, MoveKind.START, MoveKind.EXPIRE, MoveKind.SUBMIT})
+"""Moves everyone sees in full (a submission's verdict is announced; its grid is not)."""
+
+
+def event_for(
+    viewer: str, mode_public: bool, seq: int, at: float, actor: str | None,
+    move: dict[str, Any], outcome: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """One log entry as ``viewer`` may see it: in full when it is theirs, the mode is
+    turn-based, or the kind is public; otherwise only who did what kind of move."""
+    kind = MoveKind(move["kind"])
+    record: dict[str, Any] = {"seq": seq, "at": at, "kind": kind.value, "player_id": actor}
+    if actor == viewer or mode_public or kind in PUBLIC_KINDS:
+        record["move"] = move
+        record["outcome"] = outcome
+    return record
+
+
+# --- the board as text -------------------------------------------------------------------------
+
+WIDTH = 5
+
+
+def board_text(view: GameView) -> list[str]:
+    """The player's board for the terminal: clue cells ``DD\\AA``, digits (``*`` marks a
+    permanent one), pencil marks in brackets, ``!`` after a digit that breaks a rule."""
+    grid = view.puzzle["grid"]
+    board, marks = view.board, view.marks
+    locked, bad = set(view.locked), set(view.conflicts)
+    header = " " * 4 + "".join(f"c{c + 1}".center(WIDTH) for c in range(view.puzzle["cols"]))
+    lines = [header]
+    for r, row in enumerate(grid):
+        cells = []
+        for c, token in enumerate(row):
+            name = f"r{r + 1}c{c + 1}"
+            cells.append(_cell_text(token, name, board, marks, locked, bad))
+        lines.append(f"r{r + 1:<3}" + "".join(cells))
+    return lines
+
+
+def _cell_text(
+    token: str, name: str, board: dict[str, int], marks: dict[str, list[int]],
+    locked: set[str], bad: set[str],
+) -> str:  # fmt: skip
+    if token == "#":
+        return "#" * (WIDTH - 1) + " "
+    if "\\" in token:
+        down, across = token.split("\\")
+        return f"{down:>2}\\{across:<2}"[:WIDTH]
+    if name in board:
+        flag = "*" if name in locked else "!" if name in bad else " "
+        return f"  {board[name]}{flag} "
+    if name in marks:
+        digits = "".join(map(str, marks[name]))
+        inside = digits if len(digits) <= 3 else digits[:2] + "+"
+        return f"({inside})".center(WIDTH)
+    return "  .  "
