@@ -3,19 +3,20 @@
 Routes (docs/web.md has the message formats):
 
 * ``GET /`` and ``/static/*``: the front end (plain HTML/CSS/JS shipped as package data);
-* ``POST /api/games``, ``POST /api/join``: a seat (game id, secret token, room code);
-* ``GET /api/games/{id}``, ``POST /api/games/{id}/moves``: a view / a move, with
-  ``Authorization: Bearer TOKEN`` (checked for form by :class:`TokenAuth`, for truth by the
-  engine);
-* ``GET /api/combos``, ``GET /api/calendar``: the digit-set table and the calendar week;
+* ``POST /api/players``: a player and the secret token every later call presents;
+* ``POST /api/games``, ``POST /api/games/{id}/join``, ``GET /api/games/{id}``,
+  ``POST /api/games/{id}/moves``, ``GET /api/calendar``: with ``Authorization: Bearer
+  TOKEN`` (its form checked by :class:`TokenAuth`, its truth by the engine);
+* ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
-The engine is called on the event loop thread, one call at a time: its SQLite store then
-sees a single writer and calls are short (a move is a transaction), so no lock is needed.
+Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
+loop keeps serving sockets while a move commits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -32,14 +33,19 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import combos
+from ..errors import KakuroError
 from . import protocol
+from .engine import EngineGames, web_error
 from .hub import Hub, Subscriber
-from .port import Games, Unauthorized, WebError
+from .port import Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
+
+OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos")
+"""API routes that need no token; every other ``/api/`` route does."""
 
 
 def combos_table() -> dict[str, list[list[int]]]:
@@ -53,34 +59,41 @@ def combos_table() -> dict[str, list[list[int]]]:
     return table
 
 
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return dict(scope.get("headers") or ())
+
+
 class TokenAuth:
-    """Per-game routes need ``Authorization: Bearer TOKEN`` of a sane form; the token is put
-    in ``scope["state"]["token"]``.  Whether it is the right one is the engine's answer."""
+    """API routes need ``Authorization: Bearer TOKEN`` of a sane form; the token is put in
+    ``scope["state"]["token"]``.  Whether it names a player of the game is the engine's answer."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith("/api/games/"):
-            header = dict(scope.get("headers") or ()).get(b"authorization", b"")
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES:
+            header = _headers(scope).get(b"authorization", b"")
             scheme, _, token = header.decode("latin-1").partition(" ")
-            if scheme.lower() != "bearer" or not protocol.TOKEN.fullmatch(token.strip()):
+            token = token.strip()
+            if scheme.lower() != "bearer" or not protocol.TOKEN.fullmatch(token):
                 response = JSONResponse({"error": "a player token is required"}, 401)
                 await response(scope, receive, send)
                 return
-            scope.setdefault("state", {})["token"] = token.strip()
+            scope.setdefault("state", {})["token"] = token
         await self.app(scope, receive, send)
 
 
 class BodyLimit:
-    """Refuse request bodies over :data:`MAX_MESSAGE` bytes before they are read."""
+    """Refuse request bodies announced over :data:`MAX_MESSAGE` bytes before reading them
+    (a body that lies about its length is cut while read, in :func:`_body`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            length = dict(scope.get("headers") or ()).get(b"content-length")
+            length = _headers(scope).get(b"content-length")
             if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
                 response = JSONResponse({"error": f"body over {MAX_MESSAGE} bytes"}, 413)
                 await response(scope, receive, send)
@@ -88,8 +101,9 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
-def _error(exc: Exception) -> JSONResponse:
-    status = exc.status if isinstance(exc, WebError) else 400
+def _error(exc: KakuroError) -> JSONResponse:
+    mapped = web_error(exc) if not isinstance(exc, ProtocolError) else exc
+    status = mapped.status if isinstance(mapped, WebError) else 400
     return JSONResponse({"error": str(exc)}, status)
 
 
@@ -103,8 +117,15 @@ async def _body(request: Request) -> dict[str, Any]:
     return protocol.decode(b"".join(chunks))
 
 
-def create_app(games: Games, *, poll_s: float = 0.5) -> Starlette:
-    """The ASGI app over ``games`` (the engine adapter, or a stand-in in tests)."""
+def _game_id(request: Request) -> str:
+    game_id = request.path_params["game_id"]
+    if not protocol.GAME_ID.fullmatch(game_id):
+        raise ProtocolError("malformed game id")
+    return str(game_id)
+
+
+def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
+    """The ASGI app over ``games`` (the engine's service)."""
     hub = Hub(games, poll_s=poll_s)
     table = combos_table()
 
@@ -117,66 +138,66 @@ def create_app(games: Games, *, poll_s: float = 0.5) -> Starlette:
     async def combos_route(request: Request) -> Response:
         return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
 
+    async def register(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            protocol.only(data, {"name"}, "player")
+            player = await games.call(games.register, protocol.name(data))
+        except KakuroError as exc:
+            return _error(exc)
+        return JSONResponse(player, 201)
+
     async def new_game(request: Request) -> Response:
         try:
             spec = protocol.parse_new_game(await _body(request))
-            seat = games.create(spec)
-        except WebError as exc:
+            view = await games.call(games.create, request.state.token, spec)
+        except KakuroError as exc:
             return _error(exc)
-        except ProtocolError as exc:
-            return _error(exc)
-        return JSONResponse(seat.to_json(), 201)
+        return JSONResponse(view, 201)
 
     async def join(request: Request) -> Response:
         try:
-            spec = protocol.parse_join(await _body(request))
-            seat = games.join(spec.code, spec.name)
-        except (WebError, ProtocolError) as exc:
+            game_id = _game_id(request)
+            view = await games.call(games.join, game_id, request.state.token)
+        except KakuroError as exc:
             return _error(exc)
-        hub.publish(seat.game_id)
-        return JSONResponse(seat.to_json(), 201)
+        await hub.publish(game_id)
+        return JSONResponse(view)
 
     async def view(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
         try:
-            if not protocol.GAME_ID.fullmatch(game_id):
-                raise ProtocolError("malformed game id")
-            return JSONResponse(games.view(game_id, request.state.token))
-        except (WebError, ProtocolError) as exc:
+            game_id = _game_id(request)
+            return JSONResponse(await games.call(games.view, game_id, request.state.token))
+        except KakuroError as exc:
             return _error(exc)
 
     async def move(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        token = request.state.token
         try:
-            if not protocol.GAME_ID.fullmatch(game_id):
-                raise ProtocolError("malformed game id")
+            game_id = _game_id(request)
             data = await _body(request)
-            protocol._only(data, {"move"}, "move request")
-            result = games.act(game_id, token, protocol.parse_move(data.get("move")))
-            state = games.view(game_id, token)
-        except (WebError, ProtocolError) as exc:
+            protocol.only(data, {"move"}, "move request")
+            parsed = protocol.parse_move(data.get("move"))
+            result = await games.call(games.act, game_id, request.state.token, parsed)
+        except KakuroError as exc:
             return _error(exc)
-        hub.publish(game_id)
-        return JSONResponse({"result": result, "view": state})
+        await hub.publish(game_id)
+        return JSONResponse(result)
 
     async def calendar(request: Request) -> Response:
         try:
-            name = protocol.name({"name": request.query_params.get("name", "")})
-            return JSONResponse(games.calendar(name))
-        except (WebError, ProtocolError) as exc:
+            return JSONResponse(await games.call(games.calendar, request.state.token))
+        except KakuroError as exc:
             return _error(exc)
 
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
-        sub: Subscriber | None = None
+        session = _Session(ws, games, hub)
         try:
-            sub = await _socket_session(ws, games, hub)
+            await session.serve()
         except WebSocketDisconnect:
             pass
         finally:
-            if sub is not None:
-                hub.unsubscribe(sub)
+            session.close()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -187,9 +208,10 @@ def create_app(games: Games, *, poll_s: float = 0.5) -> Starlette:
         Route("/", index),
         Route("/api/health", health),
         Route("/api/combos", combos_route),
+        Route("/api/players", register, methods=["POST"]),
         Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/join", join, methods=["POST"]),
         Route("/api/games/{game_id}", view),
+        Route("/api/games/{game_id}/join", join, methods=["POST"]),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),
         Route("/api/calendar", calendar),
         WebSocketRoute("/ws", socket),
@@ -203,88 +225,96 @@ def create_app(games: Games, *, poll_s: float = 0.5) -> Starlette:
     return app
 
 
-async def _socket_session(ws: WebSocket, games: Games, hub: Hub) -> Subscriber | None:
-    """Serve one socket: a ``hello`` proves the seat, then moves and view requests.
+class _Session:
+    """One socket: a ``hello`` proves the seat, then moves and view requests.
 
-    A malformed message gets an error reply and the socket stays open; a wrong token in
-    ``hello`` closes it (nothing to talk about).  The mover gets its ack with its new view;
-    the other players of the game get theirs pushed.
+    A malformed message gets an error reply and the socket stays open; a wrong token or an
+    unknown game in ``hello`` gets a ``fatal`` reply and the socket is closed.  The mover gets
+    an ack with its new view; the other players of the game get theirs pushed (:class:`Hub`).
     """
-    sub: Subscriber | None = None
-    pump = None
 
-    async def reply(message: dict[str, Any]) -> None:
-        if sub is None:
-            await ws.send_json(message)
+    def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub) -> None:
+        self.ws, self.games, self.hub = ws, games, hub
+        self.sub: Subscriber | None = None
+        self.pump: asyncio.Task[None] | None = None
+
+    async def reply(self, message: dict[str, Any]) -> None:
+        if self.sub is None:
+            await self.ws.send_json(message)
         else:
-            sub.offer(message)
+            self.sub.offer(message)
 
-    try:
+    async def serve(self) -> None:
         while True:
-            message = await ws.receive()
+            message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
-                return sub
+                return
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
             try:
                 parsed = protocol.parse_socket(raw)
-            except ProtocolError as exc:
-                await reply({"type": "error", "id": None, "error": str(exc)})
+            except KakuroError as exc:
+                await self.reply({"type": "error", "id": None, "error": str(exc)})
                 continue
             if isinstance(parsed, protocol.Hello):
-                if sub is not None:
-                    await reply({"type": "error", "id": None, "error": "already joined"})
-                    continue
-                try:
-                    first = games.view(parsed.game, parsed.token)
-                except WebError as exc:
-                    await ws.send_json({"type": "fatal", "error": str(exc)})
-                    await ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
-                    return None
-                sub = Subscriber(parsed.game, parsed.token, ws.send_json)
-                hub.subscribe(sub)
-                pump = _start(sub)
-                sub.offer({"type": "view", "view": first})
-                continue
-            if sub is None:
-                await reply({"type": "error", "id": None, "error": "say hello first"})
-                continue
-            if isinstance(parsed, protocol.ViewRequest):
-                sub.offer(
-                    {"type": "ack", "id": parsed.id, "result": None, "view": _safe_view(games, sub)}
-                )
-                continue
-            try:
-                result = games.act(sub.game_id, sub.token, parsed.move)
-            except WebError as exc:
-                sub.offer({"type": "error", "id": parsed.id, "error": str(exc)})
-                continue
-            except Exception:  # an engine bug must not take the server down with it
-                log.exception("move failed in game %s", sub.game_id)
-                sub.offer({"type": "error", "id": parsed.id, "error": "internal error"})
-                continue
-            sub.offer(
-                {"type": "ack", "id": parsed.id, "result": result, "view": _safe_view(games, sub)}
-            )
-            hub.publish(sub.game_id, skip=sub)
-    finally:
-        if pump is not None:
-            pump.cancel()
+                if not await self.hello(parsed):
+                    return
+            elif self.sub is None:
+                await self.reply({"type": "error", "id": None, "error": "say hello first"})
+            elif isinstance(parsed, protocol.ViewRequest):
+                await self.answer(parsed.id, None)
+            else:
+                await self.act(parsed)
 
+    async def hello(self, hello: protocol.Hello) -> bool:
+        if self.sub is not None:
+            await self.reply({"type": "error", "id": None, "error": "already joined"})
+            return True
+        try:
+            first = await self.games.call(self.games.view, hello.game, hello.token)
+        except KakuroError as exc:
+            await self.ws.send_json({"type": "fatal", "error": str(exc)})
+            await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
+            return False
+        self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
+        self.hub.subscribe(self.sub)
+        self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
+        self.sub.offer({"type": "view", "view": first})
+        return True
 
-def _safe_view(games: Games, sub: Subscriber) -> dict[str, Any] | None:
-    try:
-        return games.view(sub.game_id, sub.token)
-    except WebError:
-        return None
+    async def act(self, message: protocol.MoveMessage) -> None:
+        sub = self.sub
+        assert sub is not None
+        try:
+            result = await self.games.call(self.games.act, sub.game_id, sub.token, message.move)
+        except KakuroError as exc:
+            sub.offer({"type": "error", "id": message.id, "error": str(exc)})
+            return
+        except Exception:  # an engine bug must not take the server down with it
+            log.exception("move failed in game %s", sub.game_id)
+            sub.offer({"type": "error", "id": message.id, "error": "internal error"})
+            return
+        sub.offer({"type": "ack", "id": message.id, **result})
+        await self.hub.publish(sub.game_id, skip=sub)
 
+    async def answer(self, ident: int, result: dict[str, Any] | None) -> None:
+        sub = self.sub
+        assert sub is not None
+        try:
+            view = await self.games.call(self.games.view, sub.game_id, sub.token)
+        except KakuroError as exc:
+            sub.offer({"type": "error", "id": ident, "error": str(exc)})
+            return
+        sub.offer({"type": "ack", "id": ident, "outcome": result, "view": view})
 
-def _start(sub: Subscriber) -> Any:
-    import asyncio
-
-    async def run() -> None:
+    @staticmethod
+    async def _pump(sub: Subscriber) -> None:
         with contextlib.suppress(Exception):
             await sub.pump()
 
-    return asyncio.get_running_loop().create_task(run())
+    def close(self) -> None:
+        if self.sub is not None:
+            self.hub.unsubscribe(self.sub)
+        if self.pump is not None:
+            self.pump.cancel()

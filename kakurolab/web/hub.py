@@ -3,9 +3,9 @@
 Each connection has its own outbox: replies (acks, errors) keep their order, while a pushed
 view replaces any older pushed view still waiting, so a slow browser gets the newest state
 instead of a backlog; a browser that lets :data:`MAX_OUTBOX` replies pile up is dropped.
-Views are computed per token: a player only ever receives their own view.  A short poll of
-the engine's event counter also catches changes made outside this server (``kakuro play
-move`` from a terminal, another process on the same store).
+Views are computed per token by the engine: a player only ever receives their own view.  A
+short poll of the engine's version counter also catches changes made outside this server
+(``kakuro play move`` from a terminal, another process on the same store).
 """
 
 from __future__ import annotations
@@ -16,9 +16,12 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .port import Games, WebError
+from ..errors import KakuroError
+
+if TYPE_CHECKING:
+    from .engine import EngineGames
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ class Subscriber:
 
 
 class Hub:
-    def __init__(self, games: Games, *, poll_s: float = 0.5) -> None:
+    def __init__(self, games: EngineGames, *, poll_s: float = 0.5) -> None:
         self.games = games
         self.poll_s = poll_s
         self.watchers: dict[str, set[Subscriber]] = {}
@@ -69,8 +72,6 @@ class Hub:
 
     def subscribe(self, sub: Subscriber) -> None:
         self.watchers.setdefault(sub.game_id, set()).add(sub)
-        with contextlib.suppress(WebError):
-            self.seen.setdefault(sub.game_id, self.games.event(sub.game_id))
         if self._poller is None or self._poller.done():
             self._poller = asyncio.get_running_loop().create_task(self._poll())
 
@@ -84,36 +85,50 @@ class Hub:
                 del self.watchers[sub.game_id]
                 self.seen.pop(sub.game_id, None)
 
-    def publish(self, game_id: str, *, skip: Subscriber | None = None) -> None:
+    async def publish(self, game_id: str, *, skip: Subscriber | None = None) -> None:
         """Offer every watcher of ``game_id`` (but ``skip``, already answered) its new view."""
-        with contextlib.suppress(WebError):
-            self.seen[game_id] = self.games.event(game_id)
-        for sub in list(self.watchers.get(game_id, ())):
-            if sub is skip:
-                continue
-            try:
-                view = self.games.view(game_id, sub.token)
-            except WebError as exc:
-                sub.offer({"type": "error", "id": None, "error": str(exc)})
+        subs = [s for s in self.watchers.get(game_id, ()) if s is not skip]
+        if not subs and game_id not in self.watchers:
+            return
+        views = await self.games.call(_views, self.games, game_id, [s.token for s in subs])
+        for sub, view in zip(subs, views[1:], strict=True):
+            if isinstance(view, str):
+                sub.offer({"type": "error", "id": None, "error": view})
             else:
                 sub.offer({"type": "view", "view": view})
+        if isinstance(views[0], int):
+            self.seen[game_id] = views[0]
 
     async def _poll(self) -> None:
         while self.watchers:
             await asyncio.sleep(self.poll_s)
             for game_id in list(self.watchers):
                 try:
-                    now = self.games.event(game_id)
-                except WebError:
+                    now = await self.games.call(self.games.version, game_id)
+                    if now != self.seen.get(game_id):
+                        await self.publish(game_id)
+                except KakuroError:
                     continue
                 except Exception:  # the poller must outlive any one game's trouble
-                    log.exception("event poll of game %s failed", game_id)
-                    continue
-                if now != self.seen.get(game_id):
-                    self.publish(game_id)
+                    log.exception("polling game %s failed", game_id)
 
     async def close(self) -> None:
         if self._poller is not None:
             self._poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._poller
+
+
+def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
+    """On the engine thread: the version, then each token's view (or its error text)."""
+    out: list[Any] = []
+    try:
+        out.append(games.version(game_id))
+    except KakuroError as exc:
+        out.append(str(exc))
+    for token in tokens:
+        try:
+            out.append(games.view(game_id, token))
+        except KakuroError as exc:
+            out.append(str(exc))
+    return out

@@ -1,9 +1,11 @@
 """The messages a browser may send, checked for shape before anything reaches the engine.
 
-This layer only decides whether a message is well formed (JSON, size, field types, known
-kinds); whether a move is legal (a white cell, whose turn, a shield left) is the engine's
-decision.  Every refusal is a :class:`ProtocolError` whose text goes back to the client as
-an error reply; nothing here raises anything else on hostile input.
+Moves travel in the engine's own JSON (``{"kind": "place", "cell": "r3c4", "digit": 7}``) and
+are parsed by the engine's parser (:meth:`kakurolab.game.Move.from_json`), so there is one
+move vocabulary; this module adds what only the web has: a size limit before JSON is parsed,
+the envelope of socket messages, the new-game form and the token's form.  Whether a move is
+*allowed* (a white cell, your turn, a shield left) is the engine's decision.  Every refusal
+here is a :class:`ProtocolError` (or the engine's ``MoveSyntaxError``), never anything else.
 """
 
 from __future__ import annotations
@@ -14,57 +16,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KakuroError
+from ..game import Mode, Move, NewGame, Options
 
 MAX_MESSAGE = 4096
 """Largest accepted message or request body in bytes (a move is under 100)."""
 
 MAX_NAME = 24
-MAX_GRID = 64
-"""Cell coordinates beyond this are refused before the engine sees them."""
 
-TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,128}")
-GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,64}")
-ROOM_CODE = re.compile(r"[A-Za-z0-9\-]{1,16}")
-SIZE = re.compile(r"([1-9][0-9]?)x([1-9][0-9]?)")
+TOKEN = re.compile(r"[A-Za-z0-9_\-]{16,128}")
+GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,40}")
+SIZE = re.compile(r"[1-9][0-9]?x[1-9][0-9]?")
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-MODES = ("practice", "arena", "battle", "calendar")
 DIFFICULTIES = ("easy", "normal", "hard", "expert")
-SHIELD_USES = ("reveal", "hint", "clear", "unlock")
-DIRECTIONS = ("a", "d")
 
 
 class ProtocolError(KakuroError, ValueError):
     """A malformed message: refused with this one-line reason, nothing changes."""
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move as the browser states it; ``cell`` and ``clue`` are (row, column)."""
-
-    kind: str
-    cell: tuple[int, int] | None = None
-    digit: int | None = None
-    use: str | None = None
-    clue: tuple[int, int] | None = None
-    direction: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    mode: str
-    name: str
-    size: str | None = None
-    difficulty: str | None = None
-    players: int = 1
-    permanent: bool = False
-    date: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    code: str
-    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +64,8 @@ def decode(raw: str | bytes) -> dict[str, Any]:
     return data
 
 
-def _only(data: dict[str, Any], allowed: set[str], what: str) -> None:
+def only(data: dict[str, Any], allowed: set[str], what: str) -> None:
+    """Refuse fields nobody asked for (a typo or a probe), naming a few of them."""
     extra = set(data) - allowed
     if extra:
         names = ", ".join(sorted(repr(k)[:30] for k in extra)[:5])
@@ -111,29 +79,11 @@ def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
     return value
 
 
-def _str(data: dict[str, Any], key: str, pattern: re.Pattern[str] | None = None) -> str:
+def _str(data: dict[str, Any], key: str, pattern: re.Pattern[str]) -> str:
     value = data.get(key)
-    if not isinstance(value, str) or (pattern is not None and not pattern.fullmatch(value)):
+    if not isinstance(value, str) or not pattern.fullmatch(value):
         raise ProtocolError(f"{key!r} is missing or malformed")
     return value
-
-
-def _choice(data: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
-    value = data.get(key)
-    if value not in choices:
-        raise ProtocolError(f"{key!r} must be one of {', '.join(choices)}")
-    return str(value)
-
-
-def _cell(data: dict[str, Any], key: str) -> tuple[int, int]:
-    value = data.get(key)
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(type(v) is int and 0 <= v < MAX_GRID for v in value)
-    ):
-        raise ProtocolError(f"{key!r} must be [row, column] with small non-negative integers")
-    return value[0], value[1]
 
 
 def name(data: dict[str, Any]) -> str:
@@ -146,70 +96,36 @@ def name(data: dict[str, Any]) -> str:
     return value.strip()
 
 
-def _place(data: dict[str, Any]) -> Move:
-    _only(data, {"kind", "cell", "digit"}, "place")
-    return Move("place", cell=_cell(data, "cell"), digit=_int(data, "digit", 1, 9))
-
-
-def _erase(data: dict[str, Any]) -> Move:
-    _only(data, {"kind", "cell"}, "erase")
-    return Move("erase", cell=_cell(data, "cell"))
-
-
-def _mark(data: dict[str, Any]) -> Move:
-    _only(data, {"kind", "cell", "digit"}, "mark")
-    return Move("mark", cell=_cell(data, "cell"), digit=_int(data, "digit", 1, 9))
-
-
-def _shield(data: dict[str, Any]) -> Move:
-    _only(data, {"kind", "use", "cell", "clue", "dir"}, "shield")
-    use = _choice(data, "use", SHIELD_USES)
-    if use == "reveal":
-        return Move(
-            "shield", use=use, clue=_cell(data, "clue"), direction=_choice(data, "dir", DIRECTIONS)
-        )
-    if use == "unlock":
-        return Move("shield", use=use, cell=_cell(data, "cell"))
-    return Move("shield", use=use)
-
-
-def _submit(data: dict[str, Any]) -> Move:
-    _only(data, {"kind"}, "submit")
-    return Move("submit")
-
-
-MOVES = {"place": _place, "erase": _erase, "mark": _mark, "shield": _shield, "submit": _submit}
-"""Move parsers by kind: the one table of what a browser may ask for."""
-
-
 def parse_move(data: object) -> Move:
+    """A player's move, by the engine's parser (one vocabulary for CLI, web and log)."""
     if not isinstance(data, dict):
         raise ProtocolError("'move' must be a JSON object")
-    kind = data.get("kind")
-    parser = MOVES.get(kind) if isinstance(kind, str) else None
-    if parser is None:
-        raise ProtocolError(f"'kind' must be one of {', '.join(MOVES)}")
-    return parser(data)
+    return Move.from_json(data)
 
 
 def parse_new_game(data: dict[str, Any]) -> NewGame:
-    _only(data, {"mode", "name", "size", "difficulty", "players", "permanent", "date"}, "new game")
-    mode = _choice(data, "mode", MODES)
-    size = _str(data, "size", SIZE) if data.get("size") is not None else None
-    difficulty = (
-        _choice(data, "difficulty", DIFFICULTIES) if data.get("difficulty") is not None else None
-    )
-    players = _int(data, "players", 1, 4) if "players" in data else 1
+    """The new-game form: mode, size, difficulty, date (campaign), permanent placement, a
+    sprint countdown and starting shields; the engine checks the combination."""
+    fields = {"mode", "size", "difficulty", "date", "permanent", "time_limit_s", "shields"}
+    only(data, fields, "new game")
+    mode_text = data.get("mode")
+    modes = {m.value: m for m in Mode}
+    if mode_text not in modes:
+        raise ProtocolError(f"'mode' must be one of {', '.join(modes)}")
+    size = _str(data, "size", SIZE) if data.get("size") is not None else "8x8"
+    difficulty = data.get("difficulty", "easy")
+    if difficulty not in DIFFICULTIES:
+        raise ProtocolError(f"'difficulty' must be one of {', '.join(DIFFICULTIES)}")
+    date = _str(data, "date", DATE) if data.get("date") is not None else None
     permanent = data.get("permanent", False)
     if not isinstance(permanent, bool):
         raise ProtocolError("'permanent' must be true or false")
-    date = _str(data, "date", DATE) if data.get("date") is not None else None
-    return NewGame(mode, name(data), size, difficulty, players, permanent, date)
-
-
-def parse_join(data: dict[str, Any]) -> Join:
-    _only(data, {"code", "name"}, "join")
-    return Join(_str(data, "code", ROOM_CODE).upper(), name(data))
+    limit = data.get("time_limit_s")
+    if limit is not None:
+        limit = _int(data, "time_limit_s", 1, 7 * 24 * 3600)
+    shields = _int(data, "shields", 0, 20) if "shields" in data else Options().shields
+    options = Options(permanent=permanent, time_limit_s=limit, shields=shields)
+    return NewGame(modes[mode_text], size=size, difficulty=difficulty, date=date, options=options)
 
 
 def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
@@ -217,12 +133,12 @@ def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
     data = decode(raw)
     kind = data.get("type")
     if kind == "hello":
-        _only(data, {"type", "game", "token"}, "hello")
+        only(data, {"type", "game", "token"}, "hello")
         return Hello(_str(data, "game", GAME_ID), _str(data, "token", TOKEN))
     if kind == "move":
-        _only(data, {"type", "id", "move"}, "move message")
+        only(data, {"type", "id", "move"}, "move message")
         return MoveMessage(_int(data, "id", 0, 2**53), parse_move(data.get("move")))
     if kind == "view":
-        _only(data, {"type", "id"}, "view message")
+        only(data, {"type", "id"}, "view message")
         return ViewRequest(_int(data, "id", 0, 2**53))
     raise ProtocolError("'type' must be hello, move or view")

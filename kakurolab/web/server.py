@@ -6,6 +6,7 @@ line naming that extra (:func:`kakurolab.errors.require`), never an ImportError 
 
 from __future__ import annotations
 
+import json
 import threading
 import webbrowser
 from pathlib import Path
@@ -28,8 +29,9 @@ def serve(
     *,
     host: str = "127.0.0.1",
     port: int = 8421,
-    store: Path | None = None,
+    store: Path | str | None = None,
     open_browser: bool = True,
+    as_json: bool = False,
     log_level: str = "warning",
 ) -> None:
     """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which)."""
@@ -39,7 +41,8 @@ def serve(
     from .app import create_app
     from .engine import EngineGames
 
-    app = create_app(EngineGames.open(store))
+    games = EngineGames.open(store)
+    app = create_app(games)
     config = uvicorn.Config(
         app,
         host=host,
@@ -58,9 +61,15 @@ def serve(
         bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{bound}/"
-        print(f"kakuro: serving on {url} (Ctrl+C to stop)", flush=True)
+        if as_json:
+            print(json.dumps({"url": url, "host": host, "port": bound}), flush=True)
+        else:
+            print(f"kakuro: serving on {url} (Ctrl+C to stop)", flush=True)
         if open_browser:
             webbrowser.open(url)
 
     threading.Thread(target=announce, daemon=True).start()
-    server.run()
+    try:
+        server.run()
+    finally:
+        games.close()

@@ -1,7 +1,8 @@
 // Kakuro Master in the browser: pages, the live connection, input, panels.
-// The server (and behind it the game engine) decides everything: this file only sends moves
-// and draws the views it gets back.  Undo/redo are inverse moves sent like any other.
-import { drawBoard, hitTest, runIndex, runsOf } from "./board.js";
+// The server (and behind it the game engine) decides everything: this file sends moves in
+// the engine's JSON and draws the views it gets back.  Undo/redo are inverse moves sent like
+// any other.  Inside this file cells are "r,c" keys (0-based); the engine names them "r3c4".
+import { cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf } from "./board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -14,11 +15,15 @@ const store = {
 
 const ui = {
   player: store.get("kakuro.player", `Player${Math.floor(100 + Math.random() * 900)}`),
-  games: store.get("kakuro.games", {}),   // game id -> {token, mode, size}
-  combos: null,                           // "len,sum" -> [[digits]]
-  game: null,                             // the game page's state, see openGame
+  identities: store.get("kakuro.identities", {}), // name -> {player_id, token}
+  games: store.get("kakuro.games", {}),            // game id -> {mode, size, created}
+  combos: null,                                    // "len,sum" -> [[digits]]
+  game: null,                                      // the game page's state, see openGame
 };
 store.set("kakuro.player", ui.player);
+
+const keyOf = (name) => { const rc = cellOf(name); return rc ? `${rc[0]},${rc[1]}` : name; };
+const nameOfKey = (key) => { const [r, c] = key.split(",").map(Number); return nameOf(r, c); };
 
 // --- theme, remembered per player ------------------------------------------------------------
 const themeKey = () => `kakuro.theme.${ui.player}`;
@@ -39,6 +44,7 @@ nameInput.addEventListener("change", () => {
   ui.player = name;
   store.set("kakuro.player", name);
   applyTheme();
+  route();
 });
 applyTheme();
 
@@ -52,10 +58,22 @@ async function api(method, path, body, token) {
   return data;
 }
 
-function remember(game) {
-  ui.games[game.game_id] = { token: game.token, mode: game.mode, size: game.size || "", created: Date.now() };
+/** This browser's token for the current player name (registered on first use). */
+async function identity() {
+  const known = ui.identities[ui.player];
+  if (known) return known;
+  const made = await api("POST", "/api/players", { name: ui.player });
+  ui.identities[ui.player] = { player_id: made.player_id, token: made.token };
+  store.set("kakuro.identities", ui.identities);
+  return ui.identities[ui.player];
+}
+
+function remember(view) {
+  ui.games[view.game_id] = { mode: view.mode, size: view.spec.size, player: ui.player, created: Date.now() };
   store.set("kakuro.games", ui.games);
 }
+
+function report(err) { say(err.message); const box = $("#home-message"); if (box) box.textContent = err.message; }
 
 // --- pages -----------------------------------------------------------------------------------
 function show(page) {
@@ -77,7 +95,9 @@ function showHome() {
   show("home");
   const list = $("#my-games ul");
   list.innerHTML = "";
-  const ids = Object.keys(ui.games).sort((a, b) => (ui.games[b].created || 0) - (ui.games[a].created || 0));
+  const ids = Object.keys(ui.games)
+    .filter((id) => (ui.games[id].player || ui.player) === ui.player)
+    .sort((a, b) => (ui.games[b].created || 0) - (ui.games[a].created || 0));
   for (const id of ids.slice(0, 10)) {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -89,25 +109,26 @@ function showHome() {
 }
 
 const newForm = $("#new-game");
-function syncPlayersField() {
-  const mode = newForm.mode.value;
-  newForm.querySelector(".players-field").hidden = mode !== "arena";
+function syncForm() {
+  newForm.querySelector(".permanent-field").hidden = newForm.mode.value === "battle";
 }
-newForm.mode.addEventListener("change", syncPlayersField);
-syncPlayersField();
+newForm.mode.addEventListener("change", syncForm);
+syncForm();
 newForm.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const mode = newForm.mode.value;
-  const body = {
-    mode, size: newForm.size.value, difficulty: newForm.difficulty.value, name: ui.player,
-    players: mode === "battle" ? 2 : mode === "arena" ? Number(newForm.players.value) : 1,
-    permanent: newForm.permanent.checked,
-  };
+  const body = { mode: newForm.mode.value, size: newForm.size.value, difficulty: newForm.difficulty.value };
+  if (body.mode !== "battle") body.permanent = newForm.permanent.checked;
+  if (newForm.shields.value !== "") body.shields = Number(newForm.shields.value);
+  if (newForm.minutes.value !== "") body.time_limit_s = Math.round(60 * Number(newForm.minutes.value));
+  const button = $("#start");
+  button.disabled = true;
   try {
-    const game = await api("POST", "/api/games", body);
-    remember({ ...game, mode, size: body.size });
-    location.hash = `#/game/${encodeURIComponent(game.game_id)}`;
-  } catch (err) { alert(err.message); }
+    const me = await identity();
+    const view = await api("POST", "/api/games", body, me.token);
+    remember(view);
+    location.hash = `#/game/${encodeURIComponent(view.game_id)}`;
+  } catch (err) { report(err); }
+  finally { button.disabled = false; }
 });
 
 const joinForm = $("#join-game");
@@ -119,12 +140,13 @@ joinForm.addEventListener("submit", (event) => {
 
 async function joinRoom(code) {
   try {
-    const game = await api("POST", "/api/join", { code, name: ui.player });
-    remember(game);
-    location.replace(`#/game/${encodeURIComponent(game.game_id)}`);
+    const me = await identity();
+    const view = await api("POST", `/api/games/${encodeURIComponent(code)}/join`, null, me.token);
+    remember(view);
+    location.replace(`#/game/${encodeURIComponent(view.game_id)}`);
   } catch (err) {
-    alert(err.message);
     location.replace("#/");
+    report(err);
   }
 }
 
@@ -133,43 +155,47 @@ async function showCalendar() {
   const week = $("#week");
   week.innerHTML = "";
   let data;
-  try { data = await api("GET", `/api/calendar?name=${encodeURIComponent(ui.player)}`); }
+  try { data = await api("GET", "/api/calendar", null, (await identity()).token); }
   catch (err) { week.textContent = err.message; return; }
-  $("#streak").textContent = data.streak;
+  $("#streak").textContent = data.current_streak;
   $("#best-streak").textContent = data.best_streak;
+  const played = new Map(data.days.map((d) => [d.date, d]));
   for (const day of data.week) {
     const li = document.createElement("li");
-    li.className = `${day.today ? "today" : ""} ${day.solved ? "done" : ""}`;
+    const record = played.get(day.date);
+    li.className = `${day.date === data.today ? "today" : ""} ${record && record.solved_on ? "done" : ""}`;
+    li.dataset.date = day.date;
     const b = document.createElement("button");
     b.textContent = `${day.weekday} ${day.date}`;
-    b.disabled = !day.playable;
-    b.dataset.date = day.date;
+    b.disabled = day.date > data.today;
     b.addEventListener("click", async () => {
       try {
-        const game = await api("POST", "/api/games", { mode: "calendar", date: day.date, name: ui.player });
-        remember({ ...game, mode: "calendar", size: day.size });
-        location.hash = `#/game/${encodeURIComponent(game.game_id)}`;
+        const view = await api("POST", "/api/games", { mode: "campaign", date: day.date }, (await identity()).token);
+        remember(view);
+        location.hash = `#/game/${encodeURIComponent(view.game_id)}`;
       } catch (err) { alert(err.message); }
     });
     const info = document.createElement("div");
-    info.textContent = `${day.size} ${day.difficulty}`;
+    info.textContent = `${day.size} ${day.difficulty}${day.title ? ` · ${day.title}` : ""}`;
     li.append(b, info);
     week.append(li);
   }
 }
 
 // --- the game page ---------------------------------------------------------------------------
-function openGame(id) {
+async function openGame(id) {
   show("game");
-  const saved = ui.games[id];
-  if (!saved) { $("#message").textContent = "No token for this game in this browser."; return; }
   if (ui.game && ui.game.id === id) return;
+  let me;
+  try { me = await identity(); } catch (err) { say(err.message); return; }
   ui.game = {
-    id, token: saved.token, view: null, puzzle: null, runs: [], index: new Map(),
+    id, token: me.token, view: null, puzzle: null, runs: [], index: new Map(),
     selected: null, selectedClue: null, dir: "a", pencil: false, showErrors: false,
     undo: [], redo: [], pending: new Map(), nextId: 1, ws: null, hinted: new Set(),
     clockBase: 0, clockAt: 0, closed: false, local: new Map(),
   };
+  $("#shield-output").textContent = "";
+  say("");
   connect(ui.game);
   loadCombos();
 }
@@ -198,12 +224,14 @@ function connect(g) {
     onMessage(g, msg);
   });
   ws.addEventListener("close", () => {
+    for (const [, handlers] of g.pending) if (handlers.onError) handlers.onError();
+    g.pending.clear();
+    document.body.dataset.pending = "0";
     if (!g.closed) setTimeout(() => { if (!g.closed) connect(g); }, 1000);
   });
 }
 
 function onMessage(g, msg) {
-  if (msg.view) setView(g, msg.view);
   if (msg.type === "ack" || msg.type === "error") {
     const pending = g.pending.get(msg.id);
     g.pending.delete(msg.id);
@@ -212,31 +240,34 @@ function onMessage(g, msg) {
       if (pending && pending.onError) pending.onError();
     } else {
       if (pending && pending.onAck) pending.onAck(msg);
-      if (msg.result) showResult(g, msg.result);
+      if (msg.outcome) showOutcome(g, msg.outcome);
     }
   } else if (msg.type === "fatal") {
+    g.closed = true; // a wrong or stale token: reconnecting would not help
     say(msg.error);
   }
+  if (msg.view) setView(g, msg.view);
   document.body.dataset.pending = String(g.pending.size);
 }
 
 function say(text) { $("#message").textContent = text || ""; }
 
+const boardEntries = (view) => new Map(Object.entries(view.board).map(([name, d]) => [keyOf(name), d]));
+
 function setView(g, view) {
-  const first = !g.puzzle;
-  g.view = view;
-  if (first || g.puzzle.id !== view.puzzle.id) {
-    g.puzzle = view.puzzle;
-    g.runs = runsOf(view.puzzle);
+  if (!g.puzzle || g.puzzle.id !== view.puzzle.id) {
+    g.puzzle = parseGrid(view.puzzle);
+    g.runs = runsOf(g.puzzle);
     g.index = runIndex(g.runs);
-    const firstWhite = g.runs.length ? g.runs[0].cells[0] : null;
-    if (firstWhite && !g.selected) g.selected = `${firstWhite[0]},${firstWhite[1]}`;
+    const first = g.runs.find((run) => run.dir === "a" && run.cells.length) || g.runs[0];
+    if (first && !g.selected) g.selected = `${first.cells[0][0]},${first.cells[0][1]}`;
   }
-  if (!g.pending.size) g.local = entriesOf(view);
-  g.clockBase = view.game.clock.elapsed_s;
+  g.view = view;
+  if (!g.pending.size) g.local = boardEntries(view);
+  g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
-  document.body.dataset.event = String(view.event);
-  document.body.dataset.status = view.game.status;
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.phase = view.phase;
   render(g);
 }
 
@@ -244,7 +275,7 @@ function send(g, move, handlers = {}) {
   if (!g.ws || g.ws.readyState !== WebSocket.OPEN) { say("Not connected"); return; }
   // what the board will hold once the server has taken this move (inverses are computed
   // against it, so fast typing ahead of the acks still undoes correctly)
-  const key = move.cell ? `${move.cell[0]},${move.cell[1]}` : null;
+  const key = move.cell ? keyOf(move.cell) : null;
   if (move.kind === "place") g.local.set(key, move.digit);
   else if (move.kind === "erase") g.local.delete(key);
   const id = g.nextId++;
@@ -253,23 +284,19 @@ function send(g, move, handlers = {}) {
   g.ws.send(JSON.stringify({ type: "move", id, move }));
 }
 
-const cellOf = (key) => key.split(",").map(Number);
-const entriesOf = (view) => new Map(view.board.entries.map(([r, c, d]) => [`${r},${c}`, d]));
-
 /** A move made by the player, remembered with its inverse for undo. */
 function play(g, move, inverse) {
   send(g, move, {
     onAck: () => {
-      if (inverse) { g.undo.push({ move, inverse }); g.redo = []; }
+      if (inverse) { g.undo.push({ move, inverse }); g.redo = []; render(g); }
     },
   });
 }
 
-function place(g, digit) {
+function place(g, digit, mark) {
   if (!g.selected) return;
-  const cell = cellOf(g.selected);
+  const cell = nameOfKey(g.selected);
   const before = g.local.get(g.selected);
-  const mark = g.pencil || g.shiftDigit;
   if (mark) {
     if (before) return;
     const move = { kind: "mark", cell, digit };
@@ -283,7 +310,7 @@ function place(g, digit) {
 
 function erase(g) {
   if (!g.selected) return;
-  const cell = cellOf(g.selected);
+  const cell = nameOfKey(g.selected);
   const before = g.local.get(g.selected);
   if (!before) return;
   play(g, { kind: "erase", cell }, { kind: "place", cell, digit: before });
@@ -292,18 +319,18 @@ function erase(g) {
 function undo(g) {
   const step = g.undo.pop();
   if (!step) return;
-  send(g, step.inverse, { onAck: () => g.redo.push(step), onError: () => g.undo.push(step) });
+  send(g, step.inverse, { onAck: () => { g.redo.push(step); render(g); }, onError: () => g.undo.push(step) });
 }
 
 function redo(g) {
   const step = g.redo.pop();
   if (!step) return;
-  send(g, step.move, { onAck: () => g.undo.push(step), onError: () => g.redo.push(step) });
+  send(g, step.move, { onAck: () => { g.undo.push(step); render(g); }, onError: () => g.redo.push(step) });
 }
 
 function selectedRun(g) {
   if (g.selectedClue) {
-    const [r, c] = cellOf(g.selectedClue);
+    const [r, c] = g.selectedClue.split(",").map(Number);
     return g.runs.find((run) => run.clue[0] === r && run.clue[1] === c && run.dir === g.dir)
       || g.runs.find((run) => run.clue[0] === r && run.clue[1] === c);
   }
@@ -312,37 +339,34 @@ function selectedRun(g) {
   return both[g.dir] || both.a || both.d || null;
 }
 
-function useShield(g, use) {
-  const move = { kind: "shield", use };
-  const run = selectedRun(g);
-  if (use === "reveal") {
+function useShield(g, kind) {
+  const move = { kind: "shield", shield: kind };
+  if (kind === "candidates") {
+    const run = selectedRun(g);
     if (!run) { say("Select a clue or a cell first"); return; }
-    move.clue = run.clue;
-    move.dir = run.dir;
-  } else if (use === "unlock") {
+    move.run = `${nameOf(run.clue[0], run.clue[1])} ${run.dir === "a" ? "across" : "down"}`;
+  } else if (kind === "unlock") {
     if (!g.selected) { say("Select a permanent digit first"); return; }
-    move.cell = cellOf(g.selected);
+    move.cell = nameOfKey(g.selected);
   }
   send(g, move);
 }
 
-function showResult(g, result) {
-  if (!result || typeof result !== "object") return;
-  const out = $("#shield-output");
-  if (result.text || result.sets) {
-    const lines = [];
-    if (result.text) lines.push(result.text);
-    if (result.sets) lines.push(result.sets.map((s) => `{${s.join(", ")}}`).join("  "));
-    out.textContent = lines.join("\n");
+function showOutcome(g, outcome) {
+  if (outcome.shield) {
+    const s = outcome.shield;
+    const lines = [s.text];
+    if (s.sets && s.sets.length) lines.push(s.sets.map((set) => `{${set.join(", ")}}`).join("  "));
+    $("#shield-output").textContent = lines.filter(Boolean).join("\n");
+    g.hinted = new Set((s.cells || []).map(keyOf));
   }
-  g.hinted = new Set((result.cells || []).map(([r, c]) => `${r},${c}`));
-  if (result.message) say(result.message);
-  render(g);
+  if (outcome.message) say(outcome.message);
 }
 
-function move(g, dr, dc) {
+function moveSelection(g, dr, dc) {
   g.dir = dc ? "a" : "d";
-  let [r, c] = g.selected ? cellOf(g.selected) : g.selectedClue ? cellOf(g.selectedClue) : [0, 0];
+  const from = g.selected || g.selectedClue || "0,0";
+  let [r, c] = from.split(",").map(Number);
   const { rows, cols, cells } = g.puzzle;
   for (;;) {
     r += dr; c += dc;
@@ -355,38 +379,50 @@ function move(g, dr, dc) {
 function render(g) {
   if (!g.view) return;
   const v = g.view;
-  const entries = entriesOf(v);
-  const marks = new Map(v.board.marks.map(([r, c, ds]) => [`${r},${c}`, new Set(ds)]));
-  const locked = new Set(v.board.locked.map(([r, c]) => `${r},${c}`));
-  const wrong = g.showErrors ? new Set((v.board.conflicts || []).map(([r, c]) => `${r},${c}`)) : new Set();
+  const entries = boardEntries(v);
+  const marks = new Map();
+  const markSources = v.mode === "battle" ? v.players.map((p) => p.marks || {}) : [v.marks];
+  for (const source of markSources) {
+    for (const [name, ds] of Object.entries(source)) {
+      const key = keyOf(name);
+      if (!marks.has(key)) marks.set(key, new Set());
+      for (const d of ds) marks.get(key).add(d);
+    }
+  }
+  const locked = new Set(v.locked.map(keyOf));
+  const wrong = g.showErrors ? new Set(v.conflicts.map(keyOf)) : new Set();
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   drawBoard($("#board"), {
     puzzle: g.puzzle, entries, marks, locked, wrong, hinted: g.hinted, runCells,
     selected: g.selected, selectedClue: g.selectedClue,
   });
-  const game = v.game;
-  $("#mode-label").textContent = `${game.mode} · ${game.size} ${game.difficulty || ""}`;
-  $("#room-code").textContent = game.code ? `room ${game.code}` : "";
-  $("#room-code").dataset.code = game.code || "";
-  const me = v.me;
-  const turnPlayer = v.players.find((p) => p.id === game.turn);
-  $("#turn").textContent = game.status === "over" ? "Game over"
-    : game.waiting ? `Waiting for players (${v.players.length}/${game.seats})`
-    : turnPlayer ? (turnPlayer.id === me.id ? "Your turn" : `${turnPlayer.name}'s turn`) : "";
-  $("#shield-count").textContent = me.shields;
+  const spec = v.spec;
+  $("#mode-label").textContent = `${v.mode} · ${spec.size} ${spec.difficulty || ""}`;
+  const room = v.mode === "arena" || v.mode === "battle";
+  $("#room-code").textContent = room ? `room ${v.game_id}` : "";
+  $("#room-code").dataset.code = room ? v.game_id : "";
+  const turnPlayer = v.players.find((p) => p.player_id === v.turn);
+  const seats = v.mode === "battle" ? 2 : 4;
+  $("#turn").textContent = v.phase === "finished" ? `Game over${v.end_reason ? ` (${v.end_reason})` : ""}`
+    : v.phase === "waiting" ? `Waiting for players (${v.players.length}/${seats}): share the room code`
+    : turnPlayer ? (turnPlayer.player_id === v.you ? "Your turn" : `${turnPlayer.name}'s turn`) : "";
+  $("#start-game").hidden = !(v.phase === "waiting" && v.host === v.you && v.players.length >= 2);
+  $("#shield-count").textContent = v.shields_left;
+  const shieldKinds = v.mode === "battle" ? ["candidates", "hint"] : ["candidates", "hint", "clear", "unlock"];
   for (const b of document.querySelectorAll("[data-shield]")) {
-    b.disabled = game.status === "over" || me.shields <= 0 || (b.dataset.shield === "unlock" && !game.permanent);
+    const kind = b.dataset.shield;
+    b.hidden = !shieldKinds.includes(kind);
+    b.disabled = v.phase !== "active" || v.shields_left <= 0 || (kind === "unlock" && !spec.options.permanent);
   }
   $("#undo").disabled = !g.undo.length;
   $("#redo").disabled = !g.redo.length;
   $("#pencil").setAttribute("aria-pressed", String(g.pencil));
   $("#errors").setAttribute("aria-pressed", String(g.showErrors));
-  $("#submit").hidden = game.mode !== "arena";
+  $("#submit").hidden = v.mode !== "arena";
   renderPlayers(v);
   renderCombos(g, run, entries);
   renderScore(v);
-  if (v.me.last_shield && !g.shownShield) { g.shownShield = true; }
   tick();
 }
 
@@ -395,23 +431,26 @@ function renderPlayers(v) {
   list.innerHTML = "";
   for (const p of v.players) {
     const li = document.createElement("li");
-    li.className = `${p.id === v.me.id ? "me" : ""} ${p.id === v.game.turn ? "turn" : ""}`;
-    li.dataset.player = p.id;
+    li.className = `${p.player_id === v.you ? "me" : ""} ${p.player_id === v.turn ? "turn" : ""}`;
+    li.dataset.player = p.player_id;
     const name = document.createElement("span");
-    name.textContent = p.name + (p.finished ? " ✓" : "");
+    name.textContent = p.name;
     const right = document.createElement("span");
-    if (v.game.mode === "arena") {
+    right.className = "player-score";
+    const pct = Math.round(100 * p.progress);
+    if (p.points !== undefined) {
+      right.textContent = `${p.points} pts`;
+      right.dataset.points = String(p.points);
+    } else {
       const bar = document.createElement("span");
       bar.className = "progress";
-      bar.title = `${Math.round(100 * p.progress)}% of cells`;
+      bar.title = `${pct}% of cells filled`;
       const fill = document.createElement("i");
-      fill.style.width = `${Math.round(100 * p.progress)}%`;
+      fill.style.width = `${pct}%`;
       bar.append(fill);
-      right.append(bar, ` ${Math.round(100 * p.progress)}%`);
-    } else {
-      right.textContent = `${p.score} pts`;
+      right.append(bar, ` ${pct}%`);
     }
-    right.className = "player-score";
+    right.dataset.progress = String(p.progress);
     li.append(name, right);
     list.append(li);
   }
@@ -431,29 +470,34 @@ function renderCombos(g, run, entries) {
   }
 }
 
+function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`); }
+
 function renderScore(v) {
   const card = $("#score-card");
-  if (!v.result) { card.hidden = true; return; }
+  if (v.phase !== "finished" || !v.standings.length) { card.hidden = true; return; }
   card.hidden = false;
-  const rows = v.result.scores.map((s) => {
-    const parts = s.parts || {};
-    return `<tr data-player="${s.player}"><td>${escapeHtml(s.name)}</td><td>${parts.base ?? ""}</td><td>${parts.speed ?? ""}</td>`
-      + `<td>${parts.flawless ?? ""}</td><td>${parts.shields ?? ""}</td><td>${parts.battle ?? ""}</td><td class="total"><b>${s.total}</b></td></tr>`;
+  const cell = (x) => `<td>${x === undefined || x === null ? "–" : escapeHtml(x)}</td>`;
+  const mastery = v.mode !== "battle";
+  const head = mastery
+    ? "<tr><th>#</th><th>Player</th><th>Base</th><th>Speed</th><th>Flawless</th><th>Shields</th><th>Total</th></tr>"
+    : "<tr><th>#</th><th>Player</th><th>Points</th></tr>";
+  const rows = v.standings.map((s) => {
+    const b = s.breakdown || {};
+    const parts = mastery ? [b.base, b.speed, b.flawless, b.shields].map(cell).join("") : "";
+    return `<tr data-player="${escapeHtml(s.player_id)}">${cell(s.rank)}${cell(s.name)}${parts}<td class="total"><b>${escapeHtml(s.score)}</b></td></tr>`;
   });
-  const winner = v.result.winner ? v.players.find((p) => p.id === v.result.winner) : null;
-  $("#score").innerHTML = `<p>${winner ? `Winner: <b>${escapeHtml(winner.name)}</b>` : ""}</p>`
-    + "<table><tr><th>Player</th><th>Base</th><th>Speed</th><th>Flawless</th><th>Shields</th><th>Battle</th><th>Total</th></tr>"
-    + rows.join("") + "</table>";
+  $("#score").innerHTML = `<table>${head}${rows.join("")}</table>`
+    + (mastery ? `<p class="note">Target time ${Math.round(v.spec.target_s / 60)} min; +10 per full 30 s under it.</p>` : "");
 }
-
-function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`); }
 
 function tick() {
   const g = ui.game;
   if (!g || !g.view) return;
-  const clock = g.view.game.clock;
-  let seconds = g.clockBase + (clock.running ? (performance.now() - g.clockAt) / 1000 : 0);
-  if (clock.limit_s) seconds = Math.max(0, clock.limit_s - seconds);
+  const v = g.view;
+  const running = v.phase === "active";
+  const since = running ? (performance.now() - g.clockAt) / 1000 : 0;
+  let seconds = g.clockBase + since;
+  if (v.remaining_s !== null && v.remaining_s !== undefined) seconds = Math.max(0, v.remaining_s - since);
   const s = Math.floor(seconds);
   $("#timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -483,7 +527,7 @@ board.addEventListener("pointerdown", (event) => {
 });
 
 for (const b of document.querySelectorAll("[data-digit]")) {
-  b.addEventListener("click", () => ui.game && place(ui.game, Number(b.dataset.digit)));
+  b.addEventListener("click", () => ui.game && place(ui.game, Number(b.dataset.digit), ui.game.pencil));
 }
 $("#erase").addEventListener("click", () => ui.game && erase(ui.game));
 $("#undo").addEventListener("click", () => ui.game && undo(ui.game));
@@ -491,6 +535,7 @@ $("#redo").addEventListener("click", () => ui.game && redo(ui.game));
 $("#pencil").addEventListener("click", () => { if (ui.game) { ui.game.pencil = !ui.game.pencil; render(ui.game); } });
 $("#errors").addEventListener("click", () => toggleErrors());
 $("#submit").addEventListener("click", () => ui.game && send(ui.game, { kind: "submit" }));
+$("#start-game").addEventListener("click", () => ui.game && send(ui.game, { kind: "start" }));
 for (const b of document.querySelectorAll("[data-shield]")) {
   b.addEventListener("click", () => ui.game && useShield(ui.game, b.dataset.shield));
 }
@@ -509,16 +554,14 @@ document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
   const digit = /^(Digit|Numpad)([1-9])$/.exec(event.code);
   const ctrl = event.ctrlKey || event.metaKey;
-  if (ARROWS[event.key]) { move(g, ...ARROWS[event.key]); }
-  else if (digit && !ctrl) {
-    g.shiftDigit = event.shiftKey;
-    place(g, Number(digit[2]));
-    g.shiftDigit = false;
-  } else if (event.key === "Backspace" || event.key === "Delete" || event.code === "Digit0") { erase(g); }
-  else if (ctrl && event.key.toLowerCase() === "z") { if (event.shiftKey) redo(g); else undo(g); }
-  else if (ctrl && event.key.toLowerCase() === "y") { redo(g); }
-  else if (!ctrl && event.key.toLowerCase() === "p") { g.pencil = !g.pencil; render(g); }
-  else if (!ctrl && event.key.toLowerCase() === "e") { toggleErrors(); }
+  const key = event.key.toLowerCase();
+  if (ARROWS[event.key]) moveSelection(g, ...ARROWS[event.key]);
+  else if (digit && !ctrl) place(g, Number(digit[2]), g.pencil || event.shiftKey);
+  else if (event.key === "Backspace" || event.key === "Delete" || event.code === "Digit0") erase(g);
+  else if (ctrl && key === "z") { if (event.shiftKey) redo(g); else undo(g); }
+  else if (ctrl && key === "y") redo(g);
+  else if (!ctrl && key === "p") { g.pencil = !g.pencil; render(g); }
+  else if (!ctrl && key === "e") toggleErrors();
   else if (event.key === " ") { g.dir = g.dir === "a" ? "d" : "a"; render(g); }
   else return;
   event.preventDefault();

@@ -6,7 +6,24 @@
 const S = 40; // cell side in SVG user units; the viewBox scales it to any screen
 const M = 2;  // margin
 
-/** Runs of a puzzle grid: [{key, clue:[r,c], dir:'a'|'d', sum, cells:[[r,c],...]}]. */
+/** The engine's cell name ("r3c4", 1-based) of a 0-based cell, and back. */
+export const nameOf = (r, c) => `r${r + 1}c${c + 1}`;
+export function cellOf(name) {
+  const m = /^r(\d+)c(\d+)$/.exec(name);
+  return m ? [Number(m[1]) - 1, Number(m[2]) - 1] : null;
+}
+
+/** The engine's grid tokens ("#", ".", "D\\A") as "#", "." or [down, across]. */
+export function parseGrid(puzzle) {
+  const cells = puzzle.grid.map((row) => row.map((token) => {
+    if (token === "#" || token === ".") return token;
+    const [down, across] = token.split("\\");
+    return [down === "" ? null : Number(down), across === "" ? null : Number(across)];
+  }));
+  return { id: puzzle.id, rows: puzzle.rows, cols: puzzle.cols, cells };
+}
+
+/** Runs of a parsed grid: [{key, clue:[r,c], dir:'a'|'d', sum, cells:[[r,c],...]}]. */
 export function runsOf(puzzle) {
   const runs = [];
   const { rows, cols, cells } = puzzle;
