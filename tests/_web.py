@@ -4,9 +4,9 @@ never collide) and Debian's chromium driven by Playwright (its own download is n
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
-import socket
 import threading
 import time
 import zlib
@@ -22,23 +22,28 @@ from kakurolab.game import GameService, puzzles
 from kakurolab.model import Cell, Puzzle, Solution
 from kakurolab.web.app import create_app
 from kakurolab.web.engine import EngineGames
-from kakurolab.web.server import WS_MAX_SIZE
+from kakurolab.web.server import WS_MAX_SIZE, listening_socket
 
 GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"
 
 
+@functools.cache
 def shipped(size: str, difficulty: str) -> list[Puzzle]:
     path = GENERATED / f"standard-{size}-{difficulty}.kakuro"
     return load(path) if path.exists() else []
 
 
 def shipped_chooser(size: str, difficulty: str, seed: str | int) -> puzzles.Chosen:
-    """The engine's chooser contract over the shipped sets (instant, like the bank will be);
-    other sizes go to the engine's own chooser."""
+    """The engine's chooser contract over the shipped generated sets, instant as the
+    verified bank is meant to be: their published solutions are proven unique by
+    tests/test_shipped_sets.py.  Other sizes go to the engine's own chooser."""
     found = shipped(size, difficulty)
     if not found:
         return puzzles.choose(size, difficulty, seed)
-    return puzzles.prepare(found[zlib.crc32(str(seed).encode()) % len(found)])
+    puzzle = found[zlib.crc32(str(seed).encode()) % len(found)]
+    solution = puzzle.meta["solution"]
+    assert isinstance(solution, Solution)
+    return puzzles.Chosen(Puzzle(puzzle.id, puzzle.grid), solution)
 
 
 def published_solution(puzzle_id: str) -> dict[Cell, int]:
@@ -64,8 +69,7 @@ class LiveServer:
     def __init__(self, games: EngineGames, *, poll_s: float = 0.2) -> None:
         self.games = games
         self.app = create_app(games, poll_s=poll_s)
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
+        sock = listening_socket("127.0.0.1", 0)
         self.port = sock.getsockname()[1]
         self.sock = sock
         config = uvicorn.Config(

@@ -70,8 +70,10 @@ class Hub:
         self.seen: dict[str, int] = {}
         self._poller: asyncio.Task[None] | None = None
 
-    def subscribe(self, sub: Subscriber) -> None:
+    def subscribe(self, sub: Subscriber, *, version: int) -> None:
+        """Watch a game whose view at ``version`` the subscriber already has."""
         self.watchers.setdefault(sub.game_id, set()).add(sub)
+        self.seen.setdefault(sub.game_id, version)
         if self._poller is None or self._poller.done():
             self._poller = asyncio.get_running_loop().create_task(self._poll())
 

@@ -191,7 +191,7 @@ async def _new_game_times(client: Any, repeat: int) -> list[float]:
 async def _run(url: str, args: argparse.Namespace) -> tuple[list[Player], list[float], float]:
     import httpx
 
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
         players = await _seat_players(client, args.games, args.per_game, args.size)
         began = time.monotonic()
         until = began + args.seconds
