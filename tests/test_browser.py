@@ -67,6 +67,16 @@ def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict
     return view, view_puzzle(view), published_solution(view["puzzle"]["id"])
 
 
+def type_solution(page: Any, puzzle: Puzzle, solution: dict[Cell, int]) -> None:
+    """Every digit typed, moving between cells with the arrow keys only."""
+    for cell in sorted(puzzle.whites):
+        for key in arrow_keys(puzzle, selected(page), cell):
+            page.keyboard.press(key)
+        assert selected(page) == cell
+        page.keyboard.press(str(solution[cell]))
+    settle(page)
+
+
 def test_solve_8x8_with_the_keyboard(browser: Any, server: tuple[EngineGames, str]) -> None:
     games, url = server
     page = browser.new_page()
@@ -74,13 +84,7 @@ def test_solve_8x8_with_the_keyboard(browser: Any, server: tuple[EngineGames, st
     new_game(page, url)
     _, puzzle, solution = game_of(games, page)
     assert (puzzle.nrows, puzzle.ncols) == (8, 8)
-    cells = sorted(puzzle.whites)
-    for cell in cells:
-        for key in arrow_keys(puzzle, selected(page), cell):
-            page.keyboard.press(key)
-        assert selected(page) == cell
-        page.keyboard.press(str(solution[cell]))
-    settle(page)
+    type_solution(page, puzzle, solution)
     page.wait_for_function("document.body.dataset.phase === 'finished'")
     final = games.view(*page_seat(page))
     assert final["phase"] == "finished" and final["end_reason"] == "completed"
@@ -273,3 +277,32 @@ def test_arena_race_with_three_browsers(browser: Any, server: tuple[EngineGames,
     for page in (ann, bob, cyd):
         shown = page.locator(f'#score tr[data-player="{winner["player_id"]}"] td.total')
         assert shown.inner_text() == str(winner["score"])
+
+
+MONDAY_NOON = 1796040000.0  # 2026-11-30 12:00 UTC, a Monday
+
+
+def test_master_calendar_week_and_streak(browser: Any, tmp_path: Path) -> None:
+    games = engine_games(tmp_path / "games.sqlite", clock=lambda: MONDAY_NOON)
+    with live_server(games) as live:
+        page = browser.new_page()
+        page.goto(live.url + "/#/calendar")
+        set_name(page, "Ada")
+        page.wait_for_selector("#week li")
+        days = page.locator("#week li")
+        assert days.count() == 7
+        assert page.get_attribute("#week li.today", "data-date") == "2026-11-30"
+        assert "8x8 easy" in page.inner_text("#week li.today")
+        assert page.locator("#week li button:disabled").count() == 6  # the rest of the week
+        assert page.inner_text("#streak") == "0"
+        page.click("#week li.today button")
+        page.wait_for_selector("#board rect.white")
+        view, puzzle, solution = game_of(games, page)
+        assert view["mode"] == "campaign" and view["spec"]["date"] == "2026-11-30"
+        type_solution(page, puzzle, solution)
+        page.wait_for_function("document.body.dataset.phase === 'finished'")
+        page.goto(live.url + "/#/calendar")
+        page.wait_for_selector("#week li.today.done")
+        assert page.inner_text("#streak") == "1"
+        assert page.inner_text("#best-streak") == "1"
+    games.close()

@@ -65,21 +65,30 @@ def test_hostile_http_is_refused_and_changes_nothing(battle: dict[str, Any]) -> 
     moves = f"/api/games/{b['game']}/moves"
     good = {"move": a_move(b)}
     before = snapshot(b)
+    ann = auth(b["Ann"])
+
+    def with_move(**fields: Any) -> dict[str, Any]:
+        return {"json": {"move": {**good["move"], **fields}}, "headers": ann}
+
     cases: list[tuple[str, dict[str, Any], int]] = [
-        ("malformed JSON", {"content": b'{"move": {', "headers": auth(b["Ann"])}, 400),
-        ("not an object", {"content": b"[1, 2]", "headers": auth(b["Ann"])}, 400),
-        ("oversized", {"content": b" " * (MAX_MESSAGE + 1), "headers": auth(b["Ann"])}, 413),
+        ("malformed JSON", {"content": b'{"move": {', "headers": ann}, 400),
+        ("not an object", {"content": b"[1, 2]", "headers": ann}, 400),
+        ("oversized", {"content": b" " * (MAX_MESSAGE + 1), "headers": ann}, 413),
         ("no token", {"json": good}, 401),
         ("malformed token", {"json": good, "headers": auth("x' OR 1=1 --")}, 401),
         ("wrong token", {"json": good, "headers": auth("A" * 32)}, 403),
         ("a stranger's token", {"json": good, "headers": auth(b["Carl"])}, 403),
         ("out of turn", {"json": good, "headers": auth(b["Bob"])}, 409),
-        ("extra field", {"json": {"move": {**good["move"], "as": "Bob"}}, "headers": auth(b["Ann"])}, 400),
-        ("digit 0", {"json": {"move": {**good["move"], "digit": 0}}, "headers": auth(b["Ann"])}, 400),
-        ("players do not join", {"json": {"move": {"kind": "join", "name": "x"}}, "headers": auth(b["Ann"])}, 400),
-        ("off the grid", {"json": {"move": {**good["move"], "cell": "r99c99"}}, "headers": auth(b["Ann"])}, 409),
-        ("unknown field", {"json": {"move": good["move"], "player": "Bob"}, "headers": auth(b["Ann"])}, 400),
-    ]  # fmt: skip
+        ("extra field", with_move(player="Bob"), 400),
+        ("digit 0", with_move(digit=0), 400),
+        (
+            "players do not join",
+            {"json": {"move": {"kind": "join", "name": "x"}}, "headers": ann},
+            400,
+        ),
+        ("off the grid", with_move(cell="r99c99"), 409),
+        ("unknown field", {"json": {**good, "player": "Bob"}, "headers": ann}, 400),
+    ]
     for what, request, status in cases:
         response = http.post(moves, **request)
         assert response.status_code == status, (what, response.text)

@@ -1,12 +1,17 @@
 """A bounded load test of ``kakuro play serve`` on localhost, and its figures.
 
 ``python -m kakurolab.web.loadtest --seconds 60`` starts the server as a subprocess on a
-scratch store, seats ``--players`` players in ``--games`` Arena games over the HTTP API, and
-lets every player make moves over its WebSocket for ``--seconds`` (a place, then an erase of
-the same cell, so no board ever completes), pausing ``--think`` seconds (jittered) between
-moves as a person would.  Then it stops the server and checks, in the store, that every
+scratch store, seats ``--per-game`` players in each of ``--games`` Arena games over the HTTP
+API, and lets every player make moves over its WebSocket for ``--seconds`` (a place, then an
+erase of the same cell, so no board ever completes), pausing ``--think`` seconds (jittered)
+between moves as a person would.  Then it stops the server and checks, in the store, that every
 acknowledged move is in the game's log (no lost move) and that nothing else is.  It also
-times the new-game page for a 16×22 puzzle: ``GET /``, ``POST /api/games``, the first view.
+times the new-game page for a 16×22 puzzle: ``GET /``, the three static files, and ``POST
+/api/games`` (whose answer is the first view).
+
+The engine commits each move with an fsync (SQLite ``synchronous=FULL``), about 7 ms on the
+machine of docs/web.md; that bounds one store's throughput, so the pace matters: at a 0.25 s
+pause 50 players offer more moves than one store commits and the round trip is queueing.
 
 The figures (move round trip median / p95 / max, moves per second, errors, new-game times)
 print as JSON; ``tests/test_web_load.py`` runs a short version in the default suite and the
@@ -259,7 +264,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=60.0, help="how long players move (60)")
     p.add_argument("--games", type=int, default=25, help="Arena games (25)")
     p.add_argument("--per-game", type=int, default=2, help="players per game (2)")
-    p.add_argument("--think", type=float, default=0.25, help="mean pause between moves (0.25 s)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean pause between a player's moves (1 s: faster than people place digits)",
+    )
     p.add_argument("--size", default="8x8", help="puzzle size of the Arena games (8x8)")
     p.add_argument("--new-games", type=int, default=20, help="16x22 new-game pages timed (20)")
     return p

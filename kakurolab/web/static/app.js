@@ -355,9 +355,7 @@ function useShield(g, kind) {
 function showOutcome(g, outcome) {
   if (outcome.shield) {
     const s = outcome.shield;
-    const lines = [s.text];
-    if (s.sets && s.sets.length) lines.push(s.sets.map((set) => `{${set.join(", ")}}`).join("  "));
-    $("#shield-output").textContent = lines.filter(Boolean).join("\n");
+    $("#shield-output").textContent = s.text;  // the engine's words (sets included)
     g.hinted = new Set((s.cells || []).map(keyOf));
   }
   if (outcome.message) say(outcome.message);
