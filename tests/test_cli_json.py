@@ -76,6 +76,17 @@ def _report(tmp: Path) -> list[str]:
     return ["report", str(tmp / "res"), "--no-plots"]
 
 
+def _play(tmp: Path) -> list[str]:
+    """A move in a practice game made first (``play new``), on a store in ``tmp``."""
+    from kakurolab.game import GameService
+
+    store = str(tmp / "games.sqlite")
+    assert main(["play", "new", "--size", "6x6", "--seed", "1", "--store", store]) == 0
+    service = GameService(store)
+    (game,) = service.games(service.local_player().token)
+    return ["move", game["game_id"], "shield", "hint", "--store", store]
+
+
 def _verify(tmp: Path) -> list[str]:
     certs = tmp / "certs"
     assert main(["certify", str(TINY), "--select", "tiny-a", "-o", str(certs)]) == 0
@@ -116,6 +127,11 @@ CASES: dict[str, list[Case]] = {
     "grade": [lambda t: [str(TINY), "--report", str(t / "grades.md")]],
     "hint": [lambda t: [str(TINY), "--select", "tiny-a"]],
     "info": [lambda t: [str(TINY)]],
+    "play": [
+        lambda t: ["new", "--size", "6x6", "--seed", "1", "--store", str(t / "games.sqlite")],
+        _play,
+        lambda t: ["campaign", "--store", str(t / "games.sqlite")],
+    ],
     "render": [lambda t: [str(TINY), "--select", "tiny-b", "--solution", "-o", str(t / "b.svg")]],
     "show": [lambda t: [str(TINY), "--solution"]],
     "solve": [lambda t: [str(TINY)], lambda t: [str(TINY), "--up-only", "--encoding", "table"]],

@@ -114,13 +114,15 @@ def run_text(run: RunRef) -> str:
     return f"{cell_text(run[0])} {run[1].value}"
 
 
-def _enum(kind: type[StrEnum], value: object, what: str) -> Any:
+def _enum(
+    kind: type[StrEnum], value: object, what: str, shown: Sequence[StrEnum] | None = None
+) -> Any:
     if isinstance(value, str):
         try:
             return kind(value.strip().lower())
         except ValueError:
             pass
-    known = ", ".join(m.value for m in kind)
+    known = ", ".join(m.value for m in (shown or list(kind)))
     raise MoveSyntaxError(f"unknown {what} {_short(value)}; known: {known}")
 
 
@@ -175,7 +177,8 @@ class Move:
             allowed = {"kind", "shield", *SHIELD_FIELDS[shield]}
         extra = sorted(str(k)[:MAX_TEXT] for k in data if k not in allowed)
         if extra:
-            raise MoveSyntaxError(f"a {kind.value} move takes no {', '.join(extra)}")
+            more = f" (and {len(extra) - 3} more)" if len(extra) > 3 else ""
+            raise MoveSyntaxError(f"a {kind.value} move takes no {', '.join(extra[:3])}{more}")
         missing = sorted(k for k in allowed if k not in data)
         if missing:
             raise MoveSyntaxError(f"a {kind.value} move needs {', '.join(missing)}")
@@ -192,7 +195,7 @@ class Move:
             raise MoveSyntaxError("no move given")
         if _CELL.fullmatch(words[0].lower()):
             words = ["place", *words]
-        kind = _enum(MoveKind, words[0], "move kind")
+        kind = _enum(MoveKind, words[0], "move kind", _WORD_KINDS)
         rest = words[1:]
         record: dict[str, object] = {"kind": kind.value}
         fields: Sequence[str] = FIELDS[kind]
@@ -210,6 +213,8 @@ class Move:
         record.update(zip(fields, rest, strict=True))
         return cls.from_json(record)
 
+
+_WORD_KINDS = [k for k in MoveKind if k in PLAYER_KINDS]
 
 FIELDS: dict[MoveKind, tuple[str, ...]] = {
     MoveKind.JOIN: ("name",),

@@ -178,7 +178,28 @@ def _with_rank(line: Standing, rank: int) -> Standing:
 
 # --- target times --------------------------------------------------------------------------------
 
-TARGET_TIMES: dict[tuple[str, str], int] = {}
+TARGET_TIMES: dict[tuple[str, str], int] = {
+    ("8x8", "easy"): 300,
+    ("8x8", "normal"): 330,
+    ("8x8", "hard"): 570,
+    ("8x8", "expert"): 1230,
+    ("10x10", "easy"): 390,
+    ("10x10", "normal"): 600,
+    ("10x10", "hard"): 570,
+    ("10x10", "expert"): 1620,
+    ("12x12", "easy"): 630,
+    ("12x12", "normal"): 1140,
+    ("12x12", "hard"): 2250,
+    ("12x12", "expert"): 1890,
+    ("14x14", "easy"): 810,
+    ("14x14", "normal"): 1290,
+    ("14x14", "hard"): 3420,
+    ("14x14", "expert"): 2970,
+    ("16x22", "easy"): 1290,
+    ("16x22", "normal"): 2820,
+    ("16x22", "hard"): 5310,
+    ("16x22", "expert"): 4500,
+}
 """Seconds, per (size, difficulty): the measured median solving estimate (see module doc);
 filled in from :func:`measure_target` (``python -m kakurolab.game.scoring`` prints it)."""
 

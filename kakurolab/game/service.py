@@ -22,6 +22,7 @@ import hashlib
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,9 @@ from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .store import LogRow, Store, chain
 from .views import GameView, event_for, player_view
+
+MAX_CACHED = 512
+"""Games kept in memory; others are replayed from the store when next asked for."""
 
 Chooser = Callable[[str, str, str | int], tuple[Puzzle, Solution]]
 
@@ -112,7 +116,7 @@ class GameService:
         self.store = store if isinstance(store, Store) else Store(store)
         self.clock = clock
         self.chooser: Chooser = chooser or puzzles.choose
-        self._games: dict[str, tuple[Game, str]] = {}
+        self._games: OrderedDict[str, tuple[Game, str]] = OrderedDict()
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[str, int], None]] = []
 
@@ -132,7 +136,10 @@ class GameService:
 
     def whoami(self, token: str) -> tuple[str, str]:
         """(player_id, name) of a token, or an AuthError."""
-        found = self.store.player_by_token(token) if isinstance(token, str) else None
+        if not isinstance(token, str) or len(token) > 200:
+            raise AuthError("unknown player token")
+        with self._lock:
+            found = self.store.player_by_token(token)
         if found is None:
             raise AuthError("unknown player token")
         return found
@@ -153,20 +160,26 @@ class GameService:
 
     def create(self, token: str, new: NewGame) -> GameView:
         """A new game with its creator seated (solo games start at once).  A campaign date a
-        player already has returns that game instead: one calendar game per player and day."""
+        player already has returns that game instead: one calendar game per player and day.
+        The puzzle is chosen outside the service lock (a generator may take seconds)."""
         player_id, name = self.whoami(token)
         mode = Mode(new.mode)
-        rules = RULES[mode]
-        new.options.check(rules)
-        with self._lock:
-            date = None
-            if mode is Mode.CAMPAIGN:
-                day = calendar.parse_date(new.date) if new.date else calendar.today(self.clock())
-                date = day.isoformat()
+        new.options.check(RULES[mode])
+        date = None
+        if mode is Mode.CAMPAIGN:
+            today = calendar.today(self.clock())
+            day = calendar.parse_date(new.date) if new.date else today
+            if day > today:
+                raise GameError(f"the calendar puzzle of {day.isoformat()} is not out yet")
+            date = day.isoformat()
+            with self._lock:
                 existing = self.store.calendar_game(player_id, date)
-                if existing is not None:
-                    return self.view(existing, token)
-            spec, puzzle, solution = self._choose(mode, new, date)
+            if existing is not None:
+                return self.view(existing, token)
+        spec, puzzle, solution = self._choose(mode, new, date)
+        with self._lock:
+            if date is not None and self.store.calendar_game(player_id, date) is not None:
+                return self.create(token, new)  # made meanwhile by another call: that one
             game_id = "g-" + secrets.token_hex(4)
             values = dict(solution.values)
             text = dumps([Puzzle(puzzle.id, puzzle.grid)], "kakuro")
@@ -282,6 +295,8 @@ class GameService:
         """The log entries after ``version`` as this player may see them (rivals' Arena moves
         only by kind)."""
         player_id, _ = self.whoami(token)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise GameError(f"a version is a whole number, got {str(version)[:40]!r}")
         with self._lock:
             game = self._game(game_id)
             if player_id not in game.players:
@@ -429,6 +444,9 @@ class GameService:
         if self.store.version(game_id) > game.seq:
             game, head = self._replay(game, head, self.store.log(game_id, game.seq))
         self._games[game_id] = (game, head)
+        self._games.move_to_end(game_id)
+        while len(self._games) > MAX_CACHED:  # the least recently used reloads from the store
+            self._games.popitem(last=False)
         return game, head
 
     def _load(self, game_id: str) -> tuple[Game, str]:

@@ -47,7 +47,7 @@ def candidates(ctx: ShieldContext) -> ShieldResult:
     empty, _, sets = _state(ctx).remaining_sets(run)
     if not empty:
         raise IllegalMoveError(f"clue entry {run.name} is already filled")
-    shown = tuple(digits_of(mask) for mask in sets)
+    shown = tuple(sorted(digits_of(mask) for mask in sets))
     listed = " or ".join("{" + ", ".join(map(str, s)) + "}" for s in shown) or "none"
     clue = run.clue.value if run.clue else 0
     text = (

@@ -1,0 +1,185 @@
+"""The store: a SIGKILLed process loses no acknowledged move, a damaged log is refused on
+replay, two processes (services) on one file stay in step, and ``kakuro play`` in the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _game import Clock, service, tiny, tiny_chooser
+
+from kakurolab.cli import main
+from kakurolab.game import GameService, Mode, NewGame, ReplayError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import json, sys
+from kakurolab.game import GameService, Mode, NewGame
+svc = GameService(sys.argv[1])
+me = svc.register("killed")
+view = svc.create(me.token, NewGame(Mode.PRACTICE, size="6x6", difficulty="easy", seed=3))
+whites = [f"r{r + 1}c{c + 1}" for r, row in enumerate(view.puzzle["grid"])
+          for c, token in enumerate(row) if token == "."]
+print(json.dumps({"token": me.token, "game": view.game_id}), flush=True)
+i = 0
+while True:
+    move = {"kind": "mark", "cell": whites[i % len(whites)], "digit": i % 9 + 1}
+    result = svc.act(view.game_id, me.token, move)
+    print(json.dumps({"version": result.view.version, "move": move}), flush=True)
+    i += 1
+"""
+
+
+def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    assert child.stdout is not None
+    head = json.loads(child.stdout.readline())
+    acked = []
+    while len(acked) < 150:
+        acked.append(json.loads(child.stdout.readline()))
+    os.kill(child.pid, signal.SIGKILL)  # mid-write, most likely: it never sleeps
+    child.wait()
+    assert child.returncode == -signal.SIGKILL
+    svc = GameService(path)  # a new process's view: load and replay the log
+    events = svc.events_since(head["game"], head["token"], 0)
+    by_seq = {e["seq"]: e for e in events}
+    for ack in acked:
+        assert by_seq[ack["version"]]["move"] == ack["move"]
+    view = svc.view(head["game"], head["token"])
+    assert view.version >= acked[-1]["version"]
+    # the marks replayed are the toggles of every logged move
+    marks: dict[str, set[int]] = {}
+    for event in events:
+        if event["kind"] == "mark":
+            marks.setdefault(event["move"]["cell"], set()).symmetric_difference_update(
+                {event["move"]["digit"]}
+            )
+    assert view.marks == {c: sorted(d) for c, d in sorted(marks.items()) if d}
+
+
+def _played(tmp_path: Path) -> tuple[GameService, str, str]:
+    svc = service(tmp_path)
+    me = svc.register("solo")
+    game = svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id
+    for cell, digit in (("r2c2", 2), ("r2c3", 4), ("r3c3", 5)):
+        svc.act(game, me.token, {"kind": "place", "cell": cell, "digit": digit})
+    return svc, me.token, game
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE moves SET outcome = replace(outcome, 'r2c3 = 4', 'r2c3 = 5') WHERE seq = 4",
+        "UPDATE moves SET move = replace(move, '\"digit\": 4', '\"digit\": 1') WHERE seq = 4",
+        "DELETE FROM moves WHERE seq = 3",
+        "UPDATE moves SET at = at + 1 WHERE seq = 5",
+        "UPDATE games SET solution_digest = 'x'",
+    ],
+)
+def test_a_damaged_log_is_refused_on_replay(tmp_path: Path, damage: str) -> None:
+    svc, token, game = _played(tmp_path)
+    before = svc.view(game, token).to_json()
+    assert GameService(tmp_path / "games.sqlite", clock=Clock()).view(game, token).to_json() == (
+        before
+    )
+    svc.close()
+    with sqlite3.connect(tmp_path / "games.sqlite") as db:
+        assert db.execute(damage).rowcount == 1
+    with pytest.raises(ReplayError):
+        GameService(tmp_path / "games.sqlite", clock=Clock()).view(game, token)
+
+
+def test_two_services_on_one_store_stay_in_step(tmp_path: Path) -> None:
+    clock = Clock()
+    first = service(tmp_path, clock, chooser=tiny_chooser)
+    alice, bob = first.register("alice"), first.register("bob")
+    game = first.create(alice.token, NewGame(Mode.BATTLE, size="4x4")).game_id
+    second = service(tmp_path, clock, chooser=tiny_chooser)  # another process, say the web
+    second.join(game, bob.token)
+    assert first.view(game, alice.token).phase == "active"
+    first.act(game, alice.token, {"kind": "place", "cell": "r2c2", "digit": 2})
+    second.act(game, bob.token, {"kind": "place", "cell": "r2c3", "digit": 1})
+    assert first.view(game, alice.token).board == second.view(game, bob.token).board
+    assert first.view(game, alice.token).turn == alice.player_id
+
+
+def test_subscribers_hear_every_commit(tmp_path: Path) -> None:
+    svc, token, game = _played(tmp_path)
+    heard: list[tuple[str, int]] = []
+    stop = svc.subscribe(lambda g, v: heard.append((g, v)))
+    svc.act(game, token, {"kind": "mark", "cell": "r4c4", "digit": 7})
+    stop()
+    svc.act(game, token, {"kind": "mark", "cell": "r4c4", "digit": 7})
+    assert heard == [(game, svc.version(game) - 1)]
+
+
+# --- kakuro play -------------------------------------------------------------------------------
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = ["--store", str(tmp_path / "g.sqlite")]
+    puzzle = str(Path(__file__).parent / "data" / "tiny.kakuro")
+    code, out, _ = _cli(capsys, "new", "--file", puzzle, "--select", "tiny-a", *store, "--json")
+    assert code == 0
+    game = json.loads(out)["game_id"]
+    code, out, _ = _cli(capsys, "move", game, "r2c2", "2", *store)
+    assert code == 0 and "r2c2 = 2" in out
+    code, out, _ = _cli(capsys, "move", game, "mark", "r3c3", "5", *store)
+    assert code == 0
+    code, out, _ = _cli(capsys, "show", game, *store)
+    assert code == 0 and "  2  " in out and "(5)" in out and "10\\" not in out.split("\n")[1]
+    for bad in (["r1c1", "3"], ["r2c2", "0"], ["fly"], ["shield", "candidates", "r9c9"]):
+        code, out, err = _cli(capsys, "move", game, *bad, *store)
+        assert code == 2 and err.startswith("kakuro: error: ") and err.count("\n") == 1, bad
+        assert "Traceback" not in err
+    code, _, err = _cli(capsys, "move", "g-none", "r2c2", "2", *store)
+    assert code == 2 and "no game" in err
+    code, _, err = _cli(capsys, "show", game, "--player", "someone-else", *store)
+    assert code == 2 and "not a player" in err
+    for cell, digit in (("r2c3", 1), ("r3c2", 3), ("r3c3", 5), ("r3c4", 2), ("r4c3", 9)):
+        assert _cli(capsys, "move", game, cell, str(digit), *store)[0] == 0
+    code, out, _ = _cli(capsys, "move", game, "r4c4", "7", *store)
+    assert code == 0 and "1. local" in out
+    code, out, _ = _cli(capsys, "score", game, *store, "--json")
+    (line,) = json.loads(out)["standings"]
+    assert line["solved"] and line["breakdown"]["flawless"] == 500
+    code, out, _ = _cli(capsys, "list", *store, "--json")
+    assert [g["game_id"] for g in json.loads(out)["games"]] == [game]
+
+
+def test_play_campaign_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = ["--store", str(tmp_path / "g.sqlite")]
+    code, out, _ = _cli(capsys, "campaign", *store)
+    assert code == 0 and "Sunday" in out and "16x22" in out and "streak 0" in out
+
+
+def test_games_evicted_from_memory_replay_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kakurolab.game import service as service_module
+
+    monkeypatch.setattr(service_module, "MAX_CACHED", 1)
+    svc = service(tmp_path)
+    me = svc.register("many")
+    games = [svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id for _ in range(3)]
+    for i, game in enumerate(games):
+        svc.act(game, me.token, {"kind": "place", "cell": "r2c2", "digit": i + 1})
+    assert len(svc._games) == 1
+    assert [svc.view(g, me.token).board for g in games] == [{"r2c2": d} for d in (1, 2, 3)]
