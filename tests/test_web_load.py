@@ -47,3 +47,52 @@ def test_full_load() -> None:
     print(figures)
     assert figures.players == 50
     check(figures)
+
+
+def test_a_slow_new_game_holds_up_no_move(tmp_path: Path) -> None:
+    """A puzzle that takes seconds to choose (the generator on a big size) runs beside the
+    engine thread: another player's moves keep their usual round trip meanwhile."""
+    import threading
+    import time
+
+    import httpx
+    from _web import shipped_chooser
+
+    from kakurolab.game import GameService
+    from kakurolab.web.engine import EngineGames
+
+    def slow_chooser(size: str, difficulty: str, seed: str | int) -> object:
+        if size == "12x12":
+            time.sleep(3)
+        return shipped_chooser(size, difficulty, seed)
+
+    games = EngineGames(GameService(tmp_path / "games.sqlite", chooser=slow_chooser))  # type: ignore[arg-type]
+    with live_server(games) as live, httpx.Client(base_url=live.url, timeout=30) as http:
+        token = http.post("/api/players", json={"name": "a"}).json()["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        view = http.post("/api/games", json={"mode": "practice"}, headers=headers).json()
+        cell = next(
+            f"r{r + 1}c{c + 1}"
+            for r, row in enumerate(view["puzzle"]["grid"])
+            for c, sq in enumerate(row)
+            if sq == "."
+        )
+        slow = threading.Thread(
+            target=lambda: httpx.post(
+                live.url + "/api/games", json={"mode": "practice", "size": "12x12"},
+                headers=headers, timeout=30,
+            )
+        )  # fmt: skip
+        slow.start()
+        time.sleep(0.3)  # the slow choice is under way
+        began = time.perf_counter()
+        moves = f"/api/games/{view['game_id']}/moves"
+        for digit in (1, 2, 3, 4):
+            move = {"kind": "place", "cell": cell, "digit": digit}
+            answer = http.post(moves, json={"move": move}, headers=headers)
+            assert answer.status_code == 200, answer.text
+        took = time.perf_counter() - began
+        assert slow.is_alive(), "the slow new game should still be choosing"
+        slow.join()
+    games.close()
+    assert took < 1.5, took

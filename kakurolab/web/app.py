@@ -185,7 +185,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     async def new_game(request: Request) -> Response:
         try:
             spec = protocol.parse_new_game(await _body(request))
-            view = await games.call(games.create, request.state.token, spec)
+            view = await games.call_slow(games.create, request.state.token, spec)
         except KakuroError as exc:
             return _error(exc)
         return JSONResponse(view, 201)

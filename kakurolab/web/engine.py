@@ -5,7 +5,9 @@ out, and every call on one worker thread.
 views are the engine's own ``GameView.to_json()`` (the engine is the one place that decides
 what a player may see, the solution only once the game is over), moves are the engine's JSON.
 Calls run on a single dedicated thread (:meth:`EngineGames.call`): the event loop never
-waits on SQLite's commit or on a puzzle being chosen, and the engine sees one caller at a time.
+waits on SQLite's commit, and moves reach the engine one at a time, in order.  Creating a
+game runs on threads of its own (:meth:`EngineGames.call_slow`): the engine chooses the
+puzzle outside its lock, so a generator taking seconds holds up nobody's moves.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class EngineGames:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kakuro-engine")
+        self._slow = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kakuro-new-game")
 
     @classmethod
     def open(cls, store: Path | str | None = None) -> EngineGames:
@@ -79,7 +82,13 @@ class EngineGames:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._worker, functools.partial(method, *args))
 
+    async def call_slow(self, method: Callable[..., T], *args: Any) -> T:
+        """Run a call that may take seconds (a new game) beside the engine thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._slow, functools.partial(method, *args))
+
     def close(self) -> None:
+        self._slow.shutdown(wait=True)
         self._worker.shutdown(wait=True)
         self.service.close()
 
