@@ -37,7 +37,7 @@ from .. import combos
 from ..errors import KakuroError
 from . import protocol
 from .engine import EngineGames, web_error
-from .hub import Hub, Subscriber
+from .hub import MAX_OUTBOX, Hub, Subscriber
 from .port import Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError
 
@@ -313,6 +313,7 @@ class _Session:
             await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
             return False
         self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
+        self.sub.on_stuck = self._stuck
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
@@ -342,6 +343,12 @@ class _Session:
             sub.offer({"type": "error", "id": ident, "error": str(exc)})
             return
         sub.offer({"type": "ack", "id": ident, "outcome": result, "view": view})
+
+    def _stuck(self) -> None:
+        """A browser that reads nothing while replies pile up is let go (code 1008)."""
+        log.warning("closing a socket of game %s: %d replies unread", self.sub and
+                    self.sub.game_id, MAX_OUTBOX)  # fmt: skip
+        asyncio.get_running_loop().create_task(self.ws.close(code=1008))
 
     @staticmethod
     async def _pump(sub: Subscriber) -> None:

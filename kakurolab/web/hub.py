@@ -41,6 +41,8 @@ class Subscriber:
     outbox: deque[dict[str, Any]] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    on_stuck: Callable[[], None] | None = None
+    """Called once when the outbox overflows (the session closes the socket)."""
 
     def offer(self, message: dict[str, Any]) -> None:
         """Queue a message; a pushed view (``type == "view"``) supersedes waiting ones."""
@@ -48,8 +50,15 @@ class Subscriber:
             waiting = [m for m in self.outbox if m.get("type") != "view"]
             self.outbox.clear()
             self.outbox.extend(waiting)
+        if self.closed:
+            return
         if len(self.outbox) >= MAX_OUTBOX:
             self.closed = True
+            self.outbox.clear()
+            self.wake.set()
+            if self.on_stuck is not None:
+                self.on_stuck()
+            return
         self.outbox.append(message)
         self.wake.set()
 
