@@ -81,3 +81,25 @@ def test_without_the_web_extra_one_line_names_it(tmp_path: Path) -> None:
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kakuro: error:"), proc.stderr
     assert "kakurolab[web]" in lines[0]
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "kakurolab", "play", "serve", "--no-browser", "--port",
+             str(port), "--store", str(tmp_path / "g.sqlite")],
+            cwd=ROOT, capture_output=True, text=True, timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+    finally:
+        taken.close()
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"kakuro: error: cannot listen on 127.0.0.1:{port}: " + (
+        "Address already in use"
+    )

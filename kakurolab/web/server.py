@@ -12,7 +12,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
-from ..errors import require
+from ..errors import KakuroError, require
 from .protocol import MAX_MESSAGE
 
 WS_MAX_SIZE = 16 * MAX_MESSAGE
@@ -65,7 +65,11 @@ def serve(
         access_log=False,
     )
     server = uvicorn.Server(config)
-    sock = listening_socket(host, port)
+    try:
+        sock = listening_socket(host, port)
+    except OSError as exc:
+        games.close()
+        raise KakuroError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
     def announce() -> None:
         while not server.started:
