@@ -473,7 +473,9 @@ function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (ch) => `&#${ch.ch
 function renderScore(v) {
   const card = $("#score-card");
   if (v.phase !== "finished" || !v.standings.length) { card.hidden = true; return; }
+  const first = card.hidden;
   card.hidden = false;
+  if (first) setTimeout(() => card.scrollIntoView({ block: "nearest", behavior: "smooth" }), 0);
   const cell = (x) => `<td>${x === undefined || x === null ? "–" : escapeHtml(x)}</td>`;
   const mastery = v.mode !== "battle";
   const head = mastery
