@@ -108,6 +108,9 @@ def test_battle_turns_and_public_pencil_marks(tmp_path: Path) -> None:
     with pytest.raises(IllegalMoveError, match="already holds 2"):
         svc.act(game, bob.token, place("r2c2", 2))
     assert svc.view(game, bob.token).turn == bob.player_id
+    last = svc.events_since(game, bob.token, svc.version(game) - 1)
+    assert [e.move for e in last] == [place("r2c2", 2)]  # the shared board is public
+    assert last[0].outcome is not None and last[0].outcome["points"] == 2
 
 
 # --- Speed Arena -------------------------------------------------------------------------------
@@ -134,8 +137,8 @@ def test_arena_race_wrong_then_right_submission(tmp_path: Path) -> None:
     ann_seen = next(p for p in seen.players if p.name == "ann")
     assert ann_seen.progress == 1.0 and ann_seen.marks is None
     assert "r4c4" not in seen.board
-    assert all("move" not in e for e in svc.events_since(game, ben.token, 0)
-               if e["player_id"] == ann.player_id and e["kind"] == "place")  # fmt: skip
+    assert all(e.move is None for e in svc.events_since(game, ben.token, 0)
+               if e.player_id == ann.player_id and e.kind == "place")  # fmt: skip
     with pytest.raises(IllegalMoveError, match="6 empty"):  # incomplete: refused, not counted
         svc.act(game, ben.token, {"kind": "submit"})
     refused = svc.act(game, ann.token, {"kind": "submit"})
@@ -526,7 +529,8 @@ def test_nothing_shows_the_solution_before_the_end(tmp_path: Path) -> None:
         outputs.append(svc.act(game, me.token, place(cell, digit)).to_json())
     outputs.append(svc.act(game, me.token, shield("clear")).to_json())
     outputs.append(svc.act(game, me.token, shield("candidates", run=f"{cells[-1]} across")))
-    outputs += [svc.view(game, me.token).to_json(), svc.events_since(game, me.token, 0)]
+    outputs.append(svc.view(game, me.token).to_json())
+    outputs += [e.to_json() for e in svc.events_since(game, me.token, 0)]
     outputs += [svc.describe(game), svc.games(me.token), svc.standings(game, me.token)]
     text = json.dumps(outputs, default=str)
     digits = "".join(str(solution[c]) for c in cells)

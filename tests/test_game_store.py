@@ -52,7 +52,7 @@ def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
     child.wait()
     assert child.returncode == -signal.SIGKILL
     svc = GameService(path)  # a new process's view: load and replay the log
-    events = svc.events_since(head["game"], head["token"], 0)
+    events = [e.to_json() for e in svc.events_since(head["game"], head["token"], 0)]
     by_seq = {e["seq"]: e for e in events}
     for ack in acked:
         assert by_seq[ack["version"]]["move"] == ack["move"]

@@ -27,7 +27,7 @@ from .moves import EndReason, Mode, Move, MoveKind, Phase, ShieldKind
 from .rules import RULES, GameSpec, Options
 from .service import ActResult, Credentials, GameService, NewGame
 from .state import Outcome
-from .views import GameView
+from .views import Event, GameView
 
 __all__ = [
     "RULES",
@@ -35,6 +35,7 @@ __all__ = [
     "AuthError",
     "Credentials",
     "EndReason",
+    "Event",
     "GameError",
     "GameOverError",
     "GameService",

@@ -45,7 +45,7 @@ from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .store import LogRow, Store, chain
-from .views import GameView, event_for, player_view
+from .views import Event, GameView, event_for, player_view
 
 MAX_CACHED = 512
 """Games kept in memory; others are replayed from the store when next asked for."""
@@ -291,7 +291,7 @@ class GameService:
         with self._lock:
             return self._game(game_id).seq
 
-    def events_since(self, game_id: str, token: str, version: int) -> list[dict[str, Any]]:
+    def events_since(self, game_id: str, token: str, version: int) -> list[Event]:
         """The log entries after ``version`` as this player may see them (rivals' Arena moves
         only by kind)."""
         player_id, _ = self.whoami(token)

@@ -218,18 +218,37 @@ PUBLIC_KINDS = frozenset({MoveKind.JOIN, MoveKind.START, MoveKind.EXPIRE, MoveKi
 """Moves everyone sees in full (a submission's verdict is announced; its grid is not)."""
 
 
+@dataclass(frozen=True)
+class Event:
+    """One log entry as a player may see it: ``move`` and ``outcome`` only when visible."""
+
+    seq: int
+    at: float
+    kind: MoveKind
+    player_id: str | None
+    move: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "seq": self.seq, "at": self.at, "kind": self.kind.value, "player_id": self.player_id,
+        }  # fmt: skip
+        if self.move is not None:
+            record["move"] = self.move
+            record["outcome"] = self.outcome
+        return record
+
+
 def event_for(
     viewer: str, mode_public: bool, seq: int, at: float, actor: str | None,
     move: dict[str, Any], outcome: dict[str, Any],
-) -> dict[str, Any]:  # fmt: skip
+) -> Event:  # fmt: skip
     """One log entry as ``viewer`` may see it: in full when it is theirs, the mode is
     turn-based, or the kind is public; otherwise only who did what kind of move."""
     kind = MoveKind(move["kind"])
-    record: dict[str, Any] = {"seq": seq, "at": at, "kind": kind.value, "player_id": actor}
     if actor == viewer or mode_public or kind in PUBLIC_KINDS:
-        record["move"] = move
-        record["outcome"] = outcome
-    return record
+        return Event(seq, at, kind, actor, move, outcome)
+    return Event(seq, at, kind, actor)
 
 
 # --- the board as text -------------------------------------------------------------------------
