@@ -44,10 +44,10 @@ LAYERS: dict[str, float] = {
     "encodings_table": 9,
     "experiments": 9,
     "game": 10,
+    "web": 10.5,  # the engine over HTTP; the play command's ``serve`` imports it
     "commands": 11,
     "cli": 12,
     "__main__": 13,
-    "web": 12,
     "__init__": 14,  # the lazy public facade: nothing inside the package imports it
 }
 """Rank of each top-level module or package of kakurolab (higher may import lower)."""

@@ -114,6 +114,25 @@ def _campaign_args(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=run_campaign)
 
 
+@action("serve", "play in the browser: a local web server (needs the 'web' extra)")
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8421, help="port (default 8421; 0: any free)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """docs/web.md; the server itself is :mod:`kakurolab.web`."""
+    from ..web.server import serve
+
+    if not 0 <= args.port <= 65535:
+        raise OptionError(f"--port must be 0-65535, got {args.port}")
+    serve(host=args.host, port=args.port, store=args.store, open_browser=not args.no_browser,
+          as_json=args.json)  # fmt: skip
+    return 0
+
+
 # --- running -----------------------------------------------------------------------------------
 
 

@@ -1,0 +1,362 @@
+"""The Starlette application: static front end, a small JSON API and one WebSocket.
+
+Routes (docs/web.md has the message formats):
+
+* ``GET /`` and ``/static/NAME``: the front end (plain HTML/CSS/JS shipped as package data,
+  served from memory);
+* ``POST /api/players``: a player and the secret token every later call presents;
+* ``POST /api/games``, ``POST /api/games/{id}/join``, ``GET /api/games/{id}``,
+  ``POST /api/games/{id}/moves``, ``GET /api/calendar``: with ``Authorization: Bearer
+  TOKEN`` (its form checked by :class:`TokenAuth`, its truth by the engine);
+* ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
+* ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
+
+Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
+loop keeps serving sockets while a move commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import combos
+from ..errors import KakuroError
+from . import protocol
+from .engine import EngineGames, web_error
+from .hub import MAX_OUTBOX, Hub, Subscriber
+from .port import Unauthorized, WebError
+from .protocol import MAX_MESSAGE, ProtocolError
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(str(resources.files(__package__).joinpath("static")))
+
+OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos")
+"""API routes that need no token; every other ``/api/`` route does."""
+
+
+def combos_table() -> dict[str, list[list[int]]]:
+    """Every (length, sum) with its digit sets, from :mod:`kakurolab.combos`, keyed "len,sum"."""
+    table: dict[str, list[list[int]]] = {}
+    for length in range(1, combos.MAX_RUN + 1):
+        for total in combos.feasible_sums(length):
+            table[f"{length},{total}"] = [
+                list(combos.digits_of(m)) for m in combos.combos(length, total)
+            ]
+    return table
+
+
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
+
+
+def static_files() -> dict[str, tuple[bytes, str, str]]:
+    """The front end, read once: name -> (bytes, media type, etag).  Served from memory in
+    one write (a file streamed in pieces meets Nagle's algorithm and TCP's delayed ACK, about
+    40 ms per file on localhost), and only these names exist: no path reaches the disk."""
+    files = {}
+    for path in sorted(STATIC.iterdir()):
+        if path.suffix in MEDIA_TYPES:
+            body = path.read_bytes()
+            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+            files[path.name] = (body, MEDIA_TYPES[path.suffix], etag)
+    return files
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return dict(scope.get("headers") or ())
+
+
+class TokenAuth:
+    """API routes need ``Authorization: Bearer TOKEN`` of a sane form; the token is put in
+    ``scope["state"]["token"]``.  Whether it names a player of the game is the engine's answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES:
+            header = _headers(scope).get(b"authorization", b"")
+            scheme, _, token = header.decode("latin-1").partition(" ")
+            token = token.strip()
+            if scheme.lower() != "bearer" or not protocol.TOKEN.fullmatch(token):
+                response = JSONResponse({"error": "a player token is required"}, 401)
+                await response(scope, receive, send)
+                return
+            scope.setdefault("state", {})["token"] = token
+        await self.app(scope, receive, send)
+
+
+class BodyLimit:
+    """Refuse request bodies announced over :data:`MAX_MESSAGE` bytes before reading them
+    (a body that lies about its length is cut while read, in :func:`_body`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            length = _headers(scope).get(b"content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
+                response = JSONResponse({"error": f"body over {MAX_MESSAGE} bytes"}, 413)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _error(exc: KakuroError) -> JSONResponse:
+    mapped = web_error(exc) if not isinstance(exc, ProtocolError) else exc
+    status = mapped.status if isinstance(mapped, WebError) else 400
+    return JSONResponse({"error": str(exc)}, status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_MESSAGE:
+            raise ProtocolError(f"message too large (over {MAX_MESSAGE} bytes)")
+        chunks.append(chunk)
+    return protocol.decode(b"".join(chunks))
+
+
+def _game_id(request: Request) -> str:
+    game_id = request.path_params["game_id"]
+    if not protocol.GAME_ID.fullmatch(game_id):
+        raise ProtocolError("malformed game id")
+    return str(game_id)
+
+
+def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
+    """The ASGI app over ``games`` (the engine's service)."""
+    hub = Hub(games, poll_s=poll_s)
+    table = combos_table()
+    files = static_files()
+
+    def file(name: str, request: Request) -> Response:
+        found = files.get(name)
+        if found is None:
+            return JSONResponse({"error": "not found"}, 404)
+        body, media_type, etag = found
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=media_type, headers=headers)
+
+    async def index(request: Request) -> Response:
+        return file("index.html", request)
+
+    async def static(request: Request) -> Response:
+        return file(request.path_params["name"], request)
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def combos_route(request: Request) -> Response:
+        return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
+
+    async def register(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            protocol.only(data, {"name"}, "player")
+            player = await games.call(games.register, protocol.name(data))
+        except KakuroError as exc:
+            return _error(exc)
+        return JSONResponse(player, 201)
+
+    async def new_game(request: Request) -> Response:
+        try:
+            spec = protocol.parse_new_game(await _body(request))
+            view = await games.call_slow(games.create, request.state.token, spec)
+        except KakuroError as exc:
+            return _error(exc)
+        return JSONResponse(view, 201)
+
+    async def join(request: Request) -> Response:
+        try:
+            game_id = _game_id(request)
+            view = await games.call(games.join, game_id, request.state.token)
+        except KakuroError as exc:
+            return _error(exc)
+        await hub.publish(game_id)
+        return JSONResponse(view)
+
+    async def view(request: Request) -> Response:
+        try:
+            game_id = _game_id(request)
+            return JSONResponse(await games.call(games.view, game_id, request.state.token))
+        except KakuroError as exc:
+            return _error(exc)
+
+    async def move(request: Request) -> Response:
+        try:
+            game_id = _game_id(request)
+            data = await _body(request)
+            protocol.only(data, {"move"}, "move request")
+            parsed = protocol.parse_move(data.get("move"))
+            result = await games.call(games.act, game_id, request.state.token, parsed)
+        except KakuroError as exc:
+            return _error(exc)
+        await hub.publish(game_id)
+        return JSONResponse(result)
+
+    async def calendar(request: Request) -> Response:
+        try:
+            return JSONResponse(await games.call(games.calendar, request.state.token))
+        except KakuroError as exc:
+            return _error(exc)
+
+    async def socket(ws: WebSocket) -> None:
+        await ws.accept()
+        session = _Session(ws, games, hub)
+        try:
+            await session.serve()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            session.close()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await hub.close()
+
+    routes = [
+        Route("/", index),
+        Route("/api/health", health),
+        Route("/api/combos", combos_route),
+        Route("/api/players", register, methods=["POST"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", view),
+        Route("/api/games/{game_id}/join", join, methods=["POST"]),
+        Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+        Route("/api/calendar", calendar),
+        WebSocketRoute("/ws", socket),
+        Route("/static/{name}", static),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(TokenAuth)
+    app.add_middleware(BodyLimit)
+    app.state.hub = hub
+    app.state.games = games
+    return app
+
+
+class _Session:
+    """One socket: a ``hello`` proves the seat, then moves and view requests.
+
+    A malformed message gets an error reply and the socket stays open; a wrong token or an
+    unknown game in ``hello`` gets a ``fatal`` reply and the socket is closed.  The mover gets
+    an ack with its new view; the other players of the game get theirs pushed (:class:`Hub`).
+    """
+
+    def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub) -> None:
+        self.ws, self.games, self.hub = ws, games, hub
+        self.sub: Subscriber | None = None
+        self.pump: asyncio.Task[None] | None = None
+
+    async def reply(self, message: dict[str, Any]) -> None:
+        if self.sub is None:
+            await self.ws.send_json(message)
+        else:
+            self.sub.offer(message)
+
+    async def serve(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            try:
+                parsed = protocol.parse_socket(raw)
+            except KakuroError as exc:
+                await self.reply({"type": "error", "id": None, "error": str(exc)})
+                continue
+            if isinstance(parsed, protocol.Hello):
+                if not await self.hello(parsed):
+                    return
+            elif self.sub is None:
+                await self.reply({"type": "error", "id": None, "error": "say hello first"})
+            elif isinstance(parsed, protocol.ViewRequest):
+                await self.answer(parsed.id, None)
+            else:
+                await self.act(parsed)
+
+    async def hello(self, hello: protocol.Hello) -> bool:
+        if self.sub is not None:
+            await self.reply({"type": "error", "id": None, "error": "already joined"})
+            return True
+        try:
+            first = await self.games.call(self.games.view, hello.game, hello.token)
+        except KakuroError as exc:
+            await self.ws.send_json({"type": "fatal", "error": str(exc)})
+            await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
+            return False
+        self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
+        self.sub.on_stuck = self._stuck
+        self.hub.subscribe(self.sub, version=first["version"])
+        self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
+        self.sub.offer({"type": "view", "view": first})
+        return True
+
+    async def act(self, message: protocol.MoveMessage) -> None:
+        sub = self.sub
+        assert sub is not None
+        try:
+            result = await self.games.call(self.games.act, sub.game_id, sub.token, message.move)
+        except KakuroError as exc:
+            sub.offer({"type": "error", "id": message.id, "error": str(exc)})
+            return
+        except Exception:  # an engine bug must not take the server down with it
+            log.exception("move failed in game %s", sub.game_id)
+            sub.offer({"type": "error", "id": message.id, "error": "internal error"})
+            return
+        sub.offer({"type": "ack", "id": message.id, **result})
+        await self.hub.publish(sub.game_id, skip=sub)
+
+    async def answer(self, ident: int, result: dict[str, Any] | None) -> None:
+        sub = self.sub
+        assert sub is not None
+        try:
+            view = await self.games.call(self.games.view, sub.game_id, sub.token)
+        except KakuroError as exc:
+            sub.offer({"type": "error", "id": ident, "error": str(exc)})
+            return
+        sub.offer({"type": "ack", "id": ident, "outcome": result, "view": view})
+
+    def _stuck(self) -> None:
+        """A browser that reads nothing while replies pile up is let go (code 1008)."""
+        log.warning("closing a socket of game %s: %d replies unread", self.sub and
+                    self.sub.game_id, MAX_OUTBOX)  # fmt: skip
+        asyncio.get_running_loop().create_task(self.ws.close(code=1008))
+
+    @staticmethod
+    async def _pump(sub: Subscriber) -> None:
+        with contextlib.suppress(Exception):
+            await sub.pump()
+
+    def close(self) -> None:
+        if self.sub is not None:
+            self.hub.unsubscribe(self.sub)
+        if self.pump is not None:
+            self.pump.cancel()

@@ -1,0 +1,145 @@
+"""Live pushes: which sockets watch which game, and a fresh view to each after a change.
+
+Each connection has its own outbox: replies (acks, errors) keep their order, while a pushed
+view replaces any older pushed view still waiting, so a slow browser gets the newest state
+instead of a backlog; a browser that lets :data:`MAX_OUTBOX` replies pile up is dropped.
+Views are computed per token by the engine: a player only ever receives their own view.  A
+short poll of the engine's version counter also catches changes made outside this server
+(``kakuro play move`` from a terminal, another process on the same store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import KakuroError
+
+if TYPE_CHECKING:
+    from .engine import EngineGames
+
+log = logging.getLogger(__name__)
+
+MAX_OUTBOX = 256
+"""Replies waiting for one socket before it is given up as stuck."""
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One open socket of one player in one game."""
+
+    game_id: str
+    token: str
+    send: Send
+    outbox: deque[dict[str, Any]] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+    on_stuck: Callable[[], None] | None = None
+    """Called once when the outbox overflows (the session closes the socket)."""
+
+    def offer(self, message: dict[str, Any]) -> None:
+        """Queue a message; a pushed view (``type == "view"``) supersedes waiting ones."""
+        if message.get("type") == "view":
+            waiting = [m for m in self.outbox if m.get("type") != "view"]
+            self.outbox.clear()
+            self.outbox.extend(waiting)
+        if self.closed:
+            return
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.closed = True
+            self.outbox.clear()
+            self.wake.set()
+            if self.on_stuck is not None:
+                self.on_stuck()
+            return
+        self.outbox.append(message)
+        self.wake.set()
+
+    async def pump(self) -> None:
+        """Send queued messages in order until closed."""
+        while not self.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox and not self.closed:
+                await self.send(self.outbox.popleft())
+
+
+class Hub:
+    def __init__(self, games: EngineGames, *, poll_s: float = 0.5) -> None:
+        self.games = games
+        self.poll_s = poll_s
+        self.watchers: dict[str, set[Subscriber]] = {}
+        self.seen: dict[str, int] = {}
+        self._poller: asyncio.Task[None] | None = None
+
+    def subscribe(self, sub: Subscriber, *, version: int) -> None:
+        """Watch a game whose view at ``version`` the subscriber already has."""
+        self.watchers.setdefault(sub.game_id, set()).add(sub)
+        self.seen.setdefault(sub.game_id, version)
+        if self._poller is None or self._poller.done():
+            self._poller = asyncio.get_running_loop().create_task(self._poll())
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        sub.closed = True
+        sub.wake.set()
+        subs = self.watchers.get(sub.game_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self.watchers[sub.game_id]
+                self.seen.pop(sub.game_id, None)
+
+    async def publish(self, game_id: str, *, skip: Subscriber | None = None) -> None:
+        """Offer every watcher of ``game_id`` (but ``skip``, already answered) its new view."""
+        subs = [s for s in self.watchers.get(game_id, ()) if s is not skip]
+        if not subs and game_id not in self.watchers:
+            return
+        views = await self.games.call(_views, self.games, game_id, [s.token for s in subs])
+        for sub, view in zip(subs, views[1:], strict=True):
+            if isinstance(view, str):
+                sub.offer({"type": "error", "id": None, "error": view})
+            else:
+                sub.offer({"type": "view", "view": view})
+        if isinstance(views[0], int):
+            self.seen[game_id] = views[0]
+
+    async def _poll(self) -> None:
+        while self.watchers:
+            await asyncio.sleep(self.poll_s)
+            for game_id in list(self.watchers):
+                try:
+                    now = await self.games.call(self.games.version, game_id)
+                    if now != self.seen.get(game_id):
+                        await self.publish(game_id)
+                except KakuroError:
+                    continue
+                except Exception:  # the poller must outlive any one game's trouble
+                    log.exception("polling game %s failed", game_id)
+
+    async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+
+
+def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
+    """On the engine thread: the version, then each token's view (or its error text)."""
+    out: list[Any] = []
+    try:
+        out.append(games.version(game_id))
+    except KakuroError as exc:
+        out.append(str(exc))
+    for token in tokens:
+        try:
+            out.append(games.view(game_id, token))
+        except KakuroError as exc:
+            out.append(str(exc))
+    return out

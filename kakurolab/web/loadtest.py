@@ -1,0 +1,286 @@
+"""A bounded load test of ``kakuro play serve`` on localhost, and its figures.
+
+``python -m kakurolab.web.loadtest --seconds 60`` starts the server as a subprocess on a
+scratch store, seats ``--per-game`` players in each of ``--games`` Arena games over the HTTP
+API, and lets every player make moves over its WebSocket for ``--seconds`` (a place, then an
+erase of the same cell, so no board ever completes), pausing ``--think`` seconds (jittered)
+between moves as a person would.  Then it stops the server and checks, in the store, that every
+acknowledged move is in the game's log (no lost move) and that nothing else is.  It also
+times the new-game page for a 16×22 puzzle: ``GET /``, the three static files, and ``POST
+/api/games`` (whose answer is the first view).
+
+The engine commits each move with an fsync (SQLite ``synchronous=FULL``), about 7 ms on the
+machine of docs/web.md; that bounds one store's throughput, so the pace matters: at a 0.25 s
+pause 50 players offer more moves than one store commits and the round trip is queueing.
+
+The figures (move round trip median / p95 / max, moves per second, errors, new-game times)
+print as JSON; ``tests/test_web_load.py`` runs a short version in the default suite and the
+full one under ``-m bench``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Player:
+    game_id: str
+    token: str
+    cells: list[str]
+    acked: int = 0
+    errors: list[str] = field(default_factory=list)
+    rtts: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Figures:
+    seconds: float
+    games: int
+    players: int
+    moves: int
+    moves_per_s: float
+    errors: int
+    lost: int
+    extra: int
+    rtt_median_ms: float
+    rtt_p95_ms: float
+    rtt_max_ms: float
+    new_game_16x22_median_ms: float
+    new_game_16x22_max_ms: float
+    error_samples: list[str]
+
+
+@contextmanager
+def running_server(store: Path) -> Iterator[str]:
+    """``kakuro play serve`` in a subprocess on a free port; yields its URL."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kakurolab",
+            "play",
+            "serve",
+            "--no-browser",
+            "--port",
+            "0",
+            "--store",
+            str(store),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if "http://" not in line:
+            raise RuntimeError(f"the server did not start: {line!r}")
+        yield line[line.index("http://") :].split()[0]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _whites(view: dict[str, Any]) -> list[str]:
+    grid = view["puzzle"]["grid"]
+    return [
+        f"r{r + 1}c{c + 1}" for r, row in enumerate(grid) for c, sq in enumerate(row) if sq == "."
+    ]
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _ok(response: Any) -> dict[str, Any]:
+    if response.status_code >= 400:
+        raise RuntimeError(f"{response.request.url.path}: {response.status_code} {response.text}")
+    data: dict[str, Any] = response.json()
+    return data
+
+
+async def _seat_players(client: Any, games: int, per_game: int, size: str) -> list[Player]:
+    """Players register, the first of each game creates an Arena room, the others join, the
+    host starts it (the start is a player move too: it counts as acknowledged)."""
+    players: list[Player] = []
+    for g in range(games):
+        tokens = []
+        for k in range(per_game):
+            made = await _ok(await client.post("/api/players", json={"name": f"load{g}-{k}"}))
+            tokens.append(made["token"])
+        view = await _ok(
+            await client.post(
+                "/api/games", json={"mode": "arena", "size": size}, headers=_auth(tokens[0])
+            )
+        )
+        game_id = view["game_id"]
+        for token in tokens[1:]:
+            await _ok(await client.post(f"/api/games/{game_id}/join", headers=_auth(token)))
+        started = {"move": {"kind": "start"}}
+        await _ok(
+            await client.post(f"/api/games/{game_id}/moves", json=started, headers=_auth(tokens[0]))
+        )
+        for k, token in enumerate(tokens):
+            players.append(Player(game_id, token, _whites(view), acked=1 if k == 0 else 0))
+    return players
+
+
+async def _play(ws_url: str, player: Player, until: float, think: float, seed: int) -> None:
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    async with connect(ws_url, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "game": player.game_id, "token": player.token}))
+        next_id = 1
+        sent_at = 0.0
+        cell: str | None = None
+
+        async def reply_to(wanted: int) -> None:
+            while True:
+                msg = json.loads(await ws.recv())
+                kind, ident = msg.get("type"), msg.get("id")
+                if kind == "error":
+                    player.errors.append(str(msg.get("error")))
+                if ident != wanted:
+                    continue  # a pushed view, after a rival's move
+                if kind == "ack":
+                    player.rtts.append(time.perf_counter() - sent_at)
+                    player.acked += 1
+                return
+
+        while time.monotonic() < until:
+            move: dict[str, Any]
+            if cell is None:
+                cell = rng.choice(player.cells)
+                move = {"kind": "place", "cell": cell, "digit": rng.randint(1, 9)}
+            else:
+                move = {"kind": "erase", "cell": cell}
+                cell = None
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "move", "id": next_id, "move": move}))
+            await reply_to(next_id)
+            next_id += 1
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+
+
+async def _new_game_times(client: Any, repeat: int) -> list[float]:
+    """The new-game page for 16x22: the page, the new game (its first view comes back with
+    it) and the static files the page loads, as a browser with a cold cache fetches them."""
+    token = (await _ok(await client.post("/api/players", json={"name": "newgame"})))["token"]
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        for path in ("/", "/static/app.js", "/static/board.js", "/static/style.css"):
+            (await client.get(path)).raise_for_status()
+        new = {"mode": "practice", "size": "16x22", "difficulty": "easy"}
+        view = await _ok(await client.post("/api/games", json=new, headers=_auth(token)))
+        if view["puzzle"]["rows"] != 16:
+            raise RuntimeError("the new game is not 16x22")
+        times.append(time.perf_counter() - began)
+    return times
+
+
+async def _run(url: str, args: argparse.Namespace) -> tuple[list[Player], list[float], float]:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
+        players = await _seat_players(client, args.games, args.per_game, args.size)
+        began = time.monotonic()
+        until = began + args.seconds
+        ws_url = url.replace("http://", "ws://").rstrip("/") + "/ws"
+        await asyncio.gather(
+            *(_play(ws_url, p, until, args.think, seed) for seed, p in enumerate(players))
+        )
+        took = time.monotonic() - began
+        new_game = await _new_game_times(client, args.new_games)
+    return players, new_game, took
+
+
+def run(args: argparse.Namespace, url: str | None = None, store: Path | None = None) -> Figures:
+    """Run against ``url`` (a server on ``store``) or, by default, a fresh ``kakuro play
+    serve`` subprocess on a scratch store."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if url is None or store is None:
+            store = Path(tmp) / "load.sqlite"
+            with running_server(store) as url:
+                players, new_game, took = asyncio.run(_run(url, args))
+        else:
+            players, new_game, took = asyncio.run(_run(url, args))
+        lost, extra = check_log(store, players)
+    rtts = sorted(t for p in players for t in p.rtts)
+    errors = [e for p in players for e in p.errors]
+    ms = 1000.0
+    return Figures(
+        seconds=round(took, 2),
+        games=args.games,
+        players=len(players),
+        moves=len(rtts),
+        moves_per_s=round(len(rtts) / took, 1) if took else 0.0,
+        errors=len(errors),
+        lost=lost,
+        extra=extra,
+        rtt_median_ms=round(statistics.median(rtts) * ms, 2) if rtts else 0.0,
+        rtt_p95_ms=round(rtts[int(0.95 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
+        rtt_max_ms=round(rtts[-1] * ms, 2) if rtts else 0.0,
+        new_game_16x22_median_ms=round(statistics.median(new_game) * ms, 1),
+        new_game_16x22_max_ms=round(max(new_game) * ms, 1),
+        error_samples=errors[:5],
+    )
+
+
+def check_log(store: Path, players: list[Player]) -> tuple[int, int]:
+    """(lost, extra): acknowledged moves missing from each game's stored log, and logged
+    player moves nobody was told about, read from the store by a separate connection."""
+    from .engine import EngineGames
+
+    logged = EngineGames.open(store)
+    lost = extra = 0
+    try:
+        for game_id in {p.game_id for p in players}:
+            acked = sum(p.acked for p in players if p.game_id == game_id)
+            in_log = logged.player_moves(game_id)
+            lost += max(0, acked - in_log)
+            extra += max(0, in_log - acked)
+    finally:
+        logged.close()
+    return lost, extra
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m kakurolab.web.loadtest", description=__doc__)
+    p.add_argument("--seconds", type=float, default=60.0, help="how long players move (60)")
+    p.add_argument("--games", type=int, default=25, help="Arena games (25)")
+    p.add_argument("--per-game", type=int, default=2, help="players per game (2)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean pause between a player's moves (1 s: faster than people place digits)",
+    )
+    p.add_argument("--size", default="8x8", help="puzzle size of the Arena games (8x8)")
+    p.add_argument("--new-games", type=int, default=20, help="16x22 new-game pages timed (20)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    figures = run(parser().parse_args(argv))
+    print(json.dumps(asdict(figures), indent=1))
+    ok = not figures.errors and not figures.lost and not figures.extra
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,32 @@
+"""The refusals the web layer reports, each with its HTTP status.
+
+The engine's errors (:mod:`kakurolab.game.errors`) are mapped onto these by
+:func:`kakurolab.web.engine.web_error`; the web layer's own (a malformed message) are
+:class:`~kakurolab.web.protocol.ProtocolError`, status 400.
+"""
+
+from __future__ import annotations
+
+from ..errors import KakuroError
+
+
+class WebError(KakuroError):
+    """A refusal the server reports as ``{"error": message}`` with an HTTP status."""
+
+    status = 400
+
+
+class Unauthorized(WebError):
+    """A missing, malformed or wrong token: nobody acts or reads as someone else."""
+
+    status = 403
+
+
+class NotFound(WebError, LookupError):
+    status = 404
+
+
+class Refused(WebError):
+    """The engine refused a well-formed move (not your turn, not a white cell, game over)."""
+
+    status = 409

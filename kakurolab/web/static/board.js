@@ -1,0 +1,154 @@
+// The board: an SVG drawn from the puzzle data the server sends (no solution in it), with
+// the conventions of the rulebook and of kakurolab/render.py: clue cells split by a diagonal,
+// the across sum top right with a right-pointing badge, the down sum bottom left with a
+// down-pointing badge, pencil marks on a 3x3 keypad layout (digits 1, 3, 7, 9 in the corners).
+
+const S = 40; // cell side in SVG user units; the viewBox scales it to any screen
+const M = 2;  // margin
+
+/** The engine's cell name ("r3c4", 1-based) of a 0-based cell, and back. */
+export const nameOf = (r, c) => `r${r + 1}c${c + 1}`;
+export function cellOf(name) {
+  const m = /^r(\d+)c(\d+)$/.exec(name);
+  return m ? [Number(m[1]) - 1, Number(m[2]) - 1] : null;
+}
+
+/** The engine's grid tokens ("#", ".", "D\\A") as "#", "." or [down, across]. */
+export function parseGrid(puzzle) {
+  const cells = puzzle.grid.map((row) => row.map((token) => {
+    if (token === "#" || token === ".") return token;
+    const [down, across] = token.split("\\");
+    return [down === "" ? null : Number(down), across === "" ? null : Number(across)];
+  }));
+  return { id: puzzle.id, rows: puzzle.rows, cols: puzzle.cols, cells };
+}
+
+/** Runs of a parsed grid: [{key, clue:[r,c], dir:'a'|'d', sum, cells:[[r,c],...]}]. */
+export function runsOf(puzzle) {
+  const runs = [];
+  const { rows, cols, cells } = puzzle;
+  const white = (r, c) => r >= 0 && c >= 0 && r < rows && c < cols && cells[r][c] === ".";
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const sq = cells[r][c];
+      if (!Array.isArray(sq)) continue;
+      const [down, across] = sq;
+      if (across !== null && across !== undefined) {
+        const run = [];
+        for (let k = c + 1; white(r, k); k++) run.push([r, k]);
+        runs.push({ key: `${r},${c},a`, clue: [r, c], dir: "a", sum: across, cells: run });
+      }
+      if (down !== null && down !== undefined) {
+        const run = [];
+        for (let k = r + 1; white(k, c); k++) run.push([k, c]);
+        runs.push({ key: `${r},${c},d`, clue: [r, c], dir: "d", sum: down, cells: run });
+      }
+    }
+  }
+  return runs;
+}
+
+/** For each white cell key "r,c": {a: run, d: run}. */
+export function runIndex(runs) {
+  const index = new Map();
+  for (const run of runs) {
+    for (const [r, c] of run.cells) {
+      const key = `${r},${c}`;
+      if (!index.has(key)) index.set(key, {});
+      index.get(key)[run.dir] = run;
+    }
+  }
+  return index;
+}
+
+const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function text(x, y, size, cls, body) {
+  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size.toFixed(1)}" class="${cls}">${esc(body)}</text>`;
+}
+
+/**
+ * Draw the board.  `b` holds: puzzle, entries (Map "r,c" -> digit), marks (Map "r,c" -> Set),
+ * locked (Set), wrong (Set), hinted (Set), runCells (Set), selected ("r,c" or null),
+ * selectedClue ("r,c" or null).
+ */
+export function drawBoard(svg, b) {
+  const { rows, cols, cells } = b.puzzle;
+  const w = cols * S + 2 * M;
+  const h = rows * S + 2 * M;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("aria-rowcount", rows);
+  svg.setAttribute("aria-colcount", cols);
+  const out = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const x = M + c * S;
+      const y = M + r * S;
+      const sq = cells[r][c];
+      const key = `${r},${c}`;
+      const at = `data-r="${r}" data-c="${c}"`;
+      if (sq === ".") {
+        const cls = ["white"];
+        if (b.runCells.has(key)) cls.push("in-run");
+        if (b.selected === key) cls.push("selected");
+        if (b.wrong.has(key)) cls.push("wrong");
+        if (b.hinted.has(key)) cls.push("hinted");
+        const digit = b.entries.get(key);
+        const label = digit ? `row ${r + 1} column ${c + 1}: ${digit}` : `row ${r + 1} column ${c + 1}: empty`;
+        out.push(`<rect class="${cls.join(" ")}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${label}"/>`);
+        if (digit) {
+          const dcls = ["digit"];
+          if (b.locked.has(key)) dcls.push("locked");
+          if (b.wrong.has(key)) dcls.push("wrong");
+          out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), digit));
+          if (b.wrong.has(key)) {
+            out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}"/>`);
+          }
+        } else {
+          const marks = b.marks.get(key);
+          if (marks) {
+            for (const d of [...marks].sort()) {
+              const row = Math.floor((d - 1) / 3);
+              const col = (d - 1) % 3;
+              out.push(text(x + (0.2 + 0.3 * col) * S, y + (0.2 + 0.3 * row) * S, 0.24 * S, "mark", d));
+            }
+          }
+        }
+      } else if (Array.isArray(sq)) {
+        const [down, across] = sq;
+        const cls = b.selectedClue === key ? "clue selected-clue" : "clue";
+        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+        out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}"/>`);
+        if (across !== null && across !== undefined) {
+          out.push(text(x + 0.6 * S, y + 0.3 * S, 0.3 * S, "clue-text clue-across", across));
+          const bx = x + 0.89 * S, by = y + 0.3 * S, k = 0.065 * S;
+          out.push(`<polygon class="badge badge-across" points="${bx - k},${by - k} ${bx + k},${by} ${bx - k},${by + k}"/>`);
+        }
+        if (down !== null && down !== undefined) {
+          out.push(text(x + 0.3 * S, y + 0.66 * S, 0.3 * S, "clue-text clue-down", down));
+          const bx = x + 0.3 * S, by = y + 0.89 * S, k = 0.065 * S;
+          out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}"/>`);
+        }
+      } else {
+        out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+      }
+    }
+  }
+  svg.innerHTML = out.join("");
+}
+
+/** The cell under a pointer event and, for a clue cell, which half (a: top right, d: bottom left). */
+export function hitTest(svg, event, puzzle) {
+  const pt = svg.createSVGPoint();
+  pt.x = event.clientX;
+  pt.y = event.clientY;
+  const ctm = svg.getScreenCTM();
+  if (!ctm) return null;
+  const p = pt.matrixTransform(ctm.inverse());
+  const c = Math.floor((p.x - M) / S);
+  const r = Math.floor((p.y - M) / S);
+  if (r < 0 || c < 0 || r >= puzzle.rows || c >= puzzle.cols) return null;
+  const lx = p.x - M - c * S;
+  const ly = p.y - M - r * S;
+  return { r, c, half: lx > ly ? "a" : "d" };
+}

@@ -1,0 +1,222 @@
+"""Test support for the web layer: the real engine on a scratch store with a fast puzzle
+chooser (the shipped generated sets), a real uvicorn server in a thread (port 0, so tests
+never collide) and Debian's chromium driven by Playwright (its own download is not used)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from kakurolab.formats import load
+from kakurolab.game import GameService, puzzles
+from kakurolab.model import Cell, Puzzle, Solution
+from kakurolab.web.app import create_app
+from kakurolab.web.engine import EngineGames
+from kakurolab.web.server import WS_MAX_SIZE, listening_socket
+
+GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"
+
+
+@functools.cache
+def shipped(size: str, difficulty: str) -> list[Puzzle]:
+    path = GENERATED / f"standard-{size}-{difficulty}.kakuro"
+    return load(path) if path.exists() else []
+
+
+def shipped_chooser(size: str, difficulty: str, seed: str | int) -> puzzles.Chosen:
+    """The engine's chooser contract over the shipped generated sets, instant as the
+    verified bank is meant to be: their published solutions are proven unique by
+    tests/test_shipped_sets.py.  Other sizes go to the engine's own chooser."""
+    found = shipped(size, difficulty)
+    if not found:
+        return puzzles.choose(size, difficulty, seed)
+    puzzle = found[zlib.crc32(str(seed).encode()) % len(found)]
+    solution = puzzle.meta["solution"]
+    assert isinstance(solution, Solution)
+    return puzzles.Chosen(Puzzle(puzzle.id, puzzle.grid), solution)
+
+
+def published_solution(puzzle_id: str) -> dict[Cell, int]:
+    """The solution the shipped file publishes for a puzzle id (independent of the engine)."""
+    for path in GENERATED.glob("standard-*.kakuro"):
+        for puzzle in load(path):
+            if puzzle.id == puzzle_id:
+                solution = puzzle.meta["solution"]
+                assert isinstance(solution, Solution)
+                return dict(solution.values)
+    raise KeyError(puzzle_id)
+
+
+def engine_games(store: Path, **options: Any) -> EngineGames:
+    return EngineGames(GameService(store, chooser=shipped_chooser, **options))
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu"]
+
+
+class LiveServer:
+    def __init__(self, games: EngineGames, *, poll_s: float = 0.2) -> None:
+        self.games = games
+        self.app = create_app(games, poll_s=poll_s)
+        sock = listening_socket("127.0.0.1", 0)
+        self.port = sock.getsockname()[1]
+        self.sock = sock
+        config = uvicorn.Config(
+            self.app, log_level="warning", ws_max_size=WS_MAX_SIZE, access_log=False
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the web server did not start"
+            assert self.thread.is_alive(), "the web server thread died"
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+@contextmanager
+def live_server(games: EngineGames, **options: Any) -> Iterator[LiveServer]:
+    server = LiveServer(games, **options).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def launch(playwright: Any) -> Any:
+    """Debian's chromium (installed by .ci/run when missing) under Playwright."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def ws_exchange(url: str, messages: list[Any], *, replies: int | None = None) -> list[dict]:
+    """Send raw messages on one socket and collect the JSON replies (sync websockets client)."""
+    from websockets.sync.client import connect
+
+    out: list[dict] = []
+    with connect(url, max_size=None) as ws:
+        for message in messages:
+            ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+        want = len(messages) if replies is None else replies
+        while len(out) < want:
+            out.append(json.loads(ws.recv(timeout=10)))
+    return out
+
+
+def page_seat(page: Any) -> tuple[str, str]:
+    """(game id, player token) of the game a page shows, read from the page itself."""
+    game_id = page.evaluate("decodeURIComponent(location.hash.split('/')[2])")
+    name = page.evaluate("JSON.parse(localStorage.getItem('kakuro.player'))")
+    ids = page.evaluate("JSON.parse(localStorage.getItem('kakuro.identities'))")
+    return game_id, ids[name]["token"]
+
+
+def settle(page: Any) -> None:
+    """Wait until every move the page sent is answered."""
+    page.wait_for_function("(document.body.dataset.pending || '0') === '0'")
+
+
+def set_name(page: Any, name: str) -> None:
+    page.fill("#player-name", name)
+    page.press("#player-name", "Enter")
+
+
+def new_game(
+    page: Any,
+    url: str,
+    *,
+    mode: str = "practice",
+    size: str = "8x8",
+    difficulty: str = "easy",
+    permanent: bool = False,
+    shields: int = 3,
+) -> None:
+    page.goto(url)
+    page.fill("#new-game input[name=shields]", str(shields))
+    page.select_option("#new-game select[name=mode]", mode)
+    page.select_option("#new-game select[name=size]", size)
+    page.select_option("#new-game select[name=difficulty]", difficulty)
+    if permanent:
+        page.check("#new-game input[name=permanent]")
+    page.click("#start")
+    page.wait_for_selector("#board rect.white")
+
+
+def view_puzzle(view: dict[str, Any]) -> Puzzle:
+    """The puzzle a view shows, read back from its grid tokens (the kakuro format's)."""
+    from kakurolab.formats import loads
+
+    text = "\n".join(" ".join(row) for row in view["puzzle"]["grid"])
+    (puzzle,) = loads(text, format="kakuro")
+    return puzzle
+
+
+ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
+
+
+def arrow_keys(puzzle: Puzzle, start: Cell, target: Cell) -> list[str]:
+    """The shortest sequence of arrow keys from one white cell to another, where an arrow
+    jumps to the next white cell in its direction (as the board does)."""
+    whites = set(puzzle.whites)
+
+    def step(cell: Cell, dr: int, dc: int) -> Cell:
+        r, c = cell
+        while 0 <= r + dr < puzzle.nrows and 0 <= c + dc < puzzle.ncols:
+            r, c = r + dr, c + dc
+            if (r, c) in whites:
+                return (r, c)
+        return cell
+
+    paths: dict[Cell, list[str]] = {start: []}
+    frontier = [start]
+    while frontier and target not in paths:
+        following = []
+        for cell in frontier:
+            for key, (dr, dc) in ARROWS.items():
+                nxt = step(cell, dr, dc)
+                if nxt not in paths:
+                    paths[nxt] = [*paths[cell], key]
+                    following.append(nxt)
+        frontier = following
+    return paths[target]
+
+
+def selected(page: Any) -> Cell:
+    sel = page.locator("#board rect.selected")
+    return int(sel.get_attribute("data-r")), int(sel.get_attribute("data-c"))
+
+
+def click_cell(page: Any, cell: Cell) -> None:
+    page.locator(f'#board rect.white[data-r="{cell[0]}"][data-c="{cell[1]}"]').click()
+
+
+def name(cell: Cell) -> str:
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
