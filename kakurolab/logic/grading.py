@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from .. import combos
 from ..model import Puzzle
 from .explain import Deduction, deduce
+from .ladder import BY_NAME
 from .state import clue_total
-from .techniques import BY_NAME
 
 GRADES: tuple[tuple[str, str], ...] = (
     ("easy", "singles, unique partitions, cross-intersections and excluded digits suffice"),

@@ -1,0 +1,237 @@
+"""Region sums: the Kakuro form of the killer-sudoku "45 rule" (innies and outies).
+
+Take an area S of white cells that is a union of whole across runs (a connected piece of a band
+of rows; or, transposed, of down runs in a band of columns).  Its across clues add up to the sum
+of S.  The down runs through S cover S too, but some reach out of it: for each such run a
+solver either counts it (its clue, minus its cells outside S: *outies*) or leaves it out (its
+cells inside S stay unknown: *innies*), whichever leaves fewer empty cells.  Then
+
+    innies - outies = (across clues) - (down clues counted)
+
+and that small equation narrows its few cells like a clue of its own.  Areas are built once per
+puzzle from the grid's shape; the arithmetic is redone from the current digits each time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+
+from ..combos import bit, digits_of
+from ..model import Cell, Direction, Puzzle, Run
+from .state import Contradiction, State, cell_name, run_label
+from .techniques import Finding
+
+MAX_UNKNOWN = 6
+"""Empty cells an equation may have: beyond this a person would not add it up."""
+MAX_TUPLES = 20_000
+"""Fillings of the equation's cells enumerated at most (larger ones are skipped)."""
+MAX_AREA = 80
+"""White cells an area may have (bigger areas almost never leave few unknowns)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Region:
+    """An area of whole runs of one direction and the runs of the other direction meeting it.
+
+    ``parts`` holds, per crossing run, its cells inside and outside the area.
+    """
+
+    name: str
+    cells: frozenset[Cell]
+    inside: tuple[Run, ...]
+    parts: tuple[tuple[Run, tuple[Cell, ...], tuple[Cell, ...]], ...]
+    watch: tuple[Cell, ...]
+
+
+def regions_of(puzzle: Puzzle) -> tuple[Region, ...]:
+    """Every connected area of whole runs in a band of consecutive rows (across runs inside)
+    or columns (down runs inside) that some crossing run leaves; smallest areas first."""
+    found: dict[frozenset[Cell], Region] = {}
+    whites = puzzle.whites
+    for direction in (Direction.ACROSS, Direction.DOWN):
+        axis = 0 if direction is Direction.ACROSS else 1
+        lines = sorted({cell[axis] for cell in whites})
+        by_line: dict[int, list[Cell]] = {}
+        for cell in whites:
+            by_line.setdefault(cell[axis], []).append(cell)
+        for i in range(len(lines)):
+            band: set[Cell] = set()
+            for last in lines[i:]:
+                band.update(by_line[last])
+                areas = _components(band)
+                if all(len(area) > MAX_AREA for area in areas):
+                    break  # areas only grow as the band does
+                for area in areas:
+                    if len(area) > MAX_AREA or area in found:
+                        continue
+                    region = _region(puzzle, direction, area)
+                    if region is not None:
+                        found[area] = region
+    return tuple(sorted(found.values(), key=lambda r: len(r.cells)))
+
+
+def _components(cells: set[Cell]) -> list[frozenset[Cell]]:
+    """The 4-connected pieces of ``cells``."""
+    seen: set[Cell] = set()
+    pieces = []
+    for start in cells:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, piece = [start], [start]
+        while stack:
+            r, c = stack.pop()
+            for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nxt in cells and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+                    piece.append(nxt)
+        pieces.append(frozenset(piece))
+    return pieces
+
+
+def _region(puzzle: Puzzle, direction: Direction, area: frozenset[Cell]) -> Region | None:
+    inside: dict[Run, None] = {}
+    crossing: dict[Run, None] = {}
+    for cell in area:
+        for run in puzzle.runs_of[cell]:
+            (inside if run.direction is direction else crossing)[run] = None
+    parts = []
+    for run in crossing:
+        inner = tuple(c for c in run.cells if c in area)
+        outer = tuple(c for c in run.cells if c not in area)
+        parts.append((run, inner, outer))
+    if all(not outer for _, _, outer in parts):
+        return None  # no run leaves the area: the equation says nothing
+    rows = [c[0] for c in area]
+    cols = [c[1] for c in area]
+    whole = "across" if direction is Direction.ACROSS else "down"
+    name = (
+        f"the area r{min(rows) + 1}-{max(rows) + 1}, c{min(cols) + 1}-{max(cols) + 1} "
+        f"({len(area)} cells, whole {whole} runs)"
+    )
+    watch = tuple(sorted({c for run in (*inside, *crossing) for c in run.cells}))
+    return Region(name, area, tuple(inside), tuple(parts), watch)
+
+
+def region_sum(state: State, region: Region) -> Finding | None:
+    """Innies minus outies equal the difference of the clue totals; narrow those cells."""
+    across = 0
+    for run in region.inside:
+        total = state.total(run)
+        if total is None:
+            return None
+        across += total
+    plus: list[Cell] = []
+    minus: list[Cell] = []
+    counted: list[tuple[Run, int]] = []
+    placed = state.placed
+    for run, inner, outer in region.parts:
+        total = state.total(run)
+        open_in = sum(c not in placed for c in inner)
+        open_out = sum(c not in placed for c in outer)
+        if total is not None and open_out <= open_in:
+            counted.append((run, total))
+            minus.extend(outer)
+        else:
+            plus.extend(inner)
+    open_plus = [c for c in plus if c not in placed]
+    open_minus = [c for c in minus if c not in placed]
+    n_open = len(open_plus) + len(open_minus)
+    if n_open > MAX_UNKNOWN:
+        return None
+    down = sum(t for _, t in counted)
+    target = across - down - sum(placed[c] for c in plus if c in placed)
+    target += sum(placed[c] for c in minus if c in placed)
+    if not n_open:
+        if target:
+            raise Contradiction(f"{region.name}: the clue totals do not add up")
+        return None
+    cells = open_plus + open_minus
+    signs = [1] * len(open_plus) + [-1] * len(open_minus)
+    support = _support(state, cells, signs, target)
+    if support is None:
+        return None
+    if not any(support):
+        raise Contradiction(f"{region.name}: no digits make its region sum")
+    removed = {c: state.cands[c] & ~s for c, s in zip(cells, support, strict=True)}
+    removed = {c: m for c, m in removed.items() if m}
+    if not removed:
+        return None
+    inside_word = "across" if region.inside[0].direction is Direction.ACROSS else "down"
+    other_word = "down" if inside_word == "across" else "across"
+    terms = " + ".join(cell_name(c) for c in open_plus)
+    for c in open_minus:
+        terms = f"{terms} - {cell_name(c)}" if terms else f"-{cell_name(c)}"
+    counted_words = (
+        f"the {other_word} clues {' + '.join(str(t) for _, t in counted)} = {down} "
+        f"({'; '.join(run_label(r) for r, _ in counted)}) cover it and reach out to "
+        f"{_cells_word(len(minus))} beyond it"
+        if counted
+        else f"no {other_word} clue lies wholly inside it"
+    )
+    left = len(plus)
+    left_words = (
+        f", and {_cells_word(left)} of it lie in {other_word} runs left out (innies)"
+        if left
+        else ""
+    )
+    written = sum(c in placed for c in plus + minus)
+    written_words = (
+        f" (taking off the digit{'s' if written > 1 else ''} already written)" if written else ""
+    )
+    return Finding(
+        tuple(cells),
+        f"region sum over {region.name}: its {inside_word} clues total {across}; "
+        f"{counted_words}{left_words}; so {terms} = {target}{written_words}",
+        eliminations=removed,
+        evidence={c: 0x1FF & ~state.cands[c] for c in cells},
+    )
+
+
+def _cells_word(n: int) -> str:
+    return f"{n} cell{'s' if n != 1 else ''}"
+
+
+def _support(state: State, cells: list[Cell], signs: list[int], target: int) -> list[int] | None:
+    """Per cell, the digits some filling of ``sum(sign * digit) == target`` uses, with cells
+    that share a run taking different digits; None when there are too many fillings."""
+    order = sorted(range(len(cells)), key=lambda i: state.cands[cells[i]].bit_count())
+    cells = [cells[i] for i in order]
+    signs = [signs[i] for i in order]
+    masks = [state.cands[c] for c in cells]
+    runs = [set(state.puzzle.runs_of[c]) for c in cells]
+    clash = [[j for j in range(i) if runs[i] & runs[j]] for i in range(len(cells))]
+    lows = [min(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
+    highs = [max(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
+    rest_low = [*reversed(list(accumulate(reversed(lows)))), 0]
+    rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
+    support = [0] * len(cells)
+    values = [0] * len(cells)
+    budget = [MAX_TUPLES]
+
+    def place(i: int, total: int) -> bool:
+        if i == len(cells):
+            if total != target:
+                return True
+            budget[0] -= 1
+            for k, v in enumerate(values):
+                support[k] |= bit(v)
+            return budget[0] > 0
+        if not rest_low[i] <= target - total <= rest_high[i]:
+            return True
+        for d in digits_of(masks[i]):
+            if any(values[j] == d for j in clash[i]):
+                continue
+            values[i] = d
+            if not place(i + 1, total + signs[i] * d):
+                return False
+        return True
+
+    if not place(0, 0):
+        return None
+    back = [0] * len(cells)
+    for pos, i in enumerate(order):
+        back[i] = support[pos]
+    return back
