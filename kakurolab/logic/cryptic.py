@@ -165,8 +165,6 @@ CRYPTIC: tuple[Technique, ...] = (
     Technique("clue bounds", 1, "run", clue_bounds, "a letter clue within its run's totals"),
     Technique("letter singles", 2, "grid", letter_singles, "ten letters onto ten digits"),
     Technique("tied letters", 2, "cell", tied_letters, "a cell showing a letter"),
-    Technique(
-        "letter sums", 4, "run", letter_sums, "a letter clue against its run's feasible totals"
-    ),
+    Technique("letter sums", 3, "run", letter_sums, "a letter clue against its run's totals"),
 )
 """The cryptic rungs, placed by :mod:`.ladder` among the per-run ones."""

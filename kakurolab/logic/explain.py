@@ -145,7 +145,19 @@ class Engine:
         # counts as queued.
         self._targets: list[Targets | None] = [None] * len(self.techniques)
         self._agendas = [_Agenda() for _ in self.techniques]
+        self.attempting: Technique | None = None
+        """The technique whose finding is being applied (the culprit of a contradiction)."""
         self._removed_by: dict[Cell, list[tuple[int, int]]] = {}
+        # Cryptic: the steps that narrowed each letter, and the letters an argument about a
+        # cell rests on (its runs' clue letters and the letter it shows).
+        self._letter_removed_by: dict[str, list[int]] = {}
+        self._letters_of: dict[Cell, str] = {}
+        if self.puzzle.is_cryptic:
+            for cell in self.puzzle.whites:
+                letters = "".join(
+                    run.clue.letters or "" for run in self.puzzle.runs_of[cell] if run.clue
+                )
+                self._letters_of[cell] = letters + self.puzzle.shown_letters.get(cell, "")
 
     def next_step(self) -> Step | None:
         """Find and apply the simplest available deduction; None when nothing applies."""
@@ -163,11 +175,19 @@ class Engine:
                 if finding is None:
                     continue
                 agenda.push(item)  # it may find more once this step is in
+                self.attempting = technique
                 step = self.apply(technique.name, finding)
                 if step is not None:
                     return step
             i += 1
         return None
+
+    @property
+    def assumed_unique(self) -> bool:
+        """Whether a step so far (or the one being applied) assumes a unique solution."""
+        if self.attempting is not None and self.attempting.assumes_unique:
+            return True
+        return any(BY_NAME[s.technique].assumes_unique for s in self.steps)
 
     def run(self, *, until: Callable[[Step], bool] | None = None, limit: int | None = None) -> None:
         """Step until stuck, solved, ``until(step)`` holds, or ``limit`` steps."""
@@ -217,6 +237,13 @@ class Engine:
                 if gone & mask
             }
         )
+        if self._letters_of:
+            letters = set(finding.letter_eliminations)
+            for cell in finding.cells:
+                letters.update(self._letters_of[cell])
+            premises = sorted(
+                {*premises, *(i for ch in letters for i in self._letter_removed_by.get(ch, ()))}
+            )
         for cell, mask in removed.items():
             state.cands[cell] &= ~mask
             self._removed_by.setdefault(cell, []).append((index, mask))
@@ -226,6 +253,7 @@ class Engine:
                 raise Contradiction(f"{technique} leaves {cell_name(cell)} without a candidate")
         for ch, mask in letters_gone.items():
             state.letters[ch] &= ~mask
+            self._letter_removed_by.setdefault(ch, []).append(index)
             if not state.letters[ch]:
                 raise Contradiction(f"{technique} leaves letter {ch} without a digit")
         step = Step(
@@ -321,7 +349,7 @@ def deduce(
     try:
         engine.run(limit=limit)
     except Contradiction:
-        if not any(BY_NAME[s.technique].assumes_unique for s in engine.steps):
+        if not engine.assumed_unique:
             raise
         engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
         engine.run(limit=limit)
@@ -406,7 +434,7 @@ def next_hint(
     try:
         engine.run(until=lambda step: bool(step.placements))
     except Contradiction:
-        if not any(BY_NAME[s.technique].assumes_unique for s in engine.steps):
+        if not engine.assumed_unique:
             raise
         engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
         engine.run(until=lambda step: bool(step.placements))

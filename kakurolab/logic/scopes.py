@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from ..model import Cell, Puzzle, Run
-
-Scope = Literal["cell", "run", "region", "rectangle", "grid"]
+from .regions import regions_of
+from .swaps import rectangles_of
 
 
 @dataclass(frozen=True)
@@ -59,15 +59,11 @@ def _grid(puzzle: Puzzle) -> Targets:
 
 
 def _regions(puzzle: Puzzle) -> Targets:
-    from .regions import regions_of
-
     items = regions_of(puzzle)
     return Targets(items, _watching(items, lambda region: region.watch))
 
 
 def _rectangles(puzzle: Puzzle) -> Targets:
-    from .swaps import rectangles_of
-
     items = rectangles_of(puzzle)
     return Targets(items, _watching(items, lambda rect: rect.watch))
 

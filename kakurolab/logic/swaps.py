@@ -101,16 +101,21 @@ def swap_rectangle(state: State, rect: Rectangle) -> Finding | None:
         return None
     names = ", ".join(cell_name(x) for x in rect.corners)
     detail = "; ".join(
-        f"{cell_name(cell)} = {'/'.join(map(str, digits_of(m)))}" for cell, m in removed.items()
+        f"{cell_name(cell)} were {digit_words_list(m)}" for cell, m in removed.items()
     )
     return Finding(
         rect.corners,
-        f"uniqueness (swap rectangle {names}): with {detail}, the four corners could only "
+        f"uniqueness (swap rectangle {names}): if {detail}, the four corners could only "
         "take digits that can be exchanged around the rectangle without changing any run's "
-        "sum, which would give a second solution; the puzzle has one solution",
+        "sum or repeating a digit, which would give a second solution; the puzzle has one",
         eliminations=removed,
         evidence={x: 0x1FF & ~cands[x] for x in rect.corners},
     )
+
+
+def digit_words_list(mask: int) -> str:
+    digits = [str(d) for d in digits_of(mask)]
+    return digits[0] if len(digits) == 1 else ", ".join(digits[:-1]) + " or " + digits[-1]
 
 
 def _others(state: State, run: Run, corners: tuple[Cell, ...]) -> int | None:

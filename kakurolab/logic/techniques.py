@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from .. import combos
 from ..combos import bit, digits_of, format_mask, popcount
 from ..model import Cell, Run
 from ..propagation.kernel import revise_run
-from .scopes import Scope
 from .state import Contradiction, State, cell_name, cells_text, letter_digits, run_label
 
 
@@ -74,6 +73,10 @@ class Step:
             "premises": list(self.premises),
             "text": self.text,
         }
+
+
+Scope = Literal["cell", "run", "region", "rectangle", "grid"]
+"""What a technique looks at; :mod:`.scopes` lists a puzzle's targets of each."""
 
 
 @dataclass(frozen=True)
@@ -440,15 +443,6 @@ BASIC: tuple[Technique, ...] = (
     ),
 )
 """The per-run rungs (the first ladder); :mod:`.ladder` adds the rungs that look across runs."""
-
-
-def __getattr__(name: str) -> object:
-    """``TECHNIQUES`` and ``BY_NAME`` live in :mod:`.ladder` (kept importable from here)."""
-    if name in ("TECHNIQUES", "BY_NAME"):
-        from . import ladder
-
-        return getattr(ladder, name)
-    raise AttributeError(name)
 
 
 __all__ = ["BASIC", "Finding", "Step", "Technique"]
