@@ -31,7 +31,7 @@ from kakurolab.logic.swaps import Rectangle, rectangles_of, swap_rectangle
 from kakurolab.model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution
 from kakurolab.propagation import root_state
 
-ACROSS_RUNS = ("region sum", "swap rectangle", "bounded contradiction")
+ACROSS_RUNS = ("region sum", "run-group sum", "swap rectangle", "bounded contradiction")
 LAST_RESORT = ("swap rectangle", "bounded contradiction")
 
 
@@ -59,8 +59,8 @@ def assert_agrees(puzzle, steps, values) -> None:
 
 
 def test_beyond_runs_puzzles_are_deduced_to_the_published_grid(beyond):
-    """All 8 stop under per-run reasoning alone and are finished by the new rungs; at most one
-    needs a last-resort rung (uniqueness or contradiction): arithmetic first."""
+    """All 8 stop under per-run reasoning alone and are finished by the new rungs; none
+    needs a last-resort rung (uniqueness or contradiction): arithmetic suffices."""
     assert len(beyond) == 8
     per_run = TECHNIQUES[: TECHNIQUES.index(BY_NAME["run permutations"]) + 1]
     last_resort = 0
@@ -74,7 +74,7 @@ def test_beyond_runs_puzzles_are_deduced_to_the_published_grid(beyond):
         used = result.technique_counts()
         assert any(used.get(name) for name in ACROSS_RUNS), puzzle.id
         last_resort += any(used.get(name) for name in LAST_RESORT)
-    assert last_resort <= 1
+    assert last_resort == 0
 
 
 def test_every_janko_dev_puzzle_is_deduced_to_the_published_grid(janko_puzzles):

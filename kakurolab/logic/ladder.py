@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .contradiction import bounded_contradiction
 from .cryptic import CRYPTIC
-from .regions import region_sum
+from .regions import region_sum, run_group_sum
 from .subsets import run_subsets
 from .swaps import swap_rectangle
 from .techniques import BASIC, Technique
@@ -39,6 +39,13 @@ TECHNIQUES: tuple[Technique, ...] = (
         "region",
         region_sum,
         "innies minus outies of an area of whole runs equal the difference of clue totals",
+    ),
+    Technique(
+        "run-group sum",
+        11,
+        "grid",
+        run_group_sum,
+        "region sums over any connected group of runs whose empty cells nearly coincide",
     ),
     Technique(
         "swap rectangle",

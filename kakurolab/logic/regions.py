@@ -19,13 +19,20 @@ from itertools import accumulate
 
 from ..combos import bit, digits_of
 from ..model import Cell, Direction, Puzzle, Run
+from ..propagation.kernel import RunTable, revise_cached, run_table
 from .state import Contradiction, State, cell_name, run_label
 from .techniques import Finding
 
 MAX_UNKNOWN = 6
 """Empty cells an equation may have: beyond this a person would not add it up."""
-MAX_TUPLES = 20_000
-"""Fillings of the equation's cells enumerated at most (larger ones are skipped)."""
+MAX_TUPLES = 50_000
+"""Search nodes spent at most on one equation's fillings (larger ones are skipped)."""
+MAX_EQUATIONS = 200
+MAX_GROUP_NODES = 40_000
+"""Search nodes one look of the run-group rung may spend over all its equations."""
+MAX_FILLINGS = 100_000
+"""Candidate combinations (product of the cells' candidate counts) an equation may have."""
+"""Run-group equations tried at most per look, smallest borders first."""
 MAX_AREA = 80
 """White cells an area may have (bigger areas almost never leave few unknowns)."""
 
@@ -149,6 +156,8 @@ def region_sum(state: State, region: Region) -> Finding | None:
             raise Contradiction(f"{region.name}: the clue totals do not add up")
         return None
     cells = open_plus + open_minus
+    if _fillings(state, cells) > MAX_FILLINGS:
+        return None
     signs = [1] * len(open_plus) + [-1] * len(open_minus)
     support = _support(state, cells, signs, target)
     if support is None:
@@ -190,13 +199,48 @@ def region_sum(state: State, region: Region) -> Finding | None:
     )
 
 
+def _shared_runs(
+    state: State, cells: list[Cell]
+) -> list[tuple[RunTable, int, tuple[int, ...], list[tuple[int, int]]]]:
+    """Runs holding two or more of ``cells`` with a known total: the kernel's cache table and
+    sum mask for that total, the run's candidates, and (position in run, index in ``cells``)
+    pairs."""
+    where: dict[Run, list[tuple[int, int]]] = {}
+    for k, cell in enumerate(cells):
+        for run in state.puzzle.runs_of[cell]:
+            where.setdefault(run, []).append((run.cells.index(cell), k))
+    shared = []
+    for run, positions in where.items():
+        total = state.total(run)
+        if len(positions) < 2 or total is None:
+            continue
+        sums = 1 << total
+        shared.append((run_table(sums), sums, tuple(state.cands[c] for c in run.cells), positions))
+    return shared
+
+
+def _fillings(state: State, cells: list[Cell]) -> int:
+    product = 1
+    for cell in cells:
+        product *= state.cands[cell].bit_count()
+    return product
+
+
 def _cells_word(n: int) -> str:
     return f"{n} cell{'s' if n != 1 else ''}"
 
 
-def _support(state: State, cells: list[Cell], signs: list[int], target: int) -> list[int] | None:
+def _support(
+    state: State,
+    cells: list[Cell],
+    signs: list[int],
+    target: int,
+    budget: list[int] | None = None,
+) -> list[int] | None:
     """Per cell, the digits some filling of ``sum(sign * digit) == target`` uses, with cells
-    that share a run taking different digits; None when there are too many fillings."""
+    that share a run taking different digits and every run holding two or more of them still
+    completable (the one kernel's exact run revision); None when there are too many
+    fillings."""
     order = sorted(range(len(cells)), key=lambda i: state.cands[cells[i]].bit_count())
     cells = [cells[i] for i in order]
     signs = [signs[i] for i in order]
@@ -209,24 +253,50 @@ def _support(state: State, cells: list[Cell], signs: list[int], target: int) -> 
     rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
     support = [0] * len(cells)
     values = [0] * len(cells)
-    budget = [MAX_TUPLES]
+    if budget is None:
+        budget = [MAX_TUPLES]
+    spend = budget
+    # Each run holding two or more of the cells is checked (can its other cells still
+    # complete it?) as soon as its last such cell has a digit.
+    checks: list[list[tuple[RunTable, int, tuple[int, ...], list[tuple[int, int]]]]] = [
+        [] for _ in cells
+    ]
+    for entry in _shared_runs(state, cells):
+        checks[max(k for _, k in entry[3])].append(entry)
+
+    def completable(i: int) -> bool:
+        for table, sums, base, positions in checks[i]:
+            doms = list(base)
+            for pos, k in positions:
+                doms[pos] = bit(values[k])
+            key = tuple(doms)
+            found = table.get(key)
+            if found is None:
+                found = revise_cached(table, key, sums)
+            if not found:
+                return False
+        return True
 
     def place(i: int, total: int) -> bool:
+        spend[0] -= 1
+        if spend[0] <= 0:
+            return False
         if i == len(cells):
-            if total != target:
-                return True
-            budget[0] -= 1
-            for k, v in enumerate(values):
-                support[k] |= bit(v)
-            return budget[0] > 0
+            if total == target:
+                for k, v in enumerate(values):
+                    support[k] |= bit(v)
+            return True
         if not rest_low[i] <= target - total <= rest_high[i]:
             return True
         for d in digits_of(masks[i]):
             if any(values[j] == d for j in clash[i]):
                 continue
             values[i] = d
+            if checks[i] and not completable(i):
+                continue
             if not place(i + 1, total + signs[i] * d):
                 return False
+        values[i] = 0
         return True
 
     if not place(0, 0):
@@ -235,3 +305,151 @@ def _support(state: State, cells: list[Cell], signs: list[int], target: int) -> 
     for pos, i in enumerate(order):
         back[i] = support[pos]
     return back
+
+
+MAX_GROUP = 8
+"""Runs a run group may have."""
+MAX_GROUPS = 5_000
+"""Connected run groups enumerated at most per look (the budget that keeps the rung fast)."""
+MAX_BORDER = 8
+"""Border cells (the equation's unknowns) a run group may have."""
+
+
+def run_group_sum(state: State, _grid: object) -> Finding | None:
+    """Region sums over any connected group of runs that still have empty cells.
+
+    The runs with empty cells form a graph: a run is a node and an empty cell joins its across
+    run to its down run.  For a group G of runs, the across clues in G minus the down clues in
+    G (less the digits written in them) equals the empty cells whose across run is in G and
+    down run is not, minus those the other way round: the cells on the group's border.  A
+    group with a small border is a small equation; the smallest useful one is applied.
+    """
+    puzzle = state.puzzle
+    placed = state.placed
+    open_cells = [c for c in puzzle.whites if c not in placed]
+    if not open_cells:
+        return None
+    runs: list[Run] = []
+    index: dict[Run, int] = {}
+    ends: list[tuple[int, int]] = []
+    for cell in open_cells:
+        pair = []
+        for run in puzzle.runs_of[cell]:
+            if run not in index:
+                index[run] = len(runs)
+                runs.append(run)
+            pair.append(index[run])
+        if len(pair) != 2:
+            return None
+        ends.append((pair[0], pair[1]))
+    constant: list[int] = []
+    for run in runs:
+        total = state.total(run)
+        if total is None:
+            return None
+        rest = total - sum(placed[c] for c in run.cells if c in placed)
+        constant.append(rest if run.direction is Direction.ACROSS else -rest)
+    adjacent: list[set[int]] = [set() for _ in runs]
+    touching: list[list[int]] = [[] for _ in runs]
+    for k, (a, d) in enumerate(ends):
+        adjacent[a].add(d)
+        adjacent[d].add(a)
+        touching[a].append(k)
+        touching[d].append(k)
+    groups = _small_border_groups(adjacent, touching, ends)
+    tried: set[tuple[tuple[Cell, ...], tuple[Cell, ...], int]] = set()
+    budget = [MAX_GROUP_NODES]
+    for border, group in sorted(groups, key=lambda g: (len(g[0]), len(g[1]))):
+        plus = [open_cells[k] for k in border if ends[k][0] in group]
+        minus = [open_cells[k] for k in border if ends[k][1] in group]
+        target = sum(constant[i] for i in group)
+        equation = (tuple(plus), tuple(minus), target)
+        if equation in tried:
+            continue
+        if len(tried) >= MAX_EQUATIONS:
+            break
+        tried.add(equation)
+        if _fillings(state, plus + minus) > MAX_FILLINGS:
+            continue  # too open to add up by hand (and to enumerate quickly)
+        cells = plus + minus
+        if budget[0] <= 0:
+            break
+        support = _support(state, cells, [1] * len(plus) + [-1] * len(minus), target, budget)
+        if support is None:
+            continue
+        if not any(support):
+            raise Contradiction("a group of runs has no digits for its region sum")
+        removed = {c: state.cands[c] & ~s for c, s in zip(cells, support, strict=True)}
+        removed = {c: m for c, m in removed.items() if m}
+        if removed:
+            return _group_finding(
+                state, [runs[i] for i in sorted(group)], plus, minus, target, removed
+            )
+    return None
+
+
+def _small_border_groups(
+    adjacent: list[set[int]], touching: list[list[int]], ends: list[tuple[int, int]]
+) -> list[tuple[tuple[int, ...], frozenset[int]]]:
+    """Connected groups of at most :data:`MAX_GROUP` runs whose border (empty cells with one
+    run inside) has 1 to :data:`MAX_UNKNOWN` cells, as ``(border cells, group)``."""
+    seen: set[frozenset[int]] = set()
+    found = []
+    stack: list[frozenset[int]] = [frozenset((i,)) for i in range(len(adjacent))]
+    while stack and len(seen) < MAX_GROUPS:
+        group = stack.pop()
+        if group in seen:
+            continue
+        seen.add(group)
+        border = tuple(
+            sorted(
+                {
+                    k
+                    for i in group
+                    for k in touching[i]
+                    if (ends[k][0] in group) != (ends[k][1] in group)
+                }
+            )
+        )
+        if 0 < len(border) <= MAX_BORDER:
+            found.append((border, group))
+        if len(group) < MAX_GROUP:
+            for i in group:
+                for j in adjacent[i]:
+                    if j not in group:
+                        bigger = group | {j}
+                        if bigger not in seen:
+                            stack.append(bigger)
+    return found
+
+
+def _group_finding(
+    state: State,
+    group: list[Run],
+    plus: list[Cell],
+    minus: list[Cell],
+    target: int,
+    removed: dict[Cell, int],
+) -> Finding:
+    across = [r for r in group if r.direction is Direction.ACROSS]
+    down = [r for r in group if r.direction is Direction.DOWN]
+    terms = " + ".join(cell_name(c) for c in plus)
+    for c in minus:
+        terms = f"{terms} - {cell_name(c)}" if terms else f"-{cell_name(c)}"
+
+    def listed(runs: list[Run]) -> str:
+        return "; ".join(f"{run_label(r)} ({state.total(r)})" for r in runs) or "none"
+
+    cells = tuple(plus + minus)
+    return Finding(
+        cells,
+        f"region sum over a group of runs: across {listed(across)}; down {listed(down)}. "
+        f"Their empty cells coincide except {cells_text_list(cells)}, so (across clues minus "
+        f"down clues, less the digits written in these runs) {terms} = {target}",
+        eliminations=removed,
+        evidence={c: 0x1FF & ~state.cands[c] for c in cells},
+    )
+
+
+def cells_text_list(cells: tuple[Cell, ...]) -> str:
+    return ", ".join(cell_name(c) for c in cells)
