@@ -18,10 +18,17 @@ from .explain import Deduction, deduce
 from .ladder import BY_NAME, TECHNIQUES
 
 GRADES: tuple[tuple[str, str], ...] = (
-    ("easy", "singles, unique partitions, cross-intersections and excluded digits suffice"),
-    ("medium", "needs hidden singles or sum arithmetic"),
-    ("hard", "needs run-set reasoning, or exact run consistency at most twice"),
-    ("expert", "needs exact run consistency three times or more, or region sums"),
+    (
+        "easy",
+        "singles, unique partitions, cross-intersections and excluded digits suffice (cryptic: "
+        "and clue bounds, letter singles, tied letters)",
+    ),
+    ("medium", "needs hidden singles, sum arithmetic or letter sums"),
+    ("hard", "needs run sets, or run subsets / exact run consistency at most twice"),
+    (
+        "expert",
+        "needs run subsets or exact run consistency three times or more, or region sums",
+    ),
     (
         "extreme",
         "needs a uniqueness argument (swap rectangle) or a bounded contradiction (one "
@@ -77,14 +84,19 @@ class Grade:
 
 def ambiguity(puzzle: Puzzle) -> float:
     """Mean number of digit sets per clue: how much a solver must keep open at the start
-    (a letter clue counts the sets of every total its run's length allows)."""
+    (a letter clue counts the mean over the totals its run's length allows)."""
     counts = [
         combos.count(len(run), run.clue.value)
         if run.clue is not None and run.clue.value is not None
-        else sum(combos.count(len(run), t) for t in combos.feasible_sums(len(run)))
+        else _letter_ambiguity(len(run))
         for run in puzzle.runs
     ]
     return sum(counts) / len(counts) if counts else 0.0
+
+
+def _letter_ambiguity(length: int) -> float:
+    totals = combos.feasible_sums(length)
+    return sum(combos.count(length, t) for t in totals) / len(totals) if totals else 0.0
 
 
 def grade_name(deduction: Deduction) -> str:
