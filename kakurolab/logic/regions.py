@@ -28,12 +28,16 @@ MAX_UNKNOWN = 6
 MAX_TUPLES = 50_000
 """Search nodes spent at most on one equation's fillings (larger ones are skipped)."""
 MAX_EQUATIONS = 200
+MAX_REGION_NODES = 4_000
+"""Search nodes one area's equation may spend (areas are many; each is re-read often)."""
+MAX_REGION_FILLINGS = 20_000
+"""Candidate combinations an area's equation may have."""
 MAX_GROUP_NODES = 40_000
 """Search nodes one look of the run-group rung may spend over all its equations."""
 MAX_FILLINGS = 100_000
 """Candidate combinations (product of the cells' candidate counts) an equation may have."""
 """Run-group equations tried at most per look, smallest borders first."""
-MAX_AREA = 80
+MAX_AREA = 40
 """White cells an area may have (bigger areas almost never leave few unknowns)."""
 
 
@@ -156,10 +160,10 @@ def region_sum(state: State, region: Region) -> Finding | None:
             raise Contradiction(f"{region.name}: the clue totals do not add up")
         return None
     cells = open_plus + open_minus
-    if _fillings(state, cells) > MAX_FILLINGS:
+    if _fillings(state, cells) > MAX_REGION_FILLINGS:
         return None
     signs = [1] * len(open_plus) + [-1] * len(open_minus)
-    support = _support(state, cells, signs, target)
+    support = _support(state, cells, signs, target, [MAX_REGION_NODES])
     if support is None:
         return None
     if not any(support):
@@ -239,8 +243,41 @@ def _support(
 ) -> list[int] | None:
     """Per cell, the digits some filling of ``sum(sign * digit) == target`` uses, with cells
     that share a run taking different digits and every run holding two or more of them still
-    completable (the one kernel's exact run revision); None when there are too many
-    fillings."""
+    completable (the one kernel's exact run revision); None when the search budget runs out.
+
+    Answers are remembered by their inputs: an area is re-read often with nothing changed.
+    """
+    if budget is None:
+        budget = [MAX_TUPLES]
+    key = (
+        tuple(cells),
+        tuple(signs),
+        target,
+        tuple(state.cands[c] for c in cells),
+        tuple((entry[1], entry[2], tuple(entry[3])) for entry in _shared_runs(state, cells)),
+    )
+    if key in _SUPPORTS:
+        return _SUPPORTS[key]
+    fresh = budget[0]
+    found = _enumerate(state, cells, signs, target, budget)
+    if found is not None or fresh <= MAX_REGION_NODES:
+        # A failure is remembered only when its budget was an equation's own (a shared
+        # budget may have been nearly spent before this call).
+        if len(_SUPPORTS) > 50_000:
+            _SUPPORTS.clear()
+        _SUPPORTS[key] = found
+    return found
+
+
+_SUPPORTS: dict[tuple, list[int] | None] = {}
+"""Answers of :func:`_support` by its inputs."""
+
+
+def _enumerate(
+    state: State, cells: list[Cell], signs: list[int], target: int, budget: list[int]
+) -> list[int] | None:
+    """:func:`_support` without the memo: a depth-first search over the cells, fewest
+    candidates first, pruned by the sum's bounds, repeats and run completion."""
     order = sorted(range(len(cells)), key=lambda i: state.cands[cells[i]].bit_count())
     cells = [cells[i] for i in order]
     signs = [signs[i] for i in order]
@@ -253,8 +290,6 @@ def _support(
     rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
     support = [0] * len(cells)
     values = [0] * len(cells)
-    if budget is None:
-        budget = [MAX_TUPLES]
     spend = budget
     # Each run holding two or more of the cells is checked (can its other cells still
     # complete it?) as soon as its last such cell has a digit.
@@ -392,7 +427,7 @@ def _small_border_groups(
     adjacent: list[set[int]], touching: list[list[int]], ends: list[tuple[int, int]]
 ) -> list[tuple[tuple[int, ...], frozenset[int]]]:
     """Connected groups of at most :data:`MAX_GROUP` runs whose border (empty cells with one
-    run inside) has 1 to :data:`MAX_UNKNOWN` cells, as ``(border cells, group)``."""
+    run inside) has 1 to :data:`MAX_BORDER` cells, as ``(border cells, group)``."""
     seen: set[frozenset[int]] = set()
     found = []
     stack: list[frozenset[int]] = [frozenset((i,)) for i in range(len(adjacent))]
