@@ -19,6 +19,7 @@ from kakurolab.logic import (
     BY_NAME,
     SOUND,
     TECHNIQUES,
+    Contradiction,
     Engine,
     State,
     deduce,
@@ -233,6 +234,28 @@ def test_sound_rungs_keep_every_solution_of_random_puzzles(seed):
             assert full.solved and Solution(dict(full.state.placed)) == solutions[0]
         checked += 1
     assert checked >= 10
+
+
+def test_hints_on_puzzles_with_several_solutions_never_pick_one():
+    """A uniqueness argument would choose between solutions: on a puzzle with several, the
+    hint writes only digits every solution shares (here: none, deduction is stuck)."""
+    checked = 0
+    for puzzle, solutions in random_cases(30, 2):
+        if len(solutions) < 2:
+            continue
+        engine = Engine(State.initial(puzzle), TECHNIQUES)
+        try:
+            engine.run(until=lambda step: bool(step.placements))
+        except Contradiction:
+            continue
+        if not engine.assumed_unique:
+            continue
+        hint = next_hint(puzzle)
+        if hint.step is not None:
+            for cell, digit in hint.step.placements.items():
+                assert all(sol.values[cell] == digit for sol in solutions), hint.text()
+        checked += 1
+    assert checked >= 1
 
 
 def test_random_puzzles_exercise_the_new_rungs():

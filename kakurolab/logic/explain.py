@@ -430,13 +430,18 @@ def next_hint(
     """
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
+    sound = [t for t in ladder if not t.assumes_unique]
     engine = Engine(start.copy(), ladder)
     try:
         engine.run(until=lambda step: bool(step.placements))
     except Contradiction:
         if not engine.assumed_unique:
             raise
-        engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
+        engine = Engine(start.copy(), sound)
+        engine.run(until=lambda step: bool(step.placements))
+    if engine.assumed_unique and _has_two_solutions(puzzle):
+        # A uniqueness argument would pick one of several solutions: never hint with it.
+        engine = Engine(start.copy(), sound)
         engine.run(until=lambda step: bool(step.placements))
     steps = engine.steps
     if not steps or not steps[-1].placements:
@@ -449,6 +454,13 @@ def next_hint(
             needed.add(i)
             frontier.extend(steps[i].premises)
     return Hint(steps[-1], [steps[i] for i in sorted(needed)], engine.state)
+
+
+def _has_two_solutions(puzzle: Puzzle) -> bool:
+    """Whether the native solver finds two solutions (asked only before a uniqueness step)."""
+    from ..uniqueness import Verdict, prove_unique
+
+    return prove_unique(puzzle, backend="native").verdict is Verdict.MULTIPLE
 
 
 def candidates_text(state: State) -> str:
