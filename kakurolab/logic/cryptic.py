@@ -18,6 +18,8 @@ Once a clue's letters are decided its run is an ordinary numeric run for the oth
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from ..combos import MAX_SUM, feasible_sums
 from ..model import LETTERS, Cell, Run
 from ..propagation.kernel import pair_filter, pair_sums, revise_run
@@ -110,6 +112,54 @@ def letter_singles(state: State, _grid: object) -> Finding | None:
     return None
 
 
+def letter_subsets(state: State, _grid: object) -> Finding | None:
+    """Naked and hidden pairs/triples among the letters (ten letters onto ten digits): k
+    letters that can only be k digits between them keep those digits from the other letters;
+    k digits that only k letters can still be belong to those letters."""
+    letters = state.letters
+    if not letters:
+        return None
+    open_letters = [ch for ch in LETTERS if letters[ch] & (letters[ch] - 1)]
+    for k in (2, 3):
+        for group in combinations(open_letters, k):
+            union = 0
+            for ch in group:
+                union |= letters[ch]
+            if union.bit_count() != k:
+                continue
+            removed = {
+                o: letters[o] & union for o in LETTERS if o not in group and letters[o] & union
+            }
+            if removed:
+                names = ", ".join(group)
+                return Finding(
+                    (),
+                    f"{names} can only be {letter_words(union)} between them (a naked "
+                    f"{_NAMES[k]} of letters), so no other letter is",
+                    letter_eliminations=removed,
+                )
+    open_digits = [d for d in range(10) if sum(letters[ch] >> d & 1 for ch in LETTERS) > 1]
+    for k in (2, 3):
+        for digits in combinations(open_digits, k):
+            mask = sum(1 << d for d in digits)
+            holders = [ch for ch in LETTERS if letters[ch] & mask]
+            if len(holders) != k:
+                continue
+            removed = {ch: letters[ch] & ~mask for ch in holders if letters[ch] & ~mask}
+            if removed:
+                return Finding(
+                    (),
+                    f"only {', '.join(holders)} can still be {letter_words(mask)} (a hidden "
+                    f"{_NAMES[k]} of letters: each digit stands for some letter), so they are "
+                    "nothing else",
+                    letter_eliminations=removed,
+                )
+    return None
+
+
+_NAMES = {2: "pair", 3: "triple"}
+
+
 def tied_letters(state: State, cell: Cell) -> Finding | None:
     """A cell showing a letter holds that letter's digit: each narrows the other."""
     letter = state.puzzle.shown_letters.get(cell)
@@ -166,5 +216,6 @@ CRYPTIC: tuple[Technique, ...] = (
     Technique("letter singles", 2, "grid", letter_singles, "ten letters onto ten digits"),
     Technique("tied letters", 2, "cell", tied_letters, "a cell showing a letter"),
     Technique("letter sums", 3, "run", letter_sums, "a letter clue against its run's totals"),
+    Technique("letter subsets", 6, "grid", letter_subsets, "naked/hidden pairs of letters"),
 )
 """The cryptic rungs, placed by :mod:`.ladder` among the per-run ones."""

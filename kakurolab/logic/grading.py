@@ -24,11 +24,8 @@ GRADES: tuple[tuple[str, str], ...] = (
         "and clue bounds, letter singles, tied letters)",
     ),
     ("medium", "needs hidden singles, sum arithmetic or letter sums"),
-    ("hard", "needs run sets, or run subsets / exact run consistency at most twice"),
-    (
-        "expert",
-        "needs run subsets or exact run consistency three times or more, or region sums",
-    ),
+    ("hard", "needs run sets, or subsets / exact run consistency at most twice"),
+    ("expert", "needs subsets or exact run consistency three times or more, or region sums"),
     (
         "extreme",
         "needs a uniqueness argument (swap rectangle) or a bounded contradiction (one "

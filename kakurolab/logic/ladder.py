@@ -25,6 +25,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     *(_BY_BASIC[name] for name in ("excluded digits", "hidden single", "sum arithmetic")),
     *CRYPTIC[3:4],  # letter sums
     _BY_BASIC["run sets"],
+    *CRYPTIC[4:5],  # letter subsets
     Technique(
         "run subsets",
         6,
