@@ -17,6 +17,7 @@ from kakurolab.cli import main
 from kakurolab.formats import dumps, load, loads
 from kakurolab.logic import (
     BY_NAME,
+    PURE,
     SOUND,
     TECHNIQUES,
     Contradiction,
@@ -76,6 +77,7 @@ def test_beyond_runs_puzzles_are_deduced_to_the_published_grid(beyond):
         assert any(used.get(name) for name in ACROSS_RUNS), puzzle.id
         last_resort += any(used.get(name) for name in LAST_RESORT)
     assert last_resort == 0
+    assert all(deduce(p, techniques=PURE).solved for p in beyond)
 
 
 def test_every_janko_dev_puzzle_is_deduced_to_the_published_grid(janko_puzzles):

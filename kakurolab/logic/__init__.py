@@ -8,12 +8,13 @@ explanations, hints and difficulty grades.
 
 from .explain import Deduction, Engine, Hint, deduce, explain_puzzle, next_hint
 from .grading import Grade, grade
-from .ladder import BY_NAME, SOUND, TECHNIQUES
+from .ladder import BY_NAME, PURE, SOUND, TECHNIQUES
 from .state import STATE_HELP, Contradiction, State, parse_state
 from .techniques import Finding, Step, Technique
 
 __all__ = [
     "BY_NAME",
+    "PURE",
     "SOUND",
     "STATE_HELP",
     "TECHNIQUES",

@@ -70,3 +70,9 @@ BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
 
 SOUND: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if not t.assumes_unique)
 """The ladder without arguments that assume a unique solution: what proves a grid forced."""
+
+PURE: tuple[Technique, ...] = tuple(
+    t for t in TECHNIQUES if not t.assumes_unique and t.name != "bounded contradiction"
+)
+"""The ladder without uniqueness arguments and without suppositions: arithmetic and logic
+only (what a generator that promises "no guessing" should require)."""
