@@ -135,7 +135,7 @@ def letter_subsets(state: State, _grid: object) -> Finding | None:
                 return Finding(
                     (),
                     f"{names} can only be {letter_words(union)} between them (a naked "
-                    f"{_NAMES[k]} of letters), so no other letter is",
+                    f"{_NAMES[k]} of letters, and different letters are different digits)",
                     letter_eliminations=removed,
                 )
     open_digits = [d for d in range(10) if sum(letters[ch] >> d & 1 for ch in LETTERS) > 1]
@@ -150,8 +150,7 @@ def letter_subsets(state: State, _grid: object) -> Finding | None:
                 return Finding(
                     (),
                     f"only {', '.join(holders)} can still be {letter_words(mask)} (a hidden "
-                    f"{_NAMES[k]} of letters: each digit stands for some letter), so they are "
-                    "nothing else",
+                    f"{_NAMES[k]} of letters: each digit stands for some letter)",
                     letter_eliminations=removed,
                 )
     return None
