@@ -142,6 +142,21 @@ def generate_cases(options: SuiteOptions) -> list[Case]:
     return cases
 
 
+def explain_cases(options: SuiteOptions) -> list[Case]:
+    """Human deduction (``kakuro explain``) over the janko dev set: no backend is involved, so
+    every configuration times the same work; the answer is the deduced grid."""
+    from .logic import deduce
+
+    def case(puzzle: Puzzle) -> Case:
+        def run(backend: Backend, timeout: float | None) -> Outcome:
+            result = deduce(puzzle)
+            return Outcome(tuple(result.state.grid_rows()))
+
+        return Case(puzzle.id, run)
+
+    return [case(p) for p in _load(options, datasets.JANKO_DEV)]
+
+
 def stress_cases(options: SuiteOptions) -> list[Case]:
     """The loose 101x31 grid (one-cell runs, many solutions): uniqueness answered ``multiple``."""
     return [_unique_case(p) for p in _load(options, datasets.STRESS_LOOSE)]
@@ -151,6 +166,7 @@ SUITES: dict[str, Suite] = {
     "pe424": Suite("solve the 200 cryptic Project Euler 424 puzzles", pe424_cases),
     "janko": Suite("solve + prove unique (count to 2) the 105 janko.at puzzles", janko_cases),
     "generate": Suite("generate unique normal puzzles, 12x12 to 30x30", generate_cases),
+    "explain": Suite("deduce the 105 janko.at puzzles by human techniques", explain_cases),
     "stress": Suite(
         "prove unique (count to 2) the loose 101x31 grid: 1,931 cells, many solutions",
         stress_cases,

@@ -98,7 +98,8 @@ def test_ladder_is_ordered_and_named():
     weights = [t.weight for t in TECHNIQUES]
     assert weights == sorted(weights)
     assert len({t.name for t in TECHNIQUES}) == len(TECHNIQUES)
-    assert TECHNIQUES[-1].name == "run permutations"
+    assert TECHNIQUES[-1].name == "bounded contradiction"
+    assert [t.name for t in TECHNIQUES if t.assumes_unique] == ["swap rectangle"]
 
 
 def test_explain_every_technique_is_sound_on_a_solved_grid(janko_puzzles):
@@ -165,9 +166,10 @@ def test_state_breaking_rules_is_a_contradiction(janko_puzzles):
             State.from_digits(puzzle, full)
 
 
-def test_cryptic_puzzles_are_refused(pe424_puzzles):
-    with pytest.raises(KakuroError, match="standard"):
-        deduce(pe424_puzzles[0])
+def test_cryptic_puzzles_are_deduced(pe424_puzzles):
+    """Cryptic puzzles are no longer refused: letters are deduced with the cells."""
+    result = deduce(pe424_puzzles[0])
+    assert result.solved and all(d is not None for d in result.letters().values())
 
 
 # --- the commands ----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..logic import BY_NAME, TECHNIQUES, Contradiction, deduce
+from ..logic import BY_NAME, TECHNIQUES, Contradiction, explain_puzzle
 from ..logic.explain import candidates_text
 from ._common import Batch, add_puzzle_args, emit_json
 from .hint import add_state_arg, start_state
@@ -12,7 +12,8 @@ from .hint import add_state_arg, start_state
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "explain", help="solve by human deduction alone, step by step (standard puzzles)"
+        "explain",
+        help="solve by human deduction alone, step by step (standard and cryptic puzzles)",
     )
     add_puzzle_args(parser)
     add_state_arg(parser)
@@ -34,14 +35,17 @@ def run(args: argparse.Namespace) -> int:
     if args.up_to:
         ladder = TECHNIQUES[: TECHNIQUES.index(BY_NAME[args.up_to]) + 1]
     batch = Batch.load(args)
+    solved = total = 0
     for puzzle in batch:
         start = start_state(puzzle, args.state)
         try:
-            result = deduce(puzzle, start, techniques=ladder)
+            result = explain_puzzle(puzzle, start, techniques=ladder)
         except Contradiction as exc:
             raise Contradiction(
                 f"puzzle {puzzle.id}: the state cannot be completed: {exc}"
             ) from None
+        total += 1
+        solved += result.solved
         if args.json:
             emit_json(result.to_json())
             continue
@@ -56,4 +60,6 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join("  " + row for row in result.state.grid_rows()))
             print("candidates of the open cells:")
             print("\n".join("  " + line for line in candidates_text(result.state).splitlines()))
+    if total > 1 and not args.json:
+        print(f"solved by deduction alone: {solved} of {total} puzzles")
     return batch.exit_code(0)

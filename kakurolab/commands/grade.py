@@ -25,7 +25,7 @@ END = "<!-- grade-report:end -->"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("grade", help="difficulty grades from human deduction (standard)")
+    parser = sub.add_parser("grade", help="difficulty grades from human deduction")
     add_puzzle_args(parser)
     parser.add_argument(
         "--report",

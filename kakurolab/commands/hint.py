@@ -15,7 +15,7 @@ from ._common import add_puzzle_args, emit_json, load_all
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "hint", help="the next human deduction and the cell(s) it fixes (standard puzzles)"
+        "hint", help="the next human deduction and the cell(s) it fixes (standard and cryptic)"
     )
     add_puzzle_args(parser, many=False)
     add_state_arg(parser)

@@ -14,18 +14,25 @@ from dataclasses import dataclass, field
 from .. import combos
 from ..combos import bit, digits_of, format_mask
 from ..model import Cell, Puzzle
-from .state import Contradiction, State, cell_name
-from .techniques import TECHNIQUES, Finding, Step, Technique
+from .ladder import BY_NAME, TECHNIQUES
+from .scopes import Targets, clued_cells, targets
+from .state import Contradiction, State, cell_name, letter_words
+from .techniques import Finding, Step, Technique
 
 
 @dataclass
 class Deduction:
-    """The outcome of deduction: the steps in order, the final state, where it stopped."""
+    """The outcome of deduction: the steps in order, the final state, where it stopped.
+
+    ``ambiguous`` is set (by :func:`explain`) when the puzzle has more than one solution: the
+    open cells where two solutions differ, which no deduction can decide.
+    """
 
     puzzle: Puzzle
     steps: list[Step]
     state: State
     start: State
+    ambiguous: tuple[Cell, ...] | None = None
 
     @property
     def solved(self) -> bool:
@@ -48,23 +55,48 @@ class Deduction:
         used = [s.technique for s in self.steps if s.technique in order]
         return max(used, key=order.__getitem__) if used else None
 
+    @property
+    def assumed_unique(self) -> bool:
+        """Whether some step rests on the puzzle having one solution (a swap rectangle)."""
+        return any(
+            BY_NAME[s.technique].assumes_unique for s in self.steps if s.technique in BY_NAME
+        )
+
+    def letters(self) -> dict[str, int | None]:
+        """Cryptic puzzles: each letter's digit, None while undecided."""
+        return {
+            ch: (m.bit_length() - 1 if not m & (m - 1) else None)
+            for ch, m in self.state.letters.items()
+        }
+
     def summary(self) -> str:
         total = len(self.puzzle.whites)
         if self.solved:
+            answer = ""
+            if self.state.letters:
+                digits = "".join(str(d) for d in self.letters().values())
+                answer = f"; letters A-J = {digits}"
             return (
                 f"solved by deduction alone in {len(self.steps)} steps "
-                f"(hardest technique: {self.hardest() or 'none'})"
+                f"(hardest technique: {self.hardest() or 'none'}){answer}"
             )
         open_cells = [c for c in self.state.cands if c not in self.state.placed]
         marks = sum(combos.popcount(self.state.cands[c]) for c in open_cells)
-        return (
+        stop = (
             f"deduction stops after {len(self.steps)} steps with {len(self.state.placed)} of "
             f"{total} cells written; {len(open_cells)} cells still have {marks} candidates "
-            "between them: search (trying a digit and backtracking) is needed from here"
+            "between them"
         )
+        if self.ambiguous is not None:
+            cells = ", ".join(cell_name(c) for c in self.ambiguous) or "no open cell"
+            return (
+                f"{stop}: the puzzle has more than one solution (two solutions found by the "
+                f"native solver differ in {cells}), so no deduction can decide them"
+            )
+        return f"{stop}: search (trying a digit and backtracking) is needed from here"
 
     def to_json(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "id": self.puzzle.id,
             "solved": self.solved,
             "steps": [s.to_json() for s in self.steps],
@@ -73,7 +105,11 @@ class Deduction:
             "written": len(self.state.placed),
             "white_cells": len(self.puzzle.whites),
             "state": self.state.grid_rows(),
+            "ambiguous": None if self.ambiguous is None else [cell_name(c) for c in self.ambiguous],
         }
+        if self.state.letters:
+            found["letters"] = self.letters()
+        return found
 
 
 @dataclass
@@ -104,33 +140,54 @@ class Engine:
         self.puzzle = state.puzzle
         self.techniques = tuple(techniques)
         self.steps: list[Step] = []
-        self._cells = list(self.puzzle.whites)
-        self._cell_index = {c: i for i, c in enumerate(self._cells)}
-        self._runs = list(self.puzzle.runs)
-        self._run_index = {r: i for i, r in enumerate(self._runs)}
+        # A scope's targets are built when its rung is first reached (region and rectangle
+        # lists cost more than many a puzzle's whole deduction); until then every target
+        # counts as queued.
+        self._targets: list[Targets | None] = [None] * len(self.techniques)
         self._agendas = [_Agenda() for _ in self.techniques]
+        self.attempting: Technique | None = None
+        """The technique whose finding is being applied (the culprit of a contradiction)."""
         self._removed_by: dict[Cell, list[tuple[int, int]]] = {}
-        for agenda, technique in zip(self._agendas, self.techniques, strict=True):
-            count = len(self._cells) if technique.scope == "cell" else len(self._runs)
-            agenda.heap = list(range(count))
-            agenda.members = set(agenda.heap)
+        # Cryptic: the steps that narrowed each letter, and the letters an argument about a
+        # cell rests on (its runs' clue letters and the letter it shows).
+        self._letter_removed_by: dict[str, list[int]] = {}
+        self._letters_of: dict[Cell, str] = {}
+        if self.puzzle.is_cryptic:
+            for cell in self.puzzle.whites:
+                letters = "".join(
+                    run.clue.letters or "" for run in self.puzzle.runs_of[cell] if run.clue
+                )
+                self._letters_of[cell] = letters + self.puzzle.shown_letters.get(cell, "")
 
     def next_step(self) -> Step | None:
         """Find and apply the simplest available deduction; None when nothing applies."""
         i = 0
         while i < len(self.techniques):
             technique, agenda = self.techniques[i], self._agendas[i]
+            found = self._targets[i]
+            if found is None:
+                found = self._targets[i] = targets(self.puzzle, technique.scope)
+                agenda.heap = list(range(len(found.items)))
+                agenda.members = set(agenda.heap)
+            items = found.items
             while (item := agenda.pop()) is not None:
-                target = self._cells[item] if technique.scope == "cell" else self._runs[item]
-                finding = technique.find(self.state, target)
+                finding = technique.find(self.state, items[item])
                 if finding is None:
                     continue
                 agenda.push(item)  # it may find more once this step is in
+                self.attempting = technique
                 step = self.apply(technique.name, finding)
                 if step is not None:
                     return step
             i += 1
         return None
+
+    @property
+    def assumed_unique(self) -> bool:
+        """Whether a step so far (or the one being applied) assumes a unique solution."""
+        if self.attempting is not None and self.attempting.assumes_unique:
+            return True
+        return any(BY_NAME[s.technique].assumes_unique for s in self.steps)
 
     def run(self, *, until: Callable[[Step], bool] | None = None, limit: int | None = None) -> None:
         """Step until stuck, solved, ``until(step)`` holds, or ``limit`` steps."""
@@ -164,7 +221,12 @@ class Engine:
                 for other in run.cells:
                     if other != cell and state.cands[other] & bit(digit):
                         removed[other] = removed.get(other, 0) | bit(digit)
-        if not removed and not placements:
+        letters_gone = {
+            ch: state.letters[ch] & mask
+            for ch, mask in finding.letter_eliminations.items()
+            if state.letters[ch] & mask
+        }
+        if not removed and not placements and not letters_gone:
             return None
         index = len(self.steps)
         premises = sorted(
@@ -175,6 +237,13 @@ class Engine:
                 if gone & mask
             }
         )
+        if self._letters_of:
+            letters = set(finding.letter_eliminations)
+            for cell in finding.cells:
+                letters.update(self._letters_of[cell])
+            premises = sorted(
+                {*premises, *(i for ch in letters for i in self._letter_removed_by.get(ch, ()))}
+            )
         for cell, mask in removed.items():
             state.cands[cell] &= ~mask
             self._removed_by.setdefault(cell, []).append((index, mask))
@@ -182,30 +251,51 @@ class Engine:
         for cell in removed.keys() | placements.keys():
             if not state.cands[cell]:
                 raise Contradiction(f"{technique} leaves {cell_name(cell)} without a candidate")
+        for ch, mask in letters_gone.items():
+            state.letters[ch] &= ~mask
+            self._letter_removed_by.setdefault(ch, []).append(index)
+            if not state.letters[ch]:
+                raise Contradiction(f"{technique} leaves letter {ch} without a digit")
         step = Step(
             technique,
             finding.cells,
             removed,
             placements,
-            _describe(finding, removed, placements),
+            _describe(finding, removed, placements, letters_gone),
             tuple(premises),
+            letters_gone,
         )
         self.steps.append(step)
-        self._requeue(removed.keys() | placements.keys())
+        changed = set(removed) | set(placements)
+        if letters_gone:
+            changed |= clued_cells(self.puzzle, letters_gone)
+        self._requeue(changed)
         return step
 
     def _requeue(self, changed: Iterable[Cell]) -> None:
-        runs = {run for cell in changed for run in self.puzzle.runs_of[cell]}
-        cells = {cell for run in runs for cell in run.cells}
-        run_ids = [self._run_index[r] for r in runs]
-        cell_ids = [self._cell_index[c] for c in cells]
-        for agenda, technique in zip(self._agendas, self.techniques, strict=True):
-            for item in cell_ids if technique.scope == "cell" else run_ids:
-                agenda.push(item)
+        changed = list(changed)
+        for agenda, found in zip(self._agendas, self._targets, strict=True):
+            if found is None:
+                continue
+            if found.always:
+                for item in range(len(found.items)):
+                    agenda.push(item)
+                continue
+            watch = found.watch
+            for cell in changed:
+                for item in watch.get(cell, ()):
+                    agenda.push(item)
 
 
-def _describe(finding: Finding, removed: dict[Cell, int], placements: dict[Cell, int]) -> str:
+def _describe(
+    finding: Finding,
+    removed: dict[Cell, int],
+    placements: dict[Cell, int],
+    letters: dict[str, int] | None = None,
+) -> str:
     """The reason, then what it changes: written digits, else the removals."""
+    if letters and not placements and not removed:
+        return f"{finding.reason}, so {letters_effect(letters)}"
     if placements:
         effect = ", ".join(f"{cell_name(c)} = {d}" for c, d in sorted(placements.items()))
     else:
@@ -217,6 +307,11 @@ def _describe(finding: Finding, removed: dict[Cell, int], placements: dict[Cell,
             for mask, cells in by_mask.items()
         )
     return f"{finding.reason}, so {effect}"
+
+
+def letters_effect(letters: dict[str, int]) -> str:
+    """``A is not 0; B is not 5 or 6``: letter removals in words."""
+    return "; ".join(f"{ch} is not {letter_words(mask)}" for ch, mask in sorted(letters.items()))
 
 
 def digit_list(mask: int) -> str:
@@ -243,11 +338,49 @@ def deduce(
     techniques: Iterable[Technique] = TECHNIQUES,
     limit: int | None = None,
 ) -> Deduction:
-    """Solve by deduction alone from ``start`` (the blank grid by default)."""
+    """Solve by deduction alone from ``start`` (the blank grid by default).
+
+    When a uniqueness argument (which assumes one solution) leads to a contradiction, the
+    puzzle has more than one solution: the deduction is redone without such arguments.
+    """
     start = State.initial(puzzle) if start is None else start
-    engine = Engine(start.copy(), techniques)
-    engine.run(limit=limit)
+    ladder = tuple(techniques)
+    engine = Engine(start.copy(), ladder)
+    try:
+        engine.run(limit=limit)
+    except Contradiction:
+        if not engine.assumed_unique:
+            raise
+        engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
+        engine.run(limit=limit)
     return Deduction(puzzle, engine.steps, engine.state, start)
+
+
+def explain_puzzle(
+    puzzle: Puzzle,
+    start: State | None = None,
+    *,
+    techniques: Iterable[Technique] = TECHNIQUES,
+    backend: str = "native",
+) -> Deduction:
+    """:func:`deduce`, then, when it stops or leaned on uniqueness, ask a solver whether the
+    puzzle has more than one solution; if so, deduce again without uniqueness arguments and
+    name the open cells where two solutions differ (deduction never guesses between them)."""
+    start = State.initial(puzzle) if start is None else start
+    ladder = tuple(techniques)
+    result = deduce(puzzle, start, techniques=ladder)
+    if result.solved and not result.assumed_unique:
+        return result
+    from ..uniqueness import Verdict, prove_unique
+
+    verdict = prove_unique(puzzle, backend=backend)
+    if verdict.verdict is not Verdict.MULTIPLE:
+        return result
+    if result.assumed_unique:
+        result = deduce(puzzle, start, techniques=[t for t in ladder if not t.assumes_unique])
+    open_cells = {c for c in result.state.cands if c not in result.state.placed}
+    result.ambiguous = tuple(c for c in verdict.differences if c in open_cells)
+    return result
 
 
 @dataclass
@@ -286,15 +419,30 @@ class Hint:
         }
 
 
-def next_hint(puzzle: Puzzle, start: State | None = None) -> Hint:
+def next_hint(
+    puzzle: Puzzle, start: State | None = None, *, techniques: Iterable[Technique] = TECHNIQUES
+) -> Hint:
     """The next deduction that writes a digit, with the earlier removals it depends on.
 
     Removal-only steps on the way are kept only when the writing step (or a step it rests on)
-    needs them, so the hint reads as a short argument, not a transcript.
+    needs them, so the hint reads as a short argument, not a transcript.  As in
+    :func:`deduce`, a uniqueness argument that ends in a contradiction is dropped.
     """
     start = State.initial(puzzle) if start is None else start
-    engine = Engine(start.copy())
-    engine.run(until=lambda step: bool(step.placements))
+    ladder = tuple(techniques)
+    sound = [t for t in ladder if not t.assumes_unique]
+    engine = Engine(start.copy(), ladder)
+    try:
+        engine.run(until=lambda step: bool(step.placements))
+    except Contradiction:
+        if not engine.assumed_unique:
+            raise
+        engine = Engine(start.copy(), sound)
+        engine.run(until=lambda step: bool(step.placements))
+    if engine.assumed_unique and _has_two_solutions(puzzle):
+        # A uniqueness argument would pick one of several solutions: never hint with it.
+        engine = Engine(start.copy(), sound)
+        engine.run(until=lambda step: bool(step.placements))
     steps = engine.steps
     if not steps or not steps[-1].placements:
         return Hint(None, [], engine.state)
@@ -306,6 +454,13 @@ def next_hint(puzzle: Puzzle, start: State | None = None) -> Hint:
             needed.add(i)
             frontier.extend(steps[i].premises)
     return Hint(steps[-1], [steps[i] for i in sorted(needed)], engine.state)
+
+
+def _has_two_solutions(puzzle: Puzzle) -> bool:
+    """Whether the native solver finds two solutions (asked only before a uniqueness step)."""
+    from ..uniqueness import Verdict, prove_unique
+
+    return prove_unique(puzzle, backend="native").verdict is Verdict.MULTIPLE
 
 
 def candidates_text(state: State) -> str:

@@ -15,14 +15,22 @@ from dataclasses import dataclass
 from .. import combos
 from ..model import Puzzle
 from .explain import Deduction, deduce
-from .state import clue_total
-from .techniques import BY_NAME
+from .ladder import BY_NAME, TECHNIQUES
 
 GRADES: tuple[tuple[str, str], ...] = (
-    ("easy", "singles, unique partitions, cross-intersections and excluded digits suffice"),
-    ("medium", "needs hidden singles or sum arithmetic"),
-    ("hard", "needs run-set reasoning, or exact run consistency at most twice"),
-    ("expert", "needs exact run consistency three times or more"),
+    (
+        "easy",
+        "singles, unique partitions, cross-intersections and excluded digits suffice (cryptic: "
+        "and clue bounds, letter singles, tied letters)",
+    ),
+    ("medium", "needs hidden singles, sum arithmetic or letter sums"),
+    ("hard", "needs run sets, or subsets / exact run consistency at most twice"),
+    ("expert", "needs subsets or exact run consistency three times or more, or region sums"),
+    (
+        "extreme",
+        "needs a uniqueness argument (swap rectangle) or a bounded contradiction (one "
+        "supposition refuted by propagation)",
+    ),
     ("needs-search", "deduction alone stops; trial and error is needed"),
 )
 """Named grades, easiest first, with what each means."""
@@ -44,6 +52,16 @@ class Grade:
     technique_counts: dict[str, int]
     shape: tuple[int, int] = (0, 0)
 
+    @property
+    def uniqueness_steps(self) -> int:
+        """Steps that rest on the puzzle having one solution (swap rectangles)."""
+        return sum(self.technique_counts.get(name, 0) for name in UNIQUENESS)
+
+    @property
+    def contradiction_steps(self) -> int:
+        """Steps that refute a supposition (bounded contradiction)."""
+        return sum(self.technique_counts.get(name, 0) for name in CONTRADICTION)
+
     def to_json(self) -> dict[str, object]:
         return {
             "id": self.id,
@@ -56,13 +74,26 @@ class Grade:
             "ambiguity": round(self.ambiguity, 3),
             "solved": self.solved,
             "technique_counts": self.technique_counts,
+            "uniqueness_steps": self.uniqueness_steps,
+            "contradiction_steps": self.contradiction_steps,
         }
 
 
 def ambiguity(puzzle: Puzzle) -> float:
-    """Mean number of digit sets per clue: how much a solver must keep open at the start."""
-    counts = [combos.count(len(run), clue_total(run)) for run in puzzle.runs]
-    return sum(counts) / len(counts)
+    """Mean number of digit sets per clue: how much a solver must keep open at the start
+    (a letter clue counts the mean over the totals its run's length allows)."""
+    counts = [
+        combos.count(len(run), run.clue.value)
+        if run.clue is not None and run.clue.value is not None
+        else _letter_ambiguity(len(run))
+        for run in puzzle.runs
+    ]
+    return sum(counts) / len(counts) if counts else 0.0
+
+
+def _letter_ambiguity(length: int) -> float:
+    totals = combos.feasible_sums(length)
+    return sum(combos.count(length, t) for t in totals) / len(totals) if totals else 0.0
 
 
 def grade_name(deduction: Deduction) -> str:
@@ -75,9 +106,21 @@ def grade_name(deduction: Deduction) -> str:
         return "easy"
     if weight <= 3:
         return "medium"
-    if weight <= 5 or uses <= 2:
+    counts = deduction.technique_counts()
+    if any(counts.get(t.name) for t in TECHNIQUES if t.weight >= EXTREME_WEIGHT):
+        return "extreme"
+    if weight < REGION_WEIGHT and (weight <= 5 or uses <= 2):
         return "hard"
     return "expert"
+
+
+EXTREME_WEIGHT = BY_NAME["swap rectangle"].weight
+"""Rungs from here on (uniqueness, contradiction) make a grade ``extreme``."""
+REGION_WEIGHT = BY_NAME["region sum"].weight
+"""Rungs from here on look across runs: at least ``expert``."""
+
+UNIQUENESS = tuple(t.name for t in TECHNIQUES if t.assumes_unique)
+CONTRADICTION = ("bounded contradiction",)
 
 
 def grade(puzzle: Puzzle, deduction: Deduction | None = None) -> Grade:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .. import combos
 from ..errors import KakuroError
-from ..model import Cell, Puzzle, Run, White
+from ..model import LETTERS, Cell, Puzzle, Run, White
 
 
 class Contradiction(KakuroError):
@@ -34,9 +34,21 @@ def run_label(run: Run) -> str:
 
 
 def clue_total(run: Run) -> int:
-    """The numeric clue of a standard run (deduction handles standard puzzles only)."""
-    assert run.clue is not None and run.clue.value is not None
+    """The numeric clue of a standard run (cryptic runs go through :meth:`State.total`)."""
+    if run.clue is None or run.clue.value is None:
+        raise KakuroError(f"run {run.name} has no numeric clue")
     return run.clue.value
+
+
+def letter_digits(mask: int) -> tuple[int, ...]:
+    """The digits 0-9 of a letter mask (bit ``d`` for digit ``d``)."""
+    return tuple(d for d in range(10) if mask >> d & 1)
+
+
+def letter_words(mask: int) -> str:
+    """``0, 3 or 7``: a letter's possible digits in a sentence."""
+    digits = [str(d) for d in letter_digits(mask)]
+    return digits[0] if len(digits) == 1 else ", ".join(digits[:-1]) + " or " + digits[-1]
 
 
 @dataclass
@@ -50,12 +62,31 @@ class State:
     puzzle: Puzzle
     cands: dict[Cell, int]
     placed: dict[Cell, int] = field(default_factory=dict)
+    letters: dict[str, int] = field(default_factory=dict)
+    """Cryptic puzzles only: each letter's possible digits 0-9 (bit ``d`` for digit ``d``)."""
 
     @classmethod
     def initial(cls, puzzle: Puzzle) -> State:
-        """Every white cell may hold any digit 1-9: the blank grid before any reasoning."""
-        require_standard(puzzle)
-        return cls(puzzle, dict.fromkeys(puzzle.whites, combos.ALL_DIGITS))
+        """Every white cell may hold any digit 1-9 (and every letter any digit 0-9): the blank
+        grid before any reasoning."""
+        require_deducible(puzzle)
+        letters = dict.fromkeys(LETTERS, combos.ALL_LETTER_DIGITS) if puzzle.is_cryptic else {}
+        return cls(puzzle, dict.fromkeys(puzzle.whites, combos.ALL_DIGITS), letters=letters)
+
+    def total(self, run: Run) -> int | None:
+        """The run's clue as a number: given, or read from its letters once they are decided."""
+        clue = run.clue
+        if clue is None:
+            return None
+        if clue.value is not None:
+            return clue.value
+        total = 0
+        for ch in clue.letters or "":
+            mask = self.letters[ch]
+            if mask & (mask - 1):
+                return None
+            total = 10 * total + mask.bit_length() - 1
+        return total
 
     @classmethod
     def from_digits(cls, puzzle: Puzzle, digits: Mapping[Cell, int]) -> State:
@@ -90,11 +121,14 @@ class State:
         return state
 
     def copy(self) -> State:
-        return State(self.puzzle, dict(self.cands), dict(self.placed))
+        return State(self.puzzle, dict(self.cands), dict(self.placed), dict(self.letters))
 
     @property
     def solved(self) -> bool:
-        return len(self.placed) == len(self.cands)
+        """Every cell written (and, for a cryptic puzzle, every letter decided)."""
+        return len(self.placed) == len(self.cands) and all(
+            not m & (m - 1) for m in self.letters.values()
+        )
 
     def unplaced(self, run: Run) -> list[Cell]:
         return [cell for cell in run.cells if cell not in self.placed]
@@ -104,7 +138,10 @@ class State:
         empty cells may still take: they must sum to the remainder and avoid written digits."""
         empty = self.unplaced(run)
         used = 0
-        total = clue_total(run)
+        known = self.total(run)
+        if known is None:
+            return empty, used, ()
+        total = known
         for cell in run.cells:
             if cell in self.placed:
                 used |= combos.bit(self.placed[cell])
@@ -128,11 +165,8 @@ class State:
         ]
 
 
-def require_standard(puzzle: Puzzle) -> None:
-    if puzzle.is_cryptic:
-        raise KakuroError(
-            f"puzzle {puzzle.id}: human deduction supports standard (numeric) Kakuro only"
-        )
+def require_deducible(puzzle: Puzzle) -> None:
+    """Deduction needs a clue on every run and runs of at most nine cells."""
     missing = [run.name for run in puzzle.runs if run.clue is None]
     if missing:
         raise KakuroError(f"puzzle {puzzle.id}: run {missing[0]} has no clue")
@@ -153,7 +187,9 @@ def _digit_problems(puzzle: Puzzle, digits: Mapping[Cell, int]) -> list[str]:
         if repeated:
             problems.append(f"{run_label(run)} repeats {', '.join(map(str, repeated))}")
             continue
-        total = clue_total(run)
+        if run.clue is None or run.clue.value is None:
+            continue  # a letter clue: its number is not known yet
+        total = run.clue.value
         left = len(run) - len(written)
         used = combos.mask_of(written)
         rest = total - sum(written)

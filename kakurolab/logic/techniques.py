@@ -19,7 +19,7 @@ from .. import combos
 from ..combos import bit, digits_of, format_mask, popcount
 from ..model import Cell, Run
 from ..propagation.kernel import revise_run
-from .state import Contradiction, State, cell_name, cells_text, clue_total, run_label
+from .state import Contradiction, State, cell_name, cells_text, letter_digits, run_label
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class Finding:
     eliminations: Mapping[Cell, int] = field(default_factory=dict)
     placements: Mapping[Cell, int] = field(default_factory=dict)
     evidence: Mapping[Cell, int] = field(default_factory=dict)
+    letter_eliminations: Mapping[str, int] = field(default_factory=dict)
+    """Cryptic puzzles: digits (bit ``d`` for ``d``) a letter can no longer stand for."""
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,16 @@ class Step:
     placements: Mapping[Cell, int]
     text: str
     premises: tuple[int, ...] = ()
+    letter_eliminations: Mapping[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
+        extra: dict[str, object] = {}
+        if self.letter_eliminations:
+            extra["letter_eliminations"] = {
+                ch: list(letter_digits(m)) for ch, m in sorted(self.letter_eliminations.items())
+            }
         return {
+            **extra,
             "technique": self.technique,
             "cells": [cell_name(c) for c in self.cells],
             "placements": {cell_name(c): d for c, d in sorted(self.placements.items())},
@@ -66,24 +75,33 @@ class Step:
         }
 
 
-Scope = Literal["cell", "run"]
+Scope = Literal["cell", "run", "region", "rectangle", "grid"]
+"""What a technique looks at; :mod:`.scopes` lists a puzzle's targets of each."""
 
 
 @dataclass(frozen=True)
 class Technique:
-    """A rung of the ladder: its name, difficulty weight, scope and finder."""
+    """A rung of the ladder: its name, difficulty weight, scope and finder.
+
+    ``assumes_unique`` marks an argument that holds only if the puzzle has one solution (a
+    swap rectangle); the engine drops such steps when that assumption fails.
+    """
 
     name: str
     weight: int
     scope: Scope
     find: Callable[[State, Any], Finding | None]
     summary: str
+    assumes_unique: bool = False
 
 
-def _clue_words(run: Run) -> str:
-    """``16 in two cells``: a clue the way a solver says it."""
+def _clue_words(run: Run, total: int) -> str:
+    """``16 in two cells`` (``AB = 16 in two cells`` for a decided letter clue): a clue the
+    way a solver says it."""
     n = len(run)
-    return f"{clue_total(run)} in {_count_word(n)} cell{'s' if n != 1 else ''}"
+    letters = run.clue.letters if run.clue is not None else None
+    shown = f"{letters} = {total}" if letters else str(total)
+    return f"{shown} in {_count_word(n)} cell{'s' if n != 1 else ''}"
 
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -148,7 +166,10 @@ def naked_single(state: State, cell: Cell) -> Finding | None:
 
 def unique_partition(state: State, run: Run) -> Finding | None:
     """A clue whose length and sum admit one digit set confines its cells to that set."""
-    sets = combos.combos(len(run), clue_total(run))
+    total = state.total(run)
+    if total is None:
+        return None
+    sets = combos.combos(len(run), total)
     if len(sets) != 1:
         return None
     removed = _restrict(state, run.cells, sets[0])
@@ -156,13 +177,16 @@ def unique_partition(state: State, run: Run) -> Finding | None:
         return None
     return Finding(
         run.cells,
-        f"{run_label(run)}: {_clue_words(run)} is {_sets_text(sets)}",
+        f"{run_label(run)}: {_clue_words(run, total)} is {_sets_text(sets)}",
         eliminations=removed,
     )
 
 
 def _allowed(state: State, run: Run) -> tuple[int, tuple[int, ...]]:
-    """Digits the run's empty cells may take given its clue and written digits."""
+    """Digits the run's empty cells may take given its clue and written digits (any digit
+    while a letter clue is undecided)."""
+    if state.total(run) is None:
+        return combos.ALL_DIGITS, ()
     _, _, sets = state.remaining_sets(run)
     return _union(sets), sets
 
@@ -172,7 +196,7 @@ def cross_intersection(state: State, cell: Cell) -> Finding | None:
     if cell in state.placed:
         return None
     runs = state.puzzle.runs_of[cell]
-    if len(runs) != 2:
+    if len(runs) != 2 or any(state.total(run) is None for run in runs):
         return None
     (a_mask, _), (d_mask, _) = (_allowed(state, run) for run in runs)
     both = state.cands[cell] & a_mask & d_mask
@@ -182,8 +206,9 @@ def cross_intersection(state: State, cell: Cell) -> Finding | None:
     parts = []
     for run, mask in zip(runs, (a_mask, d_mask), strict=True):
         placed = [c for c in run.cells if c in state.placed]
+        total = state.total(run) or 0
         if placed:
-            rest = clue_total(run) - sum(state.placed[c] for c in placed)
+            rest = total - sum(state.placed[c] for c in placed)
             n = len(run) - len(placed)
             words = (
                 f"the last empty cell must be {rest}"
@@ -191,7 +216,7 @@ def cross_intersection(state: State, cell: Cell) -> Finding | None:
                 else f"the {_count_word(n)} empty cells must make {rest}"
             )
         else:
-            words = _clue_words(run)
+            words = _clue_words(run, total)
         parts.append(f"{run_label(run)} ({words}) allows {format_mask(mask)}")
     others = state.cands[cell] & ~both
     also = f"; {format_mask(others)} are already ruled out" if others & a_mask & d_mask else ""
@@ -217,7 +242,10 @@ def cross_candidates(state: State) -> dict[Cell, int]:
 
 def excluded_digits(state: State, run: Run) -> Finding | None:
     """Digits that no admissible set of the clue contains leave every cell of the run."""
-    sets = combos.combos(len(run), clue_total(run))
+    total = state.total(run)
+    if total is None:
+        return None
+    sets = combos.combos(len(run), total)
     if len(sets) < 2:
         return None
     union = _union(sets)
@@ -226,7 +254,7 @@ def excluded_digits(state: State, run: Run) -> Finding | None:
         return None
     return Finding(
         run.cells,
-        f"{run_label(run)}: {_clue_words(run)} is {_sets_text(sets)}; "
+        f"{run_label(run)}: {_clue_words(run, total)} is {_sets_text(sets)}; "
         f"none of them uses {digit_words(combos.ALL_DIGITS & ~union)}",
         eliminations=removed,
     )
@@ -234,6 +262,8 @@ def excluded_digits(state: State, run: Run) -> Finding | None:
 
 def hidden_single(state: State, run: Run) -> Finding | None:
     """A digit every remaining set of the run needs, with one cell left to hold it."""
+    if state.total(run) is None:
+        return None
     empty, used, sets = state.remaining_sets(run)
     if not empty or not sets:
         return None
@@ -247,12 +277,13 @@ def hidden_single(state: State, run: Run) -> Finding | None:
         if len(holders) != 1:
             continue
         (cell,) = holders
+        total = state.total(run) or 0
         if used:
-            rest = clue_total(run) - combos.mask_sum(used)
+            rest = total - combos.mask_sum(used)
             left = _count_word(len(empty))
             words = f"the {left} empty cells must make {rest} ({_sets_text(sets)})"
         else:
-            words = f"{_clue_words(run)} is {_sets_text(sets)}"
+            words = f"{_clue_words(run, total)} is {_sets_text(sets)}"
         others = [c for c in empty if c != cell]
         return Finding(
             tuple(empty),
@@ -266,13 +297,15 @@ def hidden_single(state: State, run: Run) -> Finding | None:
 
 def sum_arithmetic(state: State, run: Run) -> Finding | None:
     """Once digits are written in a run, the empty cells must sum to the remainder."""
+    if state.total(run) is None:
+        return None
     empty, used, sets = state.remaining_sets(run)
     if not used or not empty:
         return None
     removed = _restrict(state, empty, _union(sets))
     if not removed:
         return None
-    rest = clue_total(run) - combos.mask_sum(used)
+    rest = (state.total(run) or 0) - combos.mask_sum(used)
     written = ", ".join(str(d) for d in digits_of(used))
     return Finding(
         tuple(empty),
@@ -286,6 +319,8 @@ def sum_arithmetic(state: State, run: Run) -> Finding | None:
 def run_sets(state: State, run: Run) -> Finding | None:
     """Only digit sets that every empty cell can take part in (and whose digits all have a
     cell) stay admissible; digits outside the surviving sets go."""
+    if state.total(run) is None:
+        return None
     empty, _, sets = state.remaining_sets(run)
     if not empty:
         return None
@@ -330,8 +365,11 @@ def supported_digits(total: int, cands: tuple[int, ...]) -> tuple[int, ...]:
 def run_permutations(state: State, run: Run) -> Finding | None:
     """Exact per-run consistency: a candidate stays only if some complete filling of the run
     (distinct digits from the candidates, summing to the clue) uses it."""
+    total = state.total(run)
+    if total is None:
+        return None
     cands = tuple(state.cands[c] for c in run.cells)
-    support = supported_digits(clue_total(run), cands)
+    support = supported_digits(total, cands)
     removed = {
         cell: cands[i] & ~support[i] for i, cell in enumerate(run.cells) if cands[i] & ~support[i]
     }
@@ -345,14 +383,14 @@ def run_permutations(state: State, run: Run) -> Finding | None:
     )
     return Finding(
         run.cells,
-        f"{run_label(run)}: trying every filling of {_clue_words(run)} that fits the "
+        f"{run_label(run)}: trying every filling of {_clue_words(run, total)} that fits the "
         f"candidates, {detail}",
         eliminations=removed,
         evidence=_absent(state, run.cells),
     )
 
 
-TECHNIQUES: tuple[Technique, ...] = (
+BASIC: tuple[Technique, ...] = (
     Technique("naked single", 1, "cell", naked_single, "a cell with one candidate left"),
     Technique(
         "unique partition",
@@ -404,9 +442,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "exact run consistency: each candidate extends to a full filling of the run",
     ),
 )
-"""The ladder, simplest first; the engine always applies the first technique that finds
-something, so the order *is* the difficulty order."""
+"""The per-run rungs (the first ladder); :mod:`.ladder` adds the rungs that look across runs."""
 
-BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
 
-__all__ = ["BY_NAME", "TECHNIQUES", "Finding", "Step", "Technique"]
+__all__ = ["BASIC", "Finding", "Step", "Technique"]
