@@ -27,6 +27,7 @@ LAYERS: dict[str, float] = {
     "model": 0.2,
     "combos": 0.3,
     "check": 1,
+    "shape": 1,
     "formats": 2,
     "propagation": 3,
     "encodings": 4,
