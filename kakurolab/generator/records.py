@@ -27,8 +27,8 @@ class GenerationSpec:
     ncols: int
     level: Difficulty
     seed: int | str = 0
-    symmetric: bool = False
-    logic_only: bool = False
+    symmetric: bool = True
+    logic_only: bool = True
     full_frame: bool = True
     pid: str | None = None
 
