@@ -36,6 +36,7 @@ LAYERS: dict[str, float] = {
     "stepcheck": 6,
     "logic": 7,
     "generator": 7.5,
+    "bank": 7.6,
     "analysis": 8,
     "certify": 8,
     "render": 8,

@@ -30,14 +30,14 @@ from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..model import Cell, Puzzle, Solution
-from .checks import RegionCheck, UniquenessCheck, WholeGridCheck
+from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 
-GENERATOR_VERSION = "1.5"
+GENERATOR_VERSION = "2.0"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -62,6 +62,10 @@ to repair (``regions.check_regions``)."""
 
 MAX_STUCK = 8
 """Failed repairs one fill may take before it is dropped for a fresh one."""
+
+REVERT_FACTOR = 2.0
+"""A repair round whose grid leaves more than this many times the best grid's open cells
+(plus two) is undone (``_make_unique``)."""
 
 BLOCK_HEAT = 10
 """Repairs a spot takes (its heat) before a repair may block one of its cells: digits and
@@ -277,6 +281,7 @@ def _make_unique(
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous spot
     floor = (spec.level.white_share - BLOCK_SLACK) * layout.interior  # blocks only above it
     repairs = stuck = checks = 0
+    best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         puzzle = build_puzzle(layout, values)
@@ -290,6 +295,15 @@ def _make_unique(
             return layout, values, verdict.search
         if not verdict.spots:
             return None
+        # Keep the best grid seen (fewest cells in spots): a repair that leaves much more to
+        # repair is undone, and the next repair of the best grid's spots is drawn instead
+        # (spots heat up meanwhile, so the repairs there widen).
+        open_cells = sum(len(spot) for spot in verdict.spots)
+        if best is None or open_cells <= best[0]:
+            best = (open_cells, layout, values, verdict)
+        elif open_cells > REVERT_FACTOR * best[0] + 2:
+            stats.reverts += 1
+            _, layout, values, verdict = best
         for spot in verdict.spots:
             for cell in spot:
                 heat[cell] = heat.get(cell, 0) + 1

@@ -346,7 +346,7 @@ def published_layout(
     max_run: int = MAX_RUN,
     max_square: int = 4,
     max_black: int = 4,
-    max_two_cell: float = 0.4,
+    max_two_cell: float = 0.36,
     symmetric: bool = True,
     attempts: int = 200,
     full_frame: bool = False,

@@ -83,6 +83,7 @@ class GenerationStats:
     stuck: int = 0
     timeouts: int = 0
     off_band: int = 0
+    reverts: int = 0
     seconds: float | None = None
     mean_ambiguity: float | None = None
     search: dict[str, Any] = field(default_factory=dict)
@@ -102,6 +103,7 @@ class GenerationStats:
             "stuck": self.stuck,
             "timeouts": self.timeouts,
             "off_band": self.off_band,
+            "reverts": self.reverts,
         }
         record |= {k: v for k, v in optional.items() if v}
         if self.seconds is not None:
