@@ -93,6 +93,7 @@ class Base:
             "score": round(self.score, 3),
             "ambiguity": round(self.ambiguity, 3),
             "hash": self.hash,
+            "generator": self.puzzle.meta.get("generator", GENERATOR_VERSION),
         }
 
 
@@ -216,12 +217,14 @@ def build_cell(
     per_cell: int = PER_CELL,
     first_seed: int = 0,
     max_seeds: int = 200,
+    max_layouts: int = 12,
     backends: tuple[str, ...] = BACKENDS,
     report: Progress | None = None,
 ) -> list[Base]:
     """``per_cell`` verified bases of one cell from seeds ``first_seed``, ``first_seed`` + 1,
     ...: each generated, graded, solved by deduction and proved unique by ``backends``.  A
-    seed whose puzzle fails any check is skipped (and reported)."""
+    seed whose puzzle fails any check, or that finds none within ``max_layouts`` layouts,
+    is skipped (and reported)."""
     _check_cell(size, difficulty)
     from .generator import parse_size
 
@@ -232,7 +235,7 @@ def build_cell(
             break
         start = time.perf_counter()
         try:
-            made = generate(nrows, ncols, difficulty, seed=seed)
+            made = generate(nrows, ncols, difficulty, seed=seed, max_layouts=max_layouts)
         except KakuroError as exc:
             if report:
                 report(f"{size} {difficulty} seed {seed}: skipped ({exc})")
