@@ -66,6 +66,7 @@ class RegionCheck:
     quick_limit: int | None
     max_stuck: int = 8
     logic_only: bool = False
+    logic_nodes: int = LOGIC_NODES
     """Regions proved unique but left open by propagation are spots too: the puzzle must be
     solved without search (their cells, digits unknown, go to the repair)."""
 
@@ -76,7 +77,7 @@ class RegionCheck:
             # Every open region is a spot anyway: a small search only looks for a second
             # solution to aim the repair, and never spends the full budget proving a region
             # unique that must be repaired all the same.
-            regions = check_regions(puzzle, values, LOGIC_NODES)
+            regions = check_regions(puzzle, values, self.logic_nodes, search=self.logic_nodes > 0)
         else:
             regions = check_regions(puzzle, values, self.node_limit, self.quick_limit)
         if regions is None:

@@ -37,7 +37,7 @@ from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 
-GENERATOR_VERSION = "2.0"
+GENERATOR_VERSION = "2.1"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -67,11 +67,14 @@ REVERT_FACTOR = 2.0
 """A repair round whose grid leaves more than this many times the best grid's open cells
 (plus two) is undone (``_make_unique``)."""
 
+STALL = 8
+"""Checks without a better grid after which a repair blocks a cell (``_make_unique``)."""
+
 BLOCK_HEAT = 10
 """Repairs a spot takes (its heat) before a repair may block one of its cells: digits and
 clues change first, since blocks are what made earlier puzzles look unpublished."""
 
-BLOCK_SLACK = 0.03
+BLOCK_SLACK = 0.05
 """Blocking repairs stop once the white share falls this far below the level's layout
 share (``Difficulty.white_share``): a puzzle stays as dense as published ones."""
 
@@ -282,6 +285,7 @@ def _make_unique(
     floor = (spec.level.white_share - BLOCK_SLACK) * layout.interior  # blocks only above it
     repairs = stuck = checks = 0
     best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
+    stalled = 0  # checks since the best grid last improved
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         puzzle = build_puzzle(layout, values)
@@ -299,11 +303,25 @@ def _make_unique(
         # repair is undone, and the next repair of the best grid's spots is drawn instead
         # (spots heat up meanwhile, so the repairs there widen).
         open_cells = sum(len(spot) for spot in verdict.spots)
+        stalled += 1
+        if best is None or open_cells < best[0]:
+            stalled = 0
         if best is None or open_cells <= best[0]:
             best = (open_cells, layout, values, verdict)
         elif open_cells > REVERT_FACTOR * best[0] + 2:
             stats.reverts += 1
             _, layout, values, verdict = best
+        if stalled >= STALL and len(layout.whites) > floor:
+            # Digits and clues have had their chance: block a cell of the smallest spot
+            # (and its mirror image), the last resort.
+            spot = min(verdict.spots, key=len)
+            diff = [c for c in sorted(spot) if c in values]
+            blocked = _block_one(layout, values, diff, spec.level, rng, heat, spec.symmetric)
+            if blocked is not None:
+                layout, values = blocked
+                stats.blocks += 1
+                best, stalled = None, 0
+                continue
         for spot in verdict.spots:
             for cell in spot:
                 heat[cell] = heat.get(cell, 0) + 1
