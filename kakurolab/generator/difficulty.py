@@ -63,13 +63,13 @@ DIFFICULTIES: dict[str, Difficulty] = {
         "easy", 2, (4.0, 1.0), max_run=6, mean_band=(1.0, 1.3), hardest=(0, 5), white_share=0.7
     ),
     "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, mean_band=(1.3, 2.0)),
-    "hard": Difficulty("hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.1, 2.8)),
+    "hard": Difficulty("hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.05, 2.6)),
     "expert": Difficulty(
         "expert",
         5,
         (0.5, 1.0, 2.0, 4.0, 6.0),
-        max_run=8,
-        mean_band=(2.9, 4.0),
+        max_run=7,
+        mean_band=(2.65, 4.0),
         hardest=(8, 99),
     ),
 }
