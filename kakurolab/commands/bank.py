@@ -123,7 +123,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     problems = bank.verify(args.dir, backends, variants=variants, report=report)
     if args.json:
-        emit_json({"verified": verified, "backends": list(backends), "problems": problems})
+        emit_json({"checked": verified, "backends": list(backends), "problems": problems})
     else:
         for line in problems:
             print(line)
