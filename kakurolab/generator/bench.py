@@ -62,12 +62,57 @@ def bench_generate(
     return rows
 
 
+LOOK_CASES: tuple[tuple[str, str], ...] = (
+    ("12x12", "normal"),
+    ("16x22", "normal"),
+    ("16x22", "hard"),
+    ("12x12", "hard"),
+)
+"""The issue's table columns (Done-when: normal and hard at 12x12 and 16x22)."""
+
+
+def look_table(cases: Sequence[tuple[str, str]] = LOOK_CASES, seeds: int = 5) -> str:
+    """The layout statistics table (``kakurolab.shape``) of freshly generated sets next to
+    the janko dev set, as markdown: medians, and how many layouts are symmetric."""
+    from .. import datasets
+    from ..formats import load
+    from ..shape import layout_stats
+    from .core import parse_size
+
+    columns = [("janko dev", [layout_stats(p) for p in load(datasets.JANKO_DEV)])]
+    for size, level in cases:
+        nrows, ncols = parse_size(size)
+        made = [generate(nrows, ncols, level, seed=s).puzzle for s in range(seeds)]
+        columns.append((f"{size} {level} ({seeds} seeds)", [layout_stats(p) for p in made]))
+    rows = [
+        ("white cells / interior area (median)", lambda st: st.white_share, "{:.2f}"),
+        ("share of runs with 2 cells (median)", lambda st: st.two_cell_share, "{:.2f}"),
+        ("largest non-white region (median cells)", lambda st: st.largest_black, "{:g}"),
+    ]
+    lines = [
+        "| statistic | " + " | ".join(name for name, _ in columns) + " |",
+        "| --- |" + " ---: |" * len(columns),
+    ]
+    for label, get, fmt in rows:
+        cells = [fmt.format(statistics.median(get(st) for st in stats)) for _, stats in columns]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    sym = [f"{sum(st.symmetric for st in stats)} / {len(stats)}" for _, stats in columns]
+    lines.append("| half-turn symmetric layouts | " + " | ".join(sym) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="12x12,16x22,20x20,30x30")
     parser.add_argument("--difficulty", default="normal", help="comma-separated levels")
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument(
+        "--look", action="store_true", help="print the layout statistics table against janko"
+    )
     args = parser.parse_args(argv)
+    if args.look:
+        print(look_table(seeds=args.seeds))
+        return 0
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
     for level in args.difficulty.split(","):
         for size in sizes:  # one at a time, so each line prints as soon as it is measured
