@@ -37,7 +37,7 @@ from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 
-GENERATOR_VERSION = "2.2"
+GENERATOR_VERSION = "2.3"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {

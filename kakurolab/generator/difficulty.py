@@ -60,9 +60,9 @@ DIFFICULTIES: dict[str, Difficulty] = {
     # (median 2.7) and are all solved by deduction; the bands below stay inside that range,
     # disjoint so means rise strictly from level to level for every size and seed.
     "easy": Difficulty(
-        "easy", 2, (4.0, 1.0), max_run=6, mean_band=(1.0, 1.3), hardest=(0, 5), white_share=0.7
+        "easy", 2, (4.0, 1.0), max_run=6, mean_band=(1.0, 1.4), hardest=(0, 5), white_share=0.7
     ),
-    "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, mean_band=(1.3, 2.0)),
+    "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, mean_band=(1.4, 2.0)),
     "hard": Difficulty("hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.05, 2.6)),
     "expert": Difficulty(
         "expert",
