@@ -32,11 +32,11 @@ from .check import solution_problems
 from .errors import KakuroError
 from .fileio import write_text
 from .formats import dumps, loads
-from .generator import GENERATOR_VERSION, generate
 from .generator.transforms import Transform, all_transforms, transform_puzzle, transform_solution
-from .logic.grading import grade
 from .model import BLOCK, ClueCell, Puzzle, Solution, White
-from .uniqueness import Verdict, prove_unique
+
+# Building and proving (generator.core, logic, uniqueness and the backends) are imported in
+# the functions that need them: a game that only picks stays light.
 
 SIZES: tuple[str, ...] = ("6x6", "8x8", "10x10", "12x12", "16x22", "20x20")
 """PuzzleHub's four sizes and the rulebook's two Grand Master sheets (rows x cols)."""
@@ -93,7 +93,7 @@ class Base:
             "score": round(self.score, 3),
             "ambiguity": round(self.ambiguity, 3),
             "hash": self.hash,
-            "generator": self.puzzle.meta.get("generator", GENERATOR_VERSION),
+            "generator": self.puzzle.meta.get("generator"),
         }
 
 
@@ -133,7 +133,8 @@ def bases(size: str, difficulty: str, directory: Path = BANK_DIR) -> tuple[Base,
     if not records or not path.exists():
         raise KakuroError(f"the puzzle bank has no {size} {difficulty} puzzles")
     found = []
-    for puzzle in loads(path.read_text(encoding="utf-8"), format="kakuro"):
+    # the file was checked when it was built (and ``verify`` re-checks it): parse only
+    for puzzle in loads(path.read_text(encoding="utf-8"), format="kakuro", check=False):
         record = records.get(puzzle.id)
         solution = puzzle.meta.get("solution")
         if record is None or not isinstance(solution, Solution):
@@ -197,6 +198,8 @@ def proof_problems(
 ) -> list[str]:
     """Why ``solution`` is not the proved single solution of ``puzzle`` (empty: it is),
     by each backend in turn."""
+    from .uniqueness import Verdict, prove_unique
+
     problems = [f"solution: {p}" for p in solution_problems(puzzle, solution)]
     for backend in backends:
         proof = prove_unique(puzzle, backend=backend)
@@ -226,7 +229,8 @@ def build_cell(
     seed whose puzzle fails any check, or that finds none within ``max_layouts`` layouts,
     is skipped (and reported)."""
     _check_cell(size, difficulty)
-    from .generator import parse_size
+    from .generator import generate, parse_size
+    from .logic.grading import grade
 
     nrows, ncols = parse_size(size)
     found: list[Base] = []
@@ -299,6 +303,8 @@ def _merge(path: Path, size: str, difficulty: str, found: list[Base]) -> None:
     records = kept + [b.record() for b in found]
     order = {(s, d): i for i, (s, d) in enumerate((s, d) for s in SIZES for d in DIFFICULTIES)}
     records.sort(key=lambda r: (order.get((r["size"], r["difficulty"]), 99), r["seed"]))
+    from .generator import GENERATOR_VERSION
+
     data = {
         "generator_version": GENERATOR_VERSION,
         "backends": list(BACKENDS),
