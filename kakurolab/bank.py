@@ -22,7 +22,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -223,11 +223,15 @@ def build_cell(
     max_layouts: int = 12,
     backends: tuple[str, ...] = BACKENDS,
     report: Progress | None = None,
+    have: Collection[int] = (),
+    on_base: Callable[[Base], None] | None = None,
 ) -> list[Base]:
     """``per_cell`` verified bases of one cell from seeds ``first_seed``, ``first_seed`` + 1,
     ...: each generated, graded, solved by deduction and proved unique by ``backends``.  A
     seed whose puzzle fails any check, or that finds none within ``max_layouts`` layouts,
-    is skipped (and reported)."""
+    is skipped (and reported).  Seeds in ``have`` (bases already built) count and are not
+    made again; ``on_base`` gets each new base as soon as it is proved (a long build keeps
+    what it made when stopped)."""
     _check_cell(size, difficulty)
     from .generator import generate, parse_size
     from .logic.grading import grade
@@ -235,8 +239,10 @@ def build_cell(
     nrows, ncols = parse_size(size)
     found: list[Base] = []
     for seed in range(first_seed, first_seed + max_seeds):
-        if len(found) >= per_cell:
+        if len(found) + len(have) >= per_cell:
             break
+        if seed in have:
+            continue
         start = time.perf_counter()
         try:
             made = generate(nrows, ncols, difficulty, seed=seed, max_layouts=max_layouts)
@@ -268,21 +274,77 @@ def build_cell(
                 made.solution,
             )
         )
+        if on_base:
+            on_base(found[-1])
         if report:
             report(
-                f"{size} {difficulty} seed {seed}: base {len(found)}/{per_cell} "
+                f"{size} {difficulty} seed {seed}: base {len(found) + len(have)}/{per_cell} "
                 f"({graded.grade}, {time.perf_counter() - start:.1f} s)"
             )
     return found
 
 
-def write_cell(found: list[Base], directory: Path = BANK_DIR) -> None:
-    """One cell's bases into its file, and their records into the manifest."""
-    if not found:
+def add_base(base: Base, directory: Path = BANK_DIR) -> None:
+    """Add (or replace) one base in its cell file and the manifest."""
+    directory.mkdir(parents=True, exist_ok=True)
+    lock = os.open(directory, os.O_RDONLY)  # two builds may share a bank directory
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        path = directory / cell_file(base.size, base.difficulty)
+        old = (
+            loads(path.read_text(encoding="utf-8"), format="kakuro", check=False)
+            if path.exists()
+            else []
+        )
+        kept = {p.id: p for p in old if p.id != base.id}
+        puzzles = sorted([*kept.values(), base.puzzle], key=lambda p: int(p.id.rsplit("-", 1)[1]))
+        write_text(path, dumps(puzzles, "kakuro"))
+        ids = {p.id for p in puzzles}
+        _update(
+            directory / MANIFEST,
+            lambda r: (
+                r["id"] != base.id
+                and ((r["size"], r["difficulty"]) != (base.size, base.difficulty) or r["id"] in ids)
+            ),
+            [base.record()],
+        )
+    finally:
+        os.close(lock)
+    manifest.cache_clear()
+    bases.cache_clear()
+
+
+def seeds_built(size: str, difficulty: str, directory: Path = BANK_DIR) -> set[int]:
+    """Seeds of the cell's bases already in the bank (none when there is no bank yet)."""
+    path = directory / MANIFEST
+    if not path.exists():
+        return set()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        int(r["seed"]) for r in data["bases"] if (r["size"], r["difficulty"]) == (size, difficulty)
+    }
+
+
+def write_cell(
+    found: list[Base],
+    directory: Path = BANK_DIR,
+    *,
+    size: str | None = None,
+    difficulty: str | None = None,
+) -> None:
+    """One cell's bases into its file, and their records into the manifest, replacing what
+    the cell held (``found`` empty: the cell named by ``size`` and ``difficulty`` is
+    emptied)."""
+    if found:
+        size, difficulty = found[0].size, found[0].difficulty
+    if size is None or difficulty is None:
         return
     directory.mkdir(parents=True, exist_ok=True)
-    size, difficulty = found[0].size, found[0].difficulty
-    write_text(directory / cell_file(size, difficulty), dumps([b.puzzle for b in found], "kakuro"))
+    cell = directory / cell_file(size, difficulty)
+    if found:
+        write_text(cell, dumps([b.puzzle for b in found], "kakuro"))
+    elif cell.exists():
+        cell.unlink()
     path = directory / MANIFEST
     lock = os.open(directory, os.O_RDONLY)  # two builds may share a bank directory
     try:
@@ -296,11 +358,19 @@ def write_cell(found: list[Base], directory: Path = BANK_DIR) -> None:
 
 def _merge(path: Path, size: str, difficulty: str, found: list[Base]) -> None:
     """Replace one cell's records in the manifest at ``path``."""
+    _update(
+        path,
+        lambda r: (r["size"], r["difficulty"]) != (size, difficulty),
+        [b.record() for b in found],
+    )
+
+
+def _update(path: Path, keep: Callable[[dict[str, Any]], bool], new: list[dict[str, Any]]) -> None:
+    """The manifest at ``path`` with the records ``keep`` accepts plus ``new``."""
     old: dict[str, Any] = (
         json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"bases": []}
     )
-    kept = [r for r in old["bases"] if (r["size"], r["difficulty"]) != (size, difficulty)]
-    records = kept + [b.record() for b in found]
+    records = [r for r in old["bases"] if keep(r)] + new
     order = {(s, d): i for i, (s, d) in enumerate((s, d) for s in SIZES for d in DIFFICULTIES)}
     records.sort(key=lambda r: (order.get((r["size"], r["difficulty"]), 99), r["seed"]))
     from .generator import GENERATOR_VERSION

@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     build.add_argument("--per-cell", type=int, default=bank.PER_CELL, help="bases per cell")
     build.add_argument("--dir", type=Path, default=bank.BANK_DIR, help="bank directory")
+    build.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the bases already built (each base is written as soon as it is proved)",
+    )
     build.add_argument("--json", action="store_true", help="one JSON line per cell")
     build.set_defaults(func=cmd_build)
 
@@ -92,21 +97,26 @@ def cmd_build(args: argparse.Namespace) -> int:
     for size in sizes:
         for level in levels:
             start = time.perf_counter()
+            have = bank.seeds_built(size, level, args.dir) if args.resume else set()
+            if not args.resume:
+                bank.write_cell([], args.dir, size=size, difficulty=level)  # start afresh
             found = bank.build_cell(
                 size,
                 level,
                 per_cell=args.per_cell,
                 report=lambda line: print(line, file=sys.stderr, flush=True),
+                have=have,
+                on_base=lambda base: bank.add_base(base, args.dir),
             )
-            bank.write_cell(found, args.dir)
             seconds = round(time.perf_counter() - start, 1)
-            short += len(found) < args.per_cell
+            found_all = len(found) + len(have)
+            short += found_all < args.per_cell
             if args.json:
                 emit_json(
-                    {"size": size, "difficulty": level, "bases": len(found), "time_s": seconds}
+                    {"size": size, "difficulty": level, "bases": found_all, "time_s": seconds}
                 )
             else:
-                print(f"{size} {level}: {len(found)} bases in {seconds} s", flush=True)
+                print(f"{size} {level}: {found_all} bases in {seconds} s", flush=True)
     return 1 if short else 0
 
 
