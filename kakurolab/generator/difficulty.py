@@ -63,7 +63,9 @@ DIFFICULTIES: dict[str, Difficulty] = {
         "easy", 2, (4.0, 1.0), max_run=6, mean_band=(1.0, 1.4), hardest=(0, 5), white_share=0.7
     ),
     "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, mean_band=(1.4, 2.0)),
-    "hard": Difficulty("hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.05, 2.6)),
+    "hard": Difficulty(
+        "hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.05, 2.6), hardest=(5, 99)
+    ),
     "expert": Difficulty(
         "expert",
         5,
