@@ -28,8 +28,9 @@ clue's length and sum admit, PuzzleHub's measure; bands are disjoint, so means r
 from level to level) with a cap per clue and the hardest technique ``logic.deduce`` may or
 must need: ``easy`` mean 1.0-1.4, clues of at most two sets, nothing beyond run sets;
 ``normal`` 1.4-2.0 (cap 2); ``hard`` 2.05-2.6 (cap 4), at least run sets; ``expert``
-2.65-4.0 (cap 5), and it must need exact run consistency.  Published puzzles (the janko dev set) range 1.3-4.1 with
-a median of 2.75.  ``logic_only=False`` accepts unique puzzles that need search.
+2.65-4.0 (cap 5), and it must need exact run consistency.  Published puzzles (the janko
+dev set) range 1.3-4.1 with a median of 2.75.  ``logic_only=False`` accepts unique puzzles
+that need search.
 """
 
 from __future__ import annotations
