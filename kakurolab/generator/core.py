@@ -30,6 +30,7 @@ from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..model import Cell, Puzzle, Solution
+from ..shape import largest_black_region
 from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
@@ -37,7 +38,7 @@ from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 
-GENERATOR_VERSION = "2.3"
+GENERATOR_VERSION = "2.4"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -66,6 +67,10 @@ MAX_STUCK = 8
 REVERT_FACTOR = 2.0
 """A repair round whose grid leaves more than this many times the best grid's open cells
 (plus two) is undone (``_make_unique``)."""
+
+MAX_BLACK_AREA = 8
+"""Largest 4-connected black area a blocking repair may leave (``shape``); the layouts
+start at most at this size too."""
 
 STALL = 8
 """Checks without a better grid after which a repair blocks a cell (``_make_unique``)."""
@@ -507,6 +512,8 @@ def _block_one(
         if found is None:
             continue
         smaller, removed = found
+        if largest_black_region(smaller.nrows, smaller.ncols, smaller.whites) > MAX_BLACK_AREA:
+            continue  # a solid black area: the look of an unpublished puzzle
         rest = {c: d for c, d in values.items() if c not in removed}
         bad = [
             cells for _, cells in smaller.runs if not level.allows(mask_of(rest[c] for c in cells))
