@@ -94,10 +94,24 @@ def _verify(tmp: Path) -> list[str]:
     return [str(one)]
 
 
+_BANK_BUILD = ["build", "--size", "6x6", "--difficulty", "easy", "--per-cell", "1"]
+
+
+def _bank_verify(tmp: Path) -> list[str]:
+    """A one-base bank to verify (the shipped one takes longer)."""
+    assert main(["bank", *_BANK_BUILD, "--dir", str(tmp / "bank")]) == 0
+    return ["verify", "--dir", str(tmp / "bank"), "--cpsat"]
+
+
 Case = Callable[[Path], list[str] | tuple[list[str], int]]
 """Arguments, or arguments and the exit code when it is not 0."""
 CASES: dict[str, list[Case]] = {
     "bench": [lambda t: ["pe424", "--subset", "1", "--config", "native", "--reference", "native"]],
+    "bank": [
+        lambda t: ["pick", "--size", "8x8", "--difficulty", "easy", "--seed", "1"],
+        lambda t: [*_BANK_BUILD, "--dir", str(t / "bank")],
+        _bank_verify,
+    ],
     "certify": [lambda t: [str(TINY), "--select", "tiny-a", "-o", str(t / "certs")]],
     "check": [lambda t: [str(TINY)]],
     "combos": [lambda t: ["3", "23"], lambda t: ["2"]],

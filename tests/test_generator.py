@@ -177,7 +177,7 @@ def _region_cases():
                 yield build_puzzle(layout, values), values
     # unique ones; some of them root propagation alone does not solve
     for rows, cols, seed in [(10, 10, s) for s in range(6)] + [(12, 12, 1)]:
-        made = generate(rows, cols, "hard", seed=seed)
+        made = generate(rows, cols, "hard", seed=seed, logic_only=False)
         yield made.puzzle, made.solution.values
 
 
@@ -285,8 +285,8 @@ def test_generated_clues_respect_the_level(generated, case):
     cap = DIFFICULTIES[case[2]].max_ambiguity
     ambiguities = clue_ambiguities(generated[case].puzzle)
     assert cap is None or max(ambiguities) <= cap
-    if case[2] == "easy":
-        assert set(ambiguities) == {1}
+    low, high = DIFFICULTIES[case[2]].mean_band
+    assert low <= sum(ambiguities) / len(ambiguities) <= high
 
 
 @pytest.mark.parametrize(
@@ -456,17 +456,23 @@ def _blank_lines(puzzle) -> list[str]:
 
 
 def test_cli_and_api_give_the_same_puzzle(tmp_path):
-    """``full_frame`` is the default of the API as of the command line, so a seed gives one
-    puzzle either way.  Seed 0 is one whose puzzle without a full frame leaves rows blank
-    (so the test fails if the defaults drift apart again); turning it off stays possible."""
+    """``full_frame``, half-turn symmetry and logic-only are the defaults of the API as of the
+    command line, so a seed gives one puzzle either way; ``--asymmetric`` and
+    ``--allow-search`` are ``symmetric=False`` and ``logic_only=False``.  (Published-look
+    layouts scatter their blocks, so they rarely leave a line blank even without
+    ``full_frame``; turning it off stays possible.)"""
     out = tmp_path / "g.kakuro"
     assert main(["generate", "--size", "8x8", "--seed", "0", "-o", str(out)]) == 0
     made = generate(8, 8, "normal", seed=0)
     assert load(out)[0].grid == made.puzzle.grid
     assert _blank_lines(made.puzzle) == []
-    loose = generate(8, 8, "normal", seed=0, full_frame=False)
-    assert _blank_lines(loose.puzzle) != []
-    assert loose.puzzle.meta["full_frame"] is False and "full_frame" not in made.puzzle.meta
+    free = tmp_path / "free.kakuro"
+    argv = ["generate", "--size", "8x8", "--seed", "0", "--asymmetric", "--allow-search"]
+    assert main([*argv, "-o", str(free)]) == 0
+    loose = generate(8, 8, "normal", seed=0, symmetric=False, logic_only=False)
+    assert load(free)[0].grid == loose.puzzle.grid != made.puzzle.grid
+    unframed = generate(8, 8, "normal", seed=0, full_frame=False)
+    assert unframed.puzzle.meta["full_frame"] is False and "full_frame" not in made.puzzle.meta
 
 
 def test_cli_generate_cryptic(tmp_path):
@@ -487,9 +493,10 @@ def test_cli_generate_bad_input_exits_2(argv, capsys):
 
 
 @pytest.mark.bench
-@pytest.mark.parametrize(("shape", "target"), [((12, 12), 0.5), ((20, 20), 5.0), ((30, 30), 30.0)])
-def test_generation_speed(shape, target):
+@pytest.mark.parametrize("level", ["normal", "hard", "expert"])
+@pytest.mark.parametrize("shape", [(12, 12), (16, 22), (20, 20), (30, 30)], ids=str)
+def test_generation_speed(shape, level):
     from kakurolab.generator.bench import bench_generate
 
-    (row,) = bench_generate([shape], seeds=5)
-    assert row["median_s"] < target, row
+    (row,) = bench_generate([shape], difficulty=level, seeds=5)
+    assert row["median_s"] < row["target_s"], row

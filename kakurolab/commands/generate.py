@@ -38,9 +38,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--count", type=int, default=1, help="how many puzzles (seeds SEED..)")
     parser.add_argument("--cryptic", action="store_true", help="cryptic PE424 puzzles (square)")
     parser.add_argument(
-        "--logic-only", action="store_true", help="only puzzles propagation solves unaided"
+        "--logic-only",
+        action="store_true",
+        help="only puzzles deduction solves without search (the default; kept for old scripts)",
     )
-    parser.add_argument("--symmetric", action="store_true", help="half-turn symmetric layout")
+    parser.add_argument(
+        "--allow-search",
+        action="store_true",
+        help="accept unique puzzles that need search (trial and error) to solve",
+    )
+    parser.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="half-turn symmetric layout (the default; kept for old scripts)",
+    )
+    parser.add_argument(
+        "--asymmetric", action="store_true", help="a layout without half-turn symmetry"
+    )
     parser.add_argument("--backend", default="native", help="uniqueness solver (default native)")
     parser.add_argument(
         "--to", choices=sorted(FORMATS), help="output format (default: kakuro, pe424 for --cryptic)"
@@ -63,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError(f"--count must be at least 1, got {args.count}")
     if args.cryptic and nrows != ncols:
         raise KakuroError(f"cryptic puzzles are square (PE424 format); got {nrows}x{ncols}")
+    if args.symmetric and args.asymmetric:
+        raise KakuroError("--symmetric and --asymmetric exclude each other")
+    if args.logic_only and args.allow_search:
+        raise KakuroError("--logic-only and --allow-search exclude each other")
     if args.cryptic and args.logic_only:
         raise KakuroError("--logic-only applies to standard puzzles only")
     fmt = args.to or ("pe424" if args.cryptic else "kakuro")
@@ -74,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 nrows,
                 seed=seed,
                 difficulty=args.difficulty,
-                symmetric=args.symmetric,
+                symmetric=not args.asymmetric,
                 backend=args.backend,
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
@@ -84,8 +102,8 @@ def run(args: argparse.Namespace) -> int:
                 ncols,
                 args.difficulty,
                 seed=seed,
-                symmetric=args.symmetric,
-                logic_only=args.logic_only,
+                symmetric=not args.asymmetric,
+                logic_only=not args.allow_search,
                 backend=args.backend,
             )
             puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()

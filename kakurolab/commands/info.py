@@ -1,8 +1,10 @@
 """``kakuro info``: size, runs, clues, ambiguity and structure of each puzzle.
 
-One-cell runs and separate white areas are legal (published puzzles have them), so info reports
-them as facts (``short_runs``, ``components``, ``component_sizes``); ``kakuro check --strict``
-is the command that refuses them.
+The layout statistics (``kakurolab.shape``: white share of the interior, share of two-cell
+runs, largest black area, half-turn symmetry, run-length mix) compare a puzzle's look with
+published ones.  One-cell runs and separate white areas are legal (published puzzles have
+them), so info reports them as facts (``short_runs``, ``components``, ``component_sizes``);
+``kakuro check --strict`` is the command that refuses them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import argparse
 from .. import combos
 from ..check import clue_values, structure_info
 from ..model import Puzzle
+from ..shape import layout_stats
 from ._common import Batch, add_puzzle_args, emit_json
 
 
@@ -42,6 +45,7 @@ def describe(puzzle: Puzzle) -> dict[str, object]:
         "strict": not structure.strict_problems(),
         "mean_ambiguity": round(sum(ambiguity) / len(ambiguity), 3),
         "valid": True,
+        **layout_stats(puzzle).to_json(),
     }
 
 
@@ -54,6 +58,16 @@ def _structure_text(info: dict[str, object]) -> str:
         sizes = "+".join(map(str, info["component_sizes"]))  # type: ignore[call-overload]
         notes.append(f"{info['components']} separate white areas ({sizes} cells)")
     return "; " + ", ".join(notes) if notes else ""
+
+
+def _layout_text(info: dict[str, object]) -> str:
+    """The layout statistics (``kakurolab.shape``) in one clause."""
+    mix = ",".join(map(str, info["run_lengths"]))  # type: ignore[call-overload]
+    return (
+        f"; layout: white share {info['white_share']}, 2-cell runs {info['two_cell_share']}, "
+        f"largest black area {info['largest_black']}, "
+        f"{'half-turn symmetric' if info['symmetric'] else 'asymmetric'}, run lengths 1-9 {mix}"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{info['white_cells']} white cells, {info['runs']} runs "
                 f"(longest {info['longest_run']}), mean clue ambiguity {info['mean_ambiguity']}"
                 + _structure_text(info)
+                + _layout_text(info)
             )
     code = batch.exit_code(0)
     if not args.json:

@@ -1,13 +1,21 @@
 """Puzzle generation: unique standard and cryptic Kakuro puzzles by size and difficulty.
 
-The pipeline (``core``) draws a layout, fills it (``fill.fill_grid``, conflict repair), writes
-the run sums as clues and proves uniqueness region by region (``regions``: root propagation of
-the native backend splits the open cells into independent regions, each searched or probed
-on its own), repairing every ambiguous spot a check names before the next check.  Checks are
-bounded by search nodes, not the clock, so a seed gives the same puzzle on any machine.
+The pipeline (``core``) draws a layout with a published look (``layout.published_layout``:
+about 72% of the interior white, blocks scattered so no black area grows past a few cells,
+few two-cell runs, half-turn symmetric unless ``symmetric=False``), fills it
+(``fill.fill_grid``, conflict repair), writes the run sums as clues and repairs until root
+propagation alone decides every cell (``logic_only``, the default): such a puzzle is unique
+and ``logic.deduce`` solves it without search.  The check (``checks.RegionCheck``) splits the
+cells propagation leaves open into independent regions (``regions``) and, with a small
+search per region, names the cells where a second solution differs; repairs change digits
+and clues first (one digit, then a few run-mates), undo a round that leaves far more open
+than the best grid so far, and block cells only when a spot resists ``core.STALL`` checks,
+in mirror pairs, while the white share stays above the level's floor.  Checks are bounded
+by search nodes, not the clock, so a seed gives the same puzzle on any machine.
 ``transforms`` maps a puzzle through the 16 symmetries (8 geometric x digit complement);
 ``cryptic`` turns a unique standard puzzle into a Project Euler 424 style cryptic one;
-``sets`` rebuilds the shipped sets.
+``sets`` rebuilds the shipped sets; ``kakurolab.bank`` keeps verified puzzles for instant
+play.
 
 Sizes are ``ROWSxCOLS`` (rows first) and include the first row and column, which hold only
 clue cells and blocks; each side is 4-60 (4 only as 4x4), the longer at most three times the
@@ -15,15 +23,14 @@ shorter (``core.size_problem``), and ``full_frame`` (on by default, in the API a
 command line) keeps every row and column in use; presets: ``beginner`` 8x8, ``intermediate``
 12x12, ``grandmaster`` 16x22 (16 rows, 22 columns: the rulebook sheet).
 
-Levels cap every clue's combination ambiguity (digit sets its length and sum admit) and keep
-the mean ambiguity in a band, so means rise strictly from level to level: ``easy`` 1 (only
-unique-partition clues), ``normal`` <= 2 (mean 1.25-2), ``hard`` <= 4 (mean 2.1-3.2),
-``expert`` <= 6 (mean 3.3-6).  ``easy`` is structurally hard: every unique-partition set of
-up to five digits holds a 1 (low sums) or a 9 (high sums), so those cells must pick exactly one
-cell from every run; ``core.shape_for_level`` blocks the cells where fills keep dying until
-the layout takes such a fill (16x22 and 20x20 in a few seconds).  ``logic_only`` keeps
-puzzles that root propagation alone solves (no undecided region; with other backends, the
-solver's ``max_depth`` or ``decisions`` statistic is 0).
+Levels (``difficulty.DIFFICULTIES``) combine a band of mean clue ambiguity (digit sets a
+clue's length and sum admit, PuzzleHub's measure; bands are disjoint, so means rise strictly
+from level to level) with a cap per clue and the hardest technique ``logic.deduce`` may or
+must need: ``easy`` mean 1.0-1.4, clues of at most two sets, nothing beyond run sets;
+``normal`` 1.4-2.0 (cap 2); ``hard`` 2.05-2.6 (cap 4), at least run sets; ``expert``
+2.65-4.0 (cap 5), and it must need exact run consistency.  Published puzzles (the janko
+dev set) range 1.3-4.1 with a median of 2.75.  ``logic_only=False`` accepts unique puzzles
+that need search.
 """
 
 from __future__ import annotations

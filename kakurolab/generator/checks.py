@@ -26,6 +26,10 @@ Spot = dict[Cell, int]
 (0 when the check does not know it)."""
 
 
+LOGIC_NODES = 300
+"""Search nodes per open region in a ``logic_only`` check (see ``RegionCheck``)."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What one check found: ``search`` (the solver's statistics) when the puzzle is proved
@@ -61,11 +65,21 @@ class RegionCheck:
     node_limit: int | None
     quick_limit: int | None
     max_stuck: int = 8
+    logic_only: bool = False
+    logic_nodes: int = LOGIC_NODES
+    """Regions proved unique but left open by propagation are spots too: the puzzle must be
+    solved without search (their cells, digits unknown, go to the repair)."""
 
     def check(
         self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
     ) -> Verdict:
-        regions = check_regions(puzzle, values, self.node_limit, self.quick_limit)
+        if self.logic_only:
+            # Every open region is a spot anyway: a small search only looks for a second
+            # solution to aim the repair, and never spends the full budget proving a region
+            # unique that must be repaired all the same.
+            regions = check_regions(puzzle, values, self.logic_nodes, search=self.logic_nodes > 0)
+        else:
+            regions = check_regions(puzzle, values, self.node_limit, self.quick_limit)
         if regions is None:
             raise KakuroError("the clues of a filled grid contradict its fill")
         stats.regions = (stats.regions or 0) + len(regions)
@@ -77,8 +91,15 @@ class RegionCheck:
                 layout, {c: d for c, d in region.other.items() if d != values[c]}
             )
         ]
+        if self.logic_only and regions:
+            found = {c for spot in spots for c in spot}
+            spots += [
+                dict.fromkeys(region.cells, 0)
+                for region in regions
+                if region.other is None and not found & set(region.cells)
+            ]
         if spots:
-            return Verdict(spots)
+            return Verdict(spots, timed_out=not all(r.complete for r in regions))
         if not all(region.complete for region in regions):
             return Verdict([{c: 0 for c in r.unsure} for r in regions if r.unsure], timed_out=True)
         search = {

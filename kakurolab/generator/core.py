@@ -28,15 +28,17 @@ from typing import Any
 from ..backends import Backend
 from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
+from ..logic import BY_NAME, deduce
 from ..model import Cell, Puzzle, Solution
-from .checks import RegionCheck, UniquenessCheck, WholeGridCheck
+from ..shape import largest_black_region
+from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
-from .layout import Layout, block_cascade, random_layout
+from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 
-GENERATOR_VERSION = "1.5"
+GENERATOR_VERSION = "2.4"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -61,6 +63,25 @@ to repair (``regions.check_regions``)."""
 
 MAX_STUCK = 8
 """Failed repairs one fill may take before it is dropped for a fresh one."""
+
+REVERT_FACTOR = 2.0
+"""A repair round whose grid leaves more than this many times the best grid's open cells
+(plus two) is undone (``_make_unique``)."""
+
+MAX_BLACK_AREA = 8
+"""Largest 4-connected black area a blocking repair may leave (``shape``); the layouts
+start at most at this size too."""
+
+STALL = 8
+"""Checks without a better grid after which a repair blocks a cell (``_make_unique``)."""
+
+BLOCK_HEAT = 10
+"""Repairs a spot takes (its heat) before a repair may block one of its cells: digits and
+clues change first, since blocks are what made earlier puzzles look unpublished."""
+
+BLOCK_SLACK = 0.05
+"""Blocking repairs stop once the white share falls this far below the level's layout
+share (``Difficulty.white_share``): a puzzle stays as dense as published ones."""
 
 MIN_KEPT = 0.5
 """Share of the layout's white cells a puzzle must keep through repairs that block cells.
@@ -121,8 +142,8 @@ def generate(
     difficulty: str | Difficulty = "normal",
     *,
     seed: int | str = 0,
-    symmetric: bool = False,
-    logic_only: bool = False,
+    symmetric: bool = True,
+    logic_only: bool = True,
     backend: str | Backend = "native",
     max_repairs: int | None = None,
     max_layouts: int = 200,
@@ -166,16 +187,16 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
     rng = random.Random(
         derive_seed(spec.seed, spec.size, level.name, spec.symmetric, spec.logic_only)
     )
-    check = uniqueness_check(limits)
+    check = uniqueness_check(limits, spec.logic_only)
     stats = GenerationStats()
     start = time.perf_counter()
     max_run = min(level.max_run, spec.nrows - 1, spec.ncols - 1, MAX_RUN)
     for _ in range(limits.max_layouts):
-        layout = random_layout(
+        layout = published_layout(
             spec.nrows,
             spec.ncols,
             rng,
-            block_rate=level.block_rate,
+            white_share=level.white_share,
             max_run=max_run,
             symmetric=spec.symmetric,
             full_frame=spec.full_frame,
@@ -228,20 +249,23 @@ def _meta(spec: GenerationSpec) -> dict[str, Any]:
     return meta
 
 
-CHECKS: dict[str, Callable[[GenerationLimits], UniquenessCheck]] = {
-    "native": lambda limits: RegionCheck(limits.node_limit, QUICK_LIMIT, MAX_STUCK),
+CHECKS: dict[str, Callable[[GenerationLimits, bool], UniquenessCheck]] = {
+    "native": lambda limits, logic_only: RegionCheck(
+        limits.node_limit, QUICK_LIMIT, MAX_STUCK, logic_only
+    ),
 }
 """Backends (by name) with a uniqueness check of their own: the native backend's root
 propagation splits the grid into regions (``regions``).  Any other backend, and a backend
 instance, counts the whole grid (``checks.WholeGridCheck``)."""
 
 
-def uniqueness_check(limits: GenerationLimits) -> UniquenessCheck:
-    """The check the repair loop runs for ``limits.backend``."""
+def uniqueness_check(limits: GenerationLimits, logic_only: bool = False) -> UniquenessCheck:
+    """The check the repair loop runs for ``limits.backend`` (``logic_only``: regions
+    propagation leaves open are repaired too, where the check can name them)."""
     make = CHECKS.get(limits.backend) if isinstance(limits.backend, str) else None
     if make is None:
         return WholeGridCheck(limits.backend, limits.count_options())
-    return make(limits)
+    return make(limits, logic_only)
 
 
 def _make_unique(
@@ -263,7 +287,10 @@ def _make_unique(
     when more than ``check.max_stuck`` repairs fail.
     """
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous spot
+    floor = (spec.level.white_share - BLOCK_SLACK) * layout.interior  # blocks only above it
     repairs = stuck = checks = 0
+    best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
+    stalled = 0  # checks since the best grid last improved
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         puzzle = build_puzzle(layout, values)
@@ -277,6 +304,29 @@ def _make_unique(
             return layout, values, verdict.search
         if not verdict.spots:
             return None
+        # Keep the best grid seen (fewest cells in spots): a repair that leaves much more to
+        # repair is undone, and the next repair of the best grid's spots is drawn instead
+        # (spots heat up meanwhile, so the repairs there widen).
+        open_cells = sum(len(spot) for spot in verdict.spots)
+        stalled += 1
+        if best is None or open_cells < best[0]:
+            stalled = 0
+        if best is None or open_cells <= best[0]:
+            best = (open_cells, layout, values, verdict)
+        elif open_cells > REVERT_FACTOR * best[0] + 2:
+            stats.reverts += 1
+            _, layout, values, verdict = best
+        if stalled >= STALL and len(layout.whites) > floor:
+            # Digits and clues have had their chance: block a cell of the smallest spot
+            # (and its mirror image), the last resort.
+            spot = min(verdict.spots, key=len)
+            diff = [c for c in sorted(spot) if c in values]
+            blocked = _block_one(layout, values, diff, spec.level, rng, heat, spec.symmetric)
+            if blocked is not None:
+                layout, values = blocked
+                stats.blocks += 1
+                best, stalled = None, 0
+                continue
         for spot in verdict.spots:
             for cell in spot:
                 heat[cell] = heat.get(cell, 0) + 1
@@ -285,7 +335,10 @@ def _make_unique(
             if not diff:
                 continue
             known = {c: d for c, d in spot.items() if d}  # the second solution's digits
-            repaired = _repair(layout, values, diff, spec.level, rng, heat, known, spec.symmetric)
+            can_block = len(layout.whites) > floor
+            repaired = _repair(
+                layout, values, diff, spec.level, rng, heat, known, spec.symmetric, can_block
+            )
             repairs += 1
             stats.repairs += 1
             if repaired is None:
@@ -309,8 +362,15 @@ def _acceptable(
 ) -> bool:
     """The last gates of a unique grid: no branching under ``--logic-only``, and the level's
     band of mean clue ambiguity (a miss is counted in ``stats.off_band``)."""
-    if logic_only and not logic_solvable(search):
-        return False
+    if logic_only:
+        deduction = deduce(puzzle)
+        if not deduction.solved:
+            return False
+        hardest = deduction.hardest()
+        weight = BY_NAME[hardest].weight if hardest else 0
+        if not level.hardest[0] <= weight <= level.hardest[1]:
+            stats.off_band += 1
+            return False
     if not level.accepts_mean(mean_ambiguity(puzzle)):
         stats.off_band += 1
         return False
@@ -326,6 +386,7 @@ def _repair(
     heat: dict[Cell, int],
     other: Mapping[Cell, int] | None = None,
     symmetric: bool = False,
+    can_block: bool = True,
 ) -> tuple[Layout, dict[Cell, int]] | None:
     """A locally changed layout/fill where two solutions disagreed.
 
@@ -339,7 +400,7 @@ def _repair(
     that would just swap the two solutions.
     """
     hot = max(heat.get(cell, 0) for cell in diff)
-    if hot >= 3 or rng.random() < 0.15:
+    if can_block and hot >= BLOCK_HEAT:
         blocked = _block_one(layout, values, diff, level, rng, heat, symmetric)
         if blocked is not None:
             return blocked
@@ -385,7 +446,7 @@ def _repair(
         refilled = _refill(layout, values, region, level, rng, 200, forbid)
         if refilled is not None:
             return layout, refilled
-    blocked = _block_one(layout, values, diff, level, rng, heat, symmetric)
+    blocked = _block_one(layout, values, diff, level, rng, heat, symmetric) if can_block else None
     if blocked is not None:
         return blocked
     # Last resort: re-fill two rings of run-mates around the spot.
@@ -451,6 +512,8 @@ def _block_one(
         if found is None:
             continue
         smaller, removed = found
+        if largest_black_region(smaller.nrows, smaller.ncols, smaller.whites) > MAX_BLACK_AREA:
+            continue  # a solid black area: the look of an unpublished puzzle
         rest = {c: d for c, d in values.items() if c not in removed}
         bad = [
             cells for _, cells in smaller.runs if not level.allows(mask_of(rest[c] for c in cells))

@@ -30,12 +30,19 @@ class Difficulty:
     max_ambiguity: int | None
     prefer: tuple[float, ...]  # weight by ambiguity 1, 2, 3, ... (last entry repeats)
     max_run: int
-    block_rate: float
+    block_rate: float = 0.25
+    white_share: float = 0.72
+    """The share of white cells the layout starts from (``layout.published_layout``)."""
     repair_target: int = 1
     """The clue ambiguity a local repair aims for (low pins digits; expert keeps some)."""
     mean_band: tuple[float, float] = (0.0, 99.0)
     """Accepted mean clue ambiguity.  Disjoint bands make the levels' means strictly rise
     for every size and seed, not just on average."""
+
+    hardest: tuple[int, int] = (0, 99)
+    """Accepted weight of the hardest technique ``logic.deduce`` needs (``logic.BY_NAME``):
+    easy puzzles fall to singles, partitions and cross-intersections, expert ones need the
+    top rung (exact run consistency)."""
 
     def accepts_mean(self, mean: float) -> bool:
         return self.mean_band[0] <= mean <= self.mean_band[1]
@@ -49,29 +56,23 @@ class Difficulty:
 
 
 DIFFICULTIES: dict[str, Difficulty] = {
-    # expert caps at 6 sets: wider caps make single uniqueness checks take seconds.
-    # easy: only clues with one digit set (the two smallest and two largest sums per length)
-    "easy": Difficulty("easy", 1, (1.0,), max_run=5, block_rate=0.3),
-    "normal": Difficulty(
-        "normal", 2, (1.0, 4.0), max_run=7, block_rate=0.25, mean_band=(1.25, 2.0)
+    # Published puzzles (janko dev set) keep their mean clue ambiguity between 1.3 and 4.1
+    # (median 2.7) and are all solved by deduction; the bands below stay inside that range,
+    # disjoint so means rise strictly from level to level for every size and seed.
+    "easy": Difficulty(
+        "easy", 2, (4.0, 1.0), max_run=6, mean_band=(1.0, 1.4), hardest=(0, 5), white_share=0.7
     ),
+    "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, mean_band=(1.4, 2.0)),
     "hard": Difficulty(
-        "hard",
-        4,
-        (1.0, 1.0, 4.0, 8.0),
-        max_run=8,
-        block_rate=0.25,
-        repair_target=2,
-        mean_band=(2.1, 3.2),
+        "hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.05, 2.6), hardest=(5, 99)
     ),
     "expert": Difficulty(
         "expert",
-        6,
-        (0.5, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0, 10.0),
-        max_run=8,
-        block_rate=0.25,
-        repair_target=5,
-        mean_band=(3.3, 6.0),
+        5,
+        (0.5, 1.0, 2.0, 4.0, 6.0),
+        max_run=7,
+        mean_band=(2.65, 4.0),
+        hardest=(8, 99),
     ),
 }
 

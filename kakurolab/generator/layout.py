@@ -19,6 +19,7 @@ import networkx as nx
 from ..combos import MAX_RUN
 from ..errors import KakuroError
 from ..model import Cell, Direction, Puzzle, White
+from ..shape import pattern_stats
 
 Segment = tuple[Cell, ...]
 
@@ -334,3 +335,134 @@ def _alone(white: set[Cell], cell: Cell) -> bool:
     across = (r, c - 1) in white or (r, c + 1) in white
     down = (r - 1, c) in white or (r + 1, c) in white
     return not (across and down)
+
+
+def published_layout(
+    nrows: int,
+    ncols: int,
+    rng: random.Random,
+    *,
+    white_share: float = 0.72,
+    max_run: int = MAX_RUN,
+    max_square: int = 4,
+    max_black: int = 4,
+    max_two_cell: float = 0.36,
+    symmetric: bool = True,
+    attempts: int = 200,
+    full_frame: bool = False,
+) -> Layout:
+    """A dense layout with a published look; raises KakuroError when ``attempts`` draws fail.
+
+    Published puzzles keep about three quarters of the interior white, scatter their blocks
+    (no black area larger than a few cells) and are almost always half-turn symmetric.  So
+    blocks go in one at a time (in mirror pairs when ``symmetric``), each on a white cell
+    whose across and down lines are long and that does not touch a black area already at
+    ``max_black`` cells, never leaving a white line of one cell, until the share of white
+    cells reaches ``white_share``; then runs longer than ``max_run`` are cut and fully white
+    ``max_square`` squares broken (``_settle``).  Draws whose largest black area exceeds
+    twice ``max_black``, or with more than ``max_two_cell`` of their runs two cells long,
+    are drawn again (a draw costs milliseconds).
+    """
+    if nrows < 3 or ncols < 3:
+        raise KakuroError(f"a {nrows}x{ncols} grid is too small (at least 3x3)")
+    interior = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
+    area = len(interior)
+
+    for attempt in range(attempts):
+        white = set(interior)
+        for _ in range(4 * area):
+            if len(white) <= white_share * area:
+                break
+            cell = _scatter_pick(white, interior, rng, nrows, ncols, max_black, symmetric)
+            if cell is not None:
+                _block(white, cell, nrows, ncols, symmetric)
+        _settle(white, nrows, ncols, rng, max_run, max_square, symmetric)
+        if not white:
+            continue
+        white = _largest_component(white)
+        if symmetric and any(mirror(c, nrows, ncols) not in white for c in white):
+            continue
+        layout = Layout(nrows, ncols, frozenset(white), full_frame)
+        if problems(layout, max_run=max_run):
+            continue
+        stats = pattern_stats(nrows, ncols, layout.whites)
+        # half the draws must meet the two-cell share, the rest get some slack (short maximum
+        # runs cut long lines into more two-cell runs) and the last quarter none (tiny grids)
+        slack = 0.0 if attempt < attempts // 2 else 0.06 if attempt < 3 * attempts // 4 else 1.0
+        if stats.largest_black > 2 * max_black or stats.two_cell_share > max_two_cell + slack:
+            continue
+        return layout
+    raise KakuroError(
+        f"no valid {nrows}x{ncols} layout in {attempts} attempts "
+        f"(max run {max_run}, white share {white_share}); try another seed or size"
+    )
+
+
+def _scatter_pick(
+    white: set[Cell],
+    interior: list[Cell],
+    rng: random.Random,
+    nrows: int,
+    ncols: int,
+    max_black: int,
+    symmetric: bool,
+    tries: int = 12,
+) -> Cell | None:
+    """The best of a few random white cells that can be blocked: long lines through it,
+    few black neighbours, no two-cell run left beside it."""
+    best: tuple[float, Cell] | None = None
+    for _ in range(tries):
+        cell = interior[rng.randrange(len(interior))]
+        if cell not in white or not _safe(white, cell, nrows, ncols, symmetric):
+            continue
+        r, c = cell
+        across = _line(white, cell, 0, 1)
+        down = _line(white, cell, 1, 0)
+        dark = sum(
+            1
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
+            if nb not in white and 0 < nb[0] < nrows and 0 < nb[1] < ncols
+        )
+        if dark and _black_area(white, cell, nrows, ncols, max_black + 1) > max_black:
+            continue
+        # a block two cells from another leaves a two-cell run between them: published
+        # puzzles have fewer of those than a random scatter gives
+        pairs = sum(_reach(white, cell, dr, dc) == 2 for dr, dc in _STEPS)
+        score = across + down - 3.0 * dark - 2.0 * pairs + rng.random()
+        if best is None or score > best[0]:
+            best = (score, cell)
+    return None if best is None else best[1]
+
+
+def _reach(white: set[Cell], cell: Cell, dr: int, dc: int) -> int:
+    """White cells from ``cell`` (excluded) in one direction up to the first non-white one."""
+    n = 0
+    r, c = cell[0] + dr, cell[1] + dc
+    while (r, c) in white:
+        n += 1
+        r, c = r + dr, c + dc
+    return n
+
+
+def _line(white: set[Cell], cell: Cell, dr: int, dc: int) -> int:
+    """Cells of the white line through ``cell`` in one direction (the cell included)."""
+    n = 1
+    for sign in (1, -1):
+        r, c = cell[0] + sign * dr, cell[1] + sign * dc
+        while (r, c) in white:
+            n += 1
+            r, c = r + sign * dr, c + sign * dc
+    return n
+
+
+def _black_area(white: set[Cell], cell: Cell, nrows: int, ncols: int, cap: int) -> int:
+    """Interior black cells 4-connected to ``cell`` were it blocked (counting stops at cap)."""
+    seen = {cell}
+    todo = [cell]
+    while todo and len(seen) <= cap:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb not in seen and nb not in white and 0 < nb[0] < nrows and 0 < nb[1] < ncols:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen)

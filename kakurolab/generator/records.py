@@ -27,8 +27,8 @@ class GenerationSpec:
     ncols: int
     level: Difficulty
     seed: int | str = 0
-    symmetric: bool = False
-    logic_only: bool = False
+    symmetric: bool = True
+    logic_only: bool = True
     full_frame: bool = True
     pid: str | None = None
 
@@ -62,9 +62,10 @@ class GenerationLimits:
         return options
 
     def repair_budget(self, whites: int) -> int:
-        """Repair rounds for one fill: ``max_repairs``, or 60 plus one per two white cells
-        (bigger grids hold more independent ambiguous spots)."""
-        return self.max_repairs if self.max_repairs is not None else 60 + whites // 2
+        """Repair rounds for one fill: ``max_repairs``, or 40 plus one per four white cells
+        (bigger grids hold more independent ambiguous spots).  A fresh fill often gets
+        further than more rounds on a stubborn one, so the budget stays modest."""
+        return self.max_repairs if self.max_repairs is not None else 40 + whites // 4
 
 
 @dataclass
@@ -83,6 +84,8 @@ class GenerationStats:
     stuck: int = 0
     timeouts: int = 0
     off_band: int = 0
+    reverts: int = 0
+    blocks: int = 0
     seconds: float | None = None
     mean_ambiguity: float | None = None
     search: dict[str, Any] = field(default_factory=dict)
@@ -102,6 +105,8 @@ class GenerationStats:
             "stuck": self.stuck,
             "timeouts": self.timeouts,
             "off_band": self.off_band,
+            "reverts": self.reverts,
+            "blocks": self.blocks,
         }
         record |= {k: v for k, v in optional.items() if v}
         if self.seconds is not None:

@@ -59,6 +59,8 @@ def check_regions(
     values: Mapping[Cell, int],
     node_limit: int | None = None,
     quick_limit: int | None = None,
+    *,
+    search: bool = True,
 ) -> list[Region] | None:
     """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
     when the clues contradict themselves (``values`` then is no solution of ``puzzle``).
@@ -69,6 +71,7 @@ def check_regions(
     searched within that smaller budget; only when none of them turns out ambiguous do the
     undecided ones get the full ``node_limit``.  A generator that is going to repair the
     ambiguous spots anyway need not spend the full budget on a hard region in that round.
+    With ``search`` off, the regions are only named (undecided, no search at all).
     """
     root = Propagator(puzzle)
     state = root.initial[:]
@@ -96,6 +99,8 @@ def check_regions(
                         members.append(j)
                         todo.append(j)
         regions.append(sorted(members))
+    if not search:
+        return [Region(tuple(root.cells[i] for i in m), None, False, 0, 0) for m in regions]
     first_limit = node_limit
     if quick_limit is not None and (node_limit is None or quick_limit < node_limit):
         first_limit = quick_limit

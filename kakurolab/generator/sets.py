@@ -79,8 +79,8 @@ def build(out: Path = DATA) -> dict[str, Any]:
                     "seeds": seeds,
                     "ids": [p.id for p in puzzles],
                     "params": {
-                        "symmetric": False,
-                        "logic_only": False,
+                        "symmetric": True,
+                        "logic_only": True,
                         "full_frame": True,
                         "max_layouts": MAX_LAYOUTS,
                         "backend": "native",
