@@ -1,13 +1,16 @@
 """Every puzzle a game is played on comes through here.
 
-:func:`choose` is the one place that picks a puzzle by size, difficulty and seed; today it
-asks the generator (deterministic by seed) and proves the unique solution with the solving
-API.  The verified bank (``kakurolab.bank.pick``) is to replace its body; nothing else
-changes.  :func:`prepare` takes any puzzle (a practice file) and checks it can be played.
+:func:`choose` is the one place that picks a puzzle by size, difficulty and seed.  A size
+and level the verified bank holds (``kakurolab.bank``: 6x6 to 20x20, easy to expert) is a
+random variant of a bank base, instant and already proved unique by two backends when the
+bank was built (and again by its tests); any other size asks the generator (deterministic
+by seed) and proves the unique solution with the solving API.  :func:`prepare` takes any
+puzzle (a practice file) and checks it can be played.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import NamedTuple
 
 from ..model import Cell, Puzzle, Solution
@@ -24,11 +27,24 @@ class Chosen(NamedTuple):
 
 def choose(size: str, difficulty: str, seed: str | int) -> Chosen:
     """The puzzle of this size, difficulty and seed: the same on every machine."""
+    from .. import bank
+
+    held = {(r["size"], r["difficulty"]) for r in bank.manifest()["bases"]}
+    if (size, difficulty) in held:
+        drawn = bank.pick(size, difficulty, seed=_seed_number(seed))
+        return Chosen(Puzzle(drawn.puzzle.id, drawn.puzzle.grid), drawn.solution)
     from ..generator import generate, parse_size
 
     nrows, ncols = parse_size(size)
     made = generate(nrows, ncols, difficulty, seed=seed)
     return prepare(made.puzzle)
+
+
+def _seed_number(seed: str | int) -> int:
+    """A seed as the bank's integer: a date string hashes the same way on every machine."""
+    if isinstance(seed, int):
+        return seed
+    return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
 
 
 def prepare(puzzle: Puzzle) -> Chosen:
