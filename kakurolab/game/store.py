@@ -5,8 +5,9 @@ acknowledged only after the transaction that appends it has committed to the wri
 so a process killed at any point loses nothing it acknowledged (``tests/test_game_store.py``
 SIGKILLs a player mid-game).  In WAL mode ``NORMAL`` skips only the fsync per commit, which
 guards against an operating-system crash or power loss; ``FULL`` cost ~7 ms per move and
-capped one server at ~140 moves/s (issue 17's load test), ``NORMAL`` ~1 ms.  Rows never hold a secret in the clear: tokens are
-stored as SHA-256 hashes, and a game's solution only as a salted digest (to check the one
+capped one server at ~140 moves/s (issue 17's load test), ``NORMAL`` ~1 ms.
+
+Rows never hold a secret in the clear: tokens are stored as SHA-256 hashes, and a game's solution only as a salted digest (to check the one
 recomputed on load) until the game is over, when it is written out.
 
 Where the file lives: ``path`` if given, else the ``KAKURO_STORE`` environment variable, else
