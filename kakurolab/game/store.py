@@ -7,8 +7,9 @@ SIGKILLs a player mid-game).  In WAL mode ``NORMAL`` skips only the fsync per co
 guards against an operating-system crash or power loss; ``FULL`` cost ~7 ms per move and
 capped one server at ~140 moves/s (issue 17's load test), ``NORMAL`` ~1 ms.
 
-Rows never hold a secret in the clear: tokens are stored as SHA-256 hashes, and a game's solution only as a salted digest (to check the one
-recomputed on load) until the game is over, when it is written out.
+Rows never hold a secret in the clear: tokens are stored as SHA-256 hashes, and a game's
+solution only as a salted digest (to check the one recomputed on load) until the game is
+over, when it is written out.
 
 Where the file lives: ``path`` if given, else the ``KAKURO_STORE`` environment variable, else
 ``$XDG_DATA_HOME/kakurolab/games.sqlite`` (``~/.local/share/kakurolab/games.sqlite``).
