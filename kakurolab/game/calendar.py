@@ -33,7 +33,7 @@ WEEK: tuple[CalendarDay, ...] = (
     CalendarDay("Wednesday", "10x10", "normal", "Intermediate"),
     CalendarDay("Thursday", "12x12", "normal", "Intermediate+"),
     CalendarDay("Friday", "12x12", "hard", "Advanced"),
-    CalendarDay("Saturday", "14x14", "hard", "Master"),
+    CalendarDay("Saturday", "16x22", "hard", "Master"),
     CalendarDay("Sunday", "16x22", "expert", "Grand Master"),
 )
 """The week's table, Monday first (``date.weekday()`` indexes it)."""
