@@ -16,7 +16,9 @@ naming the extra that installs it.  Today all five (native, pysat, z3, cpsat, cv
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _registries import PARAMETERS, require_backend
@@ -74,3 +76,29 @@ def janko_puzzles(janko_path):
     from kakurolab.formats import load
 
     return load(janko_path)
+
+
+# -- the browser tests' fixtures (tests/test_browser*.py): one place for both modules -------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for a test module (Debian's, through Playwright: see ``_web.launch``)."""
+    from _web import launch
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = launch(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    """A live ``play serve`` on a scratch store: the engine (``EngineGames``) and the URL."""
+    from _web import engine_games, live_server
+
+    games = engine_games(tmp_path / "games.sqlite")
+    with live_server(games) as live:
+        yield games, live.url
+    games.close()

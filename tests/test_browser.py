@@ -10,7 +10,6 @@ check of the board reads the engine's view with the page's own token.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from _web import (
     arrow_keys,
     click_cell,
     engine_games,
-    launch,
     live_server,
     name,
     new_game,
@@ -35,24 +33,6 @@ from kakurolab.model import Cell, Puzzle
 from kakurolab.web.engine import EngineGames
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
 
 
 def frames(page: Any) -> list[str]:

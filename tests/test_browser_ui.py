@@ -4,15 +4,10 @@ engine's view of the game (read with the page's own token)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from _web import (
-    engine_games,
-    launch,
-    live_server,
     new_game,
     page_seat,
     set_name,
@@ -24,24 +19,6 @@ from kakurolab import combos
 from kakurolab.web.engine import EngineGames
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
 
 
 def board_of(games: EngineGames, page: Any) -> tuple[dict[str, int], dict[str, list[int]]]:
