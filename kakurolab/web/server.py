@@ -80,7 +80,7 @@ def serve(
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{bound}/"
         if as_json:
-            print(json.dumps({"url": url, "host": host, "port": bound}), flush=True)
+            print(json.dumps({"url": url, "address": host, "port": bound}), flush=True)
         else:
             print(f"kakuro: serving on {url} (Ctrl+C to stop)", flush=True)
         if open_browser:
