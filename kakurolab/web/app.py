@@ -122,7 +122,11 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
-def _error(exc: KakuroError) -> JSONResponse:
+def _error(request: Request, exc: Exception) -> Response:
+    """Every route's refusal: a user error (malformed message, unknown game, illegal move
+    ...) becomes one JSON error reply with its status, registered once on the app."""
+    if not isinstance(exc, KakuroError):  # pragma: no cover - registered for KakuroError only
+        raise exc
     mapped = web_error(exc) if not isinstance(exc, ProtocolError) else exc
     status = mapped.status if isinstance(mapped, WebError) else 400
     return JSONResponse({"error": str(exc)}, status)
@@ -174,55 +178,37 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
 
     async def register(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            protocol.only(data, {"name"}, "player")
-            player = await games.call(games.register, protocol.name(data))
-        except KakuroError as exc:
-            return _error(exc)
+        data = await _body(request)
+        protocol.only(data, {"name"}, "player")
+        player = await games.call(games.register, protocol.name(data))
         return JSONResponse(player, 201)
 
     async def new_game(request: Request) -> Response:
-        try:
-            spec = protocol.parse_new_game(await _body(request))
-            view = await games.call_slow(games.create, request.state.token, spec)
-        except KakuroError as exc:
-            return _error(exc)
+        spec = protocol.parse_new_game(await _body(request))
+        view = await games.call_slow(games.create, request.state.token, spec)
         return JSONResponse(view, 201)
 
     async def join(request: Request) -> Response:
-        try:
-            game_id = _game_id(request)
-            view = await games.call(games.join, game_id, request.state.token)
-        except KakuroError as exc:
-            return _error(exc)
+        game_id = _game_id(request)
+        view = await games.call(games.join, game_id, request.state.token)
         await hub.publish(game_id)
         return JSONResponse(view)
 
     async def view(request: Request) -> Response:
-        try:
-            game_id = _game_id(request)
-            return JSONResponse(await games.call(games.view, game_id, request.state.token))
-        except KakuroError as exc:
-            return _error(exc)
+        game_id = _game_id(request)
+        return JSONResponse(await games.call(games.view, game_id, request.state.token))
 
     async def move(request: Request) -> Response:
-        try:
-            game_id = _game_id(request)
-            data = await _body(request)
-            protocol.only(data, {"move"}, "move request")
-            parsed = protocol.parse_move(data.get("move"))
-            result = await games.call(games.act, game_id, request.state.token, parsed)
-        except KakuroError as exc:
-            return _error(exc)
+        game_id = _game_id(request)
+        data = await _body(request)
+        protocol.only(data, {"move"}, "move request")
+        parsed = protocol.parse_move(data.get("move"))
+        result = await games.call(games.act, game_id, request.state.token, parsed)
         await hub.publish(game_id)
         return JSONResponse(result)
 
     async def calendar(request: Request) -> Response:
-        try:
-            return JSONResponse(await games.call(games.calendar, request.state.token))
-        except KakuroError as exc:
-            return _error(exc)
+        return JSONResponse(await games.call(games.calendar, request.state.token))
 
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -252,7 +238,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         WebSocketRoute("/ws", socket),
         Route("/static/{name}", static),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={KakuroError: _error})
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
     app.state.hub = hub
