@@ -194,14 +194,8 @@ def random_layout(
                 continue
             if rng.random() < block_rate and _safe(white, cell, nrows, ncols, symmetric):
                 _block(white, cell, nrows, ncols, symmetric)
-        _settle(white, nrows, ncols, rng, max_run, max_square, symmetric)
-        if not white:
-            continue
-        white = _largest_component(white)
-        if symmetric and any(mirror(c, nrows, ncols) not in white for c in white):
-            continue
-        layout = Layout(nrows, ncols, frozenset(white), full_frame)
-        if layout.fill_ratio >= min_fill and not problems(layout, max_run=max_run):
+        layout = _settled(white, nrows, ncols, rng, max_run, max_square, symmetric, full_frame)
+        if layout is not None and layout.fill_ratio >= min_fill:
             return layout
     raise KakuroError(
         f"no valid {nrows}x{ncols} layout in {attempts} attempts "
@@ -209,12 +203,34 @@ def random_layout(
     )
 
 
+def _settled(
+    white: set[Cell],
+    nrows: int,
+    ncols: int,
+    rng: random.Random,
+    max_run: int,
+    max_square: int,
+    symmetric: bool,
+    full_frame: bool,
+) -> Layout | None:
+    """The end of every layout draw: settle the runs (``_settle``), keep the largest white
+    network, and the layout if it is still symmetric (when asked) and breaks no rule."""
+    _settle(white, nrows, ncols, rng, max_run, max_square, symmetric)
+    if not white:
+        return None
+    kept = _largest_component(white)
+    if symmetric and any(mirror(c, nrows, ncols) not in kept for c in kept):
+        return None
+    layout = Layout(nrows, ncols, frozenset(kept), full_frame)
+    return None if problems(layout, max_run=max_run) else layout
+
+
 def _safe(white: set[Cell], cell: Cell, nrows: int, ncols: int, symmetric: bool) -> bool:
     """Whether blocking ``cell`` (and its mirror) leaves no white line of a single cell."""
     cells = [cell, mirror(cell, nrows, ncols)] if symmetric else [cell]
     after = white - set(cells)
     for r, c in cells:
-        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        for dr, dc in _STEPS:
             nb = (r + dr, c + dc)
             # a white neighbour with no white beyond it would be left alone in its line
             if (
@@ -376,14 +392,8 @@ def published_layout(
             cell = _scatter_pick(white, interior, rng, nrows, ncols, max_black, symmetric)
             if cell is not None:
                 _block(white, cell, nrows, ncols, symmetric)
-        _settle(white, nrows, ncols, rng, max_run, max_square, symmetric)
-        if not white:
-            continue
-        white = _largest_component(white)
-        if symmetric and any(mirror(c, nrows, ncols) not in white for c in white):
-            continue
-        layout = Layout(nrows, ncols, frozenset(white), full_frame)
-        if problems(layout, max_run=max_run):
+        layout = _settled(white, nrows, ncols, rng, max_run, max_square, symmetric, full_frame)
+        if layout is None:
             continue
         stats = pattern_stats(nrows, ncols, layout.whites)
         # half the draws must meet the two-cell share, the rest get some slack (short maximum
@@ -445,14 +455,8 @@ def _reach(white: set[Cell], cell: Cell, dr: int, dc: int) -> int:
 
 
 def _line(white: set[Cell], cell: Cell, dr: int, dc: int) -> int:
-    """Cells of the white line through ``cell`` in one direction (the cell included)."""
-    n = 1
-    for sign in (1, -1):
-        r, c = cell[0] + sign * dr, cell[1] + sign * dc
-        while (r, c) in white:
-            n += 1
-            r, c = r + sign * dr, c + sign * dc
-    return n
+    """Cells of the white line through ``cell`` along (dr, dc) (the cell included)."""
+    return 1 + _reach(white, cell, dr, dc) + _reach(white, cell, -dr, -dc)
 
 
 def _black_area(white: set[Cell], cell: Cell, nrows: int, ncols: int, cap: int) -> int:
