@@ -120,6 +120,13 @@ def manifest(directory: Path = BANK_DIR) -> dict[str, Any]:
     return data
 
 
+def holds(size: str, difficulty: str, directory: Path = BANK_DIR) -> bool:
+    """Whether the bank has bases of this size and difficulty (any name: False if unknown)."""
+    return any(
+        (r["size"], r["difficulty"]) == (size, difficulty) for r in manifest(directory)["bases"]
+    )
+
+
 @cache
 def bases(size: str, difficulty: str, directory: Path = BANK_DIR) -> tuple[Base, ...]:
     """The bases of one size x difficulty, loaded on first use and kept."""

@@ -133,3 +133,10 @@ def test_every_variant_is_unique_by_cpsat(base):
         proof = prove_unique(picked.puzzle, backend="cpsat")
         assert proof.verdict is Verdict.UNIQUE, (base.id, variant.name)
         assert proof.solutions[0].values == picked.solution.values
+
+
+def test_holds_names_exactly_the_cells_with_bases() -> None:
+    held = {(b["size"], b["difficulty"]) for b in bank.manifest()["bases"]}
+    for size in (*bank.SIZES, "14x14"):
+        for difficulty in (*bank.DIFFICULTIES, "grand"):
+            assert bank.holds(size, difficulty) == ((size, difficulty) in held)

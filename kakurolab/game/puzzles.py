@@ -29,8 +29,7 @@ def choose(size: str, difficulty: str, seed: str | int) -> Chosen:
     """The puzzle of this size, difficulty and seed: the same on every machine."""
     from .. import bank
 
-    held = {(r["size"], r["difficulty"]) for r in bank.manifest()["bases"]}
-    if (size, difficulty) in held:
+    if bank.holds(size, difficulty):
         drawn = bank.pick(size, difficulty, seed=_seed_number(seed))
         return Chosen(Puzzle(drawn.puzzle.id, drawn.puzzle.grid), drawn.solution)
     from ..generator import generate, parse_size

@@ -229,7 +229,7 @@ def measure_target(size: str, difficulty: str, seeds: Sequence[str] = TARGET_SEE
     estimates the same as its base), else generated puzzles."""
     from .. import bank
 
-    if any((r["size"], r["difficulty"]) == (size, difficulty) for r in bank.manifest()["bases"]):
+    if bank.holds(size, difficulty):
         puzzles = [base.puzzle for base in bank.bases(size, difficulty)]
     else:
         from ..generator import generate, parse_size
