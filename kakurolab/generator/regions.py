@@ -186,7 +186,6 @@ def _probe_region(
         if first:  # the budget ran out
             unsure.append(prop.cells[i])
             continue
-        state[i] = fill[i]
-        if not prop._propagate(state, prop.cell_runs[i], ()):
+        if not prop.assign(state, i, fill[i]):
             raise AssertionError("the fill stopped fitting its own clues")  # pragma: no cover
     return Region(cells, None, not unsure, nodes, depth, tuple(unsure))

@@ -51,12 +51,10 @@ def bounded_contradiction(state: State, _grid: object) -> Finding | None:
     )
     for cell in open_cells:
         i = index[cell]
-        slot = prop.cell_letter[i]
         for digit in digits_of(state.cands[cell]):
             trial = base[:]
-            trial[i] = bit(digit)
             before = prop.propagations
-            ok = prop.propagate(trial, prop.cell_runs[i], (slot,) if slot >= 0 else ())
+            ok = prop.assign(trial, i, bit(digit))  # the search's own step: letter tied too
             revisions = prop.propagations - before
             if ok or revisions > MAX_REVISIONS:
                 continue
