@@ -322,11 +322,21 @@ def add_base(base: Base, directory: Path = BANK_DIR) -> None:
 
 
 def seeds_built(size: str, difficulty: str, directory: Path = BANK_DIR) -> set[int]:
-    """Seeds of the cell's bases already in the bank (none when there is no bank yet)."""
+    """Seeds of the cell's bases already in the bank (none when there is no bank yet).
+
+    Refused when another generator version built the bank: its seeds now make other
+    puzzles, and resuming would stamp the old bases with the new version."""
     path = directory / MANIFEST
     if not path.exists():
         return set()
     data = json.loads(path.read_text(encoding="utf-8"))
+    from .generator import GENERATOR_VERSION
+
+    if data.get("generator_version") != GENERATOR_VERSION:
+        raise KakuroError(
+            f"the bank in {directory} was built by generator {data.get('generator_version')}, "
+            f"this is {GENERATOR_VERSION}: build it again without --resume"
+        )
     return {
         int(r["seed"]) for r in data["bases"] if (r["size"], r["difficulty"]) == (size, difficulty)
     }

@@ -27,7 +27,10 @@ Spot = dict[Cell, int]
 
 
 LOGIC_NODES = 300
-"""Search nodes per open region in a ``logic_only`` check (see ``RegionCheck``)."""
+"""Search nodes per open region (per probe) in a ``logic_only`` check (``RegionCheck``)."""
+
+DIFFER = 10
+"""Open cells per probe for a second solution in a ``logic_only`` check (``RegionCheck``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ class RegionCheck:
     logic_nodes: int = LOGIC_NODES
     """Regions proved unique but left open by propagation are spots too: the puzzle must be
     solved without search (their cells, digits unknown, go to the repair)."""
+    differ: int = DIFFER
+    """In a ``logic_only`` check, one probe for a second solution per this many cells of
+    a large open region (``regions.check_regions``)."""
 
     def check(
         self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
@@ -77,7 +83,9 @@ class RegionCheck:
             # Every open region is a spot anyway: a small search only looks for a second
             # solution to aim the repair, and never spends the full budget proving a region
             # unique that must be repaired all the same.
-            regions = check_regions(puzzle, values, self.logic_nodes, search=self.logic_nodes > 0)
+            regions = check_regions(
+                puzzle, values, self.logic_nodes, search=self.logic_nodes > 0, differ=self.differ
+            )
         else:
             regions = check_regions(puzzle, values, self.node_limit, self.quick_limit)
         if regions is None:
@@ -86,10 +94,8 @@ class RegionCheck:
         spots = [
             spot
             for region in regions
-            if region.other is not None
-            for spot in split_spot(
-                layout, {c: d for c, d in region.other.items() if d != values[c]}
-            )
+            for other in ([] if region.other is None else [region.other, *region.more])
+            for spot in split_spot(layout, {c: d for c, d in other.items() if d != values[c]})
         ]
         if self.logic_only and regions:
             found = {c for spot in spots for c in spot}

@@ -37,8 +37,9 @@ from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
+from .regions import open_cells
 
-GENERATOR_VERSION = "2.4"
+GENERATOR_VERSION = "2.5"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -74,6 +75,12 @@ start at most at this size too."""
 
 STALL = 8
 """Checks without a better grid after which a repair blocks a cell (``_make_unique``)."""
+
+LOOKAHEAD_HEAT = 2
+"""Repairs a spot takes before its repairs look ahead (``_repair``)."""
+
+LOOKAHEAD = 12
+"""Single-digit changes a looking-ahead repair tries, best-scored first."""
 
 BLOCK_HEAT = 10
 """Repairs a spot takes (its heat) before a repair may block one of its cells: digits and
@@ -397,7 +404,10 @@ def _repair(
     single digit fits, re-fills a small neighbourhood.  A region that stays ambiguous after
     repeated changes (its ``heat``) is structurally weak, so blocking is tried there first.
     Re-fills may not give a differing cell its digit in ``other`` (the second solution):
-    that would just swap the two solutions.
+    that would just swap the two solutions.  A spot that keeps coming back (its heat at
+    ``LOOKAHEAD_HEAT``) looks ahead: of the ``LOOKAHEAD`` best-scored single-digit changes
+    it takes the one that leaves fewest cells near the spot open to root propagation, since
+    at high clue ambiguity (``expert``) a blind change mostly moves the spot next door.
     """
     hot = max(heat.get(cell, 0) for cell in diff)
     if can_block and hot >= BLOCK_HEAT:
@@ -427,6 +437,20 @@ def _repair(
                 continue
             score = sum(abs(ambiguity_of(m) - level.repair_target) for m in masks)
             options.append((score, cell, digit))
+    if options and hot >= LOOKAHEAD_HEAT:
+        # A spot that came back: try the best-scored changes and keep the one that leaves
+        # fewest cells around the spot open to propagation.
+        options.sort()
+        around = {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
+        around |= {m for c in around for i in layout.runs_of[c] for m in layout.runs[i][1]}
+        ranked = []
+        for score, cell, digit in options[:LOOKAHEAD]:
+            changed = {**values, cell: digit}
+            left = open_cells(build_puzzle(layout, changed))
+            if left is not None:
+                ranked.append((len(left & around), score, rng.random(), changed))
+        if ranked:
+            return layout, min(ranked, key=lambda r: r[:3])[3]
     if options:
         # A random pick among the near-best keeps repairs from oscillating between two fills.
         floor = min(score for score, _, _ in options)

@@ -69,7 +69,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
     "expert": Difficulty(
         "expert",
         5,
-        (0.5, 1.0, 2.0, 4.0, 6.0),
+        (1.0, 1.0, 2.0, 3.0, 3.0),
         max_run=7,
         mean_band=(2.65, 4.0),
         hardest=(8, 99),

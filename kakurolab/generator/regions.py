@@ -32,6 +32,11 @@ from itertools import islice
 from ..model import Cell, Puzzle
 from ..propagation import Propagator, SearchStats
 
+DIFFER_OVER = 40
+"""Open cells from which ``check_regions(differ=...)`` probes a region instead of counting
+its solutions: a count of a region that large rarely ends within a small budget, and then
+names the whole region as one spot."""
+
 
 @dataclass(frozen=True)
 class Region:
@@ -48,10 +53,29 @@ class Region:
     depth: int
     unsure: tuple[Cell, ...] = ()
     """When undecided: the cells whose probes ran out of budget (``_probe_region``)."""
+    more: tuple[dict[Cell, int], ...] = ()
+    """Further second solutions (``check_regions(differ=...)``), each found by its own
+    probe: separate ambiguous spots of one large region."""
 
     @property
     def unique(self) -> bool:
         return self.complete and self.other is None
+
+
+def open_cells(puzzle: Puzzle) -> set[Cell] | None:
+    """The cells root propagation leaves undecided (None: the clues contradict): a cheap
+    look at what a change leaves open, without any search."""
+    root, state = _root(puzzle)
+    if state is None:
+        return None
+    return {root.cells[i] for i in range(root.n_cells) if state[i] & (state[i] - 1)}
+
+
+def _root(puzzle: Puzzle) -> tuple[Propagator, list[int] | None]:
+    """The puzzle's propagator and its state after root propagation (None: contradiction)."""
+    root = Propagator(puzzle)
+    state = root.initial[:]
+    return root, state if root.propagate(state, range(len(root.run_cells))) else None
 
 
 def check_regions(
@@ -61,6 +85,7 @@ def check_regions(
     quick_limit: int | None = None,
     *,
     search: bool = True,
+    differ: int = 0,
 ) -> list[Region] | None:
     """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
     when the clues contradict themselves (``values`` then is no solution of ``puzzle``).
@@ -71,11 +96,13 @@ def check_regions(
     searched within that smaller budget; only when none of them turns out ambiguous do the
     undecided ones get the full ``node_limit``.  A generator that is going to repair the
     ambiguous spots anyway need not spend the full budget on a hard region in that round.
-    With ``search`` off, the regions are only named (undecided, no search at all).
+    With ``search`` off, the regions are only named (undecided, no search at all).  With
+    ``differ``, a region of at least ``DIFFER_OVER`` cells is not counted but probed for
+    second solutions near the fill, one probe per ``differ`` cells (``_differ_region``): a
+    generator that must repair every open region anyway learns where, not whether.
     """
-    root = Propagator(puzzle)
-    state = root.initial[:]
-    if not root.propagate(state, range(len(root.run_cells))):
+    root, state = _root(puzzle)
+    if state is None:
         return None
     n = root.n_cells
     cells = root.cells
@@ -101,6 +128,13 @@ def check_regions(
         regions.append(sorted(members))
     if not search:
         return [Region(tuple(root.cells[i] for i in m), None, False, 0, 0) for m in regions]
+    if differ:
+        return [
+            _differ_region(root, state, fill, m, node_limit, differ)
+            if len(m) >= DIFFER_OVER
+            else _search_region(root, state, fill, m, node_limit)
+            for m in regions
+        ]
     first_limit = node_limit
     if quick_limit is not None and (node_limit is None or quick_limit < node_limit):
         first_limit = quick_limit
@@ -189,3 +223,53 @@ def _probe_region(
         if not prop.assign(state, i, fill[i]):
             raise AssertionError("the fill stopped fitting its own clues")  # pragma: no cover
     return Region(cells, None, not unsure, nodes, depth, tuple(unsure))
+
+
+def _differ_region(
+    prop: Propagator,
+    root: list[int],
+    fill: list[int],
+    members: list[int],
+    node_limit: int | None,
+    per: int,
+) -> Region:
+    """Second solutions near the fill in one region, one per probe, for up to one probe
+    per ``per`` open cells.
+
+    A probe bars one cell from its fill digit and searches for one solution, preferring the
+    fill digit everywhere else: what it finds differs from the fill where the barred digit
+    forces it to, a small spot a repair can aim at, not a reshuffle of the whole region.
+    Cells sharing a run with a spot found so far are not probed, so the spots lie apart.
+    Each probe gets ``node_limit`` nodes.
+    """
+    state = fill[:]
+    for i in members:
+        state[i] = root[i]
+    cells = tuple(prop.cells[i] for i in members)
+    found: list[dict[Cell, int]] = []
+    near: set[int] = set()
+    nodes = depth = probes = 0
+    complete = True
+    for i in sorted(members, key=lambda i: (-state[i].bit_count(), i)):
+        if probes * per >= len(members):
+            complete = False
+            break
+        if i in near:
+            continue
+        probes += 1
+        probe = state[:]
+        probe[i] &= ~fill[i]
+        stats = SearchStats()
+        first = list(islice(prop.search(probe, node_limit=node_limit, stats=stats, prefer=fill), 1))
+        nodes += stats.nodes
+        depth = max(depth, stats.max_depth)
+        if not first or first[0] is None:
+            complete = complete and not first
+            continue
+        values = prop.solution(first[0]).values
+        found.append({cell: values[cell] for cell in cells})
+        changed = [j for j in members if values[prop.cells[j]] != fill[j].bit_length()]
+        near.update(m for j in changed for run in prop.cell_runs[j] for m in prop.run_cells[run])
+    if not found:
+        return Region(cells, None, complete, nodes, depth)
+    return Region(cells, found[0], True, nodes, depth, more=tuple(found[1:]))

@@ -14,7 +14,7 @@ run's feasible sums, and shown letters tied to their cells.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -169,6 +169,7 @@ class Propagator:
         node_limit: int | None = None,
         stats: SearchStats | None = None,
         out_of_time: Callable[[], bool] | None = None,
+        prefer: Sequence[int] | None = None,
     ) -> Iterator[Found | None]:
         """Depth-first search from ``start`` (default: the initial state): yields each
         solution inside it once, or ``None`` when ``out_of_time()`` says so (resuming goes
@@ -176,8 +177,11 @@ class Propagator:
 
         Branching is 2-way (``x = v`` first, then ``x != v``) on the slot with the fewest
         values left (letters before cells on ties), lowest value first: deterministic, and
-        every grid is reached exactly once.  A node budget, unlike a clock, stops at the same
-        point on any machine, which is what the generator's reproducible checks need.
+        every grid is reached exactly once.  ``prefer`` (a mask per slot) tries those values
+        first: the generator's probes prefer the fill, so the first solution they reach
+        differs from it as little as the search can tell.  A node budget, unlike a clock,
+        stops at the same point on any machine, which is what the generator's reproducible
+        checks need.
         """
         stats = SearchStats() if stats is None else stats
         order, pop, assign = self.order, _POP, self._assign
@@ -215,6 +219,9 @@ class Propagator:
                 else:
                     mask = current[var]
                     low = mask & -mask
+                    if prefer is not None and mask & prefer[var]:
+                        low = mask & prefer[var]
+                        low &= -low
                     stack.append((current, var, low))
                     if len(stack) > stats.max_depth:
                         stats.max_depth = len(stack)
