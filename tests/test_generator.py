@@ -500,3 +500,32 @@ def test_generation_speed(shape, level):
 
     (row,) = bench_generate([shape], difficulty=level, seeds=5)
     assert row["median_s"] < row["target_s"], row
+
+
+def test_region_probes_name_second_solutions_near_the_fill():
+    """A large open region is probed, not counted: every solution a probe finds is a real
+    second one, each differs from the fill in only part of the region, and one region can
+    name several (the spots a check repairs at once)."""
+    from kakurolab.generator.layout import published_layout
+    from kakurolab.generator.regions import DIFFER_OVER
+
+    level = DIFFICULTIES["expert"]
+    rng = random.Random(7)
+    found = 0
+    for _ in range(3):
+        layout = published_layout(16, 16, rng, white_share=0.72, max_run=7, symmetric=True)
+        values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
+        assert values is not None
+        puzzle = build_puzzle(layout, values)
+        regions = check_regions(puzzle, values, 300, differ=10)
+        assert regions is not None
+        for region in regions:
+            if len(region.cells) < DIFFER_OVER or region.other is None:
+                continue
+            others = [region.other, *region.more]
+            found += len(others) > 1
+            for other in others:
+                changed = [c for c in region.cells if other[c] != values[c]]
+                assert 0 < len(changed) < len(region.cells)
+                assert solution_problems(puzzle, Solution({**values, **other})) == []
+    assert found

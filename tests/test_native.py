@@ -594,3 +594,17 @@ def test_search_option_is_checked() -> None:
 
 def test_luby_sequence() -> None:
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_search_tries_preferred_values_first() -> None:
+    """``prefer`` changes the order of the search, never what it reaches: with the last
+    grid's digits preferred, that grid comes first, and every grid still comes once."""
+    from kakurolab.propagation import Propagator
+
+    prop = Propagator(LATIN4)
+    every = [prop.solution(found) for found in prop.search() if found is not None]
+    target = every[-1]
+    prefer = [1 << (target.values[cell] - 1) for cell in prop.cells]
+    reached = [prop.solution(found) for found in prop.search(prefer=prefer) if found is not None]
+    assert reached[0] == target != every[0]
+    assert sorted(map(str, reached)) == sorted(map(str, every))

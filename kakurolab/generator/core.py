@@ -443,12 +443,12 @@ def _repair(
         options.sort()
         around = {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
         around |= {m for c in around for i in layout.runs_of[c] for m in layout.runs[i][1]}
-        ranked = []
-        for score, cell, digit in options[:LOOKAHEAD]:
+        ranked: list[tuple[int, float, float, dict[Cell, int]]] = []
+        for distance, cell, digit in options[:LOOKAHEAD]:
             changed = {**values, cell: digit}
             left = open_cells(build_puzzle(layout, changed))
             if left is not None:
-                ranked.append((len(left & around), score, rng.random(), changed))
+                ranked.append((len(left & around), distance, rng.random(), changed))
         if ranked:
             return layout, min(ranked, key=lambda r: r[:3])[3]
     if options:

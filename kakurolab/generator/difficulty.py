@@ -64,7 +64,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
     ),
     "normal": Difficulty("normal", 2, (1.0, 4.0), max_run=7, mean_band=(1.4, 2.0)),
     "hard": Difficulty(
-        "hard", 4, (1.0, 1.0, 4.0, 8.0), max_run=8, mean_band=(2.05, 2.6), hardest=(5, 99)
+        "hard", 4, (1.0, 2.0, 2.0, 2.0), max_run=8, mean_band=(2.05, 2.6), hardest=(5, 99)
     ),
     "expert": Difficulty(
         "expert",
