@@ -335,7 +335,7 @@ def seeds_built(size: str, difficulty: str, directory: Path = BANK_DIR) -> set[i
     if data.get("generator_version") != GENERATOR_VERSION:
         raise KakuroError(
             f"the bank in {directory} was built by generator {data.get('generator_version')}, "
-            f"this is {GENERATOR_VERSION}: build it again without --resume"
+            f"this is {GENERATOR_VERSION}: its seeds now make other puzzles; build it afresh"
         )
     return {
         int(r["seed"]) for r in data["bases"] if (r["size"], r["difficulty"]) == (size, difficulty)

@@ -136,15 +136,21 @@ def test_holds_names_exactly_the_cells_with_bases() -> None:
             assert bank.holds(size, difficulty) == ((size, difficulty) in held)
 
 
-def test_resume_refuses_a_bank_of_another_generator(tmp_path) -> None:
+def test_resume_refuses_a_bank_of_another_generator(tmp_path, capsys) -> None:
     """Another generator version makes other puzzles from the same seeds: resuming such a
     bank would stamp its old bases with the new version, so it is refused in one line."""
     import json
 
     data = bank.manifest()
     (tmp_path / bank.MANIFEST).write_text(json.dumps({**data, "generator_version": "0.0"}))
-    with pytest.raises(KakuroError, match="without --resume"):
+    with pytest.raises(KakuroError, match="build it afresh"):
         bank.seeds_built("8x8", "easy", tmp_path)
+    from kakurolab.cli import main
+
+    args = ["bank", "build", "--size", "8x8", "--difficulty", "easy", "--resume"]
+    assert main([*args, "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "without --resume" in err and err.count("\n") == 1
     (tmp_path / bank.MANIFEST).write_text(json.dumps(data))
     assert bank.seeds_built("8x8", "easy", tmp_path) == {
         r["seed"] for r in RECORDS if (r["size"], r["difficulty"]) == ("8x8", "easy")

@@ -27,8 +27,10 @@ from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 AMBIGUOUS = square((10, 10), (10, 10))  # b = c, d = a for any a != 5: eight grids
 UNSAT = square((3, 5), (3, 4))  # a+b = a+c = 3, c+d = 4 force b = c = 1, a = 2, d = 3: b+d = 4
 UNIQUE = square((3, 4), (3, 4))  # the same forcing, consistent this time
-LOOSE = loads(  # 3 rows of 4 cells: thousands of grids, more than any backend finds in 0.3 s
-    "id: loose\n   #   15\\  15\\  15\\  15\\\n" + "\\20     .    .    .    .\n" * 3,
+LOOSE = loads(  # 4 rows of 4 cells, every run 20: far more grids than any backend finds in
+    # 0.3 s (native lists 50,000 in about 2 s; 3 rows of 4 had only 7,200, which a warm
+    # native search counted completely in 0.2 s, so the timeout test could pass or fail)
+    "id: loose\n   #   20\\  20\\  20\\  20\\\n" + "\\20     .    .    .    .\n" * 4,
     format="kakuro",
 )[0]
 

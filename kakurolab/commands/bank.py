@@ -97,7 +97,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     for size in sizes:
         for level in levels:
             start = time.perf_counter()
-            have = bank.seeds_built(size, level, args.dir) if args.resume else set()
+            try:
+                have = bank.seeds_built(size, level, args.dir) if args.resume else set()
+            except KakuroError as exc:
+                raise KakuroError(f"{exc} (run without --resume)") from None
             if not args.resume:
                 bank.write_cell([], args.dir, size=size, difficulty=level)  # start afresh
             found = bank.build_cell(
