@@ -30,6 +30,7 @@ from ..combos import MAX_RUN, mask_of
 from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..model import Cell, Puzzle, Solution
+from ..propagation import root_domains
 from ..shape import largest_black_region
 from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
@@ -37,7 +38,6 @@ from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
-from .regions import open_cells
 
 GENERATOR_VERSION = "2.5"
 """Bumped whenever the same seed would give a different puzzle."""
@@ -446,9 +446,10 @@ def _repair(
         ranked: list[tuple[int, float, float, dict[Cell, int]]] = []
         for distance, cell, digit in options[:LOOKAHEAD]:
             changed = {**values, cell: digit}
-            left = open_cells(build_puzzle(layout, changed))
-            if left is not None:
-                ranked.append((len(left & around), distance, rng.random(), changed))
+            domains = root_domains(build_puzzle(layout, changed))
+            if domains is not None:
+                left = sum(1 for c in around if domains[c] & (domains[c] - 1))
+                ranked.append((left, distance, rng.random(), changed))
         if ranked:
             return layout, min(ranked, key=lambda r: r[:3])[3]
     if options:

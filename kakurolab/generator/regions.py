@@ -62,22 +62,6 @@ class Region:
         return self.complete and self.other is None
 
 
-def open_cells(puzzle: Puzzle) -> set[Cell] | None:
-    """The cells root propagation leaves undecided (None: the clues contradict): a cheap
-    look at what a change leaves open, without any search."""
-    root, state = _root(puzzle)
-    if state is None:
-        return None
-    return {root.cells[i] for i in range(root.n_cells) if state[i] & (state[i] - 1)}
-
-
-def _root(puzzle: Puzzle) -> tuple[Propagator, list[int] | None]:
-    """The puzzle's propagator and its state after root propagation (None: contradiction)."""
-    root = Propagator(puzzle)
-    state = root.initial[:]
-    return root, state if root.propagate(state, range(len(root.run_cells))) else None
-
-
 def check_regions(
     puzzle: Puzzle,
     values: Mapping[Cell, int],
@@ -101,7 +85,8 @@ def check_regions(
     second solutions near the fill, one probe per ``differ`` cells (``_differ_region``): a
     generator that must repair every open region anyway learns where, not whether.
     """
-    root, state = _root(puzzle)
+    root = Propagator(puzzle)
+    state = root.root()
     if state is None:
         return None
     n = root.n_cells
@@ -147,6 +132,15 @@ def check_regions(
     return verdicts
 
 
+def _held_at_fill(root: list[int], fill: list[int], members: list[int]) -> list[int]:
+    """The state a region is searched from: its cells as root propagation left them, every
+    other cell held at its fill digit."""
+    state = fill[:]
+    for i in members:
+        state[i] = root[i]
+    return state
+
+
 def _search_region(
     prop: Propagator,
     root: list[int],
@@ -155,9 +149,7 @@ def _search_region(
     node_limit: int | None,
 ) -> Region:
     """Count one region's solutions up to two, every cell outside it held at the fill."""
-    start = fill[:]
-    for i in members:
-        start[i] = root[i]
+    start = _held_at_fill(root, fill, members)
     cells = [prop.cells[i] for i in members]
     fill_digits = {prop.cells[i]: fill[i].bit_length() for i in members}
     stats = SearchStats()
@@ -192,9 +184,7 @@ def _probe_region(
     region before the next probe.  All probes share the ``node_limit`` budget, and none may
     take more than a tenth of it; cells whose probe ran out are reported as ``unsure``.
     """
-    state = fill[:]
-    for i in members:
-        state[i] = root[i]
+    state = _held_at_fill(root, fill, members)
     cells = tuple(prop.cells[i] for i in members)
     cap = None if node_limit is None else max(1, node_limit // 10)
     nodes = depth = 0
@@ -242,9 +232,7 @@ def _differ_region(
     Cells sharing a run with a spot found so far are not probed, so the spots lie apart.
     Each probe gets ``node_limit`` nodes.
     """
-    state = fill[:]
-    for i in members:
-        state[i] = root[i]
+    state = _held_at_fill(root, fill, members)
     cells = tuple(prop.cells[i] for i in members)
     found: list[dict[Cell, int]] = []
     near: set[int] = set()
