@@ -156,6 +156,7 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
     solutions: list[Solution] = []
     status = Status.UNKNOWN
     complete = False
+    message = ""
     with session:
         encode_time = session.encode_time
         if deadline is not None and time.perf_counter() >= deadline:
@@ -165,6 +166,8 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
             status, solution = session.next(remaining)
             if solution is None:
                 complete = status is Status.UNSAT
+                if status is Status.UNKNOWN:  # say why, as an encoding timeout does
+                    message = "timeout while solving" if deadline is not None else "solver gave up"
                 break
             for variant in letter_variants(puzzle, solution):
                 if limit is not None and len(solutions) >= limit:
@@ -186,6 +189,7 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
         backend=solver.name,
         options=solver.describe(),
         complete=complete,
+        message=message,
     )
 
 

@@ -135,6 +135,7 @@ def test_timeout_returns_unknown(pe424_puzzles, backend_name: str) -> None:
     cut = count(LOOSE, None, backend=backend_name, timeout=0.3)
     elapsed = time.perf_counter() - start
     assert not cut.complete and elapsed < 5, (cut.status, elapsed)
+    assert cut.message == "timeout while solving"
     assert all(not solution_problems(LOOSE, s) for s in cut.solutions)
 
 
