@@ -299,19 +299,25 @@ def cvc5_backend() -> str:
 needs_cvc5 = pytest.mark.usefixtures("cvc5_backend")
 
 
+CVC5_MODELS = ["smt=lia", "smt=bv"]
+
+
 @needs_cvc5
+@pytest.mark.parametrize("encoding", CVC5_MODELS)
 @pytest.mark.parametrize("case", list(HAND_MADE))
-def test_cvc5_hand_made_verdicts(case: str) -> None:
+def test_cvc5_hand_made_verdicts(case: str, encoding: str) -> None:
     puzzle, verdict, expected = HAND_MADE[case]
-    assert prove_unique(puzzle, backend="cvc5").verdict is verdict
+    cvc5 = get_backend("cvc5", encoding=encoding)
+    assert prove_unique(puzzle, backend=cvc5).verdict is verdict
     if expected is not None and expected <= 12:
-        assert _grids(puzzle, "cvc5") == _grids(puzzle, "native")
+        assert _grids(puzzle, cvc5) == _grids(puzzle, "native")
 
 
 @needs_cvc5
-def test_cvc5_pe424_agrees_with_native(pe424_puzzles) -> None:
+@pytest.mark.parametrize("encoding", CVC5_MODELS)
+def test_cvc5_pe424_agrees_with_native(pe424_puzzles, encoding: str) -> None:
     for puzzle in pe424_puzzles[:3]:
-        ours = prove_unique(puzzle, backend="cvc5")
+        ours = prove_unique(puzzle, backend="cvc5", encoding=encoding)
         native = prove_unique(puzzle, backend="native")
         assert ours.verdict is native.verdict is Verdict.UNIQUE
         assert ours.solutions == native.solutions
@@ -334,8 +340,13 @@ def test_cvc5_timeout_gives_unknown(janko_puzzles) -> None:
 def test_cvc5_bad_options() -> None:
     with pytest.raises(KakuroError, match="logic must be one of"):
         get_backend("cvc5", logic="QF_BV")
-    with pytest.raises(KakuroError, match="does not take option 'encoding'"):
-        get_backend("cvc5", encoding="smt=bv")
+    with pytest.raises(KakuroError, match="logic must be one of QF_BV, ALL"):
+        get_backend("cvc5", encoding="smt=bv", logic="QF_LIA")
+    with pytest.raises(KakuroError, match="encoding must be one of smt=lia, smt=bv, got 'smt=pb'"):
+        get_backend("cvc5", encoding="smt=pb")
+    assert get_backend("cvc5", encoding="smt=bv").logic == "QF_BV"
+    assert get_backend("cvc5").logic == "QF_LIA"
+    assert get_backend("cvc5:encoding=smt=bv,logic=ALL").logic == "ALL"  # the CLI's --config
 
 
 def test_smt_page_is_behind_kakuro_encodings(tmp_path, monkeypatch) -> None:

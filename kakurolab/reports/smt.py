@@ -128,7 +128,7 @@ def markdown(pe424_count: int, janko_count: int, timeout: float) -> str:
         " do not edit by hand -->",
         "",
         "Kakuro as SMT formulas, built with z3's Python API (`kakurolab/encodings/smt/`), solved",
-        "by the `z3` backend (any encoding) or the `cvc5` backend (the `lia` model), and written",
+        "by the `z3` backend (any encoding) or the `cvc5` backend (`lia` or `bv`), and written",
         "as SMT-LIB2 by `kakuro encode PUZZLE --encoding smt=lia -o out.smt2`.",
         "",
         "## Encodings",

@@ -7,6 +7,7 @@ and the bit-vector model means exactly what the integer one does.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import z3
@@ -19,37 +20,40 @@ DIGIT_BITS = 4
 SUM_BITS = 8
 
 
-def _wide(term: z3.BitVecRef) -> z3.BitVecRef:
-    return z3.ZeroExt(SUM_BITS - DIGIT_BITS, term)
+def _wide(term: Any, api: ModuleType) -> Any:
+    return api.ZeroExt(SUM_BITS - DIGIT_BITS, term)
 
 
-def _clue(clue: Clue, letters: dict[str, z3.BitVecRef]) -> z3.BitVecRef:
+def _clue(clue: Clue, letters: dict[str, Any], api: ModuleType) -> Any:
     if clue.value is not None:
-        return z3.BitVecVal(clue.value, SUM_BITS)
+        return api.BitVecVal(clue.value, SUM_BITS)
     assert clue.letters is not None
     if len(clue.letters) == 1:
-        return _wide(letters[clue.letters])
+        return _wide(letters[clue.letters], api)
     first, second = clue.letters[0], clue.letters[1]
-    return z3.BitVecVal(10, SUM_BITS) * _wide(letters[first]) + _wide(letters[second])
+    return api.BitVecVal(10, SUM_BITS) * _wide(letters[first], api) + _wide(letters[second], api)
 
 
-def formula(puzzle: Puzzle) -> Formula:
-    """Unsigned 4-bit cells in 1..9, ``Distinct`` per run, 8-bit sums; 4-bit letters 0..9."""
-    cells = {cell: z3.BitVec(cell_name(cell), DIGIT_BITS) for cell in checked(puzzle.whites)}
-    assertions: list[Any] = [z3.And(z3.ULE(1, x), z3.ULE(x, 9)) for x in checked(cells.values())]
-    letters: dict[str, z3.BitVecRef] = {}
+def formula(puzzle: Puzzle, api: ModuleType = z3) -> Formula:
+    """Unsigned 4-bit cells in 1..9, ``Distinct`` per run, 8-bit sums; 4-bit letters 0..9.
+
+    ``api`` is z3 or ``cvc5.pythonic`` (the cvc5 backend's ``smt=bv``), whose functions
+    mirror z3's, so both solvers read one model."""
+    cells = {cell: api.BitVec(cell_name(cell), DIGIT_BITS) for cell in checked(puzzle.whites)}
+    assertions: list[Any] = [api.And(api.ULE(1, x), api.ULE(x, 9)) for x in checked(cells.values())]
+    letters: dict[str, Any] = {}
     if puzzle.is_cryptic:
-        letters = {ch: z3.BitVec(ch, DIGIT_BITS) for ch in LETTERS}
-        assertions.extend(z3.ULE(x, 9) for x in letters.values())
-        assertions.append(z3.Distinct(*letters.values()))
+        letters = {ch: api.BitVec(ch, DIGIT_BITS) for ch in LETTERS}
+        assertions.extend(api.ULE(x, 9) for x in letters.values())
+        assertions.append(api.Distinct(*letters.values()))
         assertions.extend(letters[ch] != 0 for ch in leading_letters(puzzle))
         assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
     for run in checked(puzzle.runs):  # a timeout covers building the formula too
         terms = [cells[cell] for cell in run.cells]
-        assertions.append(z3.Distinct(*terms))
+        assertions.append(api.Distinct(*terms))
         if run.clue is not None:
-            total = z3.Sum(*[_wide(x) for x in terms])
-            assertions.append(total == _clue(run.clue, letters))
+            total = api.Sum(*[_wide(x, api) for x in terms])
+            assertions.append(total == _clue(run.clue, letters, api))
     return Formula(
         assertions,
         {cell: TermDigit(x) for cell, x in cells.items()},
