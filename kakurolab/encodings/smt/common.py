@@ -6,7 +6,8 @@ row of Booleans).  Decoding a model and blocking a grid go through the digits on
 solvers and the SMT-LIB2 export never need to know which encoding built the formula.
 
 The builders are pure functions of the puzzle; ``api`` is the z3 module by default, and the
-integer model also runs on ``cvc5.pythonic``, whose functions mirror z3's.
+integer (``lia``) and bit-vector (``bv``) models also run on ``cvc5.pythonic``, whose
+functions mirror z3's.
 """
 
 from __future__ import annotations
