@@ -21,8 +21,19 @@ from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 from .z3 import parse_params
 
-MODELS: dict[str, tuple[str, ...]] = {"smt=lia": ("QF_LIA", "ALL"), "smt=bv": ("QF_BV", "ALL")}
-"""Encoding -> the logics cvc5 may solve it under (the first is the default)."""
+ENCODINGS = ("smt=lia", "smt=bv")
+"""The SMT models whose builders also run on ``cvc5.pythonic``; the first is the default."""
+
+Z3_ONLY_LOGICS = ("QF_FD",)
+"""Logics of the SMT registry that only z3 reads (QF_FD is z3's finite-domain SAT core)."""
+
+
+def _logics(encoding: str) -> tuple[str, ...]:
+    """The logics cvc5 may solve a model under, default first: the SMT registry's own list
+    (``LOGICS_OF``, filled when the ``smt`` package registers its encodings), less z3's."""
+    from ..encodings.smt.common import LOGICS_OF
+
+    return tuple(x for x in LOGICS_OF[encoding.removeprefix("smt=")] if x not in Z3_ONLY_LOGICS)
 
 _STAT_KEYS = {
     "conflicts": "sat::conflicts",
@@ -54,10 +65,10 @@ class Cvc5Backend(Backend):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.encoding = str(options.get("encoding") or "smt=lia")
-        if self.encoding not in MODELS:
-            raise _fail(f"encoding must be one of {', '.join(MODELS)}, got {self.encoding!r}")
-        logics = MODELS[self.encoding]
+        self.encoding = str(options.get("encoding") or ENCODINGS[0])
+        if self.encoding not in ENCODINGS:
+            raise _fail(f"encoding must be one of {', '.join(ENCODINGS)}, got {self.encoding!r}")
+        logics = _logics(self.encoding)
         self.logic = str(options.get("logic") or logics[0])
         if self.logic not in logics:
             raise _fail(f"logic must be one of {', '.join(logics)}, got {self.logic!r}")
@@ -84,8 +95,8 @@ class Cvc5Session(Session):
 
         start = time.perf_counter()
         self.api = api
-        build = bv.formula if encoding == "smt=bv" else lia.formula
-        self.formula = build(puzzle, api=api)
+        builders = {"smt=lia": lia.formula, "smt=bv": bv.formula}  # keys: ENCODINGS
+        self.formula = builders[encoding](puzzle, api=api)
         self.solver = api.SolverFor(logic) if logic != "ALL" else api.Solver()
         try:
             for name, value in params.items():
