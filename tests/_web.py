@@ -21,7 +21,7 @@ from kakurolab.formats import load
 from kakurolab.game import GameService, puzzles
 from kakurolab.model import Cell, Puzzle, Solution
 from kakurolab.web.app import create_app
-from kakurolab.web.engine import EngineGames
+from kakurolab.web.gateway import EngineGames
 from kakurolab.web.server import WS_MAX_SIZE, listening_socket
 
 GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"

@@ -1,4 +1,4 @@
-"""``kakuro bench`` and ``kakurolab.bench``: configurations, ratios, targets, answer checks."""
+"""``kakuro bench`` and ``kakurolab.ratios``: configurations, ratios, targets, answer checks."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 
 from kakurolab.backends import BACKENDS, Config, Session, Status, coerce
 from kakurolab.backends.cpsat import CpSatBackend
-from kakurolab.bench import SUITES, SuiteOptions, parse_targets, run_bench
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.model import Puzzle, Solution
+from kakurolab.ratios import SUITES, SuiteOptions, parse_targets, run_bench
 
 PEER = "cpsat:random_seed=7"  # a second configuration that is always installed
 

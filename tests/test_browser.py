@@ -30,7 +30,7 @@ from _web import (
 )
 
 from kakurolab.model import Cell, Puzzle
-from kakurolab.web.engine import EngineGames
+from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from _web import (
 )
 
 from kakurolab import combos
-from kakurolab.web.engine import EngineGames
+from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,7 @@ from kakurolab.experiments import (
     read_rows,
     run_experiment,
 )
-from kakurolab.experiments.config import canonical_text, expand, parse_select
+from kakurolab.experiments.plan import canonical_text, expand, parse_select
 from kakurolab.experiments.report import build_report, find_results, load_results, summary_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +170,7 @@ def test_killed_run_resumes_without_duplicates(tmp_path: Path, pe424_path: Path)
 
 
 def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) -> None:
-    from kakurolab.experiments.config import Configuration, Experiment, Instance, puzzle_hash
+    from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
     from kakurolab.experiments.runner import _spec
     from kakurolab.formats import load
 
@@ -188,7 +188,7 @@ def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) ->
 
 def test_memory_limit_costs_one_row(janko_path: Path) -> None:
     """A formula too big for the memory limit is one memout row; the next run still runs."""
-    from kakurolab.experiments.config import Configuration, Experiment, Instance, puzzle_hash
+    from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
     from kakurolab.experiments.runner import _spec
     from kakurolab.formats import load
 

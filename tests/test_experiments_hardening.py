@@ -23,8 +23,8 @@ from kakurolab.backends import Result, Status
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.experiments import LocalExecutor, load_experiment, read_rows, run_experiment
-from kakurolab.experiments.config import MAX_RUNS, Configuration, Experiment, Instance, puzzle_hash
 from kakurolab.experiments.executors import _WORKER_CODE, _Worker
+from kakurolab.experiments.plan import MAX_RUNS, Configuration, Experiment, Instance, puzzle_hash
 from kakurolab.experiments.runner import _spec, task_count
 
 ROOT = Path(__file__).resolve().parents[1]

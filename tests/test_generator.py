@@ -29,7 +29,7 @@ from kakurolab.generator.cryptic import generate_cryptic, letter_clue
 from kakurolab.generator.difficulty import clue_ambiguities
 from kakurolab.generator.fill import fill, fill_grid
 from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
-from kakurolab.generator.regions import check_regions
+from kakurolab.generator.region_search import check_regions
 from kakurolab.model import LETTERS, Solution
 from kakurolab.propagation import root_domains
 from kakurolab.uniqueness import Verdict, count, prove_unique
@@ -496,7 +496,7 @@ def test_cli_generate_bad_input_exits_2(argv, capsys):
 @pytest.mark.parametrize("level", ["normal", "hard", "expert"])
 @pytest.mark.parametrize("shape", [(12, 12), (16, 22), (20, 20), (30, 30)], ids=str)
 def test_generation_speed(shape, level):
-    from kakurolab.generator.bench import bench_generate
+    from kakurolab.generator.speed import bench_generate
 
     (row,) = bench_generate([shape], difficulty=level, seeds=5)
     assert row["median_s"] < row["target_s"], row
@@ -507,7 +507,7 @@ def test_region_probes_name_second_solutions_near_the_fill():
     second one, each differs from the fill in only part of the region, and one region can
     name several (the spots a check repairs at once)."""
     from kakurolab.generator.layout import published_layout
-    from kakurolab.generator.regions import DIFFER_OVER
+    from kakurolab.generator.region_search import DIFFER_OVER
 
     level = DIFFICULTIES["expert"]
     rng = random.Random(7)

@@ -41,7 +41,7 @@ LAYERS: dict[str, float] = {
     "analysis": 8,
     "certify": 8,
     "render": 8,
-    "bench": 8.5,
+    "ratios": 8.5,
     "reports": 9,
     "encodings_table": 9,
     "experiments": 9,

@@ -28,7 +28,7 @@ from kakurolab.logic import (
     grade,
     next_hint,
 )
-from kakurolab.logic.regions import region_sum, regions_of
+from kakurolab.logic.region_sums import region_sum, regions_of
 from kakurolab.logic.swaps import Rectangle, rectangles_of, swap_rectangle
 from kakurolab.model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution
 from kakurolab.propagation import root_state

@@ -13,7 +13,6 @@ from _puzzles import square
 from _registries import require_backend
 
 from kakurolab.backends import BACKENDS, Config, Status, get_backend
-from kakurolab.bench import SuiteOptions, run_bench
 from kakurolab.cli import main
 from kakurolab.encodings import PRESETS, encode, parse_spec
 from kakurolab.encodings.smt import SMT_ENCODERS
@@ -21,6 +20,7 @@ from kakurolab.encodings.smt.common import LOGICS_OF
 from kakurolab.errors import KakuroError, UnknownNameError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
+from kakurolab.ratios import SuiteOptions, run_bench
 from kakurolab.reports.smt import configurations, markdown
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
@@ -288,6 +288,7 @@ def test_unknown_encoding_name_lists_the_known_ones() -> None:
 
 
 # -- cvc5 ----------------------------------------------------------------------------------
+
 
 @pytest.fixture(autouse=False)
 def cvc5_backend() -> str:

@@ -17,7 +17,7 @@ from _web import engine_games, live_server, published_solution, view_puzzle
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from kakurolab.web.engine import EngineGames
+from kakurolab.web.gateway import EngineGames
 from kakurolab.web.protocol import MAX_MESSAGE
 from kakurolab.web.server import WS_MAX_SIZE
 

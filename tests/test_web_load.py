@@ -59,7 +59,7 @@ def test_a_slow_new_game_holds_up_no_move(tmp_path: Path) -> None:
     from _web import shipped_chooser
 
     from kakurolab.game import GameService
-    from kakurolab.web.engine import EngineGames
+    from kakurolab.web.gateway import EngineGames
 
     def slow_chooser(size: str, difficulty: str, seed: str | int) -> object:
         if size == "12x12":

@@ -7,8 +7,8 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..bench import AGGREGATES, SUITES, Case, Config, SuiteOptions, parse_targets, run_bench
 from ..errors import KakuroError
+from ..ratios import AGGREGATES, SUITES, Case, Config, SuiteOptions, parse_targets, run_bench
 from ._common import MAX_SECONDS, positive_float, progress
 
 

@@ -5,8 +5,8 @@
 turns the rows into Markdown/CSV tables, plots and mkplot JSON.  See docs/experiments.md.
 """
 
-from .config import Configuration, Experiment, Instance, load_experiment, load_instances
 from .executors import EXECUTORS, DaskExecutor, LocalExecutor, make_executor
+from .plan import Configuration, Experiment, Instance, load_experiment, load_instances
 from .runner import TASKS, Plan, Summary, find_disagreements, plan, read_rows, run_experiment
 
 __all__ = [

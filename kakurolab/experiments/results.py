@@ -50,7 +50,7 @@ class Results:
 
 def find_results(name_or_dir: str, root: Path | None = None) -> Path:
     """A results directory from a path, a config file, or an experiment name."""
-    from .config import load_experiment, project_root
+    from .plan import load_experiment, project_root
 
     given = Path(name_or_dir)
     if given.is_dir() and (given / "runs.jsonl").exists():

@@ -26,7 +26,7 @@ from ..errors import KakuroError
 from ..fileio import write_text
 from ..model import Puzzle, Solution
 from ..schema import canonical, seconds
-from .config import (
+from .plan import (
     MAX_RUNS,
     Configuration,
     Experiment,

@@ -19,7 +19,7 @@ from ..model import Cell, Puzzle, Solution
 from ..uniqueness import count
 from .layout import Layout
 from .records import GenerationStats
-from .regions import check_regions
+from .region_search import check_regions
 
 Spot = dict[Cell, int]
 """Cells where a second solution differs from the fill, each with that solution's digit

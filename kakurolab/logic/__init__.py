@@ -6,10 +6,10 @@ explanations, hints and difficulty grades.
     hint = next_hint(puzzle, State.from_digits(puzzle, digits))
 """
 
+from .candidates import STATE_HELP, Contradiction, State, parse_state
 from .explain import Deduction, Engine, Hint, deduce, explain_puzzle, next_hint
 from .grading import Grade, grade
 from .ladder import BY_NAME, PURE, SOUND, TECHNIQUES
-from .state import STATE_HELP, Contradiction, State, parse_state
 from .techniques import Finding, Step, Technique
 
 __all__ = [

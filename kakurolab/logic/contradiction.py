@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..combos import bit, digits_of
 from ..model import LETTERS, Puzzle
 from ..propagation import Propagator
-from .state import State, cell_name
+from .candidates import State, cell_name
 from .techniques import Finding
 
 MAX_REVISIONS = 5_000

@@ -23,7 +23,7 @@ from itertools import combinations
 from ..combos import MAX_SUM, feasible_sums
 from ..model import LETTERS, Cell, Run
 from ..propagation.kernel import pair_filter, pair_sums, revise_run
-from .state import Contradiction, State, cell_name, letter_words, run_label
+from .candidates import Contradiction, State, cell_name, letter_words, run_label
 from .techniques import Finding, Technique
 
 _REACH = {n: sum(1 << t for t in feasible_sums(n)) for n in range(1, 10)}

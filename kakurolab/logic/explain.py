@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from .. import combos
 from ..combos import bit, digits_of, format_mask
 from ..model import Cell, Puzzle
+from .candidates import Contradiction, State, cell_name, letter_words
 from .ladder import BY_NAME, TECHNIQUES
 from .scopes import Targets, clued_cells, targets
-from .state import Contradiction, State, cell_name, letter_words
 from .techniques import Finding, Step, Technique
 
 

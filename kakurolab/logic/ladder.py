@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .contradiction import bounded_contradiction
 from .cryptic import CRYPTIC
-from .regions import region_sum, run_group_sum
+from .region_sums import region_sum, run_group_sum
 from .subsets import run_subsets
 from .swaps import swap_rectangle
 from .techniques import BASIC, Technique

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Cell, Puzzle, Run
-from .regions import regions_of
+from .region_sums import regions_of
 from .swaps import rectangles_of
 
 

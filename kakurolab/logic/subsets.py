@@ -14,7 +14,7 @@ from itertools import combinations
 from .. import combos
 from ..combos import digits_of, format_mask, popcount
 from ..model import Run
-from .state import State, cells_text, run_label
+from .candidates import State, cells_text, run_label
 from .techniques import Finding, digit_words
 
 _NAMES = {2: "pair", 3: "triple"}

@@ -16,7 +16,7 @@ from itertools import product
 
 from ..combos import bit, digits_of
 from ..model import Cell, Direction, Puzzle, Run
-from .state import State, cell_name
+from .candidates import State, cell_name
 from .techniques import Finding
 
 MAX_TUPLES = 6561

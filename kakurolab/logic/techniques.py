@@ -19,7 +19,7 @@ from .. import combos
 from ..combos import bit, digits_of, format_mask, popcount
 from ..model import Cell, Run
 from ..propagation.kernel import revise_run
-from .state import Contradiction, State, cell_name, cells_text, letter_digits, run_label
+from .candidates import Contradiction, State, cell_name, cells_text, letter_digits, run_label
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
     kakuro encodings --smt-md -o docs/encodings-smt.md
     python -m kakurolab.reports.smt -o docs/encodings-smt.md [--pe424 N] [--janko N]
 
-Times are same-run ratios to the ``cpsat`` peer (``kakurolab.bench``), never bare seconds: the
+Times are same-run ratios to the ``cpsat`` peer (``kakurolab.ratios``), never bare seconds: the
 machine is shared, and a ratio measured puzzle by puzzle, interleaved, survives that noise.
 """
 
@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from .. import datasets
 from ..backends import Config
 from ..backends.z3 import DEFAULT_ENCODING, Z3Backend
-from ..bench import BenchReport, SuiteOptions, run_bench
 from ..encodings import encode, parse_spec
 from ..encodings.smt import SMT_ENCODERS
 from ..encodings.smt.common import LOGICS, LOGICS_OF, OPTIONS
 from ..formats import load
+from ..ratios import BenchReport, SuiteOptions, run_bench
 
 REFERENCE = "cpsat"
 SUITE_TITLES = {"pe424": "solve, cryptic", "janko": "solve and prove unique, standard"}

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import combos
 from ..errors import KakuroError
 from . import protocol
-from .engine import EngineGames, web_error
+from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, Subscriber
 from .port import Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError

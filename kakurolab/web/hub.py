@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KakuroError
 
 if TYPE_CHECKING:
-    from .engine import EngineGames
+    from .gateway import EngineGames
 
 log = logging.getLogger(__name__)
 

@@ -245,7 +245,7 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
 def check_log(store: Path, players: list[Player]) -> tuple[int, int]:
     """(lost, extra): acknowledged moves missing from each game's stored log, and logged
     player moves nobody was told about, read from the store by a separate connection."""
-    from .engine import EngineGames
+    from .gateway import EngineGames
 
     logged = EngineGames.open(store)
     lost = extra = 0

@@ -1,7 +1,7 @@
 """The refusals the web layer reports, each with its HTTP status.
 
 The engine's errors (:mod:`kakurolab.game.errors`) are mapped onto these by
-:func:`kakurolab.web.engine.web_error`; the web layer's own (a malformed message) are
+:func:`kakurolab.web.gateway.web_error`; the web layer's own (a malformed message) are
 :class:`~kakurolab.web.protocol.ProtocolError`, status 400.
 """
 

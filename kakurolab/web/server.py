@@ -52,7 +52,7 @@ def serve(
     import uvicorn
 
     from .app import create_app
-    from .engine import EngineGames
+    from .gateway import EngineGames
 
     games = EngineGames.open(store)
     app = create_app(games)

@@ -1,6 +1,6 @@
 """Generation benchmark: median seconds to a unique puzzle, per size and level.
 
-Run ``python -m kakurolab.generator.bench --difficulty normal,hard,expert``.  Each size is
+Run ``python -m kakurolab.generator.speed --difficulty normal,hard,expert``.  Each size is
 generated from several seeds; the median hides the occasional seed that needs many repairs.
 Targets (issue 15, a 2-core machine) for ``normal``: 12x12 under 1 s, 16x22 under 5 s, 20x20
 under 10 s, 30x30 under 60 s; ``hard`` and ``expert`` within three times those.  Both wall

@@ -20,7 +20,7 @@ from itertools import accumulate
 from ..combos import bit, digits_of
 from ..model import Cell, Direction, Puzzle, Run
 from ..propagation.kernel import RunTable, revise_cached, run_table
-from .state import Contradiction, State, cell_name, run_label
+from .candidates import Contradiction, State, cell_name, run_label
 from .techniques import Finding
 
 MAX_UNKNOWN = 6

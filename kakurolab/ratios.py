@@ -24,8 +24,8 @@ from typing import Any
 from . import datasets
 from .backends import Backend, Config, Status
 from .errors import KakuroError, UnknownNameError
-from .generator.bench import DEFAULT_SIZES
 from .generator.core import generate
+from .generator.speed import DEFAULT_SIZES
 from .model import Puzzle
 from .uniqueness import Verdict, prove_unique, solve
 
@@ -119,7 +119,6 @@ def pe424_cases(options: SuiteOptions) -> list[Case]:
 
 def janko_cases(options: SuiteOptions) -> list[Case]:
     return [_unique_case(p) for p in _load(options, datasets.JANKO_DEV)]
-
 
 
 def generate_cases(options: SuiteOptions) -> list[Case]:
