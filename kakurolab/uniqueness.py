@@ -42,6 +42,11 @@ class Uniqueness:
     result: Result
     solutions: list[Solution] = field(default_factory=list)
 
+    def __bool__(self) -> bool:
+        """True only when the puzzle is proved unique: ``if kl.prove_unique(puzzle):`` reads as
+        "is it a proper puzzle"; multiple, unsat, unknown (a timeout) and error are false."""
+        return self.verdict is Verdict.UNIQUE
+
     @property
     def differences(self) -> list[tuple[int, int]]:
         if len(self.solutions) < 2:

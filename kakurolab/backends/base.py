@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Self
 
 from .. import deadline as deadlines
 from ..check import solution_problems
-from ..errors import KakuroError, require
+from ..errors import KakuroError, OptionValueError, UnknownOptionError, require
 from ..model import Puzzle, Solution
 
 
@@ -180,12 +180,12 @@ class Backend(ABC):
         for key, kind in cls.numeric_options.items():
             value = options.get(key)
             if value is not None and not kind.accepts(value):
-                raise KakuroError(
+                raise OptionValueError(
                     f"backend {cls.name!r}: option {key} must be {kind}, got {value!r}"[:200]
                 )
 
     @classmethod
-    def unknown_option(cls, key: str) -> KakuroError:
+    def unknown_option(cls, key: str) -> UnknownOptionError:
         """The one-line error for an option the backend does not take."""
         close = difflib.get_close_matches(key, cls.option_names(), n=3, cutoff=0.6)
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
@@ -193,7 +193,9 @@ class Backend(ABC):
         takes = f"it takes: {', '.join(known)}" if known else "it takes none"
         if cls.open_options:
             takes += f"; and {cls.open_options}"
-        return KakuroError(f"backend {cls.name!r} does not take option {key!r}{hint}; {takes}")
+        return UnknownOptionError(
+            f"backend {cls.name!r} does not take option {key!r}{hint}; {takes}"
+        )
 
     @classmethod
     def solver_module(cls) -> Any:

@@ -16,7 +16,7 @@ import time
 from types import ModuleType
 from typing import Any, ClassVar
 
-from ..errors import KakuroError
+from ..errors import OptionValueError
 from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 from .z3 import parse_params
@@ -47,8 +47,8 @@ def _api() -> ModuleType:
     return Cvc5Backend.solver_module()
 
 
-def _fail(message: str) -> KakuroError:
-    return KakuroError(f"backend 'cvc5': {message}")
+def _fail(message: str) -> OptionValueError:
+    return OptionValueError(f"backend 'cvc5': {message}")
 
 
 class Cvc5Backend(Backend):
