@@ -437,6 +437,7 @@ def test_move_words_and_json_are_one_shape() -> None:
     for words, record in cases.items():
         move = Move.parse(words.split())
         assert move.to_json() == record and Move.from_json(record) == move
+        assert Move.parse([words]) == move  # one argument holding every word, as help shows
 
 
 # --- fuzz --------------------------------------------------------------------------------------

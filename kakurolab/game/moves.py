@@ -189,8 +189,9 @@ class Move:
     def parse(cls, words: Sequence[str]) -> Move:
         """A move in words: ``r3c4 7`` (place), ``erase r3c4``, ``mark r3c4 7``,
         ``shield hint``, ``shield candidates r1c3 down``, ``shield clear``,
-        ``shield unlock r3c4``, ``submit``, ``start``."""
-        words = [w for w in words if w.strip()]
+        ``shield unlock r3c4``, ``submit``, ``start``.  Words may come one per argument or
+        several in one (``kakuro play move GAME 'r3c4 7'``, as the help writes them)."""
+        words = [piece for word in words for piece in word.split()]
         if not words:
             raise MoveSyntaxError("no move given")
         if _CELL.fullmatch(words[0].lower()):
