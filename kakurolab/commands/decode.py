@@ -16,8 +16,7 @@ import re
 import sys
 
 from ..check import solution_problems
-from ..encodings import encode
-from ..encodings.cnf import CNFEncoding, key_text
+from ..encodings import CNFEncoding, encode, key_text
 from ..errors import KakuroError
 from ..fileio import read_text
 from ._common import add_puzzle_args, emit_json, load_all, solution_rows

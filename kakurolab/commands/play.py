@@ -244,7 +244,7 @@ def run_campaign(args: argparse.Namespace) -> int:
 
 
 def _print_view(args: argparse.Namespace, view: Any) -> None:
-    from ..game.views import board_text
+    from ..game import board_text
 
     if args.json:
         emit_json(view.to_json())

@@ -19,7 +19,7 @@ from ..errors import (
 )
 from ..model import Puzzle, Solution
 from .base import Format, load_json
-from .kakuro import KakuroFormat, read_solution
+from .kakuro import KakuroFormat, grid_lines, read_solution
 from .pe424 import Pe424Format
 from .puzzlekit import PuzzlekitFormat, parse_solution
 from .pycsp3 import Pycsp3Format
@@ -347,6 +347,7 @@ __all__ = [
     "dumps",
     "embedded_solution",
     "get_format",
+    "grid_lines",
     "load",
     "load_report",
     "load_solutions",
