@@ -173,6 +173,8 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
                 complete = status is Status.UNSAT
                 if status is Status.UNKNOWN:  # say why, as an encoding timeout does
                     message = "timeout while solving" if deadline is not None else "solver gave up"
+                elif status is Status.ERROR:
+                    message = session.message or "solver error"
                 break
             for variant in letter_variants(puzzle, solution):
                 if limit is not None and len(solutions) >= limit:

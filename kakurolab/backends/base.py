@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import shutil
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -81,6 +82,8 @@ class Session(ABC):
     """
 
     encode_time: float = 0.0
+    message: str = ""
+    """Why the last ``next`` ended without an answer (an error, a timeout), when it says."""
 
     @abstractmethod
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]: ...
@@ -135,6 +138,8 @@ class Backend(ABC):
     extra: ClassVar[str | None] = None  # pip extra that installs the solver
     requires: ClassVar[str | None] = None
     """The module the solver is imported from (checked by :meth:`available`); None: none."""
+    requires_program: ClassVar[str | None] = None
+    """The program the solver runs (looked up on PATH by :meth:`available`); None: none."""
     supports_standard: ClassVar[bool] = True
     supports_cryptic: ClassVar[bool] = True
     accepted_options: ClassVar[dict[str, str]] = {}
@@ -205,7 +210,10 @@ class Backend(ABC):
 
     @classmethod
     def available(cls) -> bool:
-        """Whether the solver module (``requires``) can be imported here (never raises)."""
+        """Whether the solver module (``requires``) can be imported here and the solver
+        program (``requires_program``) is on PATH (never raises)."""
+        if cls.requires_program is not None and shutil.which(cls.requires_program) is None:
+            return False
         if cls.requires is None:
             return True
         try:
@@ -249,6 +257,7 @@ class _CheckedSession(Session):
 
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
         status, solution = self.inner.next(timeout)
+        self.message = self.inner.message
         if solution is not None:
             problems = solution_problems(self.puzzle, solution)
             if problems:
