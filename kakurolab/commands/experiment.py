@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import signal
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -205,10 +206,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     the_plan = plan(experiment, load_instances(experiment, keep_generated=False))
     if not the_plan.specs and not the_plan.skipped:
         raise KakuroError(f"{args.config}: nothing to run")
-    runs = {
-        config.label: sum(1 for s in the_plan.specs if s["config"] == config.label)
-        for config in the_plan.configs
-    }
+    per_config = Counter(s["config"] for s in the_plan.specs)  # one pass: linear in runs
+    runs = {config.label: per_config[config.label] for config in the_plan.configs}
     if args.json:
         emit_json(
             {
