@@ -38,6 +38,7 @@ LAYERS: dict[str, float] = {
     "logic": 7,
     "generator": 7.5,
     "bank": 7.6,
+    "hard": 7.7,  # hard instance families, made with the generator's public functions
     "analysis": 8,
     "certify": 8,
     "render": 8,
