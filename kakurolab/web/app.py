@@ -347,6 +347,7 @@ class _Session:
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
+        self.hub.arm(hello.game, first)
         return True
 
     async def act(self, message: protocol.MoveMessage) -> None:
@@ -362,6 +363,7 @@ class _Session:
             sub.offer({"type": "error", "id": message.id, "error": "internal error"})
             return
         sub.offer({"type": "ack", "id": message.id, **result})
+        self.hub.arm(sub.game_id, result["view"])
         await self.hub.publish(sub.game_id, skip=sub)
 
     async def answer(self, ident: int, result: dict[str, Any] | None) -> None:

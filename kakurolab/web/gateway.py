@@ -240,6 +240,11 @@ class EngineGames:
         return self.service.act(game_id, token, move).to_json()
 
     @_mapped
+    def tick(self, game_id: str) -> bool:
+        """Let the engine end the game if its clock ran out (True when this call ended it)."""
+        return self.service.tick(game_id)
+
+    @_mapped
     def version(self, game_id: str) -> int:
         return self.service.version(game_id)
 
