@@ -20,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -38,8 +40,8 @@ from ..errors import KakuroError
 from . import protocol
 from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, Subscriber
-from .port import Unauthorized, WebError
-from .protocol import MAX_MESSAGE, ProtocolError
+from .port import Busy, Unauthorized, WebError
+from .protocol import MAX_MESSAGE, ProtocolError, TooLarge
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,38 @@ def static_files() -> dict[str, tuple[bytes, str, str]]:
             etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
             files[path.name] = (body, MEDIA_TYPES[path.suffix], etag)
     return files
+
+
+class Logins:
+    """Sign-in links of the server's own player (``serve --player/--token``): ``/login/CODE``
+    gives the page that player's token, the way it keeps tokens of players it registered."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, dict[str, str]] = {}
+
+    def add(self, name: str, player_id: str, token: str) -> str:
+        code = secrets.token_urlsafe(18)
+        self.codes[code] = {"name": name, "player_id": player_id, "token": token}
+        return code
+
+    def page(self, code: str, game: str | None) -> Response:
+        found = self.codes.get(code)
+        if found is None:
+            return JSONResponse({"error": "unknown sign-in link"}, 404)
+        me = {**found, "game": game}
+        data = json.dumps(me).replace("<", "\\u003c")
+        script = (
+            f"const me = {data};\n"
+            'const ids = JSON.parse(localStorage.getItem("kakuro.identities") || "{}");\n'
+            "ids[me.name] = {player_id: me.player_id, token: me.token};\n"
+            'localStorage.setItem("kakuro.identities", JSON.stringify(ids));\n'
+            'localStorage.setItem("kakuro.player", JSON.stringify(me.name));\n'
+            'location.replace(me.game ? "/#/game/" + encodeURIComponent(me.game) : "/");\n'
+        )
+        html = ("<!doctype html><meta charset=\"utf-8\"><title>Kakuro Master: sign in</title>"
+                f"<script>\n{script}</script>")  # fmt: skip
+        return Response(html, media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
@@ -128,8 +162,9 @@ def _error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, KakuroError):  # pragma: no cover - registered for KakuroError only
         raise exc
     mapped = web_error(exc) if not isinstance(exc, ProtocolError) else exc
-    status = mapped.status if isinstance(mapped, WebError) else 400
-    return JSONResponse({"error": str(exc)}, status)
+    status = mapped.status if isinstance(mapped, WebError | ProtocolError) else 400
+    headers = {"Retry-After": str(mapped.retry_after)} if isinstance(mapped, Busy) else None
+    return JSONResponse({"error": str(exc)}, status, headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -137,7 +172,7 @@ async def _body(request: Request) -> dict[str, Any]:
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_MESSAGE:
-            raise ProtocolError(f"message too large (over {MAX_MESSAGE} bytes)")
+            raise TooLarge(f"body over {MAX_MESSAGE} bytes")
         chunks.append(chunk)
     return protocol.decode(b"".join(chunks))
 
@@ -152,6 +187,7 @@ def _game_id(request: Request) -> str:
 def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     """The ASGI app over ``games`` (the engine's service)."""
     hub = Hub(games, poll_s=poll_s)
+    logins = Logins()
     table = combos_table()
     files = static_files()
 
@@ -171,6 +207,12 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     async def static(request: Request) -> Response:
         return file(request.path_params["name"], request)
 
+    async def login(request: Request) -> Response:
+        game = request.query_params.get("game")
+        if game is not None and not protocol.GAME_ID.fullmatch(game):
+            game = None
+        return logins.page(request.path_params["code"], game)
+
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
 
@@ -185,7 +227,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
 
     async def new_game(request: Request) -> Response:
         spec = protocol.parse_new_game(await _body(request))
-        view = await games.call_slow(games.create, request.state.token, spec)
+        view = await games.new_game(request.state.token, spec)
         return JSONResponse(view, 201)
 
     async def join(request: Request) -> Response:
@@ -227,6 +269,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
 
     routes = [
         Route("/", index),
+        Route("/login/{code}", login),
         Route("/api/health", health),
         Route("/api/combos", combos_route),
         Route("/api/players", register, methods=["POST"]),
@@ -242,6 +285,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
     app.state.hub = hub
+    app.state.logins = logins
     app.state.games = games
     return app
 
@@ -303,6 +347,7 @@ class _Session:
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
+        self.hub.arm(hello.game, first)
         return True
 
     async def act(self, message: protocol.MoveMessage) -> None:
@@ -318,6 +363,7 @@ class _Session:
             sub.offer({"type": "error", "id": message.id, "error": "internal error"})
             return
         sub.offer({"type": "ack", "id": message.id, **result})
+        self.hub.arm(sub.game_id, result["view"])
         await self.hub.publish(sub.game_id, skip=sub)
 
     async def answer(self, ident: int, result: dict[str, Any] | None) -> None:

@@ -123,7 +123,8 @@ async def _seat_players(client: Any, games: int, per_game: int, size: str) -> li
             tokens.append(made["token"])
         view = await _ok(
             await client.post(
-                "/api/games", json={"mode": "arena", "size": size}, headers=_auth(tokens[0])
+                "/api/games", json={"mode": "arena", "size": size, "permanent": False},
+                headers=_auth(tokens[0]),
             )
         )
         game_id = view["game_id"]

@@ -25,13 +25,23 @@ MAX_NAME = 24
 
 TOKEN = re.compile(r"[A-Za-z0-9_\-]{16,128}")
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,40}")
-SIZE = re.compile(r"[1-9][0-9]?x[1-9][0-9]?")
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DIFFICULTIES = ("easy", "normal", "hard", "expert")
+SIZES = ("8x8", "10x10", "12x12", "16x22", "20x20")
+"""The sizes the page offers (static/index.html), the only ones the API makes: a bigger
+one would take the generator minutes (the terminal's ``kakuro play new`` takes any)."""
 
 
 class ProtocolError(KakuroError, ValueError):
     """A malformed message: refused with this one-line reason, nothing changes."""
+
+    status = 400
+
+
+class TooLarge(ProtocolError):
+    """A body over :data:`MAX_MESSAGE` bytes, however it was sent (announced or chunked)."""
+
+    status = 413
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +64,7 @@ class ViewRequest:
 def decode(raw: str | bytes) -> dict[str, Any]:
     """A JSON object from at most :data:`MAX_MESSAGE` bytes, or a ProtocolError."""
     if len(raw) > MAX_MESSAGE:
-        raise ProtocolError(f"message too large ({len(raw)} bytes, at most {MAX_MESSAGE})")
+        raise TooLarge(f"message too large ({len(raw)} bytes, at most {MAX_MESSAGE})")
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
@@ -112,12 +122,15 @@ def parse_new_game(data: dict[str, Any]) -> NewGame:
     modes = {m.value: m for m in Mode}
     if mode_text not in modes:
         raise ProtocolError(f"'mode' must be one of {', '.join(modes)}")
-    size = _str(data, "size", SIZE) if data.get("size") is not None else "8x8"
+    size = data.get("size") if data.get("size") is not None else "8x8"
+    if size not in SIZES:
+        raise ProtocolError(f"'size' must be one of {', '.join(SIZES)}")
     difficulty = data.get("difficulty", "easy")
     if difficulty not in DIFFICULTIES:
         raise ProtocolError(f"'difficulty' must be one of {', '.join(DIFFICULTIES)}")
     date = _str(data, "date", DATE) if data.get("date") is not None else None
-    permanent = data.get("permanent", False)
+    mode = modes[mode_text]
+    permanent = data.get("permanent", mode is Mode.ARENA)  # the rulebook's competitive default
     if not isinstance(permanent, bool):
         raise ProtocolError("'permanent' must be true or false")
     limit = data.get("time_limit_s")
@@ -125,7 +138,7 @@ def parse_new_game(data: dict[str, Any]) -> NewGame:
         limit = _int(data, "time_limit_s", 1, 7 * 24 * 3600)
     shields = _int(data, "shields", 0, 20) if "shields" in data else Options().shields
     options = Options(permanent=permanent, time_limit_s=limit, shields=shields)
-    return NewGame(modes[mode_text], size=size, difficulty=difficulty, date=date, options=options)
+    return NewGame(mode, size=size, difficulty=difficulty, date=date, options=options)
 
 
 def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
