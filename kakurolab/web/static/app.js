@@ -241,7 +241,8 @@ async function showStats() {
   catch (err) { summary.textContent = err.message; return; }
   const facts = [
     ["Games", data.games], ["Finished", data.finished], ["Solved", data.solved],
-    ["Current streak", `${data.current_streak} days`], ["Best streak", `${data.best_streak} days`],
+    ["Solved in a row", data.solved_in_a_row],
+    ["Calendar streak", `${data.current_streak} days`], ["Best calendar streak", `${data.best_streak} days`],
   ];
   for (const [term, value] of facts) {
     const dt = document.createElement("dt");
