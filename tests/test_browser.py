@@ -192,6 +192,10 @@ def test_battle_matrix_between_two_browsers(browser: Any, server: tuple[EngineGa
     engine_scores = {line["player_id"]: line["score"] for line in final["standings"]}
     assert engine_scores == expected
     for page in (ann, bob):
+        assert page.inner_text("#score-title") == "Battle Matrix points"  # not the Mastery Formula
+        winner = final["standings"][0]["name"]
+        assert page.inner_text("#winner").startswith(f"{winner} is crowned Master of the")
+        assert page.locator("#score-reasons li").count() == 0  # no Mastery bonuses in a Battle
         for player_id, score in expected.items():
             total = page.locator(f'#score tr[data-player="{player_id}"] td.total')
             assert total.inner_text() == str(score)

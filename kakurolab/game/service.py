@@ -47,6 +47,7 @@ from .errors import (
 from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
+from .stats import Played, Stats, summarize
 from .store import LogRow, Store, chain
 from .views import Event, GameView, event_for, player_view
 
@@ -433,6 +434,25 @@ class GameService:
         game = self._game(view.game_id)
         lines = game.standings()
         return [s.to_json() for s in lines]
+
+    def stats(self, token: str) -> Stats:
+        """The player's statistics: games, best times per size and level, streaks."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            rows = self.store.games_of(player_id)
+            results = self.store.results_of(player_id)
+            days = self.store.calendar_rows(player_id)
+        played = []
+        for row in rows:
+            spec = GameSpec.from_json(_json(row["spec"]))
+            line = results.get(row["game_id"], {})
+            time_s = line.get("time_s")
+            played.append(Played(
+                row["mode"], spec.size, spec.difficulty, row["phase"] == Phase.FINISHED.value,
+                bool(line.get("solved")), None if time_s is None else float(time_s),
+            ))  # fmt: skip
+        on_time = [calendar.parse_date(d) for d, _, solved_on, _ in days if solved_on == d]
+        return summarize(played, calendar.streaks(on_time, calendar.today(self.clock())))
 
     def campaign(self, token: str) -> dict[str, Any]:
         """Calendar progress: every day played, the streaks, and this week's table."""

@@ -213,6 +213,13 @@ class Store:
                 (game_id, line["player_id"], line["rank"], line["score"], json.dumps(line)),
             )
 
+    def results_of(self, player_id: str) -> dict[str, dict[str, Any]]:
+        """The player's final standing line of every finished game, by game id."""
+        rows = self.db.execute(
+            "SELECT game_id, line FROM results WHERE player_id = ?", (player_id,)
+        ).fetchall()
+        return {str(game_id): json.loads(line) for game_id, line in rows}
+
     def games_of(self, player_id: str) -> list[dict[str, Any]]:
         cursor = self.db.execute(
             "SELECT g.game_id, g.mode, g.phase, g.version, g.created, g.spec FROM games g "

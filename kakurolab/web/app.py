@@ -252,6 +252,9 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     async def calendar(request: Request) -> Response:
         return JSONResponse(await games.call(games.calendar, request.state.token))
 
+    async def stats(request: Request) -> Response:
+        return JSONResponse(await games.call(games.stats, request.state.token))
+
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
         session = _Session(ws, games, hub)
@@ -278,6 +281,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         Route("/api/games/{game_id}/join", join, methods=["POST"]),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),
         Route("/api/calendar", calendar),
+        Route("/api/stats", stats),
         WebSocketRoute("/ws", socket),
         Route("/static/{name}", static),
     ]

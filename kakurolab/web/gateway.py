@@ -253,6 +253,10 @@ class EngineGames:
         return self.service.campaign(token)
 
     @_mapped
+    def stats(self, token: str) -> dict[str, Any]:
+        return self.service.stats(token).to_json()
+
+    @_mapped
     def player_moves(self, game_id: str) -> int:
         """Player moves in the game's stored log (what the load test checks acks against)."""
         kinds = {k.value for k in PLAYER_KINDS}

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import KakuroError
 from ..game import Mode, Move, NewGame, Options
+from ..model import Puzzle
 
 MAX_MESSAGE = 4096
 """Largest accepted message or request body in bytes (a move is under 100)."""
@@ -26,6 +27,7 @@ MAX_NAME = 24
 TOKEN = re.compile(r"[A-Za-z0-9_\-]{16,128}")
 GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,40}")
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+SEED = re.compile(r"[A-Za-z0-9:_\-]{1,40}")
 DIFFICULTIES = ("easy", "normal", "hard", "expert")
 SIZES = ("8x8", "10x10", "12x12", "16x22", "20x20")
 """The sizes the page offers (static/index.html), the only ones the API makes: a bigger
@@ -115,8 +117,11 @@ def parse_move(data: object) -> Move:
 
 def parse_new_game(data: dict[str, Any]) -> NewGame:
     """The new-game form: mode, size, difficulty, date (campaign), permanent placement, a
-    sprint countdown and starting shields; the engine checks the combination."""
-    fields = {"mode", "size", "difficulty", "date", "permanent", "time_limit_s", "shields"}
+    sprint countdown and starting shields; for practice also a ``seed`` (the same puzzle
+    again: Restart) or a ``puzzle`` (a puzz.link URL or the kakuro text of a grid) read by
+    the formats layer.  The engine checks the combination."""
+    fields = {"mode", "size", "difficulty", "date", "permanent", "time_limit_s", "shields",
+              "seed", "puzzle"}  # fmt: skip
     only(data, fields, "new game")
     mode_text = data.get("mode")
     modes = {m.value: m for m in Mode}
@@ -138,7 +143,29 @@ def parse_new_game(data: dict[str, Any]) -> NewGame:
         limit = _int(data, "time_limit_s", 1, 7 * 24 * 3600)
     shields = _int(data, "shields", 0, 20) if "shields" in data else Options().shields
     options = Options(permanent=permanent, time_limit_s=limit, shields=shields)
-    return NewGame(mode, size=size, difficulty=difficulty, date=date, options=options)
+    seed = _str(data, "seed", SEED) if data.get("seed") is not None else None
+    puzzle = _puzzle(data["puzzle"]) if data.get("puzzle") is not None else None
+    if (seed is not None or puzzle is not None) and mode is not Mode.PRACTICE:
+        raise ProtocolError("'seed' and 'puzzle' choose a practice game's puzzle only")
+    return NewGame(
+        mode, size=size, difficulty=difficulty, seed=seed, date=date, puzzle=puzzle,
+        options=options,
+    )
+
+
+def _puzzle(value: object) -> Puzzle:
+    """One puzzle from a puzz.link URL or kakuro text (the formats layer reads it)."""
+    from ..formats import loads
+
+    if not isinstance(value, str) or not value.strip():
+        raise ProtocolError("'puzzle' must be a puzz.link URL or the text of one puzzle")
+    try:
+        found = loads(value.strip())
+    except (KakuroError, ValueError) as exc:
+        raise ProtocolError(f"'puzzle': {str(exc).splitlines()[0][:200]}") from None
+    if len(found) != 1:
+        raise ProtocolError(f"'puzzle' must hold one puzzle, it holds {len(found)}")
+    return found[0]
 
 
 def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
