@@ -22,7 +22,7 @@ from kakurolab import datasets
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import FORMATS, detect, dumps, load, loads, solutions_from_text
 from kakurolab.formats.minizinc import MODEL
-from kakurolab.model import Puzzle, Solution
+from kakurolab.model import LETTERS, Puzzle, Solution
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "data" / "tiny.kakuro"
@@ -91,9 +91,11 @@ def _ace_solutions(xml: Path, puzzle: Puzzle) -> tuple[list[Solution], bool]:
         for word in values.split():
             star = re.fullmatch(r"\*x(\d+)", word)
             flat += ["*"] * int(star.group(1)) if star else [word]
-        assert len(flat) == puzzle.nrows * puzzle.ncols, out[-500:]
-        grid = {(i // puzzle.ncols, i % puzzle.ncols): v for i, v in enumerate(flat)}
-        solutions.append(Solution({cell: int(grid[cell]) for cell in puzzle.whites}))
+        cells = puzzle.nrows * puzzle.ncols
+        assert len(flat) == cells + (10 if puzzle.is_cryptic else 0), out[-500:]
+        grid = {(i // puzzle.ncols, i % puzzle.ncols): v for i, v in enumerate(flat[:cells])}
+        letters = dict(zip(LETTERS, map(int, flat[cells:]), strict=False))
+        solutions.append(Solution({cell: int(grid[cell]) for cell in puzzle.whites}, letters))
     return solutions, "d COMPLETE EXPLORATION" in out
 
 
@@ -185,7 +187,31 @@ def load_text(text: str) -> Puzzle:
     return puzzle
 
 
-@pytest.mark.parametrize("fmt", ["dzn", "mzn", "xcsp3"])
+@pytest.mark.parametrize("select", ["1", "7"])
+def test_ace_solves_a_cryptic_xcsp3_export(select: str, tmp_path: Path) -> None:
+    """Letters are the array l (A-J), all different; a clue XY is cells - 10X - Y = 0."""
+    (puzzle,) = load(datasets.PE424, select=select)
+    xml = tmp_path / "p.xml"
+    xml.write_text(dumps([puzzle], "xcsp3"))
+    assert loads(xml.read_text())[0].grid == puzzle.grid
+    solutions, complete = _ace_solutions(xml, puzzle)
+    ours = _native(puzzle)
+    assert solutions == [ours] and complete
+    assert solutions[0].answer == ours.answer and ours.answer is not None
+
+
+def test_the_cryptic_sample_with_shown_letters(tmp_path: Path) -> None:
+    (puzzle,) = load(ROOT / "kakurolab" / "data" / "samples" / "cryptic.kakuro")
+    assert puzzle.shown_letters  # eq(x[r][c],l[k]) constraints
+    xml = tmp_path / "p.xml"
+    xml.write_text(dumps([puzzle], "xcsp3"))
+    assert "<intension> eq(x[1][2],l[8]) </intension>" in xml.read_text()
+    assert loads(xml.read_text())[0].grid == puzzle.grid
+    solutions, complete = _ace_solutions(xml, puzzle)
+    assert complete and [s.answer for s in solutions] == ["2561079384"]
+
+
+@pytest.mark.parametrize("fmt", ["dzn", "mzn"])
 def test_cryptic_puzzles_are_refused(fmt: str) -> None:
     cryptic = load(datasets.PE424, select="1")
     with pytest.raises(KakuroError, match=rf"^puzzle 1: the {fmt} format holds numeric clues"):
@@ -221,7 +247,7 @@ def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
         ('<instance format="XCSP3"><variables/></instance>', 'one variable array id="x"'),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          "</variables><constraints><intension>eq(x[0][0],1)</intension></constraints></instance>",
-         "cannot read a <intension>"),
+         "cannot read the intension"),
         ('<instance format="XCSP3"><variables><array id="x" size="[3][3]">1..9</array>'
          "</variables><constraints><sum><list>x[1][1] x[2][2]</list><condition>(eq,3)"
          "</condition></sum></constraints></instance>", "not one row or column segment"),
@@ -231,6 +257,13 @@ def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          "</variables><constraints><sum><list>x[1][1]</list><condition>(le,3)"
          "</condition></sum></constraints></instance>", "must be \\(eq,SUM\\)"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><extension><list>x[0][0]</list><supports>(1)</supports>"
+         "</extension></constraints></instance>", "cannot read a <extension>"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         '<array id="l" size="[10]">0..9</array></variables><constraints><sum><list>x[1][1] '
+         "l[0]</list><coeffs>1 -10</coeffs><condition>(eq,0)</condition></sum></constraints>"
+         "</instance>", "coefficients 1 -1 and \\(eq,0\\)"),
         ('<instance format="XCSP3"><variables', "invalid XML"),
         ('<!DOCTYPE x [<!ENTITY a "aaaa">]><instance format="XCSP3"/>', "DOCTYPE"),
     ],
