@@ -338,7 +338,7 @@ class DimacsSession(Session):
                 if answer.status is Status.SAT:
                     check_model(answer.model, [*self.enc.clauses, *self.added], self.enc.n_vars)
             except SolverError as exc:
-                self.message = f"solver {self.command.words[0]!r}: {exc}"
+                self.message = f"solver {Path(self.command.words[0]).name!r}: {exc}"
                 return Status.ERROR, None
             if answer.status is Status.UNKNOWN:
                 self.message = "timeout while solving" if deadline is not None else "solver gave up"
