@@ -169,17 +169,33 @@ def test_a_hanging_solver_and_its_children_are_killed_at_the_timeout(tiny, tmp_p
     result = kl.solve(tiny, backend=backend, timeout=1.0)
     assert time.perf_counter() - start < 10
     assert result.status is Status.UNKNOWN and "timeout" in result.message
-    child = int(pids.read_text())
-    for _ in range(50):  # the killed child is reaped by init shortly after
+    _assert_gone(int(pids.read_text()))
+
+
+def test_children_of_a_solver_that_answers_are_killed(tiny, tmp_path) -> None:
+    """A solver that leaves a helper process behind: it dies with the solver's group."""
+    pids = tmp_path / "child.pid"
+    body = (
+        "import subprocess\n"
+        "child = subprocess.Popen(['sleep', '60'])\n"
+        f"open({str(pids)!r}, 'w').write(str(child.pid))\n"
+        "print('s UNKNOWN')\n"
+    )
+    result = kl.solve(tiny, backend=get_backend("dimacs", cmd=_fake(tmp_path, body)))
+    assert result.status is Status.UNKNOWN
+    _assert_gone(int(pids.read_text()))
+
+
+def _assert_gone(pid: int) -> None:
+    for _ in range(50):  # a killed orphan is reaped by init shortly after
         try:
-            os.kill(child, 0)
+            os.kill(pid, 0)
         except ProcessLookupError:
-            break
-        if Path(f"/proc/{child}/stat").read_text().split()[2] == "Z":
-            break  # a zombie: dead, waiting for init to reap it
+            return
+        if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+            return  # a zombie: dead, waiting for init to reap it
         time.sleep(0.1)
-    else:
-        pytest.fail(f"the solver's child {child} survived the timeout")
+    pytest.fail(f"the solver's child {pid} survived")
 
 
 def test_the_memory_limit_holds(tiny, tmp_path) -> None:

@@ -306,9 +306,8 @@ class DimacsSession(Session):
                 code = proc.wait(remaining)
             except subprocess.TimeoutExpired:
                 return Answer(Status.UNKNOWN)
-            finally:
-                if proc.poll() is None:
-                    _kill_group(proc)
+            finally:  # also after a normal exit: whatever the solver started dies with it
+                _kill_group(proc)
                 self.solver_time += time.perf_counter() - start
         try:
             return read_answer(
@@ -372,7 +371,7 @@ class DimacsSession(Session):
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill the solver's process group (the solver and anything it started) and reap it."""
-    with contextlib.suppress(ProcessLookupError):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
 
