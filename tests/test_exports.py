@@ -173,9 +173,11 @@ def test_the_two_benchmark_layouts_read_as_unique_puzzles() -> None:
 
 
 def test_the_pycsp3_compiled_layout_reads() -> None:
-    """The docs' example is what PyCSP3 2.6.1 compiles for the tiny puzzle (ranges
-    ``x[1..3][2]``); it reads as the tiny grid."""
+    """The docs' example is what PyCSP3 2.6.1 compiles from the Kakuro model of PyCSP3-models
+    for the tiny puzzle (``<group>`` templates, ranges ``x[1..3][2]``); it reads as the tiny
+    grid."""
     doc = (ROOT / "docs" / "formats.md").read_text()
+    assert "<group>" in doc and "%..." in doc
     pattern = r"<instance[^>]*>((?!</instance>).)*x\[1\.\.3\]\[2\].*?</instance>"
     found = re.search(pattern, doc, re.S)
     assert found is not None
@@ -264,6 +266,9 @@ def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
          '<array id="l" size="[10]">0..9</array></variables><constraints><sum><list>x[1][1] '
          "l[0]</list><coeffs>1 -10</coeffs><condition>(eq,0)</condition></sum></constraints>"
          "</instance>", "coefficients 1 -1 and \\(eq,0\\)"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><group><sum><list>%...</list><condition>(eq,%1)</condition>"
+         "</sum><args>3</args></group></constraints></instance>", "its template uses 2"),
         ('<instance format="XCSP3"><variables', "invalid XML"),
         ('<!DOCTYPE x [<!ENTITY a "aaaa">]><instance format="XCSP3"/>', "DOCTYPE"),
     ],

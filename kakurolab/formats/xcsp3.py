@@ -9,8 +9,8 @@ bundled with PyCSP3) and any other XCSP3 solver solve the file as it is.
 
 The reader rebuilds the grid from the ``<sum>`` constraints: each one's cells must form one
 row or column segment, whose clue cell is the one before it.  It reads the files written here
-and the ones PyCSP3 compiles from the Kakuro model (cell lists such as ``x[1..3][2]``);
-``<group>`` templates and other constraint kinds are not Kakuro and are refused.
+and the ones PyCSP3 compiles from the Kakuro model of PyCSP3-models (``<group>`` templates
+with ``<args>``, cell lists such as ``x[1..3][2]``); other constraint kinds are refused.
 """
 
 from __future__ import annotations
@@ -230,8 +230,45 @@ def _constraints(
             yield element
         elif element.tag == "block":
             yield from _constraints(element, fail)
+        elif element.tag == "group":
+            holder = ElementTree.Element("block")
+            holder.extend(_expand(element, fail))
+            yield from _constraints(holder, fail)
         elif element.tag not in IGNORED:
             raise fail(f"cannot read a <{short(element.tag)}> constraint (Kakuro runs are <sum>s)")
+
+
+_PARAMETER = re.compile(r"%(\d+|\.\.\.)")
+
+
+def _expand(
+    group: ElementTree.Element, fail: Callable[[str], FormatError]
+) -> list[ElementTree.Element]:
+    """A ``<group>``'s constraints: its template once per ``<args>``, ``%i`` replaced by the
+    i-th argument and ``%...`` by the arguments after the highest ``%i`` (as PyCSP3 groups the
+    sums and allDifferents of its Kakuro model)."""
+    templates = [child for child in group if child.tag != "args"]
+    if len(templates) != 1:
+        raise fail("a <group> holds one template and its <args>")
+    template = templates[0]
+    texts = [node.text or "" for node in template.iter()]
+    indices = [int(m) for text in texts for m in re.findall(r"%(\d+)", text)]
+    rest = max(indices) + 1 if indices else 0
+    out = []
+    for args in group.iter("args"):
+        values = (args.text or "").split()
+        if len(values) < rest:
+            raise fail(f"a group's <args> has {len(values)} values, its template uses {rest}")
+
+        def fill(match: re.Match[str], values: list[str] = values) -> str:
+            key = match.group(1)
+            return " ".join(values[rest:]) if key == "..." else values[int(key)]
+
+        copy = ElementTree.fromstring(ElementTree.tostring(template))
+        for node in copy.iter():
+            node.text = _PARAMETER.sub(fill, node.text or "")
+        out.append(copy)
+    return out
 
 
 def _intension(
