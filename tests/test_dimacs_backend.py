@@ -18,7 +18,13 @@ from _puzzles import square
 
 import kakurolab as kl
 from kakurolab.backends import BACKENDS, Status, get_backend
-from kakurolab.backends.dimacs import CONVENTIONS, SolverError, check_model, read_answer
+from kakurolab.backends.dimacs import (
+    CONVENTIONS,
+    SolverError,
+    check_model,
+    find_program,
+    read_answer,
+)
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 
@@ -37,11 +43,19 @@ def tiny(tiny_path: Path) -> kl.Puzzle:
 
 
 def _solver(name: str) -> str:
-    if shutil.which(name) is None:
-        if name in ("kissat", "glucose"):
-            pytest.skip(f"{name} has no Debian package; install it by hand to test it")
-        pytest.fail(f"{name} is not on PATH (.ci/run installs it)")
+    if find_program(name) is None:
+        if name == "glucose":
+            pytest.skip("glucose has no Debian package or maintained wheel; install it by hand")
+        where = "the test extra installs passagemath-kissat" if name == "kissat" else ".ci/run"
+        pytest.fail(f"{name} is not on PATH ({where} installs it)")
     return name
+
+
+def test_kissat_comes_from_its_wheel() -> None:
+    """Debian has no kissat: the passagemath-kissat wheel (in the test extra) ships it."""
+    program = find_program("kissat")
+    assert program is not None
+    assert get_backend("dimacs:cmd=kissat").command.words[0] == program
 
 
 def test_every_known_solver_is_tested() -> None:
@@ -155,17 +169,33 @@ def test_a_hanging_solver_and_its_children_are_killed_at_the_timeout(tiny, tmp_p
     result = kl.solve(tiny, backend=backend, timeout=1.0)
     assert time.perf_counter() - start < 10
     assert result.status is Status.UNKNOWN and "timeout" in result.message
-    child = int(pids.read_text())
-    for _ in range(50):  # the killed child is reaped by init shortly after
+    _assert_gone(int(pids.read_text()))
+
+
+def test_children_of_a_solver_that_answers_are_killed(tiny, tmp_path) -> None:
+    """A solver that leaves a helper process behind: it dies with the solver's group."""
+    pids = tmp_path / "child.pid"
+    body = (
+        "import subprocess\n"
+        "child = subprocess.Popen(['sleep', '60'])\n"
+        f"open({str(pids)!r}, 'w').write(str(child.pid))\n"
+        "print('s UNKNOWN')\n"
+    )
+    result = kl.solve(tiny, backend=get_backend("dimacs", cmd=_fake(tmp_path, body)))
+    assert result.status is Status.UNKNOWN
+    _assert_gone(int(pids.read_text()))
+
+
+def _assert_gone(pid: int) -> None:
+    for _ in range(50):  # a killed orphan is reaped by init shortly after
         try:
-            os.kill(child, 0)
+            os.kill(pid, 0)
         except ProcessLookupError:
-            break
-        if Path(f"/proc/{child}/stat").read_text().split()[2] == "Z":
-            break  # a zombie: dead, waiting for init to reap it
+            return
+        if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+            return  # a zombie: dead, waiting for init to reap it
         time.sleep(0.1)
-    else:
-        pytest.fail(f"the solver's child {child} survived the timeout")
+    pytest.fail(f"the solver's child {pid} survived")
 
 
 def test_the_memory_limit_holds(tiny, tmp_path) -> None:

@@ -62,6 +62,28 @@ CONVENTIONS: dict[str, Convention] = {
 (``cmd='mysolver --quiet {cnf}'``, or ``{cnf} {model}`` for a model file)."""
 
 
+WHEELS: dict[str, tuple[str, str]] = {
+    "kissat": ("passagemath-kissat", "sage_wheels/bin/kissat"),
+}
+"""Solver programs a maintained wheel ships outside PATH: name -> (distribution, file).
+Debian has no kissat package; passagemath-kissat (no dependencies) carries the binary."""
+
+
+def find_program(name: str) -> str | None:
+    """The program's path: on PATH, else inside the wheel that ships it (``kissat``)."""
+    found = shutil.which(name)
+    if found is not None or name not in WHEELS:
+        return found
+    from importlib import metadata
+
+    dist, path = WHEELS[name]
+    try:
+        program = Path(str(metadata.distribution(dist).locate_file(path)))
+    except metadata.PackageNotFoundError:
+        return None
+    return str(program) if os.access(program, os.X_OK) else None
+
+
 @dataclass(frozen=True)
 class Command:
     """A solver command line with placeholders, checked when the backend is made."""
@@ -77,8 +99,12 @@ class Command:
             raise KakuroError(f"backend 'dimacs': cannot read cmd={text!r}: {exc}") from None
         if not words:
             raise KakuroError("backend 'dimacs': cmd is empty (e.g. cmd=cadical)")
-        if shutil.which(words[0]) is None:
-            raise KakuroError(f"backend 'dimacs': solver {words[0]!r} is not on PATH")
+        program = find_program(words[0])
+        if program is None:
+            wheel = WHEELS.get(words[0])
+            hint = f" (pip install {wheel[0]})" if wheel else ""
+            raise KakuroError(f"backend 'dimacs': solver {words[0]!r} is not on PATH{hint}")
+        words = (program, *words[1:])
         if any("{cnf}" in word for word in words):
             return cls(words, any("{model}" in word for word in words))
         convention = CONVENTIONS.get(Path(words[0]).name)
@@ -280,9 +306,8 @@ class DimacsSession(Session):
                 code = proc.wait(remaining)
             except subprocess.TimeoutExpired:
                 return Answer(Status.UNKNOWN)
-            finally:
-                if proc.poll() is None:
-                    _kill_group(proc)
+            finally:  # also after a normal exit: whatever the solver started dies with it
+                _kill_group(proc)
                 self.solver_time += time.perf_counter() - start
         try:
             return read_answer(
@@ -312,7 +337,7 @@ class DimacsSession(Session):
                 if answer.status is Status.SAT:
                     check_model(answer.model, [*self.enc.clauses, *self.added], self.enc.n_vars)
             except SolverError as exc:
-                self.message = f"solver {self.command.words[0]!r}: {exc}"
+                self.message = f"solver {Path(self.command.words[0]).name!r}: {exc}"
                 return Status.ERROR, None
             if answer.status is Status.UNKNOWN:
                 self.message = "timeout while solving" if deadline is not None else "solver gave up"
@@ -346,7 +371,7 @@ class DimacsSession(Session):
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill the solver's process group (the solver and anything it started) and reap it."""
-    with contextlib.suppress(ProcessLookupError):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
 

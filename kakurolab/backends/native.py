@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from ..errors import KakuroError, OptionValueError
+from ..errors import OptionValueError
 from ..model import Puzzle, Solution
 from ..propagation import (
     Found,
