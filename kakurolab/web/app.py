@@ -214,7 +214,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         return logins.page(request.path_params["code"], game)
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, "queued": games.makers.queued})
 
     async def combos_route(request: Request) -> Response:
         return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})

@@ -112,7 +112,7 @@ class Makers:
             raise Busy("the server is making too many puzzles; try again soon", retry_after=30)
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = context.Pool(self.workers)
+            self._pool = context.Pool(self.workers, initializer=_background)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Prepared] = loop.create_future()
 
@@ -149,6 +149,18 @@ class Makers:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+WORKER_NICE = 10
+"""How much lower the generating processes run than the server: on a busy machine the
+kernel then gives moves the CPU first (a generation is background work nobody waits on
+keystroke by keystroke)."""
+
+
+def _background() -> None:
+    """In each worker process: lower its CPU priority (where the OS has niceness)."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICE)
 
 
 def _stopping(future: asyncio.Future[Prepared]) -> None:
