@@ -51,6 +51,19 @@ def test_full_load() -> None:
     check(figures)
 
 
+@pytest.mark.bench
+@pytest.mark.parametrize("processes", [1, 2, 4])
+def test_processes_on_one_store(processes: int) -> None:
+    """Several servers on one SQLite store, each game's players spread over them: no error,
+    no lost move (docs/web.md has the moves per second)."""
+    argv = ["--seconds", "15", "--games", "10", "--think", "0.02", "--new-games", "3",
+            "--new-size", "8x8", "--processes", str(processes)]  # fmt: skip
+    figures = loadtest.run(loadtest.parser().parse_args(argv))
+    print(figures)
+    assert figures.processes == processes and figures.moves > 0
+    assert figures.errors == 0 and figures.lost == 0 and figures.extra == 0, figures
+
+
 def test_a_slow_new_game_holds_up_no_move(tmp_path: Path) -> None:
     """A puzzle that takes seconds to choose (the generator on a big size) runs beside the
     engine thread: another player's moves keep their usual round trip meanwhile."""

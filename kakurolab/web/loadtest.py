@@ -13,6 +13,10 @@ The engine commits each move with an fsync (SQLite ``synchronous=FULL``), about 
 machine of docs/web.md; that bounds one store's throughput, so the pace matters: at a 0.25 s
 pause 50 players offer more moves than one store commits and the round trip is queueing.
 
+``--processes N`` starts N servers on the one store and spreads each game's players over
+them (player k of game g on server (g + k) mod N), so a rival's move reaches a player
+through the store (the version poll), as it would behind a load balancer.
+
 ``--queued N`` keeps N expensive new games in the making all the while (Arena races on a
 fresh 20x20 expert grid, two per player: the per-player limit), so the figures show what a
 queue of generations does to everyone else; they are cancelled at the end.
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -53,6 +58,7 @@ class Player:
 @dataclass
 class Figures:
     seconds: float
+    processes: int
     games: int
     players: int
     moves: int
@@ -68,6 +74,13 @@ class Figures:
     new_game_max_ms: float
     queued: int
     error_samples: list[str]
+
+
+@contextmanager
+def running_servers(store: Path, count: int, workers: int = 1) -> Iterator[list[str]]:
+    """``count`` servers on one store; yields their URLs."""
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(running_server(store, workers)) for _ in range(count)]
 
 
 @contextmanager
@@ -223,17 +236,25 @@ async def _queue_generations(client: Any, count: int) -> list[asyncio.Task[Any]]
     return tasks
 
 
-async def _run(url: str, args: argparse.Namespace) -> tuple[list[Player], list[float], float]:
+async def _run(
+    urls: list[str], args: argparse.Namespace
+) -> tuple[list[Player], list[float], float]:
     import httpx
 
+    url = urls[0]
     async with httpx.AsyncClient(base_url=url, timeout=300) as client:
         players = await _seat_players(client, args.games, args.per_game, args.size)
         heavy = await _queue_generations(client, args.queued) if args.queued else []
         began = time.monotonic()
         until = began + args.seconds
-        ws_url = url.replace("http://", "ws://").rstrip("/") + "/ws"
+        sockets = [u.replace("http://", "ws://").rstrip("/") + "/ws" for u in urls]
+        per_game = args.per_game
+        where = [
+            sockets[(i // per_game + i % per_game) % len(sockets)]
+            for i in range(len(players))
+        ]
         await asyncio.gather(
-            *(_play(ws_url, p, until, args.think, seed) for seed, p in enumerate(players))
+            *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
         )
         took = time.monotonic() - began
         new_game = await _new_game_times(client, args.new_games, args.new_size)
@@ -251,16 +272,17 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
     with tempfile.TemporaryDirectory() as tmp:
         if url is None or store is None:
             store = Path(tmp) / "load.sqlite"
-            with running_server(store, args.workers) as url:
-                players, new_game, took = asyncio.run(_run(url, args))
+            with running_servers(store, args.processes, args.workers) as urls:
+                players, new_game, took = asyncio.run(_run(urls, args))
         else:
-            players, new_game, took = asyncio.run(_run(url, args))
+            players, new_game, took = asyncio.run(_run([url], args))
         lost, extra = check_log(store, players)
     rtts = sorted(t for p in players for t in p.rtts)
     errors = [e for p in players for e in p.errors]
     ms = 1000.0
     return Figures(
         seconds=round(took, 2),
+        processes=args.processes if url is None else 1,
         games=args.games,
         players=len(players),
         moves=len(rtts),
@@ -313,7 +335,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--new-size", default="16x22", help="their size (16x22)")
     p.add_argument("--queued", type=int, default=0, metavar="N",
                    help="expensive new games (20x20 expert races) kept in the making (0)")
-    p.add_argument("--workers", type=int, default=1, help="the server's generating processes")
+    p.add_argument("--workers", type=int, default=1, help="each server's generating processes")
+    p.add_argument("--processes", type=int, default=1, help="servers on the one store (1)")
     return p
 
 
