@@ -9,17 +9,9 @@ acknowledged move is in the game's log (no lost move) and that nothing else is. 
 times the new-game page for a 16×22 puzzle: ``GET /``, the three static files, and ``POST
 /api/games`` (whose answer is the first view).
 
-The engine commits each move with an fsync (SQLite ``synchronous=FULL``), about 7 ms on the
-machine of docs/web.md; that bounds one store's throughput, so the pace matters: at a 0.25 s
-pause 50 players offer more moves than one store commits and the round trip is queueing.
-
-``--processes N`` starts N servers on the one store and spreads each game's players over
-them (player k of game g on server (g + k) mod N), so a rival's move reaches a player
-through the store (the version poll), as it would behind a load balancer.
-
-``--queued N`` keeps N expensive new games in the making all the while (Arena races on a
-fresh 20x20 expert grid, two per player: the per-player limit), so the figures show what a
-queue of generations does to everyone else; they are cancelled at the end.
+The engine commits each move to SQLite's write-ahead log (``synchronous=NORMAL``, no fsync
+per move, about 1 ms), and one store takes one writer at a time: that bounds one store's
+throughput, so the pace matters (``--think``).
 
 The figures (move round trip median / p95 / max, moves per second, errors, new-game times)
 print as JSON; ``tests/test_web_load.py`` runs a short version in the default suite and the
