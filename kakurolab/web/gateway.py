@@ -83,6 +83,9 @@ MAX_QUEUED = 32
 PER_PLAYER = 2
 """Generations one player may have waiting or running; one more is answered 429."""
 
+MAKE_TIMEOUT_S = 900.0
+"""A generation not back by then (a worker lost, say) is answered 503, not waited on forever."""
+
 
 class Makers:
     """Worker processes that make puzzles (see module doc), started on first use."""
@@ -132,7 +135,9 @@ class Makers:
                 callback=lambda r: loop.call_soon_threadsafe(settle, r, False),
                 error_callback=lambda e: loop.call_soon_threadsafe(settle, e, True),
             )  # fmt: skip
-            return await future
+            return await asyncio.wait_for(future, MAKE_TIMEOUT_S)
+        except TimeoutError:
+            raise Busy("making the puzzle took too long; try again", retry_after=60) from None
         finally:
             self._waiting.discard(future)
             self._by_player[who] -= 1
