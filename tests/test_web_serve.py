@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +63,7 @@ def test_no_browser_and_json(tmp_path: Path) -> None:
         assert proc.stdout is not None
         info = json.loads(proc.stdout.readline())
         assert info["address"] == "127.0.0.1" and info["url"].startswith("http://127.0.0.1:")
-        assert httpx.get(info["url"] + "api/health", timeout=10).json() == {"ok": True}
+        assert httpx.get(info["url"] + "api/health", timeout=10).json() == {"ok": True, "queued": 0}
         time.sleep(0.3)
         assert not opened.exists()
     finally:
@@ -169,8 +170,13 @@ def test_a_terminal_game_opens_in_the_browser_for_its_player(tmp_path: Path) -> 
 
 
 def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: Path) -> None:
+    """Moves acknowledged, a 20x20 expert generation running, a socket open: SIGTERM ends the
+    process within 5 s and the store holds every acknowledged move."""
+    import contextlib
     import signal
     import threading
+
+    from websockets.sync.client import connect
 
     from kakurolab.game import GameService
 
@@ -200,6 +206,10 @@ def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: P
 
             waiting = threading.Thread(target=generate)
             waiting.start()
+            watching = contextlib.ExitStack()  # a player's socket, open through the SIGTERM
+            socket = watching.enter_context(connect(url.replace("http://", "ws://") + "ws"))
+            socket.send(json.dumps({"type": "hello", "game": view["game_id"], "token": token}))
+            assert json.loads(socket.recv(timeout=10))["type"] == "view"
             time.sleep(2)  # the worker process is generating
             assert not answers, answers
         began = time.monotonic()
@@ -207,6 +217,7 @@ def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: P
         proc.wait(10)
         took = time.monotonic() - began
         waiting.join(10)
+        watching.close()
         print(f"SIGTERM to exit: {took:.2f} s")
     finally:
         if proc.poll() is None:
@@ -219,3 +230,27 @@ def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: P
     service.close()
     assert me[1] == "t"
     assert board == {cell: 1 for cell in acked}  # every acknowledged move, nothing else
+
+
+@pytest.mark.browser
+def test_the_sign_in_link_opens_a_terminal_game_in_chromium(tmp_path: Path) -> None:
+    """The browser way: Debian's chromium opens ``serve --player alice``'s link with the id of
+    a game alice started in the terminal, and shows its board as alice's."""
+    from _web import launch
+    from playwright.sync_api import sync_playwright
+
+    game = play(tmp_path, "new", "--player", "alice")["game_id"]
+    proc = serve(tmp_path, "--no-browser", "--json", "--player", "alice")
+    try:
+        info = _started(proc)
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            page = browser.new_page()
+            page.goto(f"{info['login']}?game={game}")
+            page.wait_for_selector("#board rect.white", timeout=20_000)
+            assert page.evaluate("location.hash") == f"#/game/{game}"
+            assert page.evaluate("JSON.parse(localStorage.getItem('kakuro.player'))") == "alice"
+            assert page.evaluate("location.pathname") == "/"
+            browser.close()
+    finally:
+        stop(proc)

@@ -167,14 +167,20 @@ def _error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc)}, status, headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _raw(request: Request) -> bytes:
+    """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
+    it is sent (a chunked body announces no length)."""
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_MESSAGE:
             raise TooLarge(f"body over {MAX_MESSAGE} bytes")
         chunks.append(chunk)
-    return protocol.decode(b"".join(chunks))
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    return protocol.decode(await _raw(request))
 
 
 def _game_id(request: Request) -> str:
@@ -214,15 +220,13 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         return logins.page(request.path_params["code"], game)
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, "queued": games.makers.queued})
 
     async def combos_route(request: Request) -> Response:
         return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
 
     async def register(request: Request) -> Response:
-        data = await _body(request)
-        protocol.only(data, {"name"}, "player")
-        player = await games.call(games.register, protocol.name(data))
+        player = await games.call(games.register, protocol.name(await _body(request)))
         return JSONResponse(player, 201)
 
     async def new_game(request: Request) -> Response:
@@ -242,9 +246,8 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
 
     async def move(request: Request) -> Response:
         game_id = _game_id(request)
-        data = await _body(request)
-        protocol.only(data, {"move"}, "move request")
-        parsed = protocol.parse_move(data.get("move"))
+        raw = await _raw(request)
+        parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
         result = await games.call(games.act, game_id, request.state.token, parsed)
         await hub.publish(game_id)
         return JSONResponse(result)

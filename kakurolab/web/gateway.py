@@ -83,6 +83,9 @@ MAX_QUEUED = 32
 PER_PLAYER = 2
 """Generations one player may have waiting or running; one more is answered 429."""
 
+MAKE_TIMEOUT_S = 900.0
+"""A generation not back by then (a worker lost, say) is answered 503, not waited on forever."""
+
 
 class Makers:
     """Worker processes that make puzzles (see module doc), started on first use."""
@@ -112,7 +115,7 @@ class Makers:
             raise Busy("the server is making too many puzzles; try again soon", retry_after=30)
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = context.Pool(self.workers)
+            self._pool = context.Pool(self.workers, initializer=_background)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Prepared] = loop.create_future()
 
@@ -132,7 +135,9 @@ class Makers:
                 callback=lambda r: loop.call_soon_threadsafe(settle, r, False),
                 error_callback=lambda e: loop.call_soon_threadsafe(settle, e, True),
             )  # fmt: skip
-            return await future
+            return await asyncio.wait_for(future, MAKE_TIMEOUT_S)
+        except TimeoutError:
+            raise Busy("making the puzzle took too long; try again", retry_after=60) from None
         finally:
             self._waiting.discard(future)
             self._by_player[who] -= 1
@@ -149,6 +154,18 @@ class Makers:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+WORKER_NICE = 10
+"""How much lower the generating processes run than the server: on a busy machine the
+kernel then gives moves the CPU first (a generation is background work nobody waits on
+keystroke by keystroke)."""
+
+
+def _background() -> None:
+    """In each worker process: lower its CPU priority (where the OS has niceness)."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICE)
 
 
 def _stopping(future: asyncio.Future[Prepared]) -> None:

@@ -45,7 +45,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 def check_installed() -> None:
     """Raise MissingExtraError (one line, naming the ``web`` extra) when a part is missing."""
-    for module in ("starlette", "uvicorn", "websockets"):
+    for module in ("starlette", "uvicorn", "websockets", "msgspec"):
         require(module, extra="web", feature="kakuro play serve")
 
 
