@@ -127,6 +127,11 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     cell = page.locator("#board rect.selected").bounding_box()
     box = wrap.bounding_box()
     assert box["x"] - 1 <= cell["x"] <= box["x"] + box["width"]
+    # the digit pad shares the screen with the zoomed board: no page scrolling to play
+    assert page.evaluate("window.scrollY") == 0
+    for button in ('[data-digit="9"]', "#erase", "#pencil"):
+        pad = page.locator(button).bounding_box()
+        assert pad["y"] + pad["height"] <= 844 and pad["height"] >= 32, button
     shot(page, "phone-zoomed")
     # a two-finger pinch (touch pointer events): fingers half as far apart, half the zoom
     before = float(page.evaluate("document.body.dataset.zoom"))
@@ -219,6 +224,14 @@ def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
     campaign.click("#week li.today button")
     campaign.wait_for_selector("#board rect.white")
     assert campaign.is_hidden("#fill")
+    calendar_puzzle = view_puzzle(seat_view(games, campaign))
+    pair = next(r.cells[:2] for r in calendar_puzzle.runs if len(r) >= 2)
+    for cell in pair:  # a repeat: the view lists it, the page does not highlight it
+        click_cell(campaign, cell)
+        campaign.keyboard.press("1")
+    settle(campaign)
+    assert seat_view(games, campaign)["conflicts"] == sorted(name(c) for c in pair)
+    assert campaign.locator("#board rect.white.wrong").count() == 0
     page.context.close()
     campaign.context.close()
 
@@ -364,6 +377,14 @@ def test_screen_reader_names_and_focus_ring(browser: Any, shared: tuple[EngineGa
         rect = page.locator(f'#board rect.white[data-r="{cell[0]}"][data-c="{cell[1]}"]')
         assert rect.get_attribute("aria-label") == want
         assert rect.get_attribute("role") == "gridcell"
+    run = puzzle.runs[0]
+    clue = page.get_attribute(
+        f'#board rect.clue[data-r="{run.clue_cell[0]}"][data-c="{run.clue_cell[1]}"]', "aria-label"
+    )
+    assert run.clue is not None
+    row, col = run.clue_cell
+    assert clue and clue.startswith(f"row {row + 1} column {col + 1}, clue")
+    assert f"{run.direction.value} {run.clue.evaluate({})}" in clue
     # the selected cell is announced through a live region
     assert page.get_attribute("#announce", "aria-live") == "polite"
     page.keyboard.press("Tab")  # keyboard focus: the focus ring shows
