@@ -89,6 +89,13 @@ def test_pause_hides_the_board_and_stops_the_clock(
     page.keyboard.press("5")
     settle(page)
     assert len(seat_view(games, page)["board"]) == 1
+    # switching away from the page pauses a solo game (a help setting, on by default)
+    page.evaluate(
+        """() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden',
+            configurable: true}); document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
+    page.wait_for_function("document.body.dataset.paused === 'true'")
+    assert seat_view(games, page)["paused"]
     page.context.close()
 
 
@@ -129,6 +136,7 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     assert box["x"] - 1 <= cell["x"] <= box["x"] + box["width"]
     # the digit pad shares the screen with the zoomed board: no page scrolling to play
     assert page.evaluate("window.scrollY") == 0
+    assert page.is_visible("#clock-mini")  # the clock too
     for button in ('[data-digit="9"]', "#erase", "#pencil"):
         pad = page.locator(button).bounding_box()
         assert pad["y"] + pad["height"] <= 844 and pad["height"] >= 32, button
