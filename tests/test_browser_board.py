@@ -225,6 +225,22 @@ def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
     side = run.direction.value
     x = 40 * c + 2 + (24 if side == "across" else 12)  # where board.js writes that clue
     page.wait_for_selector(f'#board text.clue-{side}.done[x="{x}.0"]')
+    # every other help switched off in the settings
+    page.click("#settings-open")
+    for box in ("done", "fill", "automarks"):
+        page.uncheck(f'#settings input[name="{box}"]')
+    page.click("#settings-close")
+    assert page.locator("#board text.done").count() == 0
+    other = next(r for r in puzzle.runs if len(r) >= 2 and not set(r.cells) & set(run.cells))
+    a, b = other.cells[0], other.cells[1]
+    click_cell(page, a)
+    assert page.is_hidden("#fill")
+    click_cell(page, b)
+    page.keyboard.press(f"Shift+Digit{solution[a]}")
+    click_cell(page, a)
+    page.keyboard.press(str(solution[a]))
+    settle(page)
+    assert solution[a] in seat_view(games, page)["marks"][name(b)]  # the mark stays
     # competitive and calendar play: no live conflicts, no filled candidates
     campaign = browser.new_context().new_page()
     campaign.goto(url + "/#/calendar")
