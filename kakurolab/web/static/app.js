@@ -496,11 +496,18 @@ function togglePause(g) {
 }
 const RULES_PAUSABLE = new Set(["practice", "campaign"]);
 
-// a solo game stops its clock when the player switches away (tab, app, screen off)
+// a solo game stops its clock when the player switches away (tab, app, screen off); not when
+// the page is being left or reloaded (hidden too, but then the pause would greet the reload)
+let leaving = false;
+window.addEventListener("pagehide", () => { leaving = true; });
+window.addEventListener("pageshow", () => { leaving = false; }); // back from the page cache
 document.addEventListener("visibilitychange", () => {
-  const g = ui.game;
-  if (document.visibilityState !== "hidden" || !g || !g.view || !help().autopause) return;
-  if (RULES_PAUSABLE.has(g.view.mode) && g.view.phase === "active" && !g.view.paused) togglePause(g);
+  if (document.visibilityState !== "hidden") return;
+  setTimeout(() => {
+    const g = ui.game;
+    if (leaving || document.visibilityState !== "hidden" || !g || !g.view || !help().autopause) return;
+    if (RULES_PAUSABLE.has(g.view.mode) && g.view.phase === "active" && !g.view.paused) togglePause(g);
+  }, 400);
 });
 
 /** The digits the combination helper still allows in an empty cell, crossing both entries. */
