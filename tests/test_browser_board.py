@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from _web import (
+    arrow_keys,
     click_cell,
     engine_games,
     live_server,
@@ -89,6 +90,13 @@ def test_pause_hides_the_board_and_stops_the_clock(
     page.keyboard.press("5")
     settle(page)
     assert len(seat_view(games, page)["board"]) == 1
+    # switching away from the page pauses a solo game (a help setting, on by default)
+    page.evaluate(
+        """() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden',
+            configurable: true}); document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
+    page.wait_for_function("document.body.dataset.paused === 'true'")
+    assert seat_view(games, page)["paused"]
     page.context.close()
 
 
@@ -111,12 +119,11 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     # walk to the far corner with the keyboard: the selected cell and its entry stay in view
     far = max(puzzle.whites, key=lambda c: (c[0] + c[1], c))
     page.locator("#board").focus()
-    for _ in range(puzzle.ncols):
-        page.keyboard.press("ArrowRight")
-    for _ in range(puzzle.nrows):
-        page.keyboard.press("ArrowDown")
-    here = selected(page)
-    assert here[0] + here[1] >= far[0] + far[1] - 3
+    for key in arrow_keys(puzzle, selected(page), far):
+        page.keyboard.press(key)
+    assert selected(page) == far
+    scrolled = "(w => w.scrollLeft + w.scrollTop)(document.getElementById('board-wrap'))"
+    assert page.evaluate(scrolled) > 0  # the frame followed the selection
     cell = page.locator("#board rect.selected").bounding_box()
     box = wrap.bounding_box()
     assert box["x"] - 1 <= cell["x"] and cell["x"] + cell["width"] <= box["x"] + box["width"] + 1
@@ -127,6 +134,12 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     cell = page.locator("#board rect.selected").bounding_box()
     box = wrap.bounding_box()
     assert box["x"] - 1 <= cell["x"] <= box["x"] + box["width"]
+    # the digit pad shares the screen with the zoomed board: no page scrolling to play
+    assert page.evaluate("window.scrollY") == 0
+    assert page.is_visible("#clock-mini")  # the clock too
+    for button in ('[data-digit="9"]', "#erase", "#pencil"):
+        pad = page.locator(button).bounding_box()
+        assert pad["y"] + pad["height"] <= 844 and pad["height"] >= 32, button
     shot(page, "phone-zoomed")
     # a two-finger pinch (touch pointer events): fingers half as far apart, half the zoom
     before = float(page.evaluate("document.body.dataset.zoom"))
@@ -212,6 +225,22 @@ def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
     side = run.direction.value
     x = 40 * c + 2 + (24 if side == "across" else 12)  # where board.js writes that clue
     page.wait_for_selector(f'#board text.clue-{side}.done[x="{x}.0"]')
+    # every other help switched off in the settings
+    page.click("#settings-open")
+    for box in ("done", "fill", "automarks"):
+        page.uncheck(f'#settings input[name="{box}"]')
+    page.click("#settings-close")
+    assert page.locator("#board text.done").count() == 0
+    other = next(r for r in puzzle.runs if len(r) >= 2 and not set(r.cells) & set(run.cells))
+    a, b = other.cells[0], other.cells[1]
+    click_cell(page, a)
+    assert page.is_hidden("#fill")
+    click_cell(page, b)
+    page.keyboard.press(f"Shift+Digit{solution[a]}")
+    click_cell(page, a)
+    page.keyboard.press(str(solution[a]))
+    settle(page)
+    assert solution[a] in seat_view(games, page)["marks"][name(b)]  # the mark stays
     # competitive and calendar play: no live conflicts, no filled candidates
     campaign = browser.new_context().new_page()
     campaign.goto(url + "/#/calendar")
@@ -219,6 +248,14 @@ def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
     campaign.click("#week li.today button")
     campaign.wait_for_selector("#board rect.white")
     assert campaign.is_hidden("#fill")
+    calendar_puzzle = view_puzzle(seat_view(games, campaign))
+    pair = next(r.cells[:2] for r in calendar_puzzle.runs if len(r) >= 2)
+    for cell in pair:  # a repeat: the view lists it, the page does not highlight it
+        click_cell(campaign, cell)
+        campaign.keyboard.press("1")
+    settle(campaign)
+    assert set(seat_view(games, campaign)["conflicts"]) == {name(c) for c in pair}
+    assert campaign.locator("#board rect.white.wrong").count() == 0
     page.context.close()
     campaign.context.close()
 
@@ -364,6 +401,14 @@ def test_screen_reader_names_and_focus_ring(browser: Any, shared: tuple[EngineGa
         rect = page.locator(f'#board rect.white[data-r="{cell[0]}"][data-c="{cell[1]}"]')
         assert rect.get_attribute("aria-label") == want
         assert rect.get_attribute("role") == "gridcell"
+    run = puzzle.runs[0]
+    clue = page.get_attribute(
+        f'#board rect.clue[data-r="{run.clue_cell[0]}"][data-c="{run.clue_cell[1]}"]', "aria-label"
+    )
+    assert run.clue is not None
+    row, col = run.clue_cell
+    assert clue and clue.startswith(f"row {row + 1} column {col + 1}, clue")
+    assert f"{run.direction.value} {run.clue.evaluate({})}" in clue
     # the selected cell is announced through a live region
     assert page.get_attribute("#announce", "aria-live") == "polite"
     page.keyboard.press("Tab")  # keyboard focus: the focus ring shows

@@ -51,7 +51,7 @@ applyTheme();
 // --- help settings, remembered per player ------------------------------------------------------
 // Each help is the player's choice; the ones that would help in a race (conflicts as they
 // happen, filled candidates) apply in practice games only, whatever the setting says.
-const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true };
+const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true, autopause: true };
 const helpKey = () => `kakuro.help.${ui.player}`;
 const help = () => ({ ...HELP_DEFAULTS, ...store.get(helpKey(), {}) });
 const settings = $("#settings");
@@ -496,6 +496,20 @@ function togglePause(g) {
 }
 const RULES_PAUSABLE = new Set(["practice", "campaign"]);
 
+// a solo game stops its clock when the player switches away (tab, app, screen off); not when
+// the page is being left or reloaded (hidden too, but then the pause would greet the reload)
+let leaving = false;
+window.addEventListener("pagehide", () => { leaving = true; });
+window.addEventListener("pageshow", () => { leaving = false; }); // back from the page cache
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "hidden") return;
+  setTimeout(() => {
+    const g = ui.game;
+    if (leaving || document.visibilityState !== "hidden" || !g || !g.view || !help().autopause) return;
+    if (RULES_PAUSABLE.has(g.view.mode) && g.view.phase === "active" && !g.view.paused) togglePause(g);
+  }, 400);
+});
+
 /** The digits the combination helper still allows in an empty cell, crossing both entries. */
 function allowedDigits(g, key, entries) {
   let allowed = null;
@@ -871,6 +885,7 @@ function tick() {
   if (v.remaining_s !== null && v.remaining_s !== undefined) seconds = Math.max(0, v.remaining_s - since);
   const s = Math.floor(seconds);
   $("#timer").textContent = clockText(s);
+  $("#clock-mini").textContent = clockText(s);
 }
 setInterval(tick, 500);
 

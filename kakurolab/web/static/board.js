@@ -132,7 +132,10 @@ export function drawBoard(svg, b) {
       } else if (Array.isArray(sq)) {
         const [down, across] = sq;
         const cls = b.selectedClue === key ? "clue selected-clue" : "clue";
-        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+        const sums = [across !== null && across !== undefined ? `across ${across}` : "",
+          down !== null && down !== undefined ? `down ${down}` : ""].filter(Boolean).join(", ");
+        const label = `row ${r + 1} column ${c + 1}, clue ${sums}`;
+        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${label}"/>`);
         out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}"/>`);
         if (across !== null && across !== undefined) {
           const done = b.done && b.done.has(`${key},a`) ? " done" : "";
@@ -147,7 +150,7 @@ export function drawBoard(svg, b) {
           out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}"/>`);
         }
       } else {
-        out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+        out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}" aria-hidden="true"/>`);
       }
     }
   }
