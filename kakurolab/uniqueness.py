@@ -142,18 +142,23 @@ def count(
     The result's ``complete`` flag tells whether the count is exact (the solver proved there
     are no more) or was cut at the limit or by the timeout.
     """
+    start = time.perf_counter()  # the timeout covers the checks too (0.7 s on 8,780 cells)
     _checked(puzzle, backend, timeout, limit)
-    return _count(puzzle, limit, _backend(backend, options), timeout)
+    solver = _backend(backend, options)
+    if timeout is not None:
+        timeout = max(0.0, timeout - (time.perf_counter() - start))
+    return _count(puzzle, limit, solver, timeout)
 
 
 def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | None) -> Result:
     """:func:`count` on checked arguments (areas of a checked puzzle come here directly)."""
     limit = _limit(limit)
-    parts = split_components(puzzle)
-    if len(parts) > 1:
-        return _count_parts(parts, limit, solver, timeout)
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
+    parts = split_components(puzzle)
+    if len(parts) > 1:
+        remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        return _count_parts(parts, limit, solver, remaining)
     try:
         session = solver.open(puzzle, deadline=deadline)
     except EncodingTimeout:
