@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import difflib
 import math
-import shutil
 import multiprocessing
+import shutil
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
