@@ -171,6 +171,21 @@ def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
     return Prepared(spec, puzzle, solution)
 
 
+def make_portable(choice: Choice, chooser: Chooser, fresh: Chooser) -> tuple[Any, ...]:
+    """:func:`make` for a worker process: the result as plain data (a puzzle's records may
+    hold read-only mappings, which do not pickle); :func:`from_portable` rebuilds it."""
+    made = make(choice, chooser, fresh)
+    text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
+    return made.spec.to_json(), text, sorted(dict(made.solution.values).items())
+
+
+def from_portable(data: tuple[Any, ...]) -> Prepared:
+    spec, text, values = data
+    (puzzle,) = loads(text, format="kakuro")
+    cells = {(int(r), int(c)): int(d) for (r, c), d in values}
+    return Prepared(GameSpec.from_json(spec), Puzzle(puzzle.id, puzzle.grid), Solution(cells))
+
+
 class GameService:
     """Players, games and moves over one :class:`Store` (see module doc)."""
 

@@ -42,7 +42,7 @@ from ..game import (
     UnknownGameError,
 )
 from ..game.moves import PLAYER_KINDS
-from ..game.service import Choice, Prepared, make
+from ..game.service import Choice, Prepared, from_portable, make, make_portable
 from .port import Busy, NotFound, Refused, TooMany, Unauthorized, WebError
 
 T = TypeVar("T")
@@ -83,18 +83,23 @@ MAX_QUEUED = 32
 PER_PLAYER = 2
 """Generations one player may have waiting or running; one more is answered 429."""
 
+SMALL_AREA = 12 * 12
+"""Grids up to this many squares are generated in a lane of their own (seconds each), so a
+queue of big ones (minutes each) never holds up a new 8x8 race."""
+
 MAKE_TIMEOUT_S = 900.0
 """A generation not back by then (a worker lost, say) is answered 503, not waited on forever."""
 
 
 class Makers:
-    """Worker processes that make puzzles (see module doc), started on first use."""
+    """Worker processes that make puzzles (see module doc), started on first use: ``workers``
+    for big grids and one for grids up to :data:`SMALL_AREA` squares."""
 
     def __init__(
         self, workers: int = 1, *, max_queued: int = MAX_QUEUED, per_player: int = PER_PLAYER
     ) -> None:
         self.workers, self.max_queued, self.per_player = workers, max_queued, per_player
-        self._pool: multiprocessing.pool.Pool | None = None
+        self._pools: dict[bool, multiprocessing.pool.Pool] = {}
         self._waiting: set[asyncio.Future[Prepared]] = set()
         self._by_player: Counter[str] = Counter()
         self.closed = False
@@ -113,9 +118,12 @@ class Makers:
             )  # fmt: skip
         if len(self._waiting) >= self.max_queued:
             raise Busy("the server is making too many puzzles; try again soon", retry_after=30)
-        if self._pool is None:
+        small = _area(choice.size) <= SMALL_AREA
+        pool = self._pools.get(small)
+        if pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = context.Pool(self.workers, initializer=_background)
+            pool = context.Pool(1 if small else self.workers, initializer=_background)
+            self._pools[small] = pool
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Prepared] = loop.create_future()
 
@@ -125,13 +133,13 @@ class Makers:
             if error:
                 future.set_exception(value)
             else:
-                future.set_result(value)
+                future.set_result(from_portable(value))
 
         self._waiting.add(future)
         self._by_player[who] += 1
         try:
-            self._pool.apply_async(
-                make, (choice, chooser, fresh),
+            pool.apply_async(
+                make_portable, (choice, chooser, fresh),
                 callback=lambda r: loop.call_soon_threadsafe(settle, r, False),
                 error_callback=lambda e: loop.call_soon_threadsafe(settle, e, True),
             )  # fmt: skip
@@ -150,10 +158,11 @@ class Makers:
         self.closed = True
         for future in list(self._waiting):
             future.get_loop().call_soon_threadsafe(_stopping, future)
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        for pool in self._pools.values():
+            pool.terminate()
+        for pool in self._pools.values():
+            pool.join()
+        self._pools.clear()
 
 
 WORKER_NICE = 10
@@ -166,6 +175,11 @@ def _background() -> None:
     """In each worker process: lower its CPU priority (where the OS has niceness)."""
     if hasattr(os, "nice"):
         os.nice(WORKER_NICE)
+
+
+def _area(size: str) -> int:
+    rows, _, cols = size.partition("x")
+    return int(rows) * int(cols) if rows.isdigit() and cols.isdigit() else 0
 
 
 def _stopping(future: asyncio.Future[Prepared]) -> None:
