@@ -335,6 +335,25 @@ class GameService:
         return Choice(mode, size, difficulty, seed or secrets.token_hex(4), None, source,
                       new.options, slow=ours and source == "generator")  # fmt: skip
 
+    def calendar_ahead(self, days: int = 2) -> list[Choice]:
+        """The calendar puzzles of today and the next ``days - 1`` days not made yet, to
+        make ahead (a server does, in the background) so nobody waits for a 16x22."""
+        today = calendar.today(self.clock())
+        out = []
+        for ahead in range(days):
+            day = type(today).fromordinal(today.toordinal() + ahead)
+            key = calendar.seed_of(day)
+            with self._lock:
+                if self.store.cached_puzzle(key) is not None:
+                    continue
+                secret = self.store.secret()
+            row = calendar.day_of(day)
+            seed = hmac.new(secret.encode(), key.encode(), "sha256").hexdigest()[:24]
+            out.append(Choice(Mode.CAMPAIGN, row.size, row.difficulty, seed, day.isoformat(),
+                              "secret", Options(), None, key,
+                              slow=self.fresh is fresh_puzzle))  # fmt: skip
+        return out
+
     def keep(self, choice: Choice, made: Prepared) -> None:
         """Keep a calendar day's fresh puzzle for the players who ask for it next."""
         if choice.cache_key is not None:

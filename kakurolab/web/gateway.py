@@ -230,6 +230,20 @@ class EngineGames:
         await self.call(self.keep, choice, made)
         return await self.call(self.create, token, new, made)
 
+    async def calendar_ahead(self) -> int:
+        """Make today's and tomorrow's calendar puzzles if they are not kept yet (in the
+        background lane, as nobody's request); returns how many were made."""
+        made_count = 0
+        for choice in await self.call(_mapped(self.service.calendar_ahead)):
+            service = self.service
+            if choice.slow:
+                made = await self.makers.make("", choice, service.chooser, service.fresh)
+            else:
+                made = await self.call_slow(_mapped(make), choice, service.chooser, service.fresh)
+            await self.call(self.keep, choice, made)
+            made_count += 1
+        return made_count
+
     def stop(self) -> None:
         """Stop making puzzles now (the first step of shutting down)."""
         self.makers.stop()
