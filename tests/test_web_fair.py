@@ -114,3 +114,12 @@ def test_the_calendar_is_made_ahead(tmp_path: Path) -> None:
     view = games.service.create(token, NewGame(Mode.CAMPAIGN))
     assert len(asked) == 2 and view.spec["source"] == "secret"
     games.close()
+
+
+def test_the_terminal_arena_is_permanent_by_default(tmp_path: Path) -> None:
+    from test_web_serve import play
+
+    assert play(tmp_path, "new", "--mode", "arena")["spec"]["options"]["permanent"] is True
+    off = play(tmp_path, "new", "--mode", "arena", "--no-permanent")
+    assert off["spec"]["options"]["permanent"] is False
+    assert play(tmp_path, "new")["spec"]["options"]["permanent"] is False

@@ -196,6 +196,8 @@ def test_queued_generations_stall_nobody(tmp_path: Path) -> None:
                 began = time.perf_counter()
                 ws.send(json.dumps({"type": "move", "id": i, "move": move}))
                 reply = json.loads(ws.recv(timeout=10))
+                while reply["type"] == "view":  # a push may come first (the version poll)
+                    reply = json.loads(ws.recv(timeout=10))
                 rtts.append(time.perf_counter() - began)
                 assert reply["type"] == "ack" and reply["id"] == i, reply
         assert http.get("/api/health").json()["queued"] == 21, "the generations ran meanwhile"

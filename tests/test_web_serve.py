@@ -63,7 +63,8 @@ def test_no_browser_and_json(tmp_path: Path) -> None:
         assert proc.stdout is not None
         info = json.loads(proc.stdout.readline())
         assert info["address"] == "127.0.0.1" and info["url"].startswith("http://127.0.0.1:")
-        assert httpx.get(info["url"] + "api/health", timeout=10).json() == {"ok": True, "queued": 0}
+        health = httpx.get(info["url"] + "api/health", timeout=10).json()
+        assert health["ok"] is True and health["queued"] in (0, 1, 2)  # the calendar, made ahead
         time.sleep(0.3)
         assert not opened.exists()
     finally:
