@@ -20,6 +20,7 @@ waits for a generation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
 import multiprocessing.pool
@@ -165,16 +166,17 @@ class Makers:
         self._pools.clear()
 
 
-WORKER_NICE = 10
-"""How much lower the generating processes run than the server: on a busy machine the
-kernel then gives moves the CPU first (a generation is background work nobody waits on
-keystroke by keystroke)."""
+WORKER_NICE = 19
+"""The generating processes run at the lowest CPU priority: on a busy machine the kernel
+then gives moves the CPU first (a generation is background work nobody waits on keystroke by
+keystroke), and on a machine with an idle core they lose nothing."""
 
 
 def _background() -> None:
-    """In each worker process: lower its CPU priority (where the OS has niceness)."""
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICE)
+    """In each worker process: the lowest CPU priority (where the OS has one)."""
+    if hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, WORKER_NICE)
 
 
 def _area(size: str) -> int:
