@@ -153,7 +153,7 @@ def test_a_terminal_game_opens_in_the_browser_for_its_player(tmp_path: Path) -> 
         assert httpx.get(info["url"] + "login/nope", timeout=10).status_code == 404
     finally:
         stop(proc)
-    proc = serve(tmp_path, "--no-browser", "--json", "--token", token)
+    proc = serve(tmp_path, "--no-browser", "--json", f"--token={token}")  # may start with -
     try:
         name, again = _login_token(_started(proc)["login"])
         assert (name, again) == ("alice", token)
