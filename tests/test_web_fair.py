@@ -91,3 +91,35 @@ def test_arena_defaults_to_permanent_placement() -> None:
     assert protocol.parse_new_game({"mode": "arena", "permanent": False}).options.permanent is False
     assert protocol.parse_new_game({"mode": "practice"}).options.permanent is False
     assert protocol.parse_new_game({"mode": "battle"}).options.permanent is False  # always verified
+
+
+def test_the_calendar_is_made_ahead(tmp_path: Path) -> None:
+    """The server makes today's and tomorrow's calendar puzzles before anyone asks; a player
+    then gets the kept grid without a generation."""
+    import asyncio
+
+    from _web import shipped_chooser
+
+    asked: list[str] = []
+
+    def chooser(size: str, difficulty: str, seed: str | int) -> object:
+        asked.append(size)
+        return shipped_chooser(size, difficulty, seed)
+
+    games = EngineGames(GameService(tmp_path / "g.sqlite", chooser=chooser))  # type: ignore[arg-type]
+    assert asyncio.run(games.calendar_ahead()) == 2
+    assert asyncio.run(games.calendar_ahead()) == 0  # kept: nothing to make again
+    assert len(asked) == 2
+    token = games.register("ann")["token"]
+    view = games.service.create(token, NewGame(Mode.CAMPAIGN))
+    assert len(asked) == 2 and view.spec["source"] == "secret"
+    games.close()
+
+
+def test_the_terminal_arena_is_permanent_by_default(tmp_path: Path) -> None:
+    from test_web_serve import play
+
+    assert play(tmp_path, "new", "--mode", "arena")["spec"]["options"]["permanent"] is True
+    off = play(tmp_path, "new", "--mode", "arena", "--no-permanent")
+    assert off["spec"]["options"]["permanent"] is False
+    assert play(tmp_path, "new")["spec"]["options"]["permanent"] is False

@@ -63,7 +63,8 @@ def test_no_browser_and_json(tmp_path: Path) -> None:
         assert proc.stdout is not None
         info = json.loads(proc.stdout.readline())
         assert info["address"] == "127.0.0.1" and info["url"].startswith("http://127.0.0.1:")
-        assert httpx.get(info["url"] + "api/health", timeout=10).json() == {"ok": True, "queued": 0}
+        health = httpx.get(info["url"] + "api/health", timeout=10).json()
+        assert health["ok"] is True and health["queued"] in (0, 1, 2)  # the calendar, made ahead
         time.sleep(0.3)
         assert not opened.exists()
     finally:
@@ -152,7 +153,7 @@ def test_a_terminal_game_opens_in_the_browser_for_its_player(tmp_path: Path) -> 
         assert httpx.get(info["url"] + "login/nope", timeout=10).status_code == 404
     finally:
         stop(proc)
-    proc = serve(tmp_path, "--no-browser", "--json", "--token", token)
+    proc = serve(tmp_path, "--no-browser", "--json", f"--token={token}")  # may start with -
     try:
         name, again = _login_token(_started(proc)["login"])
         assert (name, again) == ("alice", token)

@@ -172,6 +172,21 @@ def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
     return Prepared(spec, puzzle, solution)
 
 
+def make_portable(choice: Choice, chooser: Chooser, fresh: Chooser) -> tuple[Any, ...]:
+    """:func:`make` for a worker process: the result as plain data (a puzzle's records may
+    hold read-only mappings, which do not pickle); :func:`from_portable` rebuilds it."""
+    made = make(choice, chooser, fresh)
+    text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
+    return made.spec.to_json(), text, sorted(dict(made.solution.values).items())
+
+
+def from_portable(data: tuple[Any, ...]) -> Prepared:
+    spec, text, values = data
+    (puzzle,) = loads(text, format="kakuro")
+    cells = {(int(r), int(c)): int(d) for (r, c), d in values}
+    return Prepared(GameSpec.from_json(spec), Puzzle(puzzle.id, puzzle.grid), Solution(cells))
+
+
 class GameService:
     """Players, games and moves over one :class:`Store` (see module doc)."""
 
@@ -320,6 +335,25 @@ class GameService:
         source = "bank" if ours and _bank_holds(size, difficulty) else "generator"
         return Choice(mode, size, difficulty, seed or secrets.token_hex(4), None, source,
                       new.options, slow=ours and source == "generator")  # fmt: skip
+
+    def calendar_ahead(self, days: int = 2) -> list[Choice]:
+        """The calendar puzzles of today and the next ``days - 1`` days not made yet, to
+        make ahead (a server does, in the background) so nobody waits for a 16x22."""
+        today = calendar.today(self.clock())
+        out = []
+        for ahead in range(days):
+            day = type(today).fromordinal(today.toordinal() + ahead)
+            key = calendar.seed_of(day)
+            with self._lock:
+                if self.store.cached_puzzle(key) is not None:
+                    continue
+                secret = self.store.secret()
+            row = calendar.day_of(day)
+            seed = hmac.new(secret.encode(), key.encode(), "sha256").hexdigest()[:24]
+            out.append(Choice(Mode.CAMPAIGN, row.size, row.difficulty, seed, day.isoformat(),
+                              "secret", Options(), None, key,
+                              slow=self.fresh is fresh_puzzle))  # fmt: skip
+        return out
 
     def keep(self, choice: Choice, made: Prepared) -> None:
         """Keep a calendar day's fresh puzzle for the players who ask for it next."""

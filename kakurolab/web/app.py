@@ -190,8 +190,11 @@ def _game_id(request: Request) -> str:
     return str(game_id)
 
 
-def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
-    """The ASGI app over ``games`` (the engine's service)."""
+def create_app(
+    games: EngineGames, *, poll_s: float = 0.5, calendar_ahead: bool = False
+) -> Starlette:
+    """The ASGI app over ``games`` (the engine's service); ``calendar_ahead`` makes the
+    calendar's puzzles ahead in the background (what ``serve`` does)."""
     hub = Hub(games, poll_s=poll_s)
     logins = Logins()
     table = combos_table()
@@ -268,9 +271,25 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         finally:
             session.close()
 
+    async def ahead() -> None:
+        """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
+        while True:
+            try:
+                await games.calendar_ahead()
+            except KakuroError as exc:
+                log.warning("making the calendar ahead: %s", exc)
+            except Exception:  # never take the server down for it
+                log.exception("making the calendar ahead failed")
+            await asyncio.sleep(3600)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.get_running_loop().create_task(ahead()) if calendar_ahead else None
         yield
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await hub.close()
 
     routes = [

@@ -20,6 +20,7 @@ waits for a generation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
 import multiprocessing.pool
@@ -42,7 +43,7 @@ from ..game import (
     UnknownGameError,
 )
 from ..game.moves import PLAYER_KINDS
-from ..game.service import Choice, Prepared, make
+from ..game.service import Choice, Prepared, from_portable, make, make_portable
 from .port import Busy, NotFound, Refused, TooMany, Unauthorized, WebError
 
 T = TypeVar("T")
@@ -83,18 +84,23 @@ MAX_QUEUED = 32
 PER_PLAYER = 2
 """Generations one player may have waiting or running; one more is answered 429."""
 
+SMALL_AREA = 12 * 12
+"""Grids up to this many squares are generated in a lane of their own (seconds each), so a
+queue of big ones (minutes each) never holds up a new 8x8 race."""
+
 MAKE_TIMEOUT_S = 900.0
 """A generation not back by then (a worker lost, say) is answered 503, not waited on forever."""
 
 
 class Makers:
-    """Worker processes that make puzzles (see module doc), started on first use."""
+    """Worker processes that make puzzles (see module doc), started on first use: ``workers``
+    for big grids and one for grids up to :data:`SMALL_AREA` squares."""
 
     def __init__(
         self, workers: int = 1, *, max_queued: int = MAX_QUEUED, per_player: int = PER_PLAYER
     ) -> None:
         self.workers, self.max_queued, self.per_player = workers, max_queued, per_player
-        self._pool: multiprocessing.pool.Pool | None = None
+        self._pools: dict[bool, multiprocessing.pool.Pool] = {}
         self._waiting: set[asyncio.Future[Prepared]] = set()
         self._by_player: Counter[str] = Counter()
         self.closed = False
@@ -113,9 +119,12 @@ class Makers:
             )  # fmt: skip
         if len(self._waiting) >= self.max_queued:
             raise Busy("the server is making too many puzzles; try again soon", retry_after=30)
-        if self._pool is None:
+        small = _area(choice.size) <= SMALL_AREA
+        pool = self._pools.get(small)
+        if pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = context.Pool(self.workers, initializer=_background)
+            pool = context.Pool(1 if small else self.workers, initializer=_background)
+            self._pools[small] = pool
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Prepared] = loop.create_future()
 
@@ -125,13 +134,13 @@ class Makers:
             if error:
                 future.set_exception(value)
             else:
-                future.set_result(value)
+                future.set_result(from_portable(value))
 
         self._waiting.add(future)
         self._by_player[who] += 1
         try:
-            self._pool.apply_async(
-                make, (choice, chooser, fresh),
+            pool.apply_async(
+                make_portable, (choice, chooser, fresh),
                 callback=lambda r: loop.call_soon_threadsafe(settle, r, False),
                 error_callback=lambda e: loop.call_soon_threadsafe(settle, e, True),
             )  # fmt: skip
@@ -150,22 +159,29 @@ class Makers:
         self.closed = True
         for future in list(self._waiting):
             future.get_loop().call_soon_threadsafe(_stopping, future)
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        for pool in self._pools.values():
+            pool.terminate()
+        for pool in self._pools.values():
+            pool.join()
+        self._pools.clear()
 
 
-WORKER_NICE = 10
-"""How much lower the generating processes run than the server: on a busy machine the
-kernel then gives moves the CPU first (a generation is background work nobody waits on
-keystroke by keystroke)."""
+WORKER_NICE = 19
+"""The generating processes run at the lowest CPU priority: on a busy machine the kernel
+then gives moves the CPU first (a generation is background work nobody waits on keystroke by
+keystroke), and on a machine with an idle core they lose nothing."""
 
 
 def _background() -> None:
-    """In each worker process: lower its CPU priority (where the OS has niceness)."""
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICE)
+    """In each worker process: the lowest CPU priority (where the OS has one)."""
+    if hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, WORKER_NICE)
+
+
+def _area(size: str) -> int:
+    rows, _, cols = size.partition("x")
+    return int(rows) * int(cols) if rows.isdigit() and cols.isdigit() else 0
 
 
 def _stopping(future: asyncio.Future[Prepared]) -> None:
@@ -215,6 +231,20 @@ class EngineGames:
             made = await self.call_slow(_mapped(make), choice, service.chooser, service.fresh)
         await self.call(self.keep, choice, made)
         return await self.call(self.create, token, new, made)
+
+    async def calendar_ahead(self) -> int:
+        """Make today's and tomorrow's calendar puzzles if they are not kept yet (in the
+        background lane, as nobody's request); returns how many were made."""
+        made_count = 0
+        for choice in await self.call(_mapped(self.service.calendar_ahead)):
+            service = self.service
+            if choice.slow:
+                made = await self.makers.make("", choice, service.chooser, service.fresh)
+            else:
+                made = await self.call_slow(_mapped(make), choice, service.chooser, service.fresh)
+            await self.call(self.keep, choice, made)
+            made_count += 1
+        return made_count
 
     def stop(self) -> None:
         """Stop making puzzles now (the first step of shutting down)."""

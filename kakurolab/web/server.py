@@ -79,7 +79,7 @@ def serve(
     except KakuroError:
         games.close()
         raise
-    app = create_app(games)
+    app = create_app(games, calendar_ahead=True)
     code = app.state.logins.add(name, player_id, token)
     config = uvicorn.Config(
         app,
