@@ -182,6 +182,9 @@ def test_the_pycsp3_compiled_layout_reads() -> None:
     found = re.search(pattern, doc, re.S)
     assert found is not None
     assert load_text(found.group(0)).grid == load(TINY)[0].grid
+    # text after a template (mixed content, legal XML) is not part of it: once a crash
+    mixed = found.group(0).replace("</sum>\n      <args>", "</sum> 4 <args>", 1)
+    assert mixed != found.group(0) and load_text(mixed).grid == load(TINY)[0].grid
 
 
 def load_text(text: str) -> Puzzle:

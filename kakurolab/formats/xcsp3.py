@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from copy import deepcopy
 from xml.etree import ElementTree
 
 from ..errors import FormatError
@@ -264,10 +265,10 @@ def _expand(
             key = match.group(1)
             return " ".join(values[rest:]) if key == "..." else values[int(key)]
 
-        copy = ElementTree.fromstring(ElementTree.tostring(template))
-        for node in copy.iter():
+        filled = deepcopy(template)
+        for node in filled.iter():
             node.text = _PARAMETER.sub(fill, node.text or "")
-        out.append(copy)
+        out.append(filled)
     return out
 
 
