@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import time
 from functools import cache
 from pathlib import Path
 
@@ -300,7 +301,7 @@ def test_mzn_letter_items_read() -> None:
          "</condition></sum></constraints></instance>", "not one row or column segment"),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          "</variables><constraints><sum><list>x[1][5]</list><condition>(eq,3)"
-         "</condition></sum></constraints></instance>", "outside the 2x2 array"),
+         "</condition></sum></constraints></instance>", "index 5 is outside the array"),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          "</variables><constraints><sum><list>x[1][1]</list><condition>(le,3)"
          "</condition></sum></constraints></instance>", "must be \\(eq,SUM\\)"),
@@ -321,6 +322,25 @@ def test_mzn_letter_items_read() -> None:
 def test_xcsp3_errors_are_one_line(text: str, message: str) -> None:
     with pytest.raises(FormatError, match=message):
         loads(text, format="xcsp3")
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "message"),
+    [
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><sum><list>x[0..999999999][0]</list><condition>(eq,3)"
+         "</condition></sum></constraints></instance>", "xcsp3", "index 999999999 is outside"),
+        ("grid_data = [| " + "0, " * 100_000 + "0 |];", "dzn", "array too large"),
+        ("h_clue = [" + "(row: 1, col: 1, len: 1, sum: 1), " * 20_000 + "];", "dzn",
+         "array too large"),
+        ("% " + "x" * 16_000_001, "dzn", "too large"),
+    ],
+)
+def test_huge_inputs_are_refused_at_once(text: str, fmt: str, message: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(FormatError, match=message):
+        loads(text, format=fmt)
+    assert time.perf_counter() - start < 5
 
 
 def test_convert_writes_each_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

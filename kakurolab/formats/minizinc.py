@@ -18,12 +18,13 @@ puzzle's ``.mzn`` adds its letters (:data:`CRYPTIC_NAMES`) and uses :data:`CRYPT
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
-from .base import Format, check_size, parse_int, short
+from .base import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
 
 DATA_NAMES = ("h", "w", "grid_data", "n_h", "h_clue", "n_v", "v_clue")
 CRYPTIC_NAMES = ("h_letters", "v_letters", "n_shown", "shown")
@@ -206,38 +207,44 @@ ID_COMMENT = re.compile(r"^% kakuro puzzle (.+)$", re.M)
 # ---------------------------------------------------------------- reading
 
 _TOKEN = re.compile(
-    r"\s+|%[^\n]*|/\*.*?\*/|(?P<tok>\[\||\|\]|[A-Za-z_][A-Za-z0-9_]*|\d+|-|[=;,|()\[\]:])",
+    r"(?P<skip>\s+|%[^\n]*|/\*.*?\*/)"
+    r"|(?P<tok>\[\||\|\]|[A-Za-z_][A-Za-z0-9_]*|\d+|-|[=;,|()\[\]:])"
+    r"|(?P<bad>.)",
     re.S,
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     text: str
     line: int
     column: int
 
 
-def _tokens(text: str, source: str | None) -> list[Token]:
-    tokens: list[Token] = []
-    pos, line, start_of_line = 0, 1, 0
-    while pos < len(text):
-        match = _TOKEN.match(text, pos)
-        if match is None:
+def _tokens(text: str, source: str | None) -> Iterator[Token]:
+    """The tokens with their lines and columns (comments and blanks dropped), made as the
+    reader asks for them: an error (an array beyond the limits) stops the reading at once."""
+    if len(text) > MAX_JSON_CHARS:
+        raise FormatError(
+            f"MiniZinc data too large: {len(text):,} characters (at most {MAX_JSON_CHARS:,})",
+            source=source,
+        )
+    line, start_of_line = 1, 0
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "tok":
+            yield Token(match.group(), line, match.start() - start_of_line + 1)
+        elif kind == "skip":
+            newlines = match.group().count("\n")
+            if newlines:
+                line += newlines
+                start_of_line = match.start() + match.group().rindex("\n") + 1
+        else:
             raise FormatError(
-                f"unexpected {short(text[pos:pos + 10])!r}",
+                f"unexpected {short(text[match.start():match.start() + 10])!r}",
                 source=source,
                 line=line,
-                column=pos - start_of_line + 1,
+                column=match.start() - start_of_line + 1,
             )
-        if match.group("tok"):
-            tokens.append(Token(match.group("tok"), line, pos - start_of_line + 1))
-        newlines = text.count("\n", pos, match.end())
-        if newlines:
-            line += newlines
-            start_of_line = text.rindex("\n", pos, match.end()) + 1
-        pos = match.end()
-    return tokens
 
 
 Value = int | list[list[int]] | list[dict[str, int]]
@@ -247,29 +254,28 @@ class _Reader:
     """Recursive descent over the few value shapes the data uses: integers, 2D arrays
     ``[| ... |]`` and 1D arrays of records ``[(row: 1, ...), ...]``."""
 
-    def __init__(self, tokens: list[Token], source: str | None) -> None:
-        self.tokens, self.pos, self.source = tokens, 0, source
+    def __init__(self, tokens: Iterator[Token], source: str | None) -> None:
+        self.tokens, self.source = tokens, source
+        self.ahead: Token | None = next(tokens, None)
+        self.last = Token("", 1, 1)
+        """The token taken last (errors about a separator point at it)."""
 
     def fail(self, message: str, token: Token | None = None) -> FormatError:
-        token = token or (self.tokens[self.pos] if self.pos < len(self.tokens) else None)
+        token = token or self.ahead
         if token is None:
             return FormatError(f"{message} at the end of the data", source=self.source)
         return FormatError(message, source=self.source, line=token.line, column=token.column)
 
-    @property
-    def last(self) -> Token:
-        return self.tokens[self.pos - 1]
-
     def peek(self) -> str | None:
-        return self.tokens[self.pos].text if self.pos < len(self.tokens) else None
+        return self.ahead.text if self.ahead is not None else None
 
     def take(self, expected: str | None = None) -> Token:
-        if self.pos >= len(self.tokens):
+        token = self.ahead
+        if token is None:
             raise self.fail(f"expected {expected!r}" if expected else "unexpected end")
-        token = self.tokens[self.pos]
         if expected is not None and token.text != expected:
             raise self.fail(f"expected {expected!r}, got {short(token.text)!r}", token)
-        self.pos += 1
+        self.last, self.ahead = token, next(self.tokens, None)
         return token
 
     def items(self) -> list[tuple[Token, Value]]:
@@ -313,6 +319,9 @@ class _Reader:
         row: list[int] = []
         while True:
             row.append(self.number())
+            if len(row) > MAX_SIDE or len(rows) > MAX_CELLS:
+                raise self.fail(f"array too large (rows of at most {MAX_SIDE} entries, "
+                                f"at most {MAX_CELLS:,} rows)")
             sep = self.take().text
             if sep == ",":
                 if self.peek() in ("|", "|]"):  # a trailing comma before the row ends
@@ -334,6 +343,8 @@ class _Reader:
         out: list[dict[str, int]] = []
         while self.peek() != "]":
             out.append(self.record())
+            if len(out) > MAX_CELLS:
+                raise self.fail(f"array too large (at most {MAX_CELLS:,} clues)")
             if self.peek() == ",":
                 self.take()
             elif self.peek() != "]":
