@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import time
 from functools import cache
 from pathlib import Path
 
@@ -182,6 +183,9 @@ def test_the_pycsp3_compiled_layout_reads() -> None:
     found = re.search(pattern, doc, re.S)
     assert found is not None
     assert load_text(found.group(0)).grid == load(TINY)[0].grid
+    # text after a template (mixed content, legal XML) is not part of it: once a crash
+    mixed = found.group(0).replace("</sum>\n      <args>", "</sum> 4 <args>", 1)
+    assert mixed != found.group(0) and load_text(mixed).grid == load(TINY)[0].grid
 
 
 def load_text(text: str) -> Puzzle:
@@ -213,11 +217,28 @@ def test_the_cryptic_sample_with_shown_letters(tmp_path: Path) -> None:
     assert complete and [s.answer for s in solutions] == ["2561079384"]
 
 
-@pytest.mark.parametrize("fmt", ["dzn", "mzn"])
-def test_cryptic_puzzles_are_refused(fmt: str) -> None:
+def test_cryptic_puzzles_are_refused_by_dzn() -> None:
+    """The benchmarks' data layout has no letters (a model reading it would reject extra
+    items); the self-contained .mzn carries them."""
     cryptic = load(datasets.PE424, select="1")
-    with pytest.raises(KakuroError, match=rf"^puzzle 1: the {fmt} format holds numeric clues"):
-        dumps(cryptic, fmt)
+    with pytest.raises(KakuroError, match=r"^puzzle 1: the dzn format holds numeric clues"):
+        dumps(cryptic, "dzn")
+
+
+@pytest.mark.parametrize(
+    "path", [datasets.PE424, ROOT / "kakurolab" / "data" / "samples" / "cryptic.kakuro"],
+    ids=["pe424-1", "sample-shown-letters"],
+)
+def test_minizinc_solves_a_cryptic_mzn_export(path: Path, tmp_path: Path) -> None:
+    puzzle = load(path)[0]
+    model = tmp_path / "p.mzn"
+    model.write_text(dumps([puzzle], "mzn"))
+    assert loads(model.read_text())[0].grid == puzzle.grid
+    printed, complete = _minizinc(model)
+    assert complete and len(printed) == 1, printed
+    assert printed[0].startswith("solution: ")  # the letters, then the grid rows
+    theirs, ours = _rows(printed[0], puzzle), _native(puzzle)
+    assert theirs == ours and theirs.answer == ours.answer is not None
 
 
 @pytest.mark.parametrize(
@@ -243,6 +264,31 @@ def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
         loads(text, format="dzn")
 
 
+_ONE = "grid_data = [| 0, 1 |];\nh_clue = [| 1, 1, 1, 0 |];\nv_clue = [| |];\n"
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        ("h_letters = [| 0, 1 | 0, 2 |];", "one row per clue"),
+        ("h_letters = [| 1, 0 |];", "needs a units letter"),
+        ("h_letters = [| 0, 11 |];", "letter numbers 1-10"),
+        ("h_letters = [| 0, 1 |];\nshown = [| 1, 1, 3 |];", "\\(1, 1\\) is not a white cell"),
+        ("h_letters = [| 0, 1 |];\nshown = [| 1, 2, 0 |];", "letter number 0"),
+    ],
+)
+def test_mzn_letter_items_are_checked(items: str, message: str) -> None:
+    with pytest.raises(FormatError, match=message):
+        loads(f"{_ONE}{items}\nsolve satisfy;\n", format="mzn")
+
+
+def test_mzn_letter_items_read() -> None:
+    (puzzle,) = loads(f"{_ONE}h_letters = [| 0, 1 |];\nsolve satisfy;\n", check=False)
+    assert str(puzzle.grid[0][0].across) == "A"
+    with pytest.raises(FormatError, match="unknown data item 'h_letters'"):
+        loads(f"{_ONE}h_letters = [| 0, 1 |];\n", format="dzn")  # not in the benchmarks' layout
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -255,7 +301,7 @@ def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
          "</condition></sum></constraints></instance>", "not one row or column segment"),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          "</variables><constraints><sum><list>x[1][5]</list><condition>(eq,3)"
-         "</condition></sum></constraints></instance>", "outside the 2x2 array"),
+         "</condition></sum></constraints></instance>", "index 5 is outside the array"),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          "</variables><constraints><sum><list>x[1][1]</list><condition>(le,3)"
          "</condition></sum></constraints></instance>", "must be \\(eq,SUM\\)"),
@@ -276,6 +322,25 @@ def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
 def test_xcsp3_errors_are_one_line(text: str, message: str) -> None:
     with pytest.raises(FormatError, match=message):
         loads(text, format="xcsp3")
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "message"),
+    [
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><sum><list>x[0..999999999][0]</list><condition>(eq,3)"
+         "</condition></sum></constraints></instance>", "xcsp3", "index 999999999 is outside"),
+        ("grid_data = [| " + "0, " * 100_000 + "0 |];", "dzn", "array too large"),
+        ("h_clue = [" + "(row: 1, col: 1, len: 1, sum: 1), " * 20_000 + "];", "dzn",
+         "array too large"),
+        ("% " + "x" * 16_000_001, "dzn", "too large"),
+    ],
+)
+def test_huge_inputs_are_refused_at_once(text: str, fmt: str, message: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(FormatError, match=message):
+        loads(text, format=fmt)
+    assert time.perf_counter() - start < 5
 
 
 def test_convert_writes_each_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

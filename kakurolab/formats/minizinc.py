@@ -11,20 +11,26 @@ sizes left to the arrays.  Both are read; the classic one is written, since Mini
 
 The ``.mzn`` writer puts the same data items in front of :data:`MODEL`, a Kakuro model that
 reads them, so ``minizinc p.mzn`` solves the puzzle alone and prints the grid as solution rows
-``kakuro check`` reads; the reader takes the data items back out of such a file.
+``kakuro check`` reads; the reader takes the data items back out of such a file.  A cryptic
+puzzle's ``.mzn`` adds its letters (:data:`CRYPTIC_NAMES`) and uses :data:`CRYPTIC_MODEL`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import FormatError
-from ..model import BLOCK, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
-from .base import Format, check_size, parse_int, short
+from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
+from .base import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
 
 DATA_NAMES = ("h", "w", "grid_data", "n_h", "h_clue", "n_v", "v_clue")
+CRYPTIC_NAMES = ("h_letters", "v_letters", "n_shown", "shown")
+"""The ``.mzn`` writer's items for cryptic puzzles (not in the benchmarks' layout): per clue
+row its letters as ``tens, units`` (1-10 for A-J, 0 for none; ``0, 0`` a numeric clue), and
+the letters shown in white cells as ``row, col, letter`` rows."""
 CLUE_FIELDS = ("row", "col", "len", "sum")
 SIDES = ((Direction.ACROSS, "n_h", "h_clue"), (Direction.DOWN, "n_v", "v_clue"))
 
@@ -63,6 +69,57 @@ output [
     | r in 1..h, c in 1..w
 ];
 """
+CRYPTIC_MODEL = """\
+% Cryptic Kakuro: the letters A-J stand for the ten digits, one each; a clue XY is 10*X + Y
+% with X not 0; every run holds distinct digits 1-9 that add up to its clue.
+include "alldifferent.mzn";
+
+int: h;
+int: w;
+array[1..h, 1..w] of 0..1: grid_data;  % 1: white cell, 0: block or clue cell
+int: n_h;
+array[1..n_h, 1..4] of int: h_clue;    % row, col of the clue cell, run length, numeric sum
+array[1..n_h, 1..2] of 0..10: h_letters;  % tens, units letter (1-10 for A-J; 0, 0: numeric)
+int: n_v;
+array[1..n_v, 1..4] of int: v_clue;
+array[1..n_v, 1..2] of 0..10: v_letters;
+int: n_shown;
+array[1..n_shown, 1..3] of int: shown;  % row, col, letter shown in a white cell
+
+array[1..h, 1..w] of var 0..9: x;
+array[1..10] of var 0..9: letter;
+
+constraint alldifferent (letter);
+constraint forall (r in 1..h, c in 1..w) (
+    if grid_data[r, c] = 1 then x[r, c] >= 1 else x[r, c] = 0 endif
+);
+function var int: target(array[int, int] of int: clue, array[int, int] of int: ls, int: i) =
+    if ls[i, 2] = 0 then clue[i, 4]
+    elseif ls[i, 1] = 0 then letter[ls[i, 2]]
+    else 10 * letter[ls[i, 1]] + letter[ls[i, 2]] endif;
+constraint forall (i in 1..n_h) (
+    sum (j in 1..h_clue[i, 3]) (x[h_clue[i, 1], h_clue[i, 2] + j]) = target(h_clue, h_letters, i)
+    /\\ alldifferent ([x[h_clue[i, 1], h_clue[i, 2] + j] | j in 1..h_clue[i, 3]])
+    /\\ (h_letters[i, 1] = 0 \\/ letter[max(1, h_letters[i, 1])] > 0)
+);
+constraint forall (i in 1..n_v) (
+    sum (j in 1..v_clue[i, 3]) (x[v_clue[i, 1] + j, v_clue[i, 2]]) = target(v_clue, v_letters, i)
+    /\\ alldifferent ([x[v_clue[i, 1] + j, v_clue[i, 2]] | j in 1..v_clue[i, 3]])
+    /\\ (v_letters[i, 1] = 0 \\/ letter[max(1, v_letters[i, 1])] > 0)
+);
+constraint forall (i in 1..n_shown) (x[shown[i, 1], shown[i, 2]] = letter[shown[i, 3]]);
+
+solve satisfy;
+
+% The digits of A..J on a "solution:" line, then the grid as kakuro solution rows.
+output ["solution: ", join("", [show(letter[k]) | k in 1..10]), "\\n"] ++ [
+    (if grid_data[r, c] = 1 then show(x[r, c]) else "-" endif)
+    ++ (if c = w then "\\n" else "" endif)
+    | r in 1..h, c in 1..w
+];
+"""
+"""The model of a cryptic puzzle's ``.mzn``: the classic items plus :data:`CRYPTIC_NAMES`."""
+
 """A MiniZinc model for the classic data layout (written for kakurolab, not the benchmarks'
 model): ``minizinc MODEL.mzn p.dzn`` solves a ``.dzn`` this module writes or reads."""
 
@@ -75,12 +132,14 @@ class RunClue:
     col: int
     length: int
     total: int
+    letters: str | None = None
+    """A cryptic clue's letters (``total`` is then 0)."""
+
+    @property
+    def clue(self) -> Clue:
+        return Clue(letters=self.letters) if self.letters else Clue(value=self.total)
 
 
-def _cannot_write(puzzle: Puzzle, name: str) -> str | None:
-    if puzzle.is_cryptic:
-        return f"the {name} format holds numeric clues only"
-    return None
 
 
 def _clues(puzzle: Puzzle, direction: Direction) -> list[RunClue]:
@@ -93,11 +152,10 @@ def _clues(puzzle: Puzzle, direction: Direction) -> list[RunClue]:
             clue = square.clue(direction) if isinstance(square, ClueCell) else None
             if clue is None:
                 continue
-            assert clue.value is not None  # cannot_write refuses letter clues
             length, rr, cc = 0, r + dr, c + dc
             while rr < puzzle.nrows and cc < puzzle.ncols and isinstance(grid[rr][cc], White):
                 length, rr, cc = length + 1, rr + dr, cc + dc
-            out.append(RunClue(r, c, length, clue.value))
+            out.append(RunClue(r, c, length, clue.value or 0, clue.letters))
     return out
 
 
@@ -113,9 +171,29 @@ def dzn_text(puzzle: Puzzle) -> str:
     for direction, count, name in SIDES:
         clues = _clues(puzzle, direction)
         lines.append(f"{count} = {len(clues)};")
-        body = " |\n    ".join(f"{k.row + 1}, {k.col + 1}, {k.length}, {k.total}" for k in clues)
-        lines.append(f"{name} = [|\n    {body}\n|];" if clues else f"{name} = [| |];")
+        lines.append(_matrix(name, [[k.row + 1, k.col + 1, k.length, k.total] for k in clues]))
+        if puzzle.is_cryptic:
+            letters = [_letter_pair(k.letters) for k in clues]
+            lines.append(_matrix(f"{name[0]}_letters", letters))
+    if puzzle.is_cryptic:
+        shown = [
+            [r + 1, c + 1, LETTERS.index(ch) + 1] for (r, c), ch in puzzle.shown_letters.items()
+        ]
+        lines += [f"n_shown = {len(shown)};", _matrix("shown", shown)]
     return "\n".join(lines) + "\n"
+
+
+def _matrix(name: str, rows: list[list[int]]) -> str:
+    if not rows:
+        return f"{name} = [| |];"
+    body = " |\n    ".join(", ".join(map(str, row)) for row in rows)
+    return f"{name} = [|\n    {body}\n|];"
+
+
+def _letter_pair(letters: str | None) -> list[int]:
+    """``tens, units`` letter numbers (A = 1); ``0, 0`` for a numeric clue."""
+    numbers = [LETTERS.index(ch) + 1 for ch in letters or ""]
+    return [0] * (2 - len(numbers)) + numbers
 
 
 def _plain(pid: str) -> bool:
@@ -129,38 +207,44 @@ ID_COMMENT = re.compile(r"^% kakuro puzzle (.+)$", re.M)
 # ---------------------------------------------------------------- reading
 
 _TOKEN = re.compile(
-    r"\s+|%[^\n]*|/\*.*?\*/|(?P<tok>\[\||\|\]|[A-Za-z_][A-Za-z0-9_]*|\d+|-|[=;,|()\[\]:])",
+    r"(?P<skip>\s+|%[^\n]*|/\*.*?\*/)"
+    r"|(?P<tok>\[\||\|\]|[A-Za-z_][A-Za-z0-9_]*|\d+|-|[=;,|()\[\]:])"
+    r"|(?P<bad>.)",
     re.S,
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     text: str
     line: int
     column: int
 
 
-def _tokens(text: str, source: str | None) -> list[Token]:
-    tokens: list[Token] = []
-    pos, line, start_of_line = 0, 1, 0
-    while pos < len(text):
-        match = _TOKEN.match(text, pos)
-        if match is None:
+def _tokens(text: str, source: str | None) -> Iterator[Token]:
+    """The tokens with their lines and columns (comments and blanks dropped), made as the
+    reader asks for them: an error (an array beyond the limits) stops the reading at once."""
+    if len(text) > MAX_JSON_CHARS:
+        raise FormatError(
+            f"MiniZinc data too large: {len(text):,} characters (at most {MAX_JSON_CHARS:,})",
+            source=source,
+        )
+    line, start_of_line = 1, 0
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "tok":
+            yield Token(match.group(), line, match.start() - start_of_line + 1)
+        elif kind == "skip":
+            newlines = match.group().count("\n")
+            if newlines:
+                line += newlines
+                start_of_line = match.start() + match.group().rindex("\n") + 1
+        else:
             raise FormatError(
-                f"unexpected {short(text[pos:pos + 10])!r}",
+                f"unexpected {short(text[match.start():match.start() + 10])!r}",
                 source=source,
                 line=line,
-                column=pos - start_of_line + 1,
+                column=match.start() - start_of_line + 1,
             )
-        if match.group("tok"):
-            tokens.append(Token(match.group("tok"), line, pos - start_of_line + 1))
-        newlines = text.count("\n", pos, match.end())
-        if newlines:
-            line += newlines
-            start_of_line = text.rindex("\n", pos, match.end()) + 1
-        pos = match.end()
-    return tokens
 
 
 Value = int | list[list[int]] | list[dict[str, int]]
@@ -170,29 +254,28 @@ class _Reader:
     """Recursive descent over the few value shapes the data uses: integers, 2D arrays
     ``[| ... |]`` and 1D arrays of records ``[(row: 1, ...), ...]``."""
 
-    def __init__(self, tokens: list[Token], source: str | None) -> None:
-        self.tokens, self.pos, self.source = tokens, 0, source
+    def __init__(self, tokens: Iterator[Token], source: str | None) -> None:
+        self.tokens, self.source = tokens, source
+        self.ahead: Token | None = next(tokens, None)
+        self.last = Token("", 1, 1)
+        """The token taken last (errors about a separator point at it)."""
 
     def fail(self, message: str, token: Token | None = None) -> FormatError:
-        token = token or (self.tokens[self.pos] if self.pos < len(self.tokens) else None)
+        token = token or self.ahead
         if token is None:
             return FormatError(f"{message} at the end of the data", source=self.source)
         return FormatError(message, source=self.source, line=token.line, column=token.column)
 
-    @property
-    def last(self) -> Token:
-        return self.tokens[self.pos - 1]
-
     def peek(self) -> str | None:
-        return self.tokens[self.pos].text if self.pos < len(self.tokens) else None
+        return self.ahead.text if self.ahead is not None else None
 
     def take(self, expected: str | None = None) -> Token:
-        if self.pos >= len(self.tokens):
+        token = self.ahead
+        if token is None:
             raise self.fail(f"expected {expected!r}" if expected else "unexpected end")
-        token = self.tokens[self.pos]
         if expected is not None and token.text != expected:
             raise self.fail(f"expected {expected!r}, got {short(token.text)!r}", token)
-        self.pos += 1
+        self.last, self.ahead = token, next(self.tokens, None)
         return token
 
     def items(self) -> list[tuple[Token, Value]]:
@@ -236,6 +319,9 @@ class _Reader:
         row: list[int] = []
         while True:
             row.append(self.number())
+            if len(row) > MAX_SIDE or len(rows) > MAX_CELLS:
+                raise self.fail(f"array too large (rows of at most {MAX_SIDE} entries, "
+                                f"at most {MAX_CELLS:,} rows)")
             sep = self.take().text
             if sep == ",":
                 if self.peek() in ("|", "|]"):  # a trailing comma before the row ends
@@ -257,6 +343,8 @@ class _Reader:
         out: list[dict[str, int]] = []
         while self.peek() != "]":
             out.append(self.record())
+            if len(out) > MAX_CELLS:
+                raise self.fail(f"array too large (at most {MAX_CELLS:,} clues)")
             if self.peek() == ",":
                 self.take()
             elif self.peek() != "]":
@@ -283,19 +371,25 @@ class _Reader:
         return fields
 
 
-def read_dzn(text: str, source: str | None, *, only_data: bool = False) -> list[Puzzle]:
+def read_dzn(
+    text: str,
+    source: str | None,
+    *,
+    only_data: bool = False,
+    names: tuple[str, ...] = DATA_NAMES,
+) -> list[Puzzle]:
     """Puzzles from data items; a name given a second time starts the next puzzle
     (kakurolab's extension for several puzzles in one file).  ``only_data`` skips items of
-    other names (a ``.mzn`` model's own)."""
+    other names (a ``.mzn`` model's own); ``names`` are the data items read."""
     items = _Reader(_tokens(text, source), source).items()
     groups: list[dict[str, tuple[Token, Value]]] = [{}]
     for name, value in items:
-        if name.text not in DATA_NAMES:
+        if name.text not in names:
             if only_data:
                 continue
             raise FormatError(
                 f"unknown data item {short(name.text)!r} (a Kakuro .dzn has "
-                f"{', '.join(DATA_NAMES)})",
+                f"{', '.join(names)})",
                 source=source,
                 line=name.line,
                 column=name.column,
@@ -334,20 +428,24 @@ def _puzzle(items: dict[str, tuple[Token, Value]], pid: str, source: str | None)
         if any(value not in (0, 1) for value in row):
             raise fail(f"grid_data row {r + 1}: entries are 0 or 1", where)
         cells.append([WHITE if value == 1 else BLOCK for value in row])
-    clues: dict[tuple[int, int], dict[Direction, int]] = {}
+    clues: dict[tuple[int, int], dict[Direction, Clue]] = {}
     for direction, count, name in SIDES:
         token, value = items[name]
         runs = _run_clues(value, name, _at(fail, token, ""))
+        letter_name = f"{name[0]}_letters"
+        if letter_name in items:
+            where_letters, pairs = items[letter_name]
+            runs = _with_letters(runs, pairs, _at(fail, where_letters, f"{letter_name}: "))
         if count in items and items[count][1] != len(runs):
             given, at = items[count][1], items[count][0]
             raise fail(f"{count} = {given!r} but {name} has {len(runs)} clues", at)
         for index, run in enumerate(runs, start=1):
             _place(run, direction, cells, clues, _at(fail, token, f"{name} {index}: "))
     for (r, c), sides in clues.items():
-        cells[r][c] = ClueCell(
-            down=Clue(value=sides[Direction.DOWN]) if Direction.DOWN in sides else None,
-            across=Clue(value=sides[Direction.ACROSS]) if Direction.ACROSS in sides else None,
-        )
+        cells[r][c] = ClueCell(down=sides.get(Direction.DOWN), across=sides.get(Direction.ACROSS))
+    if "shown" in items:
+        token, shown = items["shown"]
+        _show(shown, cells, _at(fail, token, "shown: "))
     return Puzzle(pid, tuple(tuple(row) for row in cells))
 
 
@@ -370,11 +468,46 @@ def _run_clues(value: Value, name: str, fail: Callable[[str], FormatError]) -> l
     return out
 
 
+def _with_letters(
+    runs: list[RunClue], pairs: Value, fail: Callable[[str], FormatError]
+) -> list[RunClue]:
+    """The runs with the letters of their clues (one ``tens, units`` row per clue)."""
+    if isinstance(pairs, int) or len(pairs) != len(runs):
+        raise fail(f"expected one row per clue ({len(runs)})")
+    out = []
+    for run, pair in zip(runs, pairs, strict=True):
+        if not isinstance(pair, list) or len(pair) != 2 or not all(0 <= n <= 10 for n in pair):
+            raise fail("a row is tens, units: letter numbers 1-10 (A-J) or 0")
+        tens, units = pair
+        if tens and not units:
+            raise fail("a clue with a tens letter needs a units letter")
+        letters = "".join(LETTERS[n - 1] for n in pair if n) or None
+        out.append(RunClue(run.row, run.col, run.length, run.total, letters))
+    return out
+
+
+def _show(shown: Value, cells: list[list[Square]], fail: Callable[[str], FormatError]) -> None:
+    """Letters shown in white cells: ``row, col, letter`` rows (counted from 1)."""
+    if isinstance(shown, int):
+        raise fail("expected rows row, col, letter")
+    for entry in shown:
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise fail("expected rows row, col, letter")
+        r, c, k = entry[0] - 1, entry[1] - 1, entry[2]
+        if not (0 <= r < len(cells) and 0 <= c < len(cells[0])) or not isinstance(
+            cells[r][c], White
+        ):
+            raise fail(f"({r + 1}, {c + 1}) is not a white cell")
+        if not 1 <= k <= 10:
+            raise fail(f"letter number {k} is not 1-10 (A-J)")
+        cells[r][c] = White(letter=LETTERS[k - 1])
+
+
 def _place(
     run: RunClue,
     direction: Direction,
     cells: list[list[Square]],
-    clues: dict[tuple[int, int], dict[Direction, int]],
+    clues: dict[tuple[int, int], dict[Direction, Clue]],
     fail: Callable[[str], FormatError],
 ) -> None:
     """Put one clue in its cell after checking that its run is the white run that follows."""
@@ -395,10 +528,12 @@ def _place(
     sides = clues.setdefault((r, c), {})
     if direction in sides:
         raise fail(f"clue cell ({r + 1}, {c + 1}) has two {direction.value} clues")
-    sides[direction] = run.total
+    sides[direction] = run.clue
 
 
-_DATA_ITEM = re.compile(r"^\s*(?:h|w|grid_data|n_h|h_clue|n_v|v_clue)\s*=", re.M)
+_DATA_ITEM = re.compile(
+    r"^\s*(?:h|w|grid_data|n_h|h_clue|n_v|v_clue|h_letters|v_letters|n_shown|shown)\s*=", re.M
+)
 
 
 class DznFormat(Format):
@@ -416,7 +551,9 @@ class DznFormat(Format):
 
     @classmethod
     def cannot_write(cls, puzzle: Puzzle) -> str | None:
-        return _cannot_write(puzzle, cls.name)
+        if puzzle.is_cryptic:
+            return "the dzn format holds numeric clues only (the mzn format holds letters)"
+        return None
 
     @classmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
@@ -440,15 +577,14 @@ class MznFormat(Format):
     def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
         """The data items of the file (model items are skipped), as :class:`DznFormat`
         reads them."""
-        return read_dzn(_data_items(text), source, only_data=True)
-
-    @classmethod
-    def cannot_write(cls, puzzle: Puzzle) -> str | None:
-        return _cannot_write(puzzle, cls.name)
+        return read_dzn(_data_items(text), source, only_data=True, names=DATA_NAMES + CRYPTIC_NAMES)
 
     @classmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
-        return "\n".join(f"{dzn_text(puzzle)}\n{MODEL}" for puzzle in puzzles)
+        return "\n".join(
+            f"{dzn_text(puzzle)}\n{CRYPTIC_MODEL if puzzle.is_cryptic else MODEL}"
+            for puzzle in puzzles
+        )
 
 
 def _data_items(text: str) -> str:

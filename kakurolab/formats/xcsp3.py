@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from copy import deepcopy
 from xml.etree import ElementTree
 
 from ..errors import FormatError
@@ -264,10 +265,10 @@ def _expand(
             key = match.group(1)
             return " ".join(values[rest:]) if key == "..." else values[int(key)]
 
-        copy = ElementTree.fromstring(ElementTree.tostring(template))
-        for node in copy.iter():
+        filled = deepcopy(template)
+        for node in filled.iter():
             node.text = _PARAMETER.sub(fill, node.text or "")
-        out.append(copy)
+        out.append(filled)
     return out
 
 
@@ -313,13 +314,10 @@ def _sum(
         found = _CELL.fullmatch(word)
         if found is None or letters:
             raise fail(f"expected cells x[ROW][COL] (then letters l[K]), got {short(word)!r}")
-        rows, cols = (_span(found.group(i), fail) for i in (1, 2))
+        rows, cols = _span(found.group(1), nrows, fail), _span(found.group(2), ncols, fail)
         cells += [(r, c) for r in rows for c in cols]
     if not cells:
         raise fail("the list has no cells")
-    for r, c in cells:
-        if r >= nrows or c >= ncols:
-            raise fail(f"cell x[{r}][{c}] is outside the {nrows}x{ncols} array")
     coeffs = element.find("coeffs")
     if not letters:
         if coeffs is not None:
@@ -331,12 +329,16 @@ def _sum(
     return cells, Clue(letters=letters)
 
 
-def _span(text: str, fail: Callable[[str], FormatError]) -> range:
+def _span(text: str, size: int, fail: Callable[[str], FormatError]) -> range:
+    """An index or a range ``a..b`` of indices, checked against the array's size before it
+    is expanded (``x[0..99999999][0]`` costs nothing)."""
     low, _, high = text.partition("..")
     first = _number(low, fail)
     last = _number(high, fail) if high else first
     if last < first:
         raise fail(f"empty range {text}")
+    if last >= size:
+        raise fail(f"index {last} is outside the array (size {size})")
     return range(first, last + 1)
 
 
