@@ -37,9 +37,9 @@ def test_a_puzz_link_url_and_kakuro_text_give_the_same_grid() -> None:
         ({"mode": "arena", "seed": "abc"}, "practice game's puzzle only"),
         ({"mode": "campaign", "puzzle": URL}, "practice game's puzzle only"),
         ({"mode": "practice", "puzzle": "https://puzz.link/p?kakuro/7/7/zz"}, "'puzzle'"),
-        ({"mode": "practice", "puzzle": ""}, "'puzzle'"),
-        ({"mode": "practice", "puzzle": 7}, "'puzzle'"),
-        ({"mode": "practice", "seed": "no spaces allowed"}, "'seed'"),
+        ({"mode": "practice", "puzzle": ""}, "`$.puzzle`"),  # the schema's own words
+        ({"mode": "practice", "puzzle": 7}, "`$.puzzle`"),
+        ({"mode": "practice", "seed": "no spaces allowed"}, "`$.seed`"),
     ],
 )
 def test_bad_sources_are_one_line(body: dict[str, object], says: str) -> None:
