@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from ..errors import KakuroError
+from ..errors import OptionValueError
 from ..model import Puzzle, Solution
 from ..propagation import (
     Found,
@@ -68,9 +68,10 @@ class NativeBackend(Backend):
     ) -> None:
         super().__init__(**options)  # refuses any option but node_limit and search
         if node_limit is not None and node_limit < 0:
-            raise KakuroError(f"native node_limit must be >= 0, got {node_limit}")
+            raise OptionValueError(f"native node_limit must be >= 0, got {node_limit}")
         if search not in SEARCHES:
-            raise KakuroError(f"native search must be one of {', '.join(SEARCHES)}, got {search!r}")
+            known = ", ".join(SEARCHES)
+            raise OptionValueError(f"native search must be one of {known}, got {search!r}")
         self.options = {"node_limit": node_limit, "search": search}
         self.node_limit = node_limit
         self.search = search

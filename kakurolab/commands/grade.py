@@ -17,8 +17,7 @@ from typing import TypeVar
 
 from ..errors import KakuroError
 from ..fileio import read_text
-from ..logic import TECHNIQUES, Technique, deduce
-from ..logic.grading import GRADES, Grade, grade, spearman
+from ..logic import GRADES, TECHNIQUES, Grade, Technique, deduce, grade, spearman
 from ..tables import Column, Table
 from ._common import Batch, add_puzzle_args, emit_json, progress
 from ._output import check_writable, renamed, write_text, written

@@ -250,7 +250,7 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     prune = sum_encoding.prunes or spec["redundant"] in ("domain", "combo")
     domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
     index_of = {run: i for i, run in enumerate(puzzle.runs)}
-    for cell in puzzle.whites:
+    for cell in deadline.checked(puzzle.whites):  # declaring 8,780 cells takes 2 s
         if prune or root is not None:
             mask = combos.ALL_DIGITS if root is None else root[cell]
             if prune:

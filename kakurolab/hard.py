@@ -1,0 +1,232 @@
+"""Hard instance families: reproducible puzzles where solvers differ (issue 26).
+
+Every real puzzle solves in milliseconds, so encoding and solver comparisons need instances
+that are hard on purpose.  Each family here is a list of sizes and one function that makes
+the member of a size from a seed, through the generator's public functions only; so
+``python -m kakurolab.hard build FAMILY --seed S`` rebuilds ``data/hard/FAMILY.txt`` exactly,
+and ``tests/test_hard.py`` checks that for the smallest member of each family.
+
+* ``large-unique``: unique puzzles 30x30 .. 60x60 (the generator's published look, search
+  mode: uniqueness needs search beyond root propagation).
+* ``loose``: a published layout filled once and clued from that fill, without the
+  generator's uniqueness repairs: many solutions, so uniqueness must be *refuted* on grids of
+  a few hundred to over 10,000 white cells.
+* ``unsat``: a unique puzzle with one clue moved by one.  Every white cell lies in exactly one
+  across and one down run, so the across clues and the down clues both sum to the digits of
+  the grid; after the change they differ, so no solution exists (a counting argument that
+  clause learning has to rediscover, while the changed run stays locally consistent).
+* ``ambiguous``: unique puzzles at the ``expert`` level (mean clue ambiguity 2.65-4.0, clues
+  of up to five digit sets, runs up to nine cells) in search mode, which per-run propagation
+  does not finish.
+* ``cryptic``: Project Euler 424 style letter puzzles 10x10 .. 20x20, unique in grid and
+  letter mapping (``generator.cryptic``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import combos
+from .errors import KakuroError
+from .fileio import write_text
+from .formats import dumps
+from .generator import generate
+from .generator.clues import build_puzzle, from_clues
+from .generator.core import derive_seed
+from .generator.cryptic import generate_cryptic
+from .generator.fill import fill_grid
+from .generator.layout import Layout, published_layout
+from .model import Cell, Clue, Direction, Puzzle
+
+Maker = Callable[[int, int], Puzzle]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family: its sizes (square side), the format of its file and what every member is
+    claimed to be (``unique``, ``multiple`` or ``unsat``: what the tests check)."""
+
+    name: str
+    sizes: tuple[int, ...]
+    claim: str
+    format: str
+    make: Maker
+    why: str
+
+    def member_id(self, size: int, seed: int) -> str:
+        return f"{self.name}-{size}x{size}-s{seed}"
+
+
+def _large_unique(size: int, seed: int) -> Puzzle:
+    made = generate(
+        size, size, "normal", seed=f"hard/{seed}", logic_only=False,
+        pid=FAMILIES["large-unique"].member_id(size, seed),
+    )
+    return made.puzzle
+
+
+def _ambiguous(size: int, seed: int) -> Puzzle:
+    made = generate(
+        size, size, "expert", seed=f"hard-ambiguous/{seed}", logic_only=False,
+        pid=FAMILIES["ambiguous"].member_id(size, seed),
+    )
+    return made.puzzle
+
+
+def _loose(size: int, seed: int) -> Puzzle:
+    """A published layout and one fill, clued from the fill: no repairs, so many solutions
+    (the fill proves one exists; the tests prove there are more)."""
+    rng = random.Random(derive_seed(seed, "hard-loose", size))
+    for _ in range(20):
+        layout = published_layout(size, size, rng, full_frame=True)
+        values = fill_grid(layout, rng)
+        if values is not None:
+            return build_puzzle(layout, values, FAMILIES["loose"].member_id(size, seed))
+    raise KakuroError(f"no loose {size}x{size} grid for seed {seed} in 20 fills")
+
+
+def moved_clue(puzzle: Puzzle, rng: random.Random) -> tuple[int, int, int]:
+    """A run (its index in ``runs``) whose clue can move by one to a sum its length
+    still reaches with at least two digit sets, and the old and new sums.  Long runs with
+    mid-range sums come first: the change then stays invisible to per-run reasoning."""
+    options: list[tuple[int, int, int, int]] = []
+    for index, run in enumerate(puzzle.runs):
+        if run.clue is None or run.clue.value is None:
+            continue
+        old = run.clue.value
+        for new in (old - 1, old + 1):
+            sets = combos.count(len(run), new)
+            if sets >= 2:
+                options.append((len(run) * sets, index, old, new))
+    if not options:
+        raise KakuroError(f"puzzle {puzzle.id}: no clue can move to an ambiguous sum")
+    options.sort(key=lambda o: (-o[0], o[1], o[3]))
+    _, index, old, new = options[rng.randrange(min(5, len(options)))]
+    return index, old, new
+
+
+def _unsat(size: int, seed: int) -> Puzzle:
+    base = generate(size, size, "hard", seed=f"hard-unsat/{seed}", logic_only=False).puzzle
+    rng = random.Random(derive_seed(seed, "hard-unsat", size))
+    index, old, new = moved_clue(base, rng)
+    layout = Layout.of(base)
+    clues: dict[tuple[Direction, Cell], Clue] = {}
+    for i, run in enumerate(base.runs):
+        assert run.clue is not None
+        clues[(run.direction, run.cells[0])] = Clue(new) if i == index else run.clue
+    meta = {"changed": f"{base.runs[index].name}: {old} -> {new}"}
+    return from_clues(layout, clues, FAMILIES["unsat"].member_id(size, seed), meta)
+
+
+def _cryptic(size: int, seed: int) -> Puzzle:
+    made = generate_cryptic(
+        size, seed=f"hard/{seed}", pid=FAMILIES["cryptic"].member_id(size, seed)
+    )
+    return made.puzzle
+
+
+FAMILIES: dict[str, Family] = {
+    family.name: family
+    for family in (
+        Family(
+            "large-unique", (30, 40, 50, 60), "unique", "kakuro", _large_unique,
+            "big unique grids whose uniqueness needs search: cost grows with the grid",
+        ),
+        Family(
+            "loose", (20, 40, 60, 80, 100, 120), "multiple", "kakuro", _loose,
+            "many solutions: a solver must find one, then a second, on up to 10,000 cells",
+        ),
+        Family(
+            "unsat", (10, 15, 20, 25, 30), "unsat", "kakuro", _unsat,
+            "one clue off by one: unsat by a global counting argument, not by any one run",
+        ),
+        Family(
+            "ambiguous", (10, 15, 20, 25, 30), "unique", "kakuro", _ambiguous,
+            "clues with many digit sets: per-run propagation leaves most cells open",
+        ),
+        Family(
+            "cryptic", (10, 12, 14, 16, 18, 20), "unique", "pe424", _cryptic,
+            "letter clues: the digit bijection couples every run of the grid",
+        ),
+    )
+}
+"""The families by name, in the order ``build all`` makes them."""
+
+
+def build(family: str, seed: int, sizes: Sequence[int] | None = None) -> list[Puzzle]:
+    """The members of ``family`` for ``seed``, smallest first (all its sizes by default)."""
+    chosen = get_family(family)
+    return [chosen.make(size, seed) for size in sorted(sizes or chosen.sizes)]
+
+
+def get_family(name: str) -> Family:
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise KakuroError(f"unknown family {name!r}; known: {', '.join(FAMILIES)}") from None
+
+
+def family_text(family: str, puzzles: Sequence[Puzzle]) -> str:
+    """The file text of a family's members, in its format."""
+    return dumps(puzzles, get_family(family).format)
+
+
+def _parse_sizes(text: str | None) -> list[int] | None:
+    if not text:
+        return None
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise KakuroError(f"bad sizes {text!r}: use side lengths such as 10,20") from None
+    if any(size < 4 for size in sizes):
+        raise KakuroError(f"bad sizes {text!r}: every side is at least 4")
+    return sizes
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m kakurolab.hard build FAMILY [--seed S] [--sizes 10,20] [-o FILE]``."""
+    parser = argparse.ArgumentParser(prog="python -m kakurolab.hard", description=__doc__)
+    sub = parser.add_subparsers(dest="action", required=True)
+    make = sub.add_parser("build", help="write one family's members to data/hard/FAMILY.txt")
+    make.add_argument("family", help=f"one of: {', '.join(FAMILIES)}")
+    make.add_argument("--seed", type=int, default=1)
+    make.add_argument("--sizes", help="side lengths (default: the family's)")
+    make.add_argument("-o", "--output", help="file to write (default data/hard/FAMILY.txt)")
+    sub.add_parser("list", help="the families, their sizes and claims")
+    args = parser.parse_args(argv)
+    try:
+        if args.action == "list":
+            for fam in FAMILIES.values():
+                listed = ",".join(str(s) for s in fam.sizes)
+                print(f"{fam.name}: {fam.claim}, sizes {listed}, {fam.format} format: {fam.why}")
+            return 0
+        family = get_family(args.family)
+        sizes = _parse_sizes(args.sizes) or list(family.sizes)
+        out = Path(args.output or f"data/hard/{family.name}.txt")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        puzzles = []
+        for size in sorted(sizes):
+            start = time.perf_counter()
+            puzzles.append(family.make(size, args.seed))
+            print(
+                f"{family.member_id(size, args.seed)}: {len(puzzles[-1].whites)} white cells, "
+                f"{time.perf_counter() - start:.1f} s",
+                file=sys.stderr,
+            )
+            # rewritten after each member: a long build that is stopped keeps what it made
+            write_text(out, family_text(family.name, puzzles))
+        print(out)
+        return 0
+    except KakuroError as exc:
+        print(f"python -m kakurolab.hard: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
