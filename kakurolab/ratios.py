@@ -27,6 +27,7 @@ from .errors import KakuroError, UnknownNameError
 from .generator.core import generate
 from .generator.speed import DEFAULT_SIZES
 from .model import Puzzle
+from .tables import Column, Table
 from .uniqueness import Verdict, prove_unique, solve
 
 
@@ -238,47 +239,36 @@ class BenchReport:
         }
 
     def table(self) -> str:
-        head = (
-            "config",
-            "cases",
-            "timeouts",
-            "total s",
-            "median ms",
-            "max ms",
-            "ratio",
-            "geo ratio",
-            "target",
-        )
-        rows = [head]
-        for c in self.configs:
-            verdict = (
-                "" if c.passed is None else (f"{'PASS' if c.passed else 'FAIL'} (<= {c.target:g}x)")
-            )
-            rows.append(
-                (
-                    c.config.label + (" (ref)" if c.config.label == self.reference else ""),
-                    str(len(c.times)),
-                    str(c.timeouts),
-                    f"{c.total:.3f}",
-                    f"{1000 * c.median:.2f}",
-                    f"{1000 * c.maximum:.1f}",
-                    "-" if c.ratio is None else f"{c.ratio:.3f}x",
-                    "-" if c.geo_ratio is None else f"{c.geo_ratio:.3f}x",
-                    verdict,
-                )
-            )
-        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-        lines = [
+        """The report as aligned text: a title line, then one row per configuration."""
+
+        def times(x: float | None) -> str:
+            return "-" if x is None else f"{x:.3f}x"
+
+        def verdict(c: ConfigReport) -> str:
+            if c.passed is None:
+                return ""
+            return f"{'PASS' if c.passed else 'FAIL'} (<= {c.target:g}x)"
+
+        columns: list[Column[ConfigReport]] = [
+            Column(
+                "config",
+                lambda c: c.config.label + (" (ref)" if c.config.label == self.reference else ""),
+            ),
+            Column("cases", lambda c: len(c.times), align="right"),
+            Column("timeouts", lambda c: c.timeouts, align="right"),
+            Column("total s", lambda c: c.total, "{:.3f}", "right"),
+            Column("median ms", lambda c: 1000 * c.median, "{:.2f}", "right"),
+            Column("max ms", lambda c: 1000 * c.maximum, "{:.1f}", "right"),
+            Column("ratio", lambda c: c.ratio, times, "right"),
+            Column("geo ratio", lambda c: c.geo_ratio, times, "right"),
+            Column("target", verdict, align="right"),
+        ]
+        title = (
             f"suite {self.suite}: {len(self.configs[0].times) if self.configs else 0} cases, "
             f"reference {self.reference}, repeat {self.repeat} ({self.aggregate}), "
             f"wall {self.wall:.1f} s"
-        ]
-        for row in rows:
-            cells = [row[0].ljust(widths[0])] + [
-                v.rjust(w) for v, w in zip(row[1:], widths[1:], strict=True)
-            ]
-            lines.append("  ".join(cells).rstrip())
-        return "\n".join(lines)
+        )
+        return title + "\n" + Table(columns, self.configs).plain()
 
 
 AGGREGATES: dict[str, Callable[[Sequence[float]], float]] = {

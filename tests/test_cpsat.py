@@ -106,5 +106,4 @@ def test_bad_options_are_one_line_errors(options, message) -> None:
 def test_capabilities() -> None:
     cls = BACKENDS["cpsat"]
     assert cls.extra == "peers"
-    assert cls.supports_standard and cls.supports_cryptic
     assert set(cls.accepted_options) == {"num_workers", "random_seed", "max_time_in_seconds"}

@@ -74,7 +74,7 @@ def test_statistics_and_versions(janko_puzzles):
     stats = result.stats
     for key in ("conflicts", "decisions", "propagations", "variables", "clauses", "literals"):
         assert key in stats, key
-    assert set(stats["versions"]) == {"python-sat", "pindakaas", "z3-solver"}
+    assert set(stats["versions"]) == {"python-sat", "z3-solver"}
     assert result.options["versions"]["python-sat"] == "1.9.dev24"
     assert stats["encoding"].endswith("sum=combo:full")
     assert result.encode_time > 0

@@ -19,7 +19,7 @@ from kakurolab.cli import build_parser, command_names, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 
-HEAVY = ("z3", "networkx", "pysat", "ortools", "matplotlib", "numpy", "cvc5", "pindakaas", "tqdm")
+HEAVY = ("z3", "networkx", "pysat", "ortools", "matplotlib", "numpy", "cvc5", "tqdm")
 """Modules that cost tens to hundreds of milliseconds to import."""
 
 PROBE = """

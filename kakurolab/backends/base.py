@@ -129,10 +129,9 @@ class NumberOption:
 class Backend(ABC):
     """A solver behind the common interface; subclasses live in the ``BACKENDS`` registry.
 
-    Class attributes declare capabilities so that callers (CLI, experiments, tests) can skip
-    combinations a backend cannot run instead of discovering it by failure.  Every backend
-    counts and takes a timeout (sessions block grids and ``next`` takes a timeout), so only
-    the puzzle kinds are declared.
+    Class attributes declare what differs between backends: the solver module and its pip
+    extra, and the options.  Capabilities are not declared: every backend solves standard and
+    cryptic puzzles, counts (sessions block grids) and takes a timeout.
     """
 
     name: ClassVar[str]
@@ -142,8 +141,6 @@ class Backend(ABC):
     """The module the solver is imported from (checked by :meth:`available`); None: none."""
     requires_program: ClassVar[str | None] = None
     """The program the solver runs (looked up on PATH by :meth:`available`); None: none."""
-    supports_standard: ClassVar[bool] = True
-    supports_cryptic: ClassVar[bool] = True
     accepted_options: ClassVar[dict[str, str]] = {}
     """Option name -> one-line doc; any other option is refused in one line."""
     open_options: ClassVar[str] = ""
@@ -229,10 +226,6 @@ class Backend(ABC):
             return False
         return True
 
-    @classmethod
-    def supports(cls, puzzle: Puzzle) -> bool:
-        return cls.supports_cryptic if puzzle.is_cryptic else cls.supports_standard
-
     @abstractmethod
     def _open(self, puzzle: Puzzle) -> Session:
         """Load the puzzle into the solver (encoding it if the backend needs a formula)."""
@@ -240,9 +233,6 @@ class Backend(ABC):
     def open(self, puzzle: Puzzle, *, deadline: float | None = None) -> Session:
         """A session on ``puzzle``.  ``deadline`` (a ``time.perf_counter()`` value) bounds the
         encoding: past it, building stops with :class:`~kakurolab.deadline.EncodingTimeout`."""
-        if not self.supports(puzzle):
-            kind = "cryptic" if puzzle.is_cryptic else "standard"
-            raise KakuroError(f"backend {self.name!r} does not support {kind} puzzles")
         start = time.perf_counter()
         with deadlines.deadline(deadline):
             if deadline is not None and not self.interruptible and ChildSession.possible():

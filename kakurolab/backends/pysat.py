@@ -86,7 +86,7 @@ def pysat_name(canonical: str) -> str:
 def versions() -> dict[str, str]:
     """Versions of the solver packages, recorded with every result."""
     out = {}
-    for dist in ("python-sat", "pindakaas", "z3-solver"):
+    for dist in ("python-sat", "z3-solver"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:

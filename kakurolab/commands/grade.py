@@ -11,13 +11,18 @@ import argparse
 import re
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import KakuroError
 from ..fileio import read_text
-from ..logic import GRADES, TECHNIQUES, Grade, deduce, grade, spearman
+from ..logic import GRADES, TECHNIQUES, Grade, Technique, deduce, grade, spearman
+from ..tables import Column, Table
 from ._common import Batch, add_puzzle_args, emit_json, progress
 from ._output import check_writable, renamed, write_text, written
+
+R = TypeVar("R")
 
 START = "<!-- grade-report:start -->"
 END = "<!-- grade-report:end -->"
@@ -88,10 +93,13 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
         f"**Solved by deduction alone: {solved} of {n} ({100 * solved / n:.0f}%).** "
         "Every deduced grid equals the published solution (checked by `tests/test_logic.py`).",
         "",
-        "| grade | puzzles | meaning |",
-        "| --- | ---: | --- |",
     ]
-    lines += [f"| {name} | {counts.get(name, 0)} | {meaning} |" for name, meaning in GRADES]
+    grade_columns: list[Column[tuple[str, str]]] = [
+        Column("grade", lambda row: row[0]),
+        Column("puzzles", lambda row: counts.get(row[0], 0), align="right"),
+        Column("meaning", lambda row: row[1]),
+    ]
+    lines += _table(grade_columns, GRADES)
     usage: Counter[str] = Counter()
     needed: Counter[str] = Counter()
     hardest: Counter[str] = Counter()
@@ -100,32 +108,39 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
         needed.update(g.technique_counts.keys())
         if g.hardest:
             hardest[g.hardest] += 1
-    lines += [
-        "",
-        "| technique (simplest first) | weight | steps in all | puzzles using it | "
-        "puzzles where it is the hardest |",
-        "| --- | ---: | ---: | ---: | ---: |",
+    technique_columns: list[Column[Technique]] = [
+        Column("technique (simplest first)", lambda t: t.name),
+        Column("weight", lambda t: t.weight, align="right"),
+        Column("steps in all", lambda t: usage.get(t.name, 0), align="right"),
+        Column("puzzles using it", lambda t: needed.get(t.name, 0), align="right"),
+        Column("puzzles where it is the hardest", lambda t: hardest.get(t.name, 0), align="right"),
     ]
-    lines += [
-        f"| {t.name} | {t.weight} | {usage.get(t.name, 0)} | {needed.get(t.name, 0)} | "
-        f"{hardest.get(t.name, 0)} |"
-        for t in TECHNIQUES
-    ]
+    lines += ["", *_table(technique_columns, TECHNIQUES)]
 
     def rho(xs: list[float], ys: list[float]) -> str:
         return f"{spearman(xs, ys):+.3f}"
 
     per_cell = [e / c for e, c in zip(efforts, cells, strict=True)]
+    measures = [
+        ("score", scores),
+        ("effort (weighted steps)", efforts),
+        ("effort per white cell", per_cell),
+        ("white cells", cells),
+    ]
+    measure_columns: list[Column[tuple[str, list[float]]]] = [
+        Column("measure", lambda row: row[0]),
+        Column(
+            "vs white cells (size)",
+            lambda row: "+1.000" if row[1] is cells else rho(row[1], cells),
+            align="right",
+        ),
+        Column("vs published number (order)", lambda row: rho(row[1], numbers), align="right"),
+    ]
     lines += [
         "",
         "Spearman rank correlations (computed by `kakurolab.logic.grading.spearman`):",
         "",
-        "| measure | vs white cells (size) | vs published number (order) |",
-        "| --- | ---: | ---: |",
-        f"| score | {rho(scores, cells)} | {rho(scores, numbers)} |",
-        f"| effort (weighted steps) | {rho(efforts, cells)} | {rho(efforts, numbers)} |",
-        f"| effort per white cell | {rho(per_cell, cells)} | {rho(per_cell, numbers)} |",
-        f"| white cells | +1.000 | {rho(cells, numbers)} |",
+        *_table(measure_columns, measures),
         "",
     ]
     groups: dict[tuple[int, int], list[int]] = {}
@@ -133,31 +148,47 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
         groups.setdefault(g.shape, []).append(i)
     same_size = [(shape, members) for shape, members in groups.items() if len(members) >= 8]
     if same_size:
+
+        def within(values: list[float]) -> Callable[[tuple[tuple[int, int], list[int]]], str]:
+            return lambda row: rho([values[i] for i in row[1]], [numbers[i] for i in row[1]])
+
+        size_columns: list[Column[tuple[tuple[int, int], list[int]]]] = [
+            Column("size", lambda row: f"{row[0][0]}x{row[0][1]}"),
+            Column("puzzles", lambda row: len(row[1]), align="right"),
+            Column("score vs number", within(scores), align="right"),
+            Column("effort per cell vs number", within(per_cell), align="right"),
+        ]
         lines += [
             "Within one grid size (size held fixed), score against the published number:",
             "",
-            "| size | puzzles | score vs number | effort per cell vs number |",
-            "| --- | ---: | ---: | ---: |",
+            *_table(size_columns, sorted(same_size)),
+            "",
         ]
-        for (nrows, ncols), members in sorted(same_size):
-            number = [numbers[i] for i in members]
-            score = rho([scores[i] for i in members], number)
-            work = rho([per_cell[i] for i in members], number)
-            lines.append(f"| {nrows}x{ncols} | {len(members)} | {score} | {work} |")
-        lines.append("")
+    puzzle_columns: list[Column[Grade]] = [
+        Column("puzzle", lambda g: g.id),
+        Column("cells", lambda g: g.white_cells, align="right"),
+        Column("grade", lambda g: g.grade),
+        Column("score", lambda g: g.score, "{:.1f}", "right"),
+        Column("hardest technique", lambda g: g.hardest or "-"),
+        Column("uses", lambda g: g.hardest_uses, align="right"),
+        Column("effort", lambda g: g.effort, align="right"),
+        Column("ambiguity", lambda g: g.ambiguity, "{:.2f}", "right"),
+    ]
     lines += [
         "<details><summary>Per-puzzle grades</summary>",
         "",
-        "| puzzle | cells | grade | score | hardest technique | uses | effort | ambiguity |",
-        "| --- | ---: | --- | ---: | --- | ---: | ---: | ---: |",
+        *_table(puzzle_columns, grades),
+        "",
+        "</details>",
+        "",
+        END,
     ]
-    lines += [
-        f"| {g.id} | {g.white_cells} | {g.grade} | {g.score:.1f} | {g.hardest or '-'} | "
-        f"{g.hardest_uses} | {g.effort} | {g.ambiguity:.2f} |"
-        for g in grades
-    ]
-    lines += ["", "</details>", "", END]
     return "\n".join(lines) + "\n"
+
+
+def _table(columns: Sequence[Column[R]], rows: Sequence[R]) -> list[str]:
+    """A Markdown table as lines (:mod:`kakurolab.tables`)."""
+    return Table(columns, rows).markdown().splitlines()
 
 
 def _old_report(path: Path) -> str:

@@ -19,7 +19,6 @@ PACKAGES = (
     "python-sat",
     "z3-solver",
     "ortools",
-    "pindakaas",
     "pyganak",
     "cvc5",
     "networkx",

@@ -6,8 +6,6 @@ committed results directory without re-running anything.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import statistics
@@ -15,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from .. import tables
 from ..fileio import write_text
 from .results import (
     Results,
@@ -163,44 +162,19 @@ def _cell(value: Any) -> str:
 
 
 def markdown(table: Table) -> str:
-    if not table:
-        return "_(none)_\n"
-    headers = list(table[0])
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += [
-        "| " + " | ".join(_cell(row.get(h)).replace("|", "\\|") for h in headers) + " |"
-        for row in table
-    ]
-    return "\n".join(lines) + "\n"
+    """A results table as Markdown (written by :mod:`kakurolab.tables`)."""
+    return tables.Table.of_dicts(table, _cell).markdown(style="compact")
 
 
 def to_csv(table: Table) -> str:
-    if not table:
-        return ""
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=list(table[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(table)
-    return buf.getvalue()
+    """A results table as CSV of the raw values."""
+    return tables.Table.of_dicts(table).csv()
 
 
 def latex(table: Table) -> str:
-    if not table:
-        return ""
-    headers = list(table[0])
-
-    def esc(text: str) -> str:
-        return re.sub(r"([_%&#$])", r"\\\1", text)
-
-    lines = [
-        r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
-        r"\toprule",
-        " & ".join(esc(h) for h in headers) + r" \\",
-        r"\midrule",
-    ]
-    lines += [" & ".join(esc(_cell(row.get(h))) for h in headers) + r" \\" for row in table]
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    """A results table as a LaTeX tabular: the first column (the configuration) left, the
+    figures right."""
+    return tables.Table.of_dicts(table, _cell, lambda i: "right" if i else "left").latex()
 
 
 def mkplot_json(results: Results, config: str, rows: Sequence[Row]) -> dict[str, Any]:

@@ -12,10 +12,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from ..tables import Column, Table
 from .core import generate
+
+if TYPE_CHECKING:
+    from ..shape import LayoutStats
 
 DEFAULT_SIZES: tuple[tuple[int, int], ...] = ((12, 12), (16, 22), (20, 20), (30, 30))
 TARGETS: dict[tuple[int, int], float] = {
@@ -84,21 +88,32 @@ def look_table(cases: Sequence[tuple[str, str]] = LOOK_CASES, seeds: int = 5) ->
         nrows, ncols = parse_size(size)
         made = [generate(nrows, ncols, level, seed=s).puzzle for s in range(seeds)]
         columns.append((f"{size} {level} ({seeds} seeds)", [layout_stats(p) for p in made]))
-    rows = [
-        ("white cells / interior area (median)", lambda st: st.white_share, "{:.2f}"),
-        ("share of runs with 2 cells (median)", lambda st: st.two_cell_share, "{:.2f}"),
-        ("largest non-white region (median cells)", lambda st: st.largest_black, "{:g}"),
+    rows: list[Statistic] = [
+        ("white cells / interior area (median)", _median(lambda st: st.white_share, "{:.2f}")),
+        ("share of runs with 2 cells (median)", _median(lambda st: st.two_cell_share, "{:.2f}")),
+        ("largest non-white region (median cells)", _median(lambda st: st.largest_black, "{:g}")),
+        ("half-turn symmetric layouts", _symmetric),
     ]
-    lines = [
-        "| statistic | " + " | ".join(name for name, _ in columns) + " |",
-        "| --- |" + " ---: |" * len(columns),
-    ]
-    for label, get, fmt in rows:
-        cells = [fmt.format(statistics.median(get(st) for st in stats)) for _, stats in columns]
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    sym = [f"{sum(st.symmetric for st in stats)} / {len(stats)}" for _, stats in columns]
-    lines.append("| half-turn symmetric layouts | " + " | ".join(sym) + " |")
-    return "\n".join(lines)
+
+    def column(name: str, stats: list[LayoutStats]) -> Column[Statistic]:
+        return Column(name, lambda row: row[1](stats), align="right")
+
+    table: list[Column[Statistic]] = [Column("statistic", lambda row: row[0])]
+    table += [column(name, stats) for name, stats in columns]
+    return Table(table, rows).markdown().rstrip("\n")
+
+
+Statistic = tuple[str, "Callable[[list[LayoutStats]], str]"]
+"""A row of :func:`look_table`: its label, and its cell for one set of layouts."""
+
+
+def _symmetric(stats: list[LayoutStats]) -> str:
+    return f"{sum(st.symmetric for st in stats)} / {len(stats)}"
+
+
+def _median(get: Callable[[LayoutStats], float], fmt: str) -> Callable[[list[LayoutStats]], str]:
+    """The median of one statistic over a set of layouts, printed with ``fmt``."""
+    return lambda stats: fmt.format(statistics.median(get(st) for st in stats))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from ..encodings.cnf import CNFEncoding
 from ..encodings.cnf.sums import SUMS
 from ..formats import load
 from ..model import Puzzle
+from ..tables import Column, Table
 
 VARIANTS = [
     *(f"sum=pb:{name}" for name in SUMS["pb"].args),
@@ -93,36 +94,41 @@ def rows(puzzles: Sequence[Puzzle], specs: Sequence[str] | None = None) -> list[
     return [measure(label, spec, puzzles) for label, spec in chosen]
 
 
+def _encode_ms(row: Row) -> float:
+    return 1000 * row.encode_time / max(1, row.puzzles)
+
+
+def _up_fixed(row: Row) -> str:
+    return f"{row.fixed}/{row.cells} ({100.0 * row.fixed / max(1, row.cells):.1f}%)"
+
+
+def _label_columns() -> list[Column[Row]]:
+    return [Column("encoding", lambda row: row.label), Column("spec", lambda row: f"`{row.spec}`")]
+
+
+def _mean(key: str) -> Column[Row]:
+    return Column(key, lambda row: row.mean(key), "{:,.0f}", "right")
+
+
 def _cnf_table(table: list[Row]) -> list[str]:
-    out = [
-        "| encoding | spec | variables | clauses | literals | UP-fixed cells | solved by UP "
-        "| encode ms |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+    columns = [
+        *_label_columns(),
+        *(_mean(key) for key in ("variables", "clauses", "literals")),
+        Column("UP-fixed cells", _up_fixed, align="right"),
+        Column("solved by UP", lambda row: f"{row.solved_by_up}/{row.puzzles}", align="right"),
+        Column("encode ms", _encode_ms, "{:.1f}", "right"),
     ]
-    for row in table:
-        share = 100.0 * row.fixed / max(1, row.cells)
-        out.append(
-            f"| {row.label} | `{row.spec}` | {row.mean('variables'):,.0f} "
-            f"| {row.mean('clauses'):,.0f} | {row.mean('literals'):,.0f} "
-            f"| {row.fixed}/{row.cells} ({share:.1f}%) | {row.solved_by_up}/{row.puzzles} "
-            f"| {1000 * row.encode_time / max(1, row.puzzles):.1f} |"
-        )
-    return out
+    return Table(columns, table).markdown(style="compact").splitlines()
 
 
 def _smt_table(table: list[Row]) -> list[str]:
     keys = sorted({key for row in table for key in row.sizes})
-    out = [
-        "| encoding | spec | " + " | ".join(keys) + " | encode ms |",
-        "|---|---|" + "---:|" * (len(keys) + 1),
+    columns = [
+        *_label_columns(),
+        *(_mean(key) for key in keys),
+        Column("encode ms", _encode_ms, "{:.1f}", "right"),
     ]
-    for row in table:
-        sizes = " | ".join(f"{row.mean(key):,.0f}" for key in keys)
-        out.append(
-            f"| {row.label} | `{row.spec}` | {sizes} "
-            f"| {1000 * row.encode_time / max(1, row.puzzles):.1f} |"
-        )
-    return out
+    return Table(columns, table).markdown(style="compact").splitlines()
 
 
 EXPLANATION = """\

@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .. import datasets
 from ..backends import Config
@@ -22,7 +23,8 @@ from ..encodings import encode, parse_spec
 from ..encodings.smt import SMT_ENCODERS
 from ..encodings.smt.common import LOGICS, LOGICS_OF, OPTIONS
 from ..formats import load
-from ..ratios import BenchReport, SuiteOptions, run_bench
+from ..ratios import BenchReport, ConfigReport, SuiteOptions, run_bench
+from ..tables import Column, Table
 
 REFERENCE = "cpsat"
 SUITE_TITLES = {"pe424": "solve, cryptic", "janko": "solve and prove unique, standard"}
@@ -40,44 +42,72 @@ def configurations() -> list[str]:
 
 
 def _encodings_table() -> list[str]:
-    lines = ["| spec | logics (default first) | model |", "| --- | --- | --- |"]
-    for name, part in SMT_ENCODERS.items():
-        lines.append(f"| `smt={name}` | {', '.join(LOGICS_OF[name])} | {part.doc} |")
-    return lines
+    columns: list[Column[str]] = [
+        Column("spec", lambda name: f"`smt={name}`"),
+        Column("logics (default first)", lambda name: ", ".join(LOGICS_OF[name])),
+        Column("model", lambda name: SMT_ENCODERS[name].doc),
+    ]
+    return Table(columns, list(SMT_ENCODERS)).markdown().splitlines()
+
+
+@dataclass(frozen=True)
+class SizeRow:
+    """Mean formula size and build time of one encoding on one puzzle set."""
+
+    name: str
+    puzzles: str
+    variables: float
+    assertions: float
+    terms: float
+    encode_ms: float
 
 
 def _sizes_table(pe424: Sequence, janko: Sequence) -> list[str]:
     """Mean formula size and build time per encoding on each puzzle set."""
-    lines = [
-        "| spec | puzzles | variables | assertions | terms | encode ms |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
-    ]
+    rows = []
     for name in SMT_ENCODERS:
         for label, puzzles in (("pe424", pe424), ("janko", janko)):
-            rows = [encode(p, f"smt={name}") for p in puzzles]
+            encs = [encode(p, f"smt={name}") for p in puzzles]
             mean = {
-                key: statistics.mean(e.stats()[key] for e in rows)
+                key: statistics.mean(e.stats()[key] for e in encs)
                 for key in ("variables", "assertions", "terms")
             }
-            ms = 1000 * statistics.mean(e.encode_time for e in rows)
-            lines.append(
-                f"| `smt={name}` | {label} ({len(rows)}) | {mean['variables']:.0f} | "
-                f"{mean['assertions']:.0f} | {mean['terms']:.0f} | {ms:.1f} |"
+            ms = 1000 * statistics.mean(e.encode_time for e in encs)
+            rows.append(
+                SizeRow(
+                    name,
+                    f"{label} ({len(encs)})",
+                    mean["variables"],
+                    mean["assertions"],
+                    mean["terms"],
+                    ms,
+                )
             )
-    return lines
+    columns: list[Column[SizeRow]] = [
+        Column("spec", lambda row: f"`smt={row.name}`"),
+        Column("puzzles", lambda row: row.puzzles),
+        Column("variables", lambda row: row.variables, "{:.0f}", "right"),
+        Column("assertions", lambda row: row.assertions, "{:.0f}", "right"),
+        Column("terms", lambda row: row.terms, "{:.0f}", "right"),
+        Column("encode ms", lambda row: row.encode_ms, "{:.1f}", "right"),
+    ]
+    return Table(columns, rows).markdown().splitlines()
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def _bench_table(report: BenchReport) -> list[str]:
-    lines = [
-        "| configuration | timeouts | total s | ratio to cpsat | geo. mean ratio |",
-        "| --- | ---: | ---: | ---: | ---: |",
+    columns: list[Column[ConfigReport]] = [
+        Column("configuration", lambda c: f"`{c.config.label}`"),
+        Column("timeouts", lambda c: c.timeouts, align="right"),
+        Column("total s", lambda c: c.total, "{:.2f}", "right"),
+        Column("ratio to cpsat", lambda c: c.ratio, _ratio, "right"),
+        Column("geo. mean ratio", lambda c: c.geo_ratio, _ratio, "right"),
     ]
-    for c in sorted(report.configs, key=lambda c: c.ratio if c.ratio is not None else 0):
-        ratio = "-" if c.ratio is None else f"{c.ratio:.2f}"
-        geo = "-" if c.geo_ratio is None else f"{c.geo_ratio:.2f}"
-        label = c.config.label.replace("|", "\\|")
-        lines.append(f"| `{label}` | {c.timeouts} | {c.total:.2f} | {ratio} | {geo} |")
-    return lines
+    rows = sorted(report.configs, key=lambda c: c.ratio if c.ratio is not None else 0)
+    return Table(columns, rows).markdown().splitlines()
 
 
 def _total(report: BenchReport, label: str) -> float | None:
@@ -86,18 +116,28 @@ def _total(report: BenchReport, label: str) -> float | None:
 
 
 def _qffd_table(reports: dict[str, BenchReport]) -> list[str]:
-    lines = ["| encoding | " + " | ".join(reports) + " |", "| --- |" + " ---: |" * len(reports)]
-    for name in SMT_ENCODERS:
+    """Per encoding whose default logic is not QF_FD, QF_FD's total time over the
+    default's, per suite."""
+
+    def fd_ratio(report: BenchReport, name: str) -> str:
         default = LOGICS_OF[name][0]
-        if default == "QF_FD" or "QF_FD" not in LOGICS_OF[name]:
-            continue
-        cells = []
-        for report in reports.values():
-            fd = _total(report, f"z3:encoding='smt={name},logic=QF_FD'")
-            base = _total(report, f"z3:encoding='smt={name},logic={default}'")
-            cells.append("-" if not fd or not base else f"{fd / base:.2f}")
-        lines.append(f"| `smt={name}` (default {default}) | " + " | ".join(cells) + " |")
-    return lines
+        fd = _total(report, f"z3:encoding='smt={name},logic=QF_FD'")
+        base = _total(report, f"z3:encoding='smt={name},logic={default}'")
+        return "-" if not fd or not base else f"{fd / base:.2f}"
+
+    names = [
+        name
+        for name in SMT_ENCODERS
+        if LOGICS_OF[name][0] != "QF_FD" and "QF_FD" in LOGICS_OF[name]
+    ]
+    columns: list[Column[str]] = [
+        Column("encoding", lambda name: f"`smt={name}` (default {LOGICS_OF[name][0]})")
+    ]
+    def suite_column(suite: str, report: BenchReport) -> Column[str]:
+        return Column(suite, lambda name: fd_ratio(report, name), align="right")
+
+    columns += [suite_column(suite, report) for suite, report in reports.items()]
+    return Table(columns, names).markdown().splitlines()
 
 
 def _fastest(report: BenchReport) -> str:
