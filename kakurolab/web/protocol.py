@@ -306,14 +306,14 @@ def _type_text(info: Any) -> str:
         nullable = any(isinstance(t, mi.NoneType) for t in info.types)
         return " or ".join(parts) + (" or null" if nullable else "")
     if isinstance(info, mi.LiteralType):
-        return " \\| ".join(f'`"{v}"`' for v in info.values)
+        return " | ".join(f'`"{v}"`' for v in info.values)
     if isinstance(info, mi.IntType):
         low, high = info.ge, info.le
         return f"integer {low}–{high}" if low is not None and high is not None else "integer"
     if isinstance(info, mi.StrType):
         bits = []
         if info.pattern is not None:
-            bits.append("`" + info.pattern.replace("|", "\\|") + "`")
+            bits.append(f"`{info.pattern}`")
         if info.max_length is not None:
             bits.append(f"{info.min_length or 0}–{info.max_length} characters")
         return "string " + ", ".join(bits) if bits else "string"
@@ -323,27 +323,33 @@ def _type_text(info: Any) -> str:
 
 
 def message_table() -> str:
-    """docs/web.md's table of client messages, written from the schema above."""
+    """docs/web.md's table of client messages, written from the schema above (through
+    :mod:`kakurolab.tables`, which escapes the ``|`` of unions and patterns)."""
+    from operator import itemgetter
+
     from msgspec import inspect as mi
 
-    lines = ["| message | field | type | default |", "| --- | --- | --- | --- |"]
+    from ..tables import Column, Table
+
+    rows: list[tuple[str, str, str, str]] = []
     for title, kind in MESSAGES:
         info = mi.type_info(kind)
         assert isinstance(info, mi.StructType)
         tag = f'`{info.tag_field}: "{info.tag}"`' if info.tag_field else ""
         if tag:
-            lines.append(f"| {title} | {tag} | | |")
+            rows.append((title, tag, "", ""))
         if not info.fields and not tag:
-            lines.append(f"| {title} | | | |")
+            rows.append((title, "", "", ""))
         for f in info.fields:
             default = "required" if f.required else (
                 "mode's" if f.default is None and f.name == "permanent" else
                 "none" if f.default is None else f"`{f.default}`")  # fmt: skip
             shown = title if not tag and f is info.fields[0] else ""
-            lines.append(f"| {shown} | `{f.name}` | {_type_text(f.type)} | {default} |")
-    lines.append("")
-    lines.append("Every message refuses fields it does not list.")
-    return "\n".join(lines)
+            rows.append((shown, f"`{f.name}`", _type_text(f.type), default))
+    headers = ("message", "field", "type", "default")
+    columns = [Column(h, itemgetter(i)) for i, h in enumerate(headers)]
+    table = Table(columns, rows).markdown()
+    return table.rstrip("\n") + "\n\nEvery message refuses fields it does not list."
 
 
 if __name__ == "__main__":
