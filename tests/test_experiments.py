@@ -337,3 +337,37 @@ def test_report_without_matplotlib_writes_every_table(tmp_path: Path, monkeypatc
         assert (target / name).read_bytes() == (committed / name).read_bytes(), name
     report = (target / "report.md").read_text()
     assert "## Configurations" in report and "## Plots" not in report
+
+
+def _hog(spec: dict) -> dict:
+    """A run that touches 500 MB (every page, so all of it is resident)."""
+    block = bytearray(500 * 2**20)
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    return {"key": spec["key"], "status": "sat", "touched": sum(block[::4096])}
+
+
+def test_each_run_records_its_own_peak_memory(pe424_path: Path) -> None:
+    """Issue 26: a small run after a 500 MB run records its own small peak, with its own CPU
+    seconds (before: the worker's high-water mark, which only grew)."""
+    from kakurolab.experiments.executors import _rss_mb, _run_forked
+    from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
+    from kakurolab.experiments.runner import _spec
+    from kakurolab.formats import load
+
+    (puzzle,) = load(pe424_path, select=["1"])
+    exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, timeout=30)
+    instance = Instance("1", "s", puzzle, puzzle_hash(puzzle))
+    spec = _spec(exp, instance, Configuration("n", "native", {}), 0)
+    here = _rss_mb()
+    big = _run_forked(spec, 60, run=_hog)
+    small = _run_forked(spec, 60)
+    assert isinstance(big, dict) and isinstance(small, dict)
+    assert big["touched"] == 500 * 2**20 // 4096
+    assert big["peak_rss_mb"] >= 500
+    assert small["status"] == "sat" and small["verified"] is True
+    # The small run starts from this process's memory, not from the 500 MB run's.
+    assert small["peak_rss_mb"] < here + 100 < big["peak_rss_mb"]
+    assert big["cpu_s"] > 0 and small["cpu_s"] > 0
+    assert small["process_s"] >= small["wall_s"] > 0
+    assert _rss_mb() < here + 50  # the 500 MB were never this process's

@@ -424,7 +424,8 @@ ROW_REQUIRED: dict[str, Rule] = {
 ROW_RULES: dict[str, Rule] = {
     **ROW_REQUIRED,
     **{name: _SECONDS for name in ("time_s", "wall_s", "timeout_s", "encode_s")},
-    **{name: _SECONDS for name in ("solve_s", "peak_rss_mb")},
+    **{name: _SECONDS for name in ("solve_s", "peak_rss_mb", "base_rss_mb", "cpu_s")},
+    "process_s": _SECONDS,
     **{name: _COUNT for name in ("repetition", "white_cells", "fixed_cells", "variables")},
     **{name: _COUNT for name in ("clauses", "n_solutions")},
     **{name: _FLAG for name in ("verified", "solved_by_up", "complete")},
