@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.experiments import (
     LocalExecutor,
+    RunSpec,
     find_disagreements,
     load_experiment,
     plan,
@@ -171,14 +173,14 @@ def test_killed_run_resumes_without_duplicates(tmp_path: Path, pe424_path: Path)
 
 def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) -> None:
     from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
-    from kakurolab.experiments.runner import _spec
+    from kakurolab.experiments.runner import make_spec
     from kakurolab.formats import load
 
     puzzles = load(pe424_path, select=["1", "2"])
     exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, timeout=0.01)
     config = Configuration(BACKEND, BACKEND, {})
-    specs = [_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in puzzles]
-    specs[1]["timeout"] = 30.0
+    specs = [make_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in puzzles]
+    specs[1] = dataclasses.replace(specs[1], timeout=30.0)
     # No grace: a cold worker cannot even import its solver in 10 ms, so it is killed.
     rows = list(LocalExecutor(jobs=1, grace=0.0).run(specs))
     by_key = {r["instance"]: r for r in rows}
@@ -189,13 +191,14 @@ def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) ->
 def test_memory_limit_costs_one_row(janko_path: Path) -> None:
     """A formula too big for the memory limit is one memout row; the next run still runs."""
     from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
-    from kakurolab.experiments.runner import _spec
+    from kakurolab.experiments.runner import make_spec
     from kakurolab.formats import load
 
     big, small = load(janko_path, select=["960_31x46", "91_6x6"])
     exp = Experiment(name="t", path=janko_path, root=janko_path.parent, memory_mb=250, timeout=60)
     config = Configuration("c", "pysat", {"encoding": "naive", "solver": "glucose4"})
-    specs = [_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in (big, small)]
+    instances = [Instance(p.id, "s", p, puzzle_hash(p)) for p in (big, small)]
+    specs = [make_spec(exp, instance, config, 0) for instance in instances]
     rows = {r["instance"]: r for r in LocalExecutor().run(specs)}
     assert rows["960_31x46"]["status"] == "memout", rows["960_31x46"]["message"]
     assert rows["91_6x6"]["status"] == "sat" and rows["91_6x6"]["verified"] is True
@@ -339,12 +342,12 @@ def test_report_without_matplotlib_writes_every_table(tmp_path: Path, monkeypatc
     assert "## Configurations" in report and "## Plots" not in report
 
 
-def _hog(spec: dict) -> dict:
+def _hog(spec: RunSpec) -> dict:
     """A run that touches 500 MB (every page, so all of it is resident)."""
     block = bytearray(500 * 2**20)
     for i in range(0, len(block), 4096):
         block[i] = 1
-    return {"key": spec["key"], "status": "sat", "touched": sum(block[::4096])}
+    return {"key": spec.key, "status": "sat", "touched": sum(block[::4096])}
 
 
 def test_each_run_records_its_own_peak_memory(pe424_path: Path) -> None:
@@ -352,13 +355,13 @@ def test_each_run_records_its_own_peak_memory(pe424_path: Path) -> None:
     seconds (before: the worker's high-water mark, which only grew)."""
     from kakurolab.experiments.executors import _rss_mb, _run_forked
     from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
-    from kakurolab.experiments.runner import _spec
+    from kakurolab.experiments.runner import make_spec
     from kakurolab.formats import load
 
     (puzzle,) = load(pe424_path, select=["1"])
     exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, timeout=30)
     instance = Instance("1", "s", puzzle, puzzle_hash(puzzle))
-    spec = _spec(exp, instance, Configuration("n", "native", {}), 0)
+    spec = make_spec(exp, instance, Configuration("n", "native", {}), 0)
     here = _rss_mb()
     big = _run_forked(spec, 60, run=_hog)
     small = _run_forked(spec, 60)

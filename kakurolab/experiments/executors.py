@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KakuroError, UnknownNameError, require
-from .runner import Interrupted, Row, RunSpec, failure_row
+from .records import Row, RunSpec
+from .runner import Interrupted, failure_row
 
 _HEADER = struct.Struct("!I")
 RECYCLE_AFTER = 2000
@@ -291,7 +292,7 @@ class _Worker:
     def send(self, spec: RunSpec, grace: float | None) -> None:
         assert self.proc.stdin is not None
         self.spec, self.started = spec, time.monotonic()
-        limit = hard_deadline(spec["timeout"], grace)
+        limit = hard_deadline(spec.timeout, grace)
         self.deadline = self.started + limit
         _write_frame(self.proc.stdin, (spec, limit + WORKER_MARGIN))
 
@@ -325,7 +326,7 @@ class LocalExecutor:
         """Rows in completion order; the generator kills its workers when closed."""
         if not specs:
             return
-        memory_mb = specs[0].get("memory_mb")
+        memory_mb = specs[0].memory_mb
         queue = deque(specs)
         workers = [_Worker(memory_mb) for _ in range(min(self.jobs, len(specs)))]
         failed_starts = 0
@@ -392,7 +393,7 @@ class LocalExecutor:
         if -code in INTERRUPTS:
             name = signal.Signals(-code).name
             raise Interrupted(
-                f"worker {pid} was stopped by {name} during {spec['key']}; "
+                f"worker {pid} was stopped by {name} during {spec.key}; "
                 "that run is not recorded: rerun to resume"
             )
         if code == -signal.SIGALRM:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..fileio import write_text
+from .records import Row
 from .results import (
     Results,
     Table,
@@ -27,7 +28,8 @@ from .results import (
     solved,
     summary_table,
 )
-from .runner import Row, find_disagreements, warn
+from .runner import find_disagreements
+from .runsfile import warn
 
 __all__ = ["Results", "by_config", "find_results", "load_results", "run_time", "solved"]
 

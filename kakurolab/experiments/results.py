@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
-from .runner import DEFINITIVE, Row, find_disagreements, latest_rows, read_rows, warn
+from .records import DEFINITIVE, Row
+from .runner import find_disagreements
+from .runsfile import latest_rows, read_rows, warn
 
 Table = list[dict[str, Any]]
 
