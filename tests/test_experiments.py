@@ -26,7 +26,9 @@ from kakurolab.experiments import (
     run_experiment,
 )
 from kakurolab.experiments.plan import canonical_text, expand, parse_select
+from kakurolab.experiments.records import Row
 from kakurolab.experiments.report import build_report, find_results, load_results, summary_table
+from kakurolab.experiments.runsfile import ROW_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 # The OR-Tools peer when installed (the reference), else the dependency-free native solver.
@@ -113,6 +115,10 @@ def test_run_verifies_rows_and_reports(tmp_path: Path, pe424_path: Path, janko_p
     for key in ("hash", "start", "peak_rss_mb", "encode_s", "solve_s", "seed", "digest"):
         assert one[key] is not None, key
     assert len(one["hash"]) == 64 and one["peak_rss_mb"] > 1
+
+    for row in rows.values():  # rows are typed records: every field is declared in Row
+        assert set(row) <= set(Row.__annotations__), set(row) - set(Row.__annotations__)
+        assert row["cpu_s"] > 0 and row["process_s"] >= row["wall_s"]
 
     env = json.loads((tmp_path / "results" / "t" / "environment.json").read_text())
     assert env["cores"] and env["python"] and "packages" in env
@@ -374,3 +380,14 @@ def test_each_run_records_its_own_peak_memory(pe424_path: Path) -> None:
     assert big["cpu_s"] > 0 and small["cpu_s"] > 0
     assert small["process_s"] >= small["wall_s"] > 0
     assert _rss_mb() < here + 50  # the 500 MB were never this process's
+
+
+@pytest.mark.parametrize("name", ["certificates", "encodings", "pe424", "scaling", "solvers"])
+def test_committed_rows_fit_the_row_record(name: str) -> None:
+    """Every field of every committed row (renamed old keys included) is a declared field of
+    the Row record, and every field the reader checks is one too."""
+    assert set(ROW_RULES) <= set(Row.__annotations__)
+    rows = read_rows(ROOT / "results" / name / "runs.jsonl")
+    assert rows
+    for row in rows:
+        assert set(row) <= set(Row.__annotations__), set(row) - set(Row.__annotations__)

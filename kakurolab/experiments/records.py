@@ -9,16 +9,80 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ..model import Puzzle
 
 DEFINITIVE = frozenset({"sat", "unsat"})
 """Statuses that end a run with an answer; everything else counts as unsolved."""
 
-Row = dict[str, Any]
-"""One row of ``runs.jsonl``: JSON, so a plain mapping, with the fields
-:data:`kakurolab.experiments.runsfile.ROW_RULES` checks on reading."""
+class Row(TypedDict, total=False):
+    """One row of ``runs.jsonl`` (docs/experiments.md): every field with its type.
+
+    A JSON object on disk and a dict in memory, so committed rows read and print unchanged
+    (rows from before the shared vocabulary are renamed on reading); the types are checked
+    statically here, and on reading by :data:`kakurolab.experiments.runsfile.ROW_RULES`.
+    """
+
+    # the run: what was measured, under which configuration
+    key: str
+    experiment: str
+    instance: str
+    set: str
+    hash: str
+    rows: int
+    cols: int
+    white_cells: int
+    kind: str
+    config: str
+    backend: str
+    options: dict[str, Any]
+    encoding: str | None
+    solver: str | None
+    task: str
+    repetition: int
+    seed: int
+    timeout_s: float
+    start: str
+    host: str
+    pid: int
+    # what happened
+    status: str
+    verified: bool | None
+    outcome: str | None
+    message: str
+    answer: str | None
+    digest: str | None
+    n_solutions: int | None
+    complete: bool | None
+    verdict: str
+    # time, size and memory
+    time_s: float | None
+    encode_s: float | None
+    solve_s: float | None
+    wall_s: float
+    process_s: float
+    cpu_s: float
+    peak_rss_mb: float
+    base_rss_mb: float
+    variables: int | None
+    clauses: int | None
+    stats: dict[str, Any]
+    # the up-only task
+    fixed_cells: int
+    solved_by_up: bool
+    # the certify task (``certify.certificate_row``)
+    find_s: float
+    refute_s: float
+    certify_s: float
+    proof_lines: int
+    proof_bytes: int
+    steps: int | None
+    check_times: dict[str, float]
+    check_python: float | None
+    check_native: float | None
+    ratio_python: float | None
+    ratio_native: float | None
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,8 @@ def size_table(rows: list[Row]) -> Table:
     table = []
     for config, by_instance in groups.items():
         sized = list(by_instance.values())
-        variables = [r["variables"] for r in sized]
-        clauses = [r["clauses"] for r in sized if r.get("clauses") is not None]
+        variables = [v for r in sized if (v := r.get("variables")) is not None]
+        clauses = [c for r in sized if (c := r.get("clauses")) is not None]
         table.append(
             {
                 "configuration": config,
@@ -117,7 +117,7 @@ def task_table(rows: list[Row]) -> Table:
 
 def up_table(rows: list[Row]) -> Table:
     """Cells fixed by unit propagation alone (rows of the ``up-only`` task)."""
-    table = []
+    table: Table = []
     for config, group in by_config(r for r in rows if r.get("task") == "up-only").items():
         done = [r for r in group if r.get("fixed_cells") is not None]
         if not done:

@@ -50,12 +50,12 @@ def execute(spec: RunSpec) -> Row:
     try:
         row.update(TASKS[spec.task].run(spec))
     except MemoryError:
-        row.update(status="memout", message="MemoryError (memory limit reached)")
+        row.update({"status": "memout", "message": "MemoryError (memory limit reached)"})
     except KakuroError as exc:  # backends wrap solver failures, out-of-memory included
-        row.update(status="memout" if _is_memout(str(exc)) else "error", message=str(exc))
+        row.update({"status": "memout" if _is_memout(str(exc)) else "error", "message": str(exc)})
     except Exception as exc:
         last = traceback.format_exception_only(exc)[-1].strip()
-        row.update(status="memout" if _is_memout(last) else "error", message=last)
+        row.update({"status": "memout" if _is_memout(last) else "error", "message": last})
     row["wall_s"] = seconds(time.perf_counter() - t0)
     return row
 
@@ -104,7 +104,7 @@ def base_row(spec: RunSpec, start: str) -> Row:
 def failure_row(spec: RunSpec, status: str, message: str, elapsed: float) -> Row:
     """The row for a run whose child was killed or died (written by the parent)."""
     row = base_row(spec, datetime.now(UTC).isoformat(timespec="milliseconds"))
-    row.update(status=status, message=message, wall_s=seconds(elapsed))
+    row.update({"status": status, "message": message, "wall_s": seconds(elapsed)})
     if status == "timeout":
         row["time_s"] = spec.timeout
     return row
