@@ -38,3 +38,6 @@ def test_grid_runs_on_a_local_dask_cluster(tmp_path: Path, pe424_path: Path) -> 
     assert len({r["key"] for r in rows}) == 8
     assert {r["answer"] for r in rows if r["instance"] == "pe424/1"} == {"8426039571"}
     assert all(r["verified"] for r in rows)
+    # Measured as locally: each run in a process of its own, with its own peak and CPU time.
+    assert len({r["pid"] for r in rows}) == 8
+    assert all(r["peak_rss_mb"] > 0 and r["cpu_s"] > 0 and r["base_rss_mb"] > 0 for r in rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.experiments import (
     LocalExecutor,
+    RunSpec,
     find_disagreements,
     load_experiment,
     plan,
@@ -24,7 +26,9 @@ from kakurolab.experiments import (
     run_experiment,
 )
 from kakurolab.experiments.plan import canonical_text, expand, parse_select
+from kakurolab.experiments.records import Row
 from kakurolab.experiments.report import build_report, find_results, load_results, summary_table
+from kakurolab.experiments.runsfile import ROW_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 # The OR-Tools peer when installed (the reference), else the dependency-free native solver.
@@ -112,6 +116,10 @@ def test_run_verifies_rows_and_reports(tmp_path: Path, pe424_path: Path, janko_p
         assert one[key] is not None, key
     assert len(one["hash"]) == 64 and one["peak_rss_mb"] > 1
 
+    for row in rows.values():  # rows are typed records: every field is declared in Row
+        assert set(row) <= set(Row.__annotations__), set(row) - set(Row.__annotations__)
+        assert row["cpu_s"] > 0 and row["process_s"] >= row["wall_s"]
+
     env = json.loads((tmp_path / "results" / "t" / "environment.json").read_text())
     assert env["cores"] and env["python"] and "packages" in env
 
@@ -171,14 +179,14 @@ def test_killed_run_resumes_without_duplicates(tmp_path: Path, pe424_path: Path)
 
 def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) -> None:
     from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
-    from kakurolab.experiments.runner import _spec
+    from kakurolab.experiments.runner import make_spec
     from kakurolab.formats import load
 
     puzzles = load(pe424_path, select=["1", "2"])
     exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, timeout=0.01)
     config = Configuration(BACKEND, BACKEND, {})
-    specs = [_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in puzzles]
-    specs[1]["timeout"] = 30.0
+    specs = [make_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in puzzles]
+    specs[1] = dataclasses.replace(specs[1], timeout=30.0)
     # No grace: a cold worker cannot even import its solver in 10 ms, so it is killed.
     rows = list(LocalExecutor(jobs=1, grace=0.0).run(specs))
     by_key = {r["instance"]: r for r in rows}
@@ -189,13 +197,14 @@ def test_hard_timeout_kills_the_worker_and_the_pool_goes_on(pe424_path: Path) ->
 def test_memory_limit_costs_one_row(janko_path: Path) -> None:
     """A formula too big for the memory limit is one memout row; the next run still runs."""
     from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
-    from kakurolab.experiments.runner import _spec
+    from kakurolab.experiments.runner import make_spec
     from kakurolab.formats import load
 
     big, small = load(janko_path, select=["960_31x46", "91_6x6"])
     exp = Experiment(name="t", path=janko_path, root=janko_path.parent, memory_mb=250, timeout=60)
     config = Configuration("c", "pysat", {"encoding": "naive", "solver": "glucose4"})
-    specs = [_spec(exp, Instance(p.id, "s", p, puzzle_hash(p)), config, 0) for p in (big, small)]
+    instances = [Instance(p.id, "s", p, puzzle_hash(p)) for p in (big, small)]
+    specs = [make_spec(exp, instance, config, 0) for instance in instances]
     rows = {r["instance"]: r for r in LocalExecutor().run(specs)}
     assert rows["960_31x46"]["status"] == "memout", rows["960_31x46"]["message"]
     assert rows["91_6x6"]["status"] == "sat" and rows["91_6x6"]["verified"] is True
@@ -337,3 +346,48 @@ def test_report_without_matplotlib_writes_every_table(tmp_path: Path, monkeypatc
         assert (target / name).read_bytes() == (committed / name).read_bytes(), name
     report = (target / "report.md").read_text()
     assert "## Configurations" in report and "## Plots" not in report
+
+
+def _hog(spec: RunSpec) -> dict:
+    """A run that touches 500 MB (every page, so all of it is resident)."""
+    block = bytearray(500 * 2**20)
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    return {"key": spec.key, "status": "sat", "touched": sum(block[::4096])}
+
+
+def test_each_run_records_its_own_peak_memory(pe424_path: Path) -> None:
+    """Issue 26: a small run after a 500 MB run records its own small peak, with its own CPU
+    seconds (before: the worker's high-water mark, which only grew)."""
+    from kakurolab.experiments.executors import _rss_mb, _run_forked
+    from kakurolab.experiments.plan import Configuration, Experiment, Instance, puzzle_hash
+    from kakurolab.experiments.runner import make_spec
+    from kakurolab.formats import load
+
+    (puzzle,) = load(pe424_path, select=["1"])
+    exp = Experiment(name="t", path=pe424_path, root=pe424_path.parent, timeout=30)
+    instance = Instance("1", "s", puzzle, puzzle_hash(puzzle))
+    spec = make_spec(exp, instance, Configuration("n", "native", {}), 0)
+    here = _rss_mb()
+    big = _run_forked(spec, 60, run=_hog)
+    small = _run_forked(spec, 60)
+    assert isinstance(big, dict) and isinstance(small, dict)
+    assert big["touched"] == 500 * 2**20 // 4096
+    assert big["peak_rss_mb"] >= 500
+    assert small["status"] == "sat" and small["verified"] is True
+    # The small run starts from this process's memory, not from the 500 MB run's.
+    assert small["peak_rss_mb"] < here + 100 < big["peak_rss_mb"]
+    assert big["cpu_s"] > 0 and small["cpu_s"] > 0
+    assert small["process_s"] >= small["wall_s"] > 0
+    assert _rss_mb() < here + 50  # the 500 MB were never this process's
+
+
+@pytest.mark.parametrize("name", ["certificates", "encodings", "pe424", "scaling", "solvers"])
+def test_committed_rows_fit_the_row_record(name: str) -> None:
+    """Every field of every committed row (renamed old keys included) is a declared field of
+    the Row record, and every field the reader checks is one too."""
+    assert set(ROW_RULES) <= set(Row.__annotations__)
+    rows = read_rows(ROOT / "results" / name / "runs.jsonl")
+    assert rows
+    for row in rows:
+        assert set(row) <= set(Row.__annotations__), set(row) - set(Row.__annotations__)

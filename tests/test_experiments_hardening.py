@@ -25,7 +25,8 @@ from kakurolab.errors import KakuroError
 from kakurolab.experiments import LocalExecutor, load_experiment, read_rows, run_experiment
 from kakurolab.experiments.executors import _WORKER_CODE, _Worker
 from kakurolab.experiments.plan import MAX_RUNS, Configuration, Experiment, Instance, puzzle_hash
-from kakurolab.experiments.runner import _spec, task_count
+from kakurolab.experiments.runner import make_spec
+from kakurolab.experiments.tasks import task_count
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = [sys.executable, "-m", "kakurolab"]
@@ -186,10 +187,13 @@ def test_a_count_without_proof_is_never_unsat(monkeypatch, pe424_puzzles, limit)
         False: Result(status=Status.UNKNOWN, solutions=[], complete=False),
         True: Result(status=Status.UNSAT, solutions=[], complete=True),
     }
-    spec = {"backend": "native", "options": {}, "timeout": 100.0, "count_limit": limit}
+    exp = Experiment(name="t", path=Path("t.toml"), root=Path("."), timeout=100.0)
+    exp.count_limit = limit
+    instance = Instance("p", "s", puzzle, puzzle_hash(puzzle))
+    spec = make_spec(exp, instance, Configuration("native", "native", {}, task="count"), 0)
     for proved, result in results.items():
         monkeypatch.setattr(uniqueness, "count", lambda *a, _r=result, **k: _r)
-        row = task_count(puzzle, spec)
+        row = task_count(spec)
         assert (row["status"] == "unsat") is proved, (proved, row["status"])
 
 
@@ -429,7 +433,7 @@ def test_a_worker_keeps_its_own_deadline(pe424_path: Path, tmp_path: Path) -> No
     puzzle = kl.load(tmp_path / "latin.kakuro")[0]
     exp = Experiment(name="t", path=tmp_path, root=tmp_path, timeout=0.5, count_limit=None)
     config = Configuration("native", "native", {}, task="count", soft_timeout=False)
-    spec = _spec(exp, Instance("latin", "s", puzzle, puzzle_hash(puzzle)), config, 0)
+    spec = make_spec(exp, Instance("latin", "s", puzzle, puzzle_hash(puzzle)), config, 0)
     worker = _Worker(None)
     try:
         start = time.monotonic()

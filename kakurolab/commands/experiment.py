@@ -244,7 +244,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     the_plan = plan(experiment, load_instances(experiment, keep_generated=False))
     if not the_plan.specs and not the_plan.skipped:
         raise KakuroError(f"{args.config}: nothing to run")
-    per_config = Counter(s["config"] for s in the_plan.specs)  # one pass: linear in runs
+    per_config = Counter(s.config for s in the_plan.specs)  # one pass: linear in runs
     runs = {config.label: per_config[config.label] for config in the_plan.configs}
     if args.json:
         emit_json(

@@ -7,7 +7,10 @@ turns the rows into Markdown/CSV tables, plots and mkplot JSON.  See docs/experi
 
 from .executors import EXECUTORS, DaskExecutor, LocalExecutor, make_executor
 from .plan import Configuration, Experiment, Instance, load_experiment, load_instances
-from .runner import TASKS, Plan, Summary, find_disagreements, plan, read_rows, run_experiment
+from .records import RunSpec
+from .runner import Plan, Summary, find_disagreements, plan, run_experiment
+from .runsfile import read_rows
+from .tasks import TASKS, Task
 
 __all__ = [
     "EXECUTORS",
@@ -18,7 +21,9 @@ __all__ = [
     "Instance",
     "LocalExecutor",
     "Plan",
+    "RunSpec",
     "Summary",
+    "Task",
     "find_disagreements",
     "load_experiment",
     "load_instances",

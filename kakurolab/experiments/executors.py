@@ -1,21 +1,25 @@
-"""Executors: where runs execute.  Each run gets a killable child with a memory limit.
+"""Executors: where runs execute.  Each run gets a killable process with a memory limit.
 
 :class:`LocalExecutor` keeps a pool of persistent worker processes (``python -c ...``
-speaking length-prefixed pickles over pipes).  A worker sets ``RLIMIT_AS`` once at start and
-then serves runs one after another, so a millisecond PE424 run costs a pipe round trip, not
-a process start.  Only a worker that overruns its hard deadline, dies, or hits the memory
-limit is killed and replaced, and that run becomes one ``timeout``/``crash``/``memout`` row.
+speaking length-prefixed pickles over pipes).  A worker sets ``RLIMIT_AS`` once at start,
+imports the package once, and then forks one child per run: the child runs the spec and
+dies, so its peak memory and CPU time (``wait4``) are the run's own, while a millisecond
+PE424 run costs a fork and a pipe round trip, not a process start.  A run whose child
+dies is one ``crash``/``memout``/``timeout`` row and the worker goes on; a worker that
+overruns its hard deadline or dies is killed and replaced.
 
 Workers are plain subprocesses rather than ``multiprocessing`` children on purpose: Dask
 workers are daemonic processes, which may not start ``multiprocessing`` children, but may
 start subprocesses.  :class:`DaskExecutor` therefore ships chunks of runs to a Dask cluster
-and each chunk runs through a one-worker :class:`LocalExecutor` on the Dask worker's host.
+and each chunk runs through a one-worker :class:`LocalExecutor` on the Dask worker's host,
+measured the same way.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import math
 import os
 import pickle
@@ -28,12 +32,14 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KakuroError, UnknownNameError, require
-from .runner import Interrupted, Row, RunSpec, failure_row
+from .records import Row, RunSpec
+from .runner import Interrupted, failure_row
 
 _HEADER = struct.Struct("!I")
 RECYCLE_AFTER = 2000
@@ -90,22 +96,101 @@ def _read_frame(fh: IO[bytes]) -> Any:
     return None if body is None else pickle.loads(body)
 
 
-def _reset_peak() -> None:
-    """Reset the kernel's resident-set high-water mark so each run reports its own peak."""
-    with contextlib.suppress(OSError):
-        Path("/proc/self/clear_refs").write_text("5")
-
-
-def _peak_rss_mb() -> float:
-    """Peak resident memory since the last reset (VmHWM), else ``ru_maxrss`` (since start)."""
+def _rss_mb() -> float:
+    """This process's resident memory now (VmRSS), 0 where /proc is missing."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith("VmRSS:"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         pass
-    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20, 1)
+    return 0.0
+
+
+_MAXRSS_SCALE = 1 if sys.platform == "darwin" else 1024
+"""``ru_maxrss`` is in bytes on macOS, KiB on Linux."""
+
+
+@dataclass(frozen=True)
+class ChildDied:
+    """What the worker sends instead of a row when the process of a run died."""
+
+    status: int
+    """The exit status of the run's process, as ``subprocess`` reports it (``-SIG``)."""
+    usage: dict[str, float]
+
+
+def _usage(ru: resource.struct_rusage, base_mb: float, wall: float) -> dict[str, float]:
+    """The run's own figures, from ``wait4`` of the process that ran it and nothing else."""
+    return {
+        "peak_rss_mb": round(ru.ru_maxrss * _MAXRSS_SCALE / 2**20, 1),
+        "base_rss_mb": base_mb,
+        "cpu_s": round(ru.ru_utime + ru.ru_stime, 6),
+        "process_s": round(wall, 6),
+    }
+
+
+def _run_forked(
+    spec: RunSpec, seconds: float, run: Callable[[RunSpec], Row] | None = None
+) -> Row | ChildDied:
+    """One run in a child forked from this (warm, idle) worker: its peak memory is its own.
+
+    ``wait4`` gives the child's own ``ru_maxrss`` and CPU time: a run after a large one
+    starts from the worker's memory, not from what the large one left behind.  The child
+    starts with the worker's resident pages (``base_rss_mb``: the interpreter and the
+    libraries loaded so far), so ``peak_rss_mb - base_rss_mb`` is what the run added.
+    Modules the child imported are imported here afterwards, so the next child starts warm.
+    ``run`` replaces :func:`runner.execute` (tests).
+    """
+    from .runner import execute
+
+    run = run or execute
+    base = _rss_mb()
+    known = set(sys.modules)
+    parent = os.getpid()
+    read_end, write_end = os.pipe()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child: runs the spec, sends its row, never returns
+        try:
+            os.close(read_end)
+            _die_with_parent(parent)
+            _set_alarm(seconds)
+            row = run(spec)
+            row["pid"] = os.getpid()
+            new = sorted(set(sys.modules) - known)
+            with os.fdopen(write_end, "wb") as out:
+                _write_frame(out, (row, new))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as answer:
+        frame = _read_frame(answer)  # None: the child died before it answered
+    _, status, usage = os.wait4(pid, 0)
+    figures = _usage(usage, base, time.perf_counter() - start)
+    if frame is None or not os.WIFEXITED(status):
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        return ChildDied(code, figures)
+    row, new_modules = frame
+    row.update(figures)
+    _warm(new_modules)
+    return row
+
+
+def _warm(modules: list[str]) -> None:
+    """Import what a run imported, so later runs do not pay for it again."""
+    import importlib
+
+    for name in modules:
+        if name not in sys.modules:
+            with contextlib.suppress(Exception):
+                importlib.import_module(name)
+
+
+@functools.cache
+def _libc() -> Any:
+    """The C library, loaded once by the worker (each run's child only calls it)."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -120,8 +205,7 @@ def _die_with_parent(parent: int) -> None:
     armed = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+            armed = _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
     if os.getppid() != parent:
         os._exit(0)
     if armed:
@@ -146,6 +230,8 @@ def worker_main() -> None:
 
     Arguments: the memory limit in MB (0: none) and the parent's pid.  Each frame is a
     ``(spec, seconds)`` pair: the run and the deadline after which the worker kills itself.
+    Each run executes in a child forked for it (:func:`_run_forked`); the answer is its row,
+    or :class:`ChildDied` when that child died.
     """
     memory_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     parent = int(sys.argv[2]) if len(sys.argv) > 2 else os.getppid()
@@ -164,18 +250,15 @@ def worker_main() -> None:
         except (ValueError, OSError) as exc:
             print(f"kakuro: worker cannot set memory_mb = {memory_mb}: {exc}", file=sys.stderr)
             os._exit(SETUP_FAILED)
-    from .runner import execute  # imports the package and backend registry once
+    from . import runner  # noqa: F401  (the package and backend registry, imported once)
 
     stdin = sys.stdin.buffer
     while (frame := _read_frame(stdin)) is not None:
         spec, seconds = frame
-        _set_alarm(seconds)
-        _reset_peak()
-        row = execute(spec)
+        _set_alarm(seconds)  # the child has the same deadline; either ends the run
+        answer = _run_forked(spec, seconds)
         _set_alarm(0)
-        row["peak_rss_mb"] = _peak_rss_mb()
-        row["pid"] = os.getpid()
-        _write_frame(proto, row)
+        _write_frame(proto, answer)
 
 
 # -- the parent side ---------------------------------------------------------------------
@@ -209,11 +292,11 @@ class _Worker:
     def send(self, spec: RunSpec, grace: float | None) -> None:
         assert self.proc.stdin is not None
         self.spec, self.started = spec, time.monotonic()
-        limit = hard_deadline(spec["timeout"], grace)
+        limit = hard_deadline(spec.timeout, grace)
         self.deadline = self.started + limit
         _write_frame(self.proc.stdin, (spec, limit + WORKER_MARGIN))
 
-    def receive(self) -> Row | None:
+    def receive(self) -> Row | ChildDied | None:
         assert self.proc.stdout is not None
         row = _read_frame(self.proc.stdout)
         self.spec, self.deadline = None, math.inf
@@ -243,7 +326,7 @@ class LocalExecutor:
         """Rows in completion order; the generator kills its workers when closed."""
         if not specs:
             return
-        memory_mb = specs[0].get("memory_mb")
+        memory_mb = specs[0].memory_mb
         queue = deque(specs)
         workers = [_Worker(memory_mb) for _ in range(min(self.jobs, len(specs)))]
         failed_starts = 0
@@ -272,10 +355,13 @@ class LocalExecutor:
                     spec, started = w.spec, w.started
                     assert spec is not None
                     row = w.receive()
-                    if row is None:
-                        yield self._death_row(w, spec, started, memory_mb)
+                    if row is None:  # the worker itself died
+                        code = w.proc.wait()
+                        yield self._death_row(code, w.proc.pid, spec, started, memory_mb)
                         self._replace(workers, w, memory_mb)
                         continue
+                    if isinstance(row, ChildDied):  # the run's own process died
+                        row = self._death_row(row.status, w.proc.pid, spec, started, memory_mb)
                     yield row
                     w.served += 1
                     if self._worn_out(w, row, memory_mb):
@@ -295,17 +381,19 @@ class LocalExecutor:
                 w.kill()
 
     @staticmethod
-    def _death_row(worker: _Worker, spec: RunSpec, started: float, memory_mb: int | None) -> Row:
-        """The row for a worker that died during a run; none for an interrupt or a worker
-        that could not start (those stop the experiment, the run stays pending)."""
-        code = worker.proc.wait()
+    def _death_row(
+        code: int, pid: int, spec: RunSpec, started: float, memory_mb: int | None
+    ) -> Row:
+        """The row for a worker (or the run's child) that died during a run; none for an
+        interrupt or a worker that could not start (those stop the experiment, the run stays
+        pending)."""
         elapsed = time.monotonic() - started
         if code == SETUP_FAILED:
             raise KakuroError("worker processes cannot start (their message is above)")
         if -code in INTERRUPTS:
             name = signal.Signals(-code).name
             raise Interrupted(
-                f"worker {worker.proc.pid} was stopped by {name} during {spec['key']}; "
+                f"worker {pid} was stopped by {name} during {spec.key}; "
                 "that run is not recorded: rerun to resume"
             )
         if code == -signal.SIGALRM:
@@ -316,13 +404,13 @@ class LocalExecutor:
 
     @staticmethod
     def _worn_out(worker: _Worker, row: Row, memory_mb: int | None) -> bool:
-        """Replace a worker after a memout (its heap may be unusable), when its memory
-        grows past half the limit (a leak would turn later runs into false memouts), and
-        after ``RECYCLE_AFTER`` runs."""
-        if row["status"] == "memout" or worker.served >= RECYCLE_AFTER:
+        """Replace a worker when its own memory (the runs' children start from it) grows
+        past half the limit (modules imported on the way), and after ``RECYCLE_AFTER``
+        runs.  A memout ends only the run's child: the worker is untouched."""
+        if worker.served >= RECYCLE_AFTER:
             return True
-        peak = row.get("peak_rss_mb")
-        return bool(memory_mb and peak and peak > memory_mb / 2)
+        base = row.get("base_rss_mb")
+        return bool(memory_mb and base and base > memory_mb / 2)
 
     @staticmethod
     def _replace(workers: list[_Worker], old: _Worker, memory_mb: int | None) -> None:

@@ -27,9 +27,10 @@ from typing import Any
 from ..errors import KakuroError
 from ..fileio import write_text
 from ..model import Block, ClueCell, Puzzle, White
+from .tasks import TASKS
 
-TASK_NAMES = ("solve", "unique", "count", "up-only", "certify")
-"""The tasks a config may name; ``runner.TASKS`` holds their implementations."""
+TASK_NAMES = tuple(TASKS)
+"""The tasks a config may name (one record each in ``tasks.TASKS``)."""
 
 MAX_RUNS = 100_000
 """The most runs one experiment may plan (instances x configurations x repetitions), and so

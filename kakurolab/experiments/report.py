@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import tables
 from ..fileio import write_text
+from .records import Row
 from .results import (
     Results,
     Table,
@@ -26,7 +27,8 @@ from .results import (
     solved,
     summary_table,
 )
-from .runner import Row, find_disagreements, warn
+from .runner import find_disagreements
+from .runsfile import warn
 
 __all__ = ["Results", "by_config", "find_results", "load_results", "run_time", "solved"]
 
@@ -50,8 +52,8 @@ def size_table(rows: list[Row]) -> Table:
     table = []
     for config, by_instance in groups.items():
         sized = list(by_instance.values())
-        variables = [r["variables"] for r in sized]
-        clauses = [r["clauses"] for r in sized if r.get("clauses") is not None]
+        variables = [v for r in sized if (v := r.get("variables")) is not None]
+        clauses = [c for r in sized if (c := r.get("clauses")) is not None]
         table.append(
             {
                 "configuration": config,
@@ -114,7 +116,7 @@ def task_table(rows: list[Row]) -> Table:
 
 def up_table(rows: list[Row]) -> Table:
     """Cells fixed by unit propagation alone (rows of the ``up-only`` task)."""
-    table = []
+    table: Table = []
     for config, group in by_config(r for r in rows if r.get("task") == "up-only").items():
         done = [r for r in group if r.get("fixed_cells") is not None]
         if not done:

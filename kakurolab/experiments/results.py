@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
-from .runner import DEFINITIVE, Row, find_disagreements, latest_rows, read_rows, warn
+from .records import DEFINITIVE, Row
+from .runner import find_disagreements
+from .runsfile import latest_rows, read_rows, warn
 
 Table = list[dict[str, Any]]
 
@@ -150,7 +152,7 @@ def summary_table(rows: list[Row]) -> Table:
             "total_s": round(sum(times), 3),
         }
         if cryptic:
-            answers = {r["instance"]: r["answer"] for r in group if solved(r) and r.get("answer")}
+            answers = {r["instance"]: a for r in group if solved(r) and (a := r.get("answer"))}
             entry["answer_sum"] = sum(int(a) for a in answers.values()) if answers else None
         table.append(entry)
     table.sort(key=lambda e: (-e["solved"], e["par2_s"], e["configuration"]))
