@@ -6,7 +6,7 @@ import argparse
 
 from ..logic import BY_NAME, TECHNIQUES, Contradiction, explain_puzzle
 from ..logic.explain import candidates_text
-from ._common import Batch, add_puzzle_args, emit_json
+from ._common import Batch, add_puzzle_args, add_timeout_arg, emit_json
 from .hint import add_state_arg, start_state
 
 
@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="use only the ladder up to this technique (to see where a simpler solver stops); "
         f"one of: {', '.join(BY_NAME)}",
     )
+    add_timeout_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -35,17 +36,18 @@ def run(args: argparse.Namespace) -> int:
     if args.up_to:
         ladder = TECHNIQUES[: TECHNIQUES.index(BY_NAME[args.up_to]) + 1]
     batch = Batch.load(args)
-    solved = total = 0
+    solved = total = late = 0
     for puzzle in batch:
         start = start_state(puzzle, args.state)
         try:
-            result = explain_puzzle(puzzle, start, techniques=ladder)
+            result = explain_puzzle(puzzle, start, techniques=ladder, timeout=args.timeout)
         except Contradiction as exc:
             raise Contradiction(
                 f"puzzle {puzzle.id}: the state cannot be completed: {exc}"
             ) from None
         total += 1
         solved += result.solved
+        late += result.timed_out
         if args.json:
             emit_json(result.to_json())
             continue
@@ -62,4 +64,4 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join("  " + line for line in candidates_text(result.state).splitlines()))
     if total > 1 and not args.json:
         print(f"solved by deduction alone: {solved} of {total} puzzles")
-    return batch.exit_code(0)
+    return batch.exit_code(1 if late else 0)

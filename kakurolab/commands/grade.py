@@ -17,7 +17,7 @@ from ..errors import KakuroError
 from ..fileio import read_text
 from ..logic import TECHNIQUES, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
-from ._common import Batch, add_puzzle_args, emit_json, progress
+from ._common import Batch, add_puzzle_args, add_timeout_arg, emit_json, progress, timeout_fields
 from ._output import check_writable, renamed, write_text, written
 
 START = "<!-- grade-report:start -->"
@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="write a Markdown report with grade counts and rank correlations to FILE "
         f"(between {START} and {END} when FILE has them)",
     )
+    add_timeout_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -41,10 +42,19 @@ def run(args: argparse.Namespace) -> int:
     batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0
+    late = 0
     for puzzle in progress(batch, total=len(batch), desc="grade", enabled=not args.json):
         start = time.perf_counter()
-        result = grade(puzzle, deduce(puzzle))
+        deduction = deduce(puzzle, timeout=args.timeout)
         seconds += time.perf_counter() - start
+        if deduction.timed_out:  # no grade: a cut deduction would read as "needs search"
+            late += 1
+            if args.json:
+                emit_json({"id": puzzle.id, **timeout_fields(deduction.timeout)})
+            else:
+                print(f"{puzzle.id}: unknown ({deduction.summary()})")
+            continue
+        result = grade(puzzle, deduction)
         grades.append(result)
         if args.json:
             emit_json(renamed(result.to_json(), {"ambiguity": "mean_ambiguity"}))
@@ -60,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(written(args.report, "markdown", puzzles=len(grades)))
         else:
             print(f"report written to {args.report}")
-    return batch.exit_code(0)
+    return batch.exit_code(1 if late else 0)
 
 
 def _published_number(puzzle_id: str, position: int) -> int:
