@@ -47,10 +47,14 @@ def test_every_backend_stops_within_its_timeout(backend_name: str, large_grid) -
         assert result.status is Status.UNKNOWN and "timeout" in result.message
 
 
-def test_backends_that_overrun_their_limit_say_so() -> None:
-    """Only backends whose solver ignores its limit pay for a child process."""
-    assert not BACKENDS["cvc5"].interruptible
-    assert BACKENDS["native"].interruptible
+def test_only_puzzles_a_solver_overruns_pay_for_a_child(large_grid) -> None:
+    """A child costs about 0.1 s a session: CP-SAT keeps small puzzles in process."""
+    small = square((3, 4), (3, 4))
+    assert BACKENDS["cvc5"].overruns_from == 0
+    assert get_backend("native").overruns(large_grid) is False
+    if BACKENDS["cpsat"].available():
+        assert get_backend("cpsat").overruns(large_grid)
+        assert not get_backend("cpsat").overruns(small)
 
 
 @pytest.mark.skipif(not ChildSession.possible(), reason="no fork on this platform")
