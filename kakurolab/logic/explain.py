@@ -202,6 +202,7 @@ class Engine:
                 if step is not None:
                     return step
             i += 1
+        self.timed_out = deadlines.passed()  # a technique may have stopped early for it
         return None
 
     @property
