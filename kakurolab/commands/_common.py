@@ -75,6 +75,15 @@ def timeout_fields(timeout: float | None) -> dict[str, str]:
     return {"status": "unknown", "message": f"timeout after {timeout:g} s"}
 
 
+def report_unsat(puzzle_id: str, reason: object, as_json: bool) -> None:
+    """The line of a puzzle that deduction from the blank grid proves has no solution: the
+    verdict ``unsat`` (exit 1) that solve, unique and certify give the same input."""
+    if as_json:
+        emit_json({"id": puzzle_id, "status": "unsat", "message": f"no solution: {reason}"})
+    else:
+        print(f"{puzzle_id}: unsat (deduction proves there is no solution: {reason})")
+
+
 def add_puzzle_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
     """PUZZLES positional(s) plus --format, --select, --allow-short-runs and --json."""
     if many:

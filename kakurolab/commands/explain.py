@@ -6,7 +6,7 @@ import argparse
 
 from ..logic import BY_NAME, TECHNIQUES, Contradiction, explain_puzzle
 from ..logic.explain import candidates_text
-from ._common import Batch, add_puzzle_args, add_timeout_arg, emit_json
+from ._common import Batch, add_puzzle_args, add_timeout_arg, emit_json, report_unsat
 from .hint import add_state_arg, start_state
 
 
@@ -36,12 +36,16 @@ def run(args: argparse.Namespace) -> int:
     if args.up_to:
         ladder = TECHNIQUES[: TECHNIQUES.index(BY_NAME[args.up_to]) + 1]
     batch = Batch.load(args)
-    solved = total = late = 0
+    solved = total = late = unsat = 0
     for puzzle in batch:
         start = start_state(puzzle, args.state)
         try:
             result = explain_puzzle(puzzle, start, techniques=ladder, timeout=args.timeout)
         except Contradiction as exc:
+            if args.state is None:  # from the blank grid: the puzzle has no solution
+                report_unsat(puzzle.id, exc, args.json)
+                unsat += 1
+                continue
             raise Contradiction(
                 f"puzzle {puzzle.id}: the state cannot be completed: {exc}"
             ) from None
@@ -64,4 +68,4 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join("  " + line for line in candidates_text(result.state).splitlines()))
     if total > 1 and not args.json:
         print(f"solved by deduction alone: {solved} of {total} puzzles")
-    return batch.exit_code(1 if late else 0)
+    return batch.exit_code(1 if late or unsat else 0)

@@ -15,9 +15,17 @@ from pathlib import Path
 
 from ..errors import KakuroError
 from ..fileio import read_text
-from ..logic import TECHNIQUES, deduce
+from ..logic import TECHNIQUES, Contradiction, deduce
 from ..logic.grading import GRADES, Grade, grade, spearman
-from ._common import Batch, add_puzzle_args, add_timeout_arg, emit_json, progress, timeout_fields
+from ._common import (
+    Batch,
+    add_puzzle_args,
+    add_timeout_arg,
+    emit_json,
+    progress,
+    report_unsat,
+    timeout_fields,
+)
 from ._output import check_writable, renamed, write_text, written
 
 START = "<!-- grade-report:start -->"
@@ -42,10 +50,15 @@ def run(args: argparse.Namespace) -> int:
     batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0
-    late = 0
+    late = unsat = 0
     for puzzle in progress(batch, total=len(batch), desc="grade", enabled=not args.json):
         start = time.perf_counter()
-        deduction = deduce(puzzle, timeout=args.timeout)
+        try:
+            deduction = deduce(puzzle, timeout=args.timeout)
+        except Contradiction as exc:  # no solution: nothing to grade
+            report_unsat(puzzle.id, exc, args.json)
+            unsat += 1
+            continue
         seconds += time.perf_counter() - start
         if deduction.timed_out:  # no grade: a cut deduction would read as "needs search"
             late += 1
@@ -70,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(written(args.report, "markdown", puzzles=len(grades)))
         else:
             print(f"report written to {args.report}")
-    return batch.exit_code(1 if late else 0)
+    return batch.exit_code(1 if late or unsat else 0)
 
 
 def _published_number(puzzle_id: str, position: int) -> int:

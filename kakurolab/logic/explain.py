@@ -377,20 +377,30 @@ def deduce(
         engine = Engine(start.copy(), ladder)
         try:
             engine.run(limit=limit)
+            _check_full_grid(puzzle, engine.state)
         except Contradiction:
             if not engine.assumed_unique:
                 raise
             engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
             engine.run(limit=limit)
+            _check_full_grid(puzzle, engine.state)
     result = Deduction(puzzle, engine.steps, engine.state, start)
     if engine.timed_out:
         result.timeout = timeout
-    letters = {ch: d for ch, d in result.letters().items() if d is not None}
-    if result.solved and (not puzzle.is_cryptic or len(letters) == len(result.state.letters)):
-        problems = solution_problems(puzzle, Solution(dict(engine.state.placed), letters))
-        if problems:
-            raise Contradiction(f"deduction completes a grid that breaks a rule: {problems[0]}")
     return result
+
+
+def _check_full_grid(puzzle: Puzzle, state: State) -> None:
+    """Raise :class:`Contradiction` when deduction filled every cell with a grid (and every
+    letter) that breaks a rule: then no solution exists (or a uniqueness step erred)."""
+    if not state.solved:
+        return
+    letters = {ch: m.bit_length() - 1 for ch, m in state.letters.items() if not m & (m - 1)}
+    if len(letters) < len(state.letters):
+        return
+    problems = solution_problems(puzzle, Solution(dict(state.placed), letters))
+    if problems:
+        raise Contradiction(f"deduction completes a grid that breaks a rule: {problems[0]}")
 
 
 def _at(timeout: float | None) -> float | None:
