@@ -190,10 +190,10 @@ def certify(
     The verdict is ``unique`` (with the certificate's contents), ``multiple`` (with two
     witnesses) or ``unsat``; ``unknown`` when ``timeout`` (seconds, encoding, both solves and
     the deduction steps included) runs out first (then ``timeout`` is set)."""
+    at = None if timeout is None else time.perf_counter() + timeout
     spec = certificate_spec(encoding)
     name = proof_solver(solver)
     puzzle = Puzzle(puzzle.id, puzzle.grid)  # the grid only: meta may hold paths or answers
-    at = None if timeout is None else time.perf_counter() + timeout
     late = Certification(puzzle, Verdict.UNKNOWN, [], spec, name, timeout=timeout)
     try:
         with deadlines.deadline(at):

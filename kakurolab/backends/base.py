@@ -12,6 +12,7 @@ import contextlib
 import difflib
 import math
 import multiprocessing
+import pickle
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -150,8 +151,9 @@ class Backend(ABC):
     """White cells from which the solver may run past the time limit it is given (None: it
     never does).  A session with a deadline on such a puzzle runs in a child process that is
     killed when the deadline passes, so the timeout holds whatever the solver does; smaller
-    puzzles stay in process (a child costs about 0.1 s).  cvc5: 0 (its preprocessing ignores
-    ``tlimit-per``: 4.7 s past a 1 s limit on 316 cells, 25 s on 8,780); CP-SAT: its
+    puzzles stay in process (a child costs about 0.1 s).  cvc5: 200 (its preprocessing ignores
+    ``tlimit-per``: 3.7 s past a 1 s limit on 316 cells, 25 s on 8,780; within 0.1 s up to
+    221 cells); CP-SAT: its
     expansion of all-different before search ignores ``max_time_in_seconds`` (0.5-3.7 s
     over on 8,780 cells, 0.7 s on 5,584, none on 3,108)."""
 
@@ -386,7 +388,7 @@ def _serve(backend: Backend, puzzle: Puzzle, deadline: float, conn: Any) -> None
         conn.send(("timeout",))
         return
     except Exception as exc:  # any failure goes back to the parent, which raises it
-        conn.send(("error", exc))
+        conn.send(("error", _portable(exc)))
         return
     conn.send(("open", session.encode_time))
     while True:
@@ -404,4 +406,13 @@ def _serve(backend: Backend, puzzle: Puzzle, deadline: float, conn: Any) -> None
                 session.close()
                 return
         except Exception as exc:  # as above
-            conn.send(("error", exc))
+            conn.send(("error", _portable(exc)))
+
+
+def _portable(exc: Exception) -> Exception:
+    """``exc`` if it survives pickling (the pipe), else a KakuroError with its message."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # an exception class whose arguments do not round-trip
+        return KakuroError(str(exc))
+    return exc
