@@ -29,6 +29,7 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
+from . import deadline as deadlines
 from .check import solution_problems, validate
 from .encodings import encode, parse_spec
 from .encodings.cnf import CNFEncoding
@@ -102,6 +103,8 @@ class Certification:
     block: list[int] = field(default_factory=list)
     times: dict[str, float] = field(default_factory=dict)
     size: dict[str, int] = field(default_factory=dict)
+    timeout: float | None = None
+    """The limit (seconds) that ran out when the verdict is ``unknown``."""
 
 
 def proof_solver(name: str) -> str:
@@ -148,14 +151,30 @@ def formula_text(enc: CNFEncoding, block: Sequence[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _solve(name: str, clauses: Iterable[list[int]], *, proof: bool) -> tuple[bool, Any, float]:
+def _solve(
+    name: str, clauses: Iterable[list[int]], *, proof: bool, at: float | None = None
+) -> tuple[bool | None, Any, float]:
+    """Solve (with a DRAT proof when asked); None instead of an answer when the deadline
+    ``at`` (a ``time.perf_counter()`` value) passes first: a timer interrupts the solver."""
+    import threading
+
     from pysat.solvers import Solver
 
     start = time.perf_counter()
     with Solver(name=name, bootstrap_with=clauses, with_proof=proof) as solver:
-        sat = bool(solver.solve())
-        out = solver.get_model() if sat else (solver.get_proof() if proof else None)
-    return sat, out, time.perf_counter() - start
+        if at is None:
+            answer: bool | None = bool(solver.solve())
+        else:
+            timer = threading.Timer(max(0.0, at - time.perf_counter()), solver.interrupt)
+            timer.start()
+            try:
+                answer = solver.solve_limited(expect_interrupt=True)
+            finally:
+                timer.cancel()
+        out = None
+        if answer is not None:
+            out = solver.get_model() if answer else (solver.get_proof() if proof else None)
+    return answer, out, time.perf_counter() - start
 
 
 def certify(
@@ -164,26 +183,39 @@ def certify(
     encoding: str | Spec = REFERENCE_ENCODING,
     solver: str = DEFAULT_SOLVER,
     steps: bool = True,
+    timeout: float | None = None,
 ) -> Certification:
     """Find a solution, then refute every other one with a DRAT proof.
 
     The verdict is ``unique`` (with the certificate's contents), ``multiple`` (with two
-    witnesses) or ``unsat``."""
+    witnesses) or ``unsat``; ``unknown`` when ``timeout`` (seconds, encoding, both solves and
+    the deduction steps included) runs out first (then ``timeout`` is set)."""
+    at = None if timeout is None else time.perf_counter() + timeout
     spec = certificate_spec(encoding)
     name = proof_solver(solver)
     puzzle = Puzzle(puzzle.id, puzzle.grid)  # the grid only: meta may hold paths or answers
-    enc = encode(puzzle, spec)
+    late = Certification(puzzle, Verdict.UNKNOWN, [], spec, name, timeout=timeout)
+    try:
+        with deadlines.deadline(at):
+            enc = encode(puzzle, spec)
+    except deadlines.EncodingTimeout:
+        return late
     assert isinstance(enc, CNFEncoding)
     cert = Certification(puzzle, Verdict.UNSAT, [], spec, name)
     cert.times["encode"] = enc.encode_time
-    sat, model, cert.times["find"] = _solve(name, enc.clauses, proof=False)
+    sat, model, cert.times["find"] = _solve(name, enc.clauses, proof=False, at=at)
+    if sat is None:
+        return late
     if not sat:
         return cert
     first = enc.decode(model)
     _check_witness(puzzle, first)
     cert.solutions.append(first)
     cert.block = blocking_clause(enc, first)
-    sat, out, cert.times["refute"] = _solve(name, [*enc.clauses, cert.block], proof=True)
+    sat, out, cert.times["refute"] = _solve(name, [*enc.clauses, cert.block], proof=True, at=at)
+    if sat is None:
+        late.solutions = cert.solutions
+        return late
     if sat:
         second = enc.decode(out)
         _check_witness(puzzle, second)
@@ -200,7 +232,8 @@ def certify(
         "proof_bytes": len(cert.proof.encode()),
     }
     if steps and not puzzle.is_cryptic:
-        cert.steps, cert.times["deduce"] = _deduction_steps(puzzle, first)
+        left = None if at is None else max(0.0, at - time.perf_counter())
+        cert.steps, cert.times["deduce"] = _deduction_steps(puzzle, first, left)
     return cert
 
 
@@ -210,12 +243,15 @@ def _check_witness(puzzle: Puzzle, solution: Solution) -> None:
         raise KakuroError(f"puzzle {puzzle.id}: the solver's grid breaks a rule: {problems[0]}")
 
 
-def _deduction_steps(puzzle: Puzzle, solution: Solution) -> tuple[list[dict] | None, float]:
-    """The explain steps when deduction alone reaches the solution, else None."""
+def _deduction_steps(
+    puzzle: Puzzle, solution: Solution, timeout: float | None = None
+) -> tuple[list[dict] | None, float]:
+    """The explain steps when deduction alone reaches the solution (within ``timeout``: the
+    certificate is whole without them), else None."""
     from .logic import deduce
 
     start = time.perf_counter()
-    result = deduce(puzzle)
+    result = deduce(puzzle, timeout=timeout)
     elapsed = time.perf_counter() - start
     if not result.solved or dict(result.state.placed) != dict(solution.values):
         return None, elapsed

@@ -24,6 +24,10 @@ class EncodingTimeout(Exception):
     """The deadline passed while the formula was being built."""
 
 
+class DeadlinePassed(TimeoutError):
+    """Work that has no partial answer (a grade of a cut deduction) stopped at its deadline."""
+
+
 @contextmanager
 def deadline(at: float | None) -> Iterator[None]:
     """Make ``at`` (a ``time.perf_counter()`` value, or None for none) the deadline that

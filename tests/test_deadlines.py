@@ -36,21 +36,35 @@ def test_the_large_grid_is_a_valid_puzzle(large_grid: kl.Puzzle) -> None:
 
 
 def test_every_backend_stops_within_its_timeout(backend_name: str, large_grid) -> None:
+    """The better of two tries: on a loaded 2-core machine a process may get a tenth of a
+    core for a second (native once took 2.005 s there); a backend that ignores its limit
+    (cvc5 took 26 s) fails both."""
     kl.solve(AMBIGUOUS, backend=backend_name)  # imports outside the timed call
-    start = time.perf_counter()
-    result = kl.solve(large_grid, backend=backend_name, timeout=TIMEOUT)
-    elapsed = time.perf_counter() - start
-    assert elapsed < TIMEOUT + SLACK, (result.status, result.message, elapsed)
+    tries = []
+    for _ in range(2):
+        start = time.perf_counter()
+        result = kl.solve(large_grid, backend=backend_name, timeout=TIMEOUT)
+        tries.append(time.perf_counter() - start)
+        if tries[-1] < TIMEOUT + SLACK:
+            break
+    assert min(tries) < TIMEOUT + SLACK, (result.status, result.message, tries)
     if result.status is Status.SAT:  # a fast backend may finish: then it is right
         assert not solution_problems(large_grid, result.solutions[0])
     else:
         assert result.status is Status.UNKNOWN and "timeout" in result.message
 
 
-def test_backends_that_overrun_their_limit_say_so() -> None:
-    """Only backends whose solver ignores its limit pay for a child process."""
-    assert not BACKENDS["cvc5"].interruptible
-    assert BACKENDS["native"].interruptible
+def test_only_puzzles_a_solver_overruns_pay_for_a_child(large_grid) -> None:
+    """A child costs about 0.1 s a session: CP-SAT keeps small puzzles in process."""
+    small = square((3, 4), (3, 4))
+    assert get_backend("native").overruns_from is None
+    if BACKENDS["cvc5"].available():
+        assert get_backend("cvc5").overruns(large_grid)
+        assert not get_backend("cvc5").overruns(small)
+    assert get_backend("native").overruns(large_grid) is False
+    if BACKENDS["cpsat"].available():
+        assert get_backend("cpsat").overruns(large_grid)
+        assert not get_backend("cpsat").overruns(small)
 
 
 @pytest.mark.skipif(not ChildSession.possible(), reason="no fork on this platform")
@@ -59,8 +73,7 @@ def test_a_child_session_counts_and_blocks_like_an_inner_one() -> None:
     if not BACKENDS["cvc5"].available():
         pytest.skip("cvc5 is not installed (pip extra 'cvc5')")
     solver = get_backend("cvc5")
-    with solver.open(AMBIGUOUS, deadline=time.perf_counter() + 60) as session:
-        assert "ChildSession" in type(session.inner).__name__  # type: ignore[attr-defined]
+    with ChildSession(solver, AMBIGUOUS, time.perf_counter() + 60) as session:
         found = []
         while (answer := session.next(30))[0] is Status.SAT:
             assert answer[1] is not None
@@ -78,4 +91,80 @@ def test_a_child_session_passes_option_errors_back() -> None:
         pytest.skip("cvc5 is not installed (pip extra 'cvc5')")
     solver = get_backend("cvc5", params="no-such-option=1")
     with pytest.raises(kl.KakuroError, match="backend 'cvc5': option"):
-        solver.open(AMBIGUOUS, deadline=time.perf_counter() + 60)
+        ChildSession(solver, AMBIGUOUS, time.perf_counter() + 60)
+
+
+# --- the deduction commands stop on time ------------------------------------------------------
+
+
+def _timed(call):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    value = call()
+    return value, time.perf_counter() - start
+
+
+def test_hint_explain_and_grade_stop_at_their_deadline(large_grid) -> None:
+    """On the 100x100 grid each ran 20-120 s (hint on a 60x60 pattern grid: over 300 s)."""
+    from kakurolab.deadline import DeadlinePassed
+    from kakurolab.logic import explain_puzzle, next_hint
+    from kakurolab.logic.grading import grade
+
+    hint, elapsed = _timed(lambda: next_hint(large_grid, timeout=TIMEOUT))
+    assert elapsed < TIMEOUT + SLACK and hint.step is None and hint.timeout == TIMEOUT
+    assert "timeout" in hint.text() and hint.to_json()["status"] == "unknown"
+    result, elapsed = _timed(lambda: explain_puzzle(large_grid, timeout=TIMEOUT))
+    assert elapsed < TIMEOUT + SLACK and result.timed_out and not result.solved
+    assert result.summary().startswith("timeout after 1 s")
+    start = time.perf_counter()
+    with pytest.raises(DeadlinePassed, match="timeout after 1 s"):
+        grade(large_grid, timeout=TIMEOUT)
+    assert time.perf_counter() - start < TIMEOUT + SLACK
+
+
+def test_certify_stops_at_its_deadline(large_grid) -> None:
+    from kakurolab.certify import certify
+    from kakurolab.uniqueness import Verdict
+
+    cert, elapsed = _timed(lambda: certify(large_grid, timeout=TIMEOUT))
+    assert elapsed < TIMEOUT + SLACK, elapsed
+    assert cert.verdict is Verdict.UNKNOWN and cert.timeout == TIMEOUT
+
+
+def test_a_deadline_leaves_small_puzzles_alone() -> None:
+    """A generous deadline changes nothing: the same steps as without one."""
+    from kakurolab.certify import certify
+    from kakurolab.logic import deduce
+
+    puzzle = square((3, 4), (3, 4))
+    assert deduce(puzzle, timeout=30).steps == deduce(puzzle).steps
+    assert deduce(puzzle, timeout=30).solved and not deduce(puzzle, timeout=30).timed_out
+    assert certify(puzzle, timeout=30).verdict == "unique"
+
+
+@pytest.mark.parametrize("command", ["hint", "explain", "grade", "certify"])
+def test_every_long_command_takes_a_timeout(command, tmp_path, capsys) -> None:
+    """``--timeout`` ends in a "timeout" answer (status unknown, exit 1), as for solve."""
+    import json
+
+    from kakurolab.cli import main
+    from kakurolab.formats import dumps
+
+    path = tmp_path / "p60.kakuro"
+    path.write_text(dumps([pattern_grid(60)], "kakuro"))
+    extra = ["-o", str(tmp_path / "certs")] if command == "certify" else []
+    start = time.perf_counter()
+    code = main([command, str(path), "--timeout", "0.5", "--json", *extra])
+    assert time.perf_counter() - start < 0.5 + 5  # loading a 60x60 file is part of it
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1 and rows[-1]["status"] == "unknown" and "timeout" in rows[-1]["message"]
+
+
+def test_a_deduction_that_breaks_a_rule_is_no_solution() -> None:
+    """Deduction filled this grid, column 3 then summed to 4 against its clue 5, and explain
+    and grade called it solved: now that is a contradiction (the puzzle has no solution)."""
+    from kakurolab.logic import Contradiction, deduce
+
+    unsat = square((3, 5), (3, 4))
+    assert kl.solve(unsat).status is Status.UNSAT
+    with pytest.raises(Contradiction, match="breaks a rule"):
+        deduce(unsat)

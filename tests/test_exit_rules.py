@@ -134,3 +134,37 @@ def test_an_unusable_output_path_is_one_line(command, target, tmp_path, capsys) 
     assert len(err) == 1 and err[0].startswith("kakuro: error:") and str(out) in err[0], err
     assert (tmp_path / "plain.txt").read_text() == "keep me\n"
     assert sorted(p.name for p in (tmp_path / "folder").iterdir()) == []
+
+
+# --- a puzzle without a solution ----------------------------------------------------------------
+
+VERDICT_COMMANDS: dict[str, Callable[[Path], list[str]]] = {
+    "solve": lambda t: [],
+    "unique": lambda t: [],
+    "certify": lambda t: ["-o", str(t / "certs")],
+    "explain": lambda t: [],
+    "grade": lambda t: [],
+}
+"""The commands that give a verdict on the whole puzzle (hint answers one step, count a
+number: zero solutions is its exact answer)."""
+
+
+@pytest.mark.parametrize("command", sorted(VERDICT_COMMANDS))
+def test_a_puzzle_without_solution_is_unsat_everywhere(command, tmp_path, capsys) -> None:
+    """Clues that are each possible but clash (a+b = a+c = 3, c+d = 4, b+d = 5): ``unsat``
+    and exit 1 on every command (explain and grade once called it solved)."""
+    import json
+
+    from _puzzles import square
+
+    from kakurolab.formats import dumps
+
+    path = tmp_path / "unsat.kakuro"
+    path.write_text(dumps([square((3, 5), (3, 4))], "kakuro"))
+    extra = VERDICT_COMMANDS[command](tmp_path)
+    assert main([command, str(path), *extra]) == 1
+    captured = capsys.readouterr()
+    assert "unsat" in captured.out and "solved" not in captured.out
+    assert main([command, str(path), "--json", *extra]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "unsat" in (rows[0].get("status"), rows[0].get("verdict"))

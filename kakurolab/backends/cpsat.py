@@ -114,6 +114,7 @@ class CpSatBackend(Backend):
     doc: ClassVar[str] = "OR-Tools CP-SAT on the plain Sum + AllDifferent model (peer reference)"
     extra: ClassVar[str | None] = "peers"
     requires: ClassVar[str | None] = "ortools.sat.python.cp_model"
+    overruns_from: ClassVar[int | None] = 4000  # all-different expansion ignores max_time
     accepted_options: ClassVar[dict[str, str]] = {
         "num_workers": "CP-SAT search workers (default 1: one core, comparable timings)",
         "random_seed": "CP-SAT random seed (default: the solver's)",

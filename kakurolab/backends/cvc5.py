@@ -56,7 +56,7 @@ class Cvc5Backend(Backend):
     doc: ClassVar[str] = "cvc5 on z3's smt=lia (default) or smt=bv model, to compare with z3"
     extra: ClassVar[str | None] = "cvc5"
     requires: ClassVar[str | None] = "cvc5.pythonic"
-    interruptible: ClassVar[bool] = False  # tlimit-per does not cover its preprocessing
+    overruns_from: ClassVar[int | None] = 200  # tlimit-per does not cover its preprocessing
     accepted_options: ClassVar[dict[str, str]] = {
         "encoding": "smt=lia (default, the textbook model) or smt=bv (faster on large grids)",
         "logic": "the model's logic (QF_LIA or QF_BV, the default) or ALL",

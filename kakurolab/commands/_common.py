@@ -57,6 +57,33 @@ class OptionError(KakuroError):
     """A command-line option value out of range (one line, exit 2)."""
 
 
+def add_timeout_arg(parser: argparse.ArgumentParser) -> None:
+    """``--timeout S`` for the commands that deduce or prove (hint, explain, grade, certify):
+    past it a puzzle's answer is ``unknown`` with a "timeout" message, and the exit code 1."""
+    parser.add_argument(
+        "--timeout",
+        type=positive_float("--timeout", MAX_SECONDS),
+        metavar="S",
+        help="time limit per puzzle in seconds (above 0, at most a week)",
+    )
+
+
+def timeout_fields(timeout: float | None) -> dict[str, str]:
+    """The JSON fields of an answer cut by ``--timeout`` (none when it was not)."""
+    if timeout is None:
+        return {}
+    return {"status": "unknown", "message": f"timeout after {timeout:g} s"}
+
+
+def report_unsat(puzzle_id: str, reason: object, as_json: bool) -> None:
+    """The line of a puzzle that deduction from the blank grid proves has no solution: the
+    verdict ``unsat`` (exit 1) that solve, unique and certify give the same input."""
+    if as_json:
+        emit_json({"id": puzzle_id, "status": "unsat", "message": f"no solution: {reason}"})
+    else:
+        print(f"{puzzle_id}: unsat (deduction proves there is no solution: {reason})")
+
+
 def add_puzzle_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
     """PUZZLES positional(s) plus --format, --select, --allow-short-runs and --json."""
     if many:

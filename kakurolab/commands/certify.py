@@ -15,7 +15,16 @@ from ..certify import (
     write_certificate,
 )
 from ..uniqueness import Verdict
-from ._common import Batch, add_puzzle_args, check_output_dir, emit_json, progress, solution_rows
+from ._common import (
+    Batch,
+    add_puzzle_args,
+    add_timeout_arg,
+    check_output_dir,
+    emit_json,
+    progress,
+    solution_rows,
+    timeout_fields,
+)
 from ._solving import exit_help, grid_lines
 from .unique import SHOWN_CELLS, cell_names
 
@@ -50,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"PySAT solver writing the DRAT proof (default {DEFAULT_SOLVER}; proof-capable: "
         f"{', '.join(PROOF_SOLVERS)})",
     )
+    add_timeout_arg(parser)
     parser.add_argument(
         "--no-steps",
         action="store_true",
@@ -76,6 +86,8 @@ def _lines(cert: Certification, where: Path | None) -> list[str]:
             f", certificate in {where} ({kinds}; proof {cert.size['proof_lines']} lines, "
             f"{cert.size['proof_bytes'] / 1024:.1f} KiB; refuted in {cert.times['refute']:.3f} s)"
         )
+    if cert.timeout is not None:
+        head += f" (timeout after {cert.timeout:g} s)"
     lines = [head]
     if cert.verdict is Verdict.MULTIPLE:
         first, second = cert.solutions[:2]
@@ -96,7 +108,13 @@ def run(args: argparse.Namespace) -> int:
     taken: set[str] = set()
     ok = True
     for puzzle in progress(batch, total=len(batch), desc="certify"):
-        cert = certify(puzzle, encoding=args.encoding, solver=args.solver, steps=not args.no_steps)
+        cert = certify(
+            puzzle,
+            encoding=args.encoding,
+            solver=args.solver,
+            steps=not args.no_steps,
+            timeout=args.timeout,
+        )
         where = None
         if cert.verdict is Verdict.UNIQUE:
             where = write_certificate(cert, _unique_dir(root, puzzle.id, taken))
@@ -115,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
                     "solver": cert.solver,
                     "size": cert.size,
                     "phase_times": {k: round(v, 6) for k, v in cert.times.items()},
+                    **timeout_fields(cert.timeout),
                 }
             )
         else:

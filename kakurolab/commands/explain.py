@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..logic import BY_NAME, TECHNIQUES, Contradiction, candidates_text, explain_puzzle
-from ._common import Batch, add_puzzle_args, emit_json
+from ._common import Batch, add_puzzle_args, add_timeout_arg, emit_json, report_unsat
 from .hint import add_state_arg, start_state
 
 
@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="use only the ladder up to this technique (to see where a simpler solver stops); "
         f"one of: {', '.join(BY_NAME)}",
     )
+    add_timeout_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -34,17 +35,22 @@ def run(args: argparse.Namespace) -> int:
     if args.up_to:
         ladder = TECHNIQUES[: TECHNIQUES.index(BY_NAME[args.up_to]) + 1]
     batch = Batch.load(args)
-    solved = total = 0
+    solved = total = late = unsat = 0
     for puzzle in batch:
         start = start_state(puzzle, args.state)
         try:
-            result = explain_puzzle(puzzle, start, techniques=ladder)
+            result = explain_puzzle(puzzle, start, techniques=ladder, timeout=args.timeout)
         except Contradiction as exc:
+            if args.state is None:  # from the blank grid: the puzzle has no solution
+                report_unsat(puzzle.id, exc, args.json)
+                unsat += 1
+                continue
             raise Contradiction(
                 f"puzzle {puzzle.id}: the state cannot be completed: {exc}"
             ) from None
         total += 1
         solved += result.solved
+        late += result.timed_out
         if args.json:
             emit_json(result.to_json())
             continue
@@ -61,4 +67,4 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join("  " + line for line in candidates_text(result.state).splitlines()))
     if total > 1 and not args.json:
         print(f"solved by deduction alone: {solved} of {total} puzzles")
-    return batch.exit_code(0)
+    return batch.exit_code(1 if late or unsat else 0)

@@ -17,9 +17,17 @@ from typing import TypeVar
 
 from ..errors import KakuroError
 from ..fileio import read_text
-from ..logic import GRADES, TECHNIQUES, Grade, Technique, deduce, grade, spearman
+from ..logic import GRADES, TECHNIQUES, Contradiction, Grade, Technique, deduce, grade, spearman
 from ..tables import Column, Table
-from ._common import Batch, add_puzzle_args, emit_json, progress
+from ._common import (
+    Batch,
+    add_puzzle_args,
+    add_timeout_arg,
+    emit_json,
+    progress,
+    report_unsat,
+    timeout_fields,
+)
 from ._output import check_writable, renamed, write_text, written
 
 R = TypeVar("R")
@@ -37,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="write a Markdown report with grade counts and rank correlations to FILE "
         f"(between {START} and {END} when FILE has them)",
     )
+    add_timeout_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -45,10 +54,24 @@ def run(args: argparse.Namespace) -> int:
     batch = Batch.load(args)
     grades: list[Grade] = []
     seconds = 0.0
+    late = unsat = 0
     for puzzle in progress(batch, total=len(batch), desc="grade", enabled=not args.json):
         start = time.perf_counter()
-        result = grade(puzzle, deduce(puzzle))
+        try:
+            deduction = deduce(puzzle, timeout=args.timeout)
+        except Contradiction as exc:  # no solution: nothing to grade
+            report_unsat(puzzle.id, exc, args.json)
+            unsat += 1
+            continue
         seconds += time.perf_counter() - start
+        if deduction.timed_out:  # no grade: a cut deduction would read as "needs search"
+            late += 1
+            if args.json:
+                emit_json({"id": puzzle.id, **timeout_fields(deduction.timeout)})
+            else:
+                print(f"{puzzle.id}: unknown ({deduction.summary()})")
+            continue
+        result = grade(puzzle, deduction)
         grades.append(result)
         if args.json:
             emit_json(renamed(result.to_json(), {"ambiguity": "mean_ambiguity"}))
@@ -64,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             emit_json(written(args.report, "markdown", puzzles=len(grades)))
         else:
             print(f"report written to {args.report}")
-    return batch.exit_code(0)
+    return batch.exit_code(1 if late or unsat else 0)
 
 
 def _published_number(puzzle_id: str, position: int) -> int:

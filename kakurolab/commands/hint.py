@@ -9,7 +9,7 @@ from ..errors import KakuroError
 from ..fileio import read_text
 from ..logic import STATE_HELP, Contradiction, State, cell_name, next_hint, parse_state
 from ..model import Puzzle
-from ._common import add_puzzle_args, emit_json, load_all
+from ._common import add_puzzle_args, add_timeout_arg, emit_json, load_all
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_puzzle_args(parser, many=False)
     add_state_arg(parser)
+    add_timeout_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -75,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
     puzzle = single_puzzle(args)
     start = start_state(puzzle, args.state)
     try:
-        hint = next_hint(puzzle, start)
+        hint = next_hint(puzzle, start, timeout=args.timeout)
     except Contradiction as exc:
         raise Contradiction(f"the state cannot be completed: {exc}") from None
     if args.json:
         emit_json({"id": puzzle.id, **hint.to_json()})
     else:
         print(f"{puzzle.id}: {hint.text()}" if hint.step is None else hint.text())
-    return 0
+    return 1 if hint.timeout is not None else 0

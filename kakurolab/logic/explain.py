@@ -8,12 +8,15 @@ since that technique last looked at them; a step re-queues only what it touched.
 from __future__ import annotations
 
 import heapq
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .. import combos
+from .. import deadline as deadlines
+from ..check import solution_problems
 from ..combos import bit, digits_of, format_mask
-from ..model import Cell, Puzzle
+from ..model import Cell, Puzzle, Solution
 from .candidates import Contradiction, State, cell_name, letter_words
 from .ladder import BY_NAME, TECHNIQUES
 from .scopes import Targets, clued_cells, targets
@@ -33,6 +36,12 @@ class Deduction:
     state: State
     start: State
     ambiguous: tuple[Cell, ...] | None = None
+    timeout: float | None = None
+    """Set (to the limit in seconds) when the deadline stopped the deduction early."""
+
+    @property
+    def timed_out(self) -> bool:
+        return self.timeout is not None
 
     @property
     def solved(self) -> bool:
@@ -87,6 +96,8 @@ class Deduction:
             f"{total} cells written; {len(open_cells)} cells still have {marks} candidates "
             "between them"
         )
+        if self.timeout is not None:
+            return f"timeout after {self.timeout:g} s: {stop}"
         if self.ambiguous is not None:
             cells = ", ".join(cell_name(c) for c in self.ambiguous) or "no open cell"
             return (
@@ -107,6 +118,8 @@ class Deduction:
             "state": self.state.grid_rows(),
             "ambiguous": None if self.ambiguous is None else [cell_name(c) for c in self.ambiguous],
         }
+        if self.timeout is not None:
+            found |= {"status": "unknown", "message": f"timeout after {self.timeout:g} s"}
         if self.state.letters:
             found["letters"] = self.letters()
         return found
@@ -145,6 +158,8 @@ class Engine:
         # counts as queued.
         self._targets: list[Targets | None] = [None] * len(self.techniques)
         self._agendas = [_Agenda() for _ in self.techniques]
+        self.timed_out = False
+        """Whether the deadline (:mod:`kakurolab.deadline`) stopped the search for a step."""
         self.attempting: Technique | None = None
         """The technique whose finding is being applied (the culprit of a contradiction)."""
         self._removed_by: dict[Cell, list[tuple[int, int]]] = {}
@@ -163,6 +178,9 @@ class Engine:
         """Find and apply the simplest available deduction; None when nothing applies."""
         i = 0
         while i < len(self.techniques):
+            if deadlines.passed():
+                self.timed_out = True
+                return None
             technique, agenda = self.techniques[i], self._agendas[i]
             found = self._targets[i]
             if found is None:
@@ -171,6 +189,10 @@ class Engine:
                 agenda.members = set(agenda.heap)
             items = found.items
             while (item := agenda.pop()) is not None:
+                if deadlines.passed():  # one clock read per target: the deadline holds
+                    agenda.push(item)
+                    self.timed_out = True
+                    return None
                 finding = technique.find(self.state, items[item])
                 if finding is None:
                     continue
@@ -180,6 +202,7 @@ class Engine:
                 if step is not None:
                     return step
             i += 1
+        self.timed_out = deadlines.passed()  # a technique may have stopped early for it
         return None
 
     @property
@@ -337,23 +360,57 @@ def deduce(
     *,
     techniques: Iterable[Technique] = TECHNIQUES,
     limit: int | None = None,
+    timeout: float | None = None,
 ) -> Deduction:
     """Solve by deduction alone from ``start`` (the blank grid by default).
 
     When a uniqueness argument (which assumes one solution) leads to a contradiction, the
     puzzle has more than one solution: the deduction is redone without such arguments.
+    ``timeout`` (seconds) stops it early: the result then says ``timed_out`` and holds the
+    steps found so far.  A grid completed by deduction that breaks a rule (the techniques
+    narrow candidates run by run, and a run's sum is only checked once it is full) proves the
+    puzzle has no solution: that is a :class:`Contradiction`, never "solved".
     """
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
-    engine = Engine(start.copy(), ladder)
-    try:
-        engine.run(limit=limit)
-    except Contradiction:
-        if not engine.assumed_unique:
-            raise
-        engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
-        engine.run(limit=limit)
-    return Deduction(puzzle, engine.steps, engine.state, start)
+    with deadlines.deadline(_at(timeout)):
+        engine = Engine(start.copy(), ladder)
+        try:
+            engine.run(limit=limit)
+            _check_full_grid(puzzle, engine.state)
+        except Contradiction:
+            if not engine.assumed_unique:
+                raise
+            engine = Engine(start.copy(), [t for t in ladder if not t.assumes_unique])
+            engine.run(limit=limit)
+            _check_full_grid(puzzle, engine.state)
+    result = Deduction(puzzle, engine.steps, engine.state, start)
+    if engine.timed_out:
+        result.timeout = timeout
+    return result
+
+
+def _check_full_grid(puzzle: Puzzle, state: State) -> None:
+    """Raise :class:`Contradiction` when deduction filled every cell with a grid (and every
+    letter) that breaks a rule: then no solution exists (or a uniqueness step erred)."""
+    if not state.solved:
+        return
+    letters = {ch: m.bit_length() - 1 for ch, m in state.letters.items() if not m & (m - 1)}
+    if len(letters) < len(state.letters):
+        return
+    problems = solution_problems(puzzle, Solution(dict(state.placed), letters))
+    if problems:
+        raise Contradiction(f"deduction completes a grid that breaks a rule: {problems[0]}")
+
+
+def _at(timeout: float | None) -> float | None:
+    """The deadline ``timeout`` seconds from now (None: none)."""
+    return None if timeout is None else time.perf_counter() + timeout
+
+
+def _left(at: float | None) -> float | None:
+    """Seconds left until ``at`` (None: no deadline)."""
+    return None if at is None else max(0.0, at - time.perf_counter())
 
 
 def explain_puzzle(
@@ -362,22 +419,31 @@ def explain_puzzle(
     *,
     techniques: Iterable[Technique] = TECHNIQUES,
     backend: str = "native",
+    timeout: float | None = None,
 ) -> Deduction:
     """:func:`deduce`, then, when it stops or leaned on uniqueness, ask a solver whether the
     puzzle has more than one solution; if so, deduce again without uniqueness arguments and
-    name the open cells where two solutions differ (deduction never guesses between them)."""
+    name the open cells where two solutions differ (deduction never guesses between them).
+    ``timeout`` bounds the whole: past it the result is ``timed_out``."""
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
-    result = deduce(puzzle, start, techniques=ladder)
-    if result.solved and not result.assumed_unique:
+    at = _at(timeout)
+    result = deduce(puzzle, start, techniques=ladder, timeout=timeout)
+    if result.timed_out or (result.solved and not result.assumed_unique):
         return result
     from ..uniqueness import Verdict, prove_unique
 
-    verdict = prove_unique(puzzle, backend=backend)
+    verdict = prove_unique(puzzle, backend=backend, timeout=_left(at))
+    if verdict.verdict is Verdict.UNKNOWN and at is not None:
+        result.timeout = timeout
+        return result
     if verdict.verdict is not Verdict.MULTIPLE:
         return result
     if result.assumed_unique:
-        result = deduce(puzzle, start, techniques=[t for t in ladder if not t.assumes_unique])
+        sound = [t for t in ladder if not t.assumes_unique]
+        result = deduce(puzzle, start, techniques=sound, timeout=_left(at))
+        if result.timed_out:
+            result.timeout = timeout
     open_cells = {c for c in result.state.cands if c not in result.state.placed}
     result.ambiguous = tuple(c for c in verdict.differences if c in open_cells)
     return result
@@ -390,9 +456,13 @@ class Hint:
     step: Step | None
     premises: list[Step]
     state: State
+    timeout: float | None = None
+    """Set (to the limit in seconds) when the deadline passed before a hint was found."""
 
     def text(self) -> str:
         if self.step is None:
+            if self.timeout is not None:
+                return f"timeout after {self.timeout:g} s before deduction wrote a digit"
             if self.state.solved:
                 return "the grid is already complete"
             return (
@@ -410,7 +480,11 @@ class Hint:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, object]:
+        late = {} if self.timeout is None else {
+            "status": "unknown", "message": f"timeout after {self.timeout:g} s"
+        }
         return {
+            **late,
             "step": None if self.step is None else self.step.to_json(),
             "premises": [s.to_json() for s in self.premises],
             "fixes": {}
@@ -420,29 +494,42 @@ class Hint:
 
 
 def next_hint(
-    puzzle: Puzzle, start: State | None = None, *, techniques: Iterable[Technique] = TECHNIQUES
+    puzzle: Puzzle,
+    start: State | None = None,
+    *,
+    techniques: Iterable[Technique] = TECHNIQUES,
+    timeout: float | None = None,
 ) -> Hint:
     """The next deduction that writes a digit, with the earlier removals it depends on.
 
     Removal-only steps on the way are kept only when the writing step (or a step it rests on)
     needs them, so the hint reads as a short argument, not a transcript.  As in
     :func:`deduce`, a uniqueness argument that ends in a contradiction is dropped.
+    ``timeout`` (seconds) bounds the search: past it the hint is empty and says so.
     """
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
     sound = [t for t in ladder if not t.assumes_unique]
-    engine = Engine(start.copy(), ladder)
-    try:
-        engine.run(until=lambda step: bool(step.placements))
-    except Contradiction:
-        if not engine.assumed_unique:
-            raise
-        engine = Engine(start.copy(), sound)
-        engine.run(until=lambda step: bool(step.placements))
-    if engine.assumed_unique and _has_two_solutions(puzzle):
-        # A uniqueness argument would pick one of several solutions: never hint with it.
-        engine = Engine(start.copy(), sound)
-        engine.run(until=lambda step: bool(step.placements))
+    at = _at(timeout)
+    with deadlines.deadline(at):
+        engine = Engine(start.copy(), ladder)
+        try:
+            engine.run(until=lambda step: bool(step.placements))
+        except Contradiction:
+            if not engine.assumed_unique:
+                raise
+            engine = Engine(start.copy(), sound)
+            engine.run(until=lambda step: bool(step.placements))
+        if (
+            not engine.timed_out
+            and engine.assumed_unique
+            and not _proved_unique(puzzle, _left(at))
+        ):
+            # A uniqueness argument would pick one of several solutions: never hint with it.
+            engine = Engine(start.copy(), sound)
+            engine.run(until=lambda step: bool(step.placements))
+    if engine.timed_out:
+        return Hint(None, [], engine.state, timeout=timeout)
     steps = engine.steps
     if not steps or not steps[-1].placements:
         return Hint(None, [], engine.state)
@@ -456,11 +543,12 @@ def next_hint(
     return Hint(steps[-1], [steps[i] for i in sorted(needed)], engine.state)
 
 
-def _has_two_solutions(puzzle: Puzzle) -> bool:
-    """Whether the native solver finds two solutions (asked only before a uniqueness step)."""
+def _proved_unique(puzzle: Puzzle, timeout: float | None) -> bool:
+    """Whether the native solver proves one solution in time (asked only before a uniqueness
+    step: when it cannot, multiple, unsat or out of time, the hint does without one)."""
     from ..uniqueness import Verdict, prove_unique
 
-    return prove_unique(puzzle, backend="native").verdict is Verdict.MULTIPLE
+    return prove_unique(puzzle, backend="native", timeout=timeout).verdict is Verdict.UNIQUE
 
 
 def candidates_text(state: State) -> str:

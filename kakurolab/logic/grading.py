@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import combos
+from ..deadline import DeadlinePassed
 from ..model import Puzzle
 from .explain import Deduction, deduce
 from .ladder import BY_NAME, TECHNIQUES
@@ -123,7 +124,9 @@ UNIQUENESS = tuple(t.name for t in TECHNIQUES if t.assumes_unique)
 CONTRADICTION = ("bounded contradiction",)
 
 
-def grade(puzzle: Puzzle, deduction: Deduction | None = None) -> Grade:
+def grade(
+    puzzle: Puzzle, deduction: Deduction | None = None, *, timeout: float | None = None
+) -> Grade:
     """Grade a puzzle (deducing it first unless a deduction is given).
 
     score = 10 * effort / white cells           (weighted steps per cell: sustained work)
@@ -131,7 +134,11 @@ def grade(puzzle: Puzzle, deduction: Deduction | None = None) -> Grade:
           + mean clue ambiguity                 (Simonis's combination count)
           + 20 + 50 * open share                (only when deduction stops: search needed)
     """
-    deduction = deduce(puzzle) if deduction is None else deduction
+    deduction = deduce(puzzle, timeout=timeout) if deduction is None else deduction
+    if deduction.timeout is not None:  # a cut deduction would grade as "needs search"
+        raise DeadlinePassed(
+            f"puzzle {puzzle.id}: timeout after {deduction.timeout:g} s while deducing: no grade"
+        )
     counts = deduction.technique_counts()
     effort = sum(BY_NAME[name].weight * n for name, n in counts.items())
     hardest = deduction.hardest()
