@@ -30,8 +30,10 @@ from kakurolab.generator.difficulty import clue_ambiguities
 from kakurolab.generator.fill import fill, fill_grid
 from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
 from kakurolab.generator.region_search import check_regions
+from kakurolab.logic import deduce
 from kakurolab.model import LETTERS, Solution
 from kakurolab.propagation import root_domains
+from kakurolab.shape import layout_stats
 from kakurolab.uniqueness import Verdict, count, prove_unique
 
 LEVELS = list(DIFFICULTIES)
@@ -385,6 +387,26 @@ def test_cryptic_is_unique_in_pe424(size, backend):
     assert proof.verdict is Verdict.UNIQUE
     assert proof.solutions[0].answer == made.solution.answer
     assert proof.solutions[0].values == made.solution.values
+
+
+@pytest.mark.parametrize(
+    "size", [12, pytest.param(16, marks=pytest.mark.slow), pytest.param(20, marks=pytest.mark.slow)]
+)
+@pytest.mark.parametrize("backend", PEERS)
+def test_cryptic_in_the_published_look_is_unique_and_deduced(size, backend):
+    """Issue 27: cryptic puzzles up to 20x20 look published (half-turn symmetric, few two-cell
+    runs, small black areas), have one solution in grid and letters, and deduction solves
+    them to that solution."""
+    made = generate_cryptic(size, seed=3)
+    puzzle = loads(dumps([made.puzzle], "pe424"), format="pe424")[0]
+    look = layout_stats(puzzle)
+    assert look.symmetric and look.two_cell_share <= 0.45 and look.largest_black <= 9
+    proof = prove_unique(puzzle, backend=_peer(backend))
+    assert proof.verdict is Verdict.UNIQUE
+    assert proof.solutions[0].answer == made.solution.answer
+    deduced = deduce(puzzle)
+    assert deduced.solved
+    assert deduced.state.placed == dict(made.solution.values)
 
 
 def test_cryptic_same_seed_same_puzzle():
