@@ -92,18 +92,23 @@ def test_levels_rise_in_human_terms(size):
 
 # --- fresh puzzles --------------------------------------------------------------------------------
 
-FRESH = [(size, level) for size in ("6x6", "8x8", "10x10") for level in LEVEL_NAMES] + [
-    pytest.param(size, level, marks=pytest.mark.slow)
+FRESH = [
+    (size, level, seed)
+    for size in ("6x6", "8x8", "10x10")
+    for level in LEVEL_NAMES
+    for seed in (100, 101)
+] + [
+    pytest.param(size, level, 100, marks=pytest.mark.slow)
     for size in ("12x12", "16x22", "20x20")
     for level in LEVEL_NAMES
 ]
 
 
-@pytest.mark.parametrize(("size", "level"), FRESH)
-def test_a_generated_puzzle_grades_at_its_level(size, level, tmp_path, capsys):
+@pytest.mark.parametrize(("size", "level", "seed"), FRESH)
+def test_a_generated_puzzle_grades_at_its_level(size, level, seed, tmp_path, capsys):
     """Seeds the bank does not use; ``kakuro grade`` on the written file says the level."""
     nrows, ncols = parse_size(size)
-    made = generate(nrows, ncols, level, seed=100)
+    made = generate(nrows, ncols, level, seed=seed)
     path = tmp_path / "made.kakuro"
     path.write_text(dumps([made.puzzle], "kakuro"))
     assert main(["grade", str(path)]) == 0
