@@ -550,3 +550,34 @@ def test_region_probes_name_second_solutions_near_the_fill():
                 assert 0 < len(changed) < len(region.cells)
                 assert solution_problems(puzzle, Solution({**values, **other})) == []
     assert found
+
+
+def test_changed_totals_propagate_as_a_rebuilt_puzzle():
+    """The look-ahead repair shares one propagator among one-digit changes of a grid
+    (``Propagator.with_totals``): its root domains equal those of the changed puzzle built
+    afresh, contradictions included, and the shared propagator is left as it was."""
+    from kakurolab.generator.layout import published_layout
+    from kakurolab.propagation import Propagator
+
+    level = DIFFICULTIES["hard"]
+    rng = random.Random(3)
+    layout = published_layout(12, 12, rng, white_share=0.72, max_run=7, symmetric=True)
+    values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
+    assert values is not None
+    prop = Propagator(build_puzzle(layout, values))
+    before = prop.root()
+    index = {frozenset(prop.cells[j] for j in m): r for r, m in enumerate(prop.run_cells)}
+    contradictions = 0
+    for cell in sorted(values)[:: max(1, len(values) // 12)]:
+        for digit in (1, 5, 9):
+            changed = {**values, cell: digit}
+            runs = [layout.runs[i][1] for i in layout.runs_of[cell]]
+            totals = {index[frozenset(cells)]: sum(changed[c] for c in cells) for cells in runs}
+            if any(t > 45 for t in totals.values()):
+                continue
+            shared = prop.with_totals(totals).root()
+            fresh = Propagator(build_puzzle(layout, changed))
+            assert shared == fresh.root()
+            contradictions += shared is None
+    assert prop.root() == before
+    assert contradictions  # a repeated digit in a run makes some changes contradictory

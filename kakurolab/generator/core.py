@@ -31,7 +31,7 @@ from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
 from ..model import Cell, Puzzle, Solution
-from ..propagation import root_domains
+from ..propagation import Propagator
 from ..shape import largest_black_region
 from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
@@ -452,9 +452,10 @@ def _repair(
         around = {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
         around |= {m for c in around for i in layout.runs_of[c] for m in layout.runs[i][1]}
         ranked: list[tuple[int, float, float, dict[Cell, int]]] = []
+        lookahead = _Lookahead(layout, values)
         for distance, cell, digit in options[:LOOKAHEAD]:
             changed = {**values, cell: digit}
-            domains = root_domains(build_puzzle(layout, changed))
+            domains = lookahead.domains(cell, changed)
             if domains is not None:
                 left = sum(1 for c in around if domains[c] & (domains[c] - 1))
                 ranked.append((left, distance, rng.random(), changed))
@@ -488,6 +489,32 @@ def _repair(
         region |= {m for c in region for i in layout.runs_of[c] for m in layout.runs[i][1]}
     refilled = _refill(layout, values, region, level, rng, 1000, swapped)
     return None if refilled is None else (layout, refilled)
+
+
+class _Lookahead:
+    """Root domains of one-digit changes of one grid, sharing one propagator: a change
+    touches the clues of the cell's two runs only (the same domains as ``root_domains`` of
+    the changed puzzle, without rebuilding the puzzle and its run tables each time)."""
+
+    def __init__(self, layout: Layout, values: Mapping[Cell, int]) -> None:
+        self.layout = layout
+        self.prop = Propagator(build_puzzle(layout, dict(values)))
+        cells = self.prop.cells
+        index = {
+            frozenset(cells[j] for j in members): r
+            for r, members in enumerate(self.prop.run_cells)
+        }
+        self.run_of = [index[frozenset(run[1])] for run in layout.runs]
+
+    def domains(self, cell: Cell, changed: Mapping[Cell, int]) -> dict[Cell, int] | None:
+        totals = {
+            self.run_of[i]: sum(changed[c] for c in self.layout.runs[i][1])
+            for i in self.layout.runs_of[cell]
+        }
+        state = self.prop.with_totals(totals).root()
+        if state is None:
+            return None
+        return dict(zip(self.prop.cells, state[: self.prop.n_cells], strict=True))
 
 
 def _refill(
