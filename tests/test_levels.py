@@ -140,3 +140,19 @@ def test_calendar_week_rises_strictly_in_grade(monday):
     assert [rank[g.grade] for g in graded] == sorted(rank[g.grade] for g in graded)
     scores = [g.score for g in graded]
     assert all(a < b for a, b in itertools.pairwise(scores)), scores
+
+
+def test_calendar_score_bands_rise_and_hold_their_pools():
+    """Bands a fresh calendar maker can aim at: disjoint, rising, each holding its pool."""
+    bands = [cal.score_band(i) for i in range(len(cal.WEEK))]
+    assert bands[0][0] == float("-inf") and bands[-1][1] == float("inf")
+    for (_, high), (low, _) in itertools.pairwise(bands):
+        assert high == low
+    assert all(low < high for low, high in bands)
+    monday = dt.date(2026, 11, 30)
+    for i, day in enumerate(cal.WEEK):
+        date = monday + dt.timedelta(days=i)
+        pool = set(cal.pools()[i])
+        scores = [b.score for b in bank.bases(day.size, day.difficulty) if b.id in pool]
+        assert all(cal.fits(date, s) for s in scores)
+        assert not cal.fits(date + dt.timedelta(days=1 if i < 6 else -1), scores[0])

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from .errors import GameError
 
 if TYPE_CHECKING:
-    from ..bank import BankPuzzle
+    from ..bank import BankPuzzle, Base
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,32 @@ def pools() -> tuple[tuple[str, ...], ...]:
         pools.append(tuple(b.id for b in above))
         floor = max(b.score for b in above)
     return tuple(pools)
+
+
+def score_band(weekday: int) -> tuple[float, float]:
+    """The grade scores (low, high] a week day's puzzle may have: from the highest score of
+    the day before's pool to the highest of its own (Monday from -inf, Sunday to +inf).  The
+    bands are disjoint and rise, so any week whose puzzles each fall in their day's band
+    rises strictly; a maker of fresh (not banked) calendar puzzles can draw seeds until the
+    grade falls in the band (each band holds at least its pool's bank bases)."""
+    highs = [max(b.score for b in _pool_bases(day)) for day in range(len(WEEK))]
+    low = float("-inf") if weekday == 0 else highs[weekday - 1]
+    high = float("inf") if weekday == len(WEEK) - 1 else highs[weekday]
+    return low, high
+
+
+def fits(date: dt.date, score: float) -> bool:
+    """Whether a puzzle of this grade score may be the date's (``score_band``)."""
+    low, high = score_band(date.weekday())
+    return low < score <= high
+
+
+def _pool_bases(weekday: int) -> list[Base]:
+    from .. import bank
+
+    day = WEEK[weekday]
+    ids = set(pools()[weekday])
+    return [b for b in bank.bases(day.size, day.difficulty) if b.id in ids]
 
 
 def drawn(date: dt.date) -> BankPuzzle:
