@@ -42,6 +42,8 @@ SIZES: tuple[str, ...] = ("6x6", "8x8", "10x10", "12x12", "16x22", "20x20")
 """PuzzleHub's four sizes and the rulebook's two Grand Master sheets (rows x cols)."""
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+"""``logic.levels.LEVEL_NAMES`` (written out: picking stays free of the logic imports; a test
+ties the two)."""
 
 PER_CELL = 16
 """Bases per size x difficulty."""
@@ -54,6 +56,10 @@ MANIFEST = "manifest.json"
 
 VARIANTS: tuple[Transform, ...] = tuple(all_transforms())
 """The 16 variants a base is played in (8 geometric x digit complement)."""
+
+IDENTITY: Transform = VARIANTS[0]
+"""The base as built (its grade is the manifest's: rotations may change the order, and so
+the count, of deduction steps)."""
 
 
 @dataclass(frozen=True)
@@ -261,6 +267,8 @@ def build_cell(
         graded = grade(made.puzzle)
         if not graded.solved:
             problems.append("deduction does not solve it")
+        elif graded.grade != difficulty:
+            problems.append(f"it grades {graded.grade}")
         if problems:
             if report:
                 report(f"{size} {difficulty} seed {seed}: rejected ({'; '.join(problems)})")
@@ -335,7 +343,7 @@ def seeds_built(size: str, difficulty: str, directory: Path = BANK_DIR) -> set[i
     if data.get("generator_version") != GENERATOR_VERSION:
         raise KakuroError(
             f"the bank in {directory} was built by generator {data.get('generator_version')}, "
-            f"this is {GENERATOR_VERSION}: its seeds now make other puzzles; build it afresh"
+            f"this is {GENERATOR_VERSION}: its seeds may now make other puzzles; build it afresh"
         )
     return {
         int(r["seed"]) for r in data["bases"] if (r["size"], r["difficulty"]) == (size, difficulty)
@@ -439,3 +447,76 @@ def verify(
             if report:
                 report(f"{base.id}: {'ok' if not found else 'FAILED'}")
     return problems
+
+
+@dataclass(frozen=True)
+class CellFigures:
+    """How one bank cell meets a solver: the grades of its bases and the means of what
+    deduction needs (the level table of docs/generator.md)."""
+
+    size: str
+    difficulty: str
+    grades: tuple[str, ...]
+    steps: float
+    """Mean deduction steps."""
+    hard_steps: float
+    """Mean steps of run sets and above (weight 5 or more)."""
+    hardest_weight: float
+    """Mean weight of the hardest technique."""
+    hardest: str
+    """The hardest technique most bases need."""
+    hardest_uses: float
+    """Mean uses of each base's hardest technique."""
+    ambiguity: float
+    score: float
+
+    def row(self) -> str:
+        agree = sum(g == self.difficulty for g in self.grades)
+        return (
+            f"| {self.size} | {self.difficulty} | {agree}/{len(self.grades)} | {self.steps:.0f} "
+            f"| {self.hard_steps:.1f} | {self.hardest} ({self.hardest_weight:.2f}) "
+            f"| {self.hardest_uses:.1f} | {self.ambiguity:.2f} | {self.score:.1f} |"
+        )
+
+
+FIGURES_HEADER = (
+    "| size | level | grade = level | steps | steps of weight 5+ | hardest technique "
+    "(mean weight) | its uses | mean ambiguity | score |\n"
+    "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |"
+)
+
+
+def cell_figures(size: str, difficulty: str, directory: Path = BANK_DIR) -> CellFigures:
+    """Deduce and grade every base of a cell (about 20 ms a base at 20x20)."""
+    from collections import Counter
+
+    from .logic import BY_NAME, deduce
+    from .logic.grading import grade
+
+    grades, steps, hard, weights, uses, amb, scores = [], [], [], [], [], [], []
+    hardest: Counter[str] = Counter()
+    for base in bases(size, difficulty, directory):
+        deduction = deduce(base.puzzle)
+        graded = grade(base.puzzle, deduction)
+        step_weights = [BY_NAME[s.technique].weight for s in deduction.steps]
+        grades.append(graded.grade)
+        steps.append(len(step_weights))
+        hard.append(sum(w >= 5 for w in step_weights))
+        weights.append(max(step_weights, default=0))
+        uses.append(graded.hardest_uses)
+        amb.append(graded.ambiguity)
+        scores.append(graded.score)
+        hardest[graded.hardest or "none"] += 1
+    n = max(len(grades), 1)
+    return CellFigures(
+        size,
+        difficulty,
+        tuple(grades),
+        sum(steps) / n,
+        sum(hard) / n,
+        sum(weights) / n,
+        hardest.most_common(1)[0][0] if hardest else "none",
+        sum(uses) / n,
+        sum(amb) / n,
+        sum(scores) / n,
+    )

@@ -12,6 +12,7 @@ from kakurolab.cli import main
 from kakurolab.commands.grade import END, START
 from kakurolab.logic import BY_NAME, TECHNIQUES, deduce
 from kakurolab.logic.grading import GRADES, grade, ranks, spearman
+from kakurolab.logic.levels import LEVELS, level_of
 
 
 def by_id(puzzles, puzzle_id):
@@ -51,13 +52,10 @@ def test_grade_follows_the_hardest_technique(janko_puzzles, puzzle_id):
     assert g.hardest == result.hardest()
     assert g.effort == sum(BY_NAME[s.technique].weight for s in result.steps)
     weight = BY_NAME[g.hardest].weight
-    expected = (
-        "easy" if weight <= 2 else "medium" if weight <= 3 else "hard" if weight <= 5 else None
-    )
-    if expected:
-        assert g.grade == expected
-    else:
-        assert g.grade == ("hard" if g.hardest_uses <= 2 else "expert")
+    assert g.grade == level_of(weight, g.ambiguity)
+    # a level whose both requirements the puzzle meets is its grade
+    met = [level.name for level in LEVELS if level.admits(weight, g.ambiguity)]
+    assert met in ([], [g.grade])
 
 
 def test_needs_search_when_the_ladder_is_cut(janko_puzzles):

@@ -45,6 +45,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     build.add_argument("--json", action="store_true", help="one JSON line per cell")
     build.set_defaults(func=cmd_build)
 
+    levels = actions.add_parser(
+        "levels", help="per cell: grades of the bases and what deduction needs (a table)"
+    )
+    levels.add_argument("--size", default=",".join(bank.SIZES), help="comma-separated sizes")
+    levels.add_argument("--dir", type=Path, default=bank.BANK_DIR, help="bank directory")
+    levels.set_defaults(func=cmd_levels)
+
     verify = actions.add_parser("verify", help="re-verify every base of the bank")
     verify.add_argument("--cpsat", action="store_true", help="prove with CP-SAT too")
     verify.add_argument(
@@ -121,6 +128,18 @@ def cmd_build(args: argparse.Namespace) -> int:
             else:
                 print(f"{size} {level}: {found_all} bases in {seconds} s", flush=True)
     return 1 if short else 0
+
+
+def cmd_levels(args: argparse.Namespace) -> int:
+    """The level table of docs/generator.md; exit 1 when a base grades off its cell."""
+    print(bank.FIGURES_HEADER)
+    off = 0
+    for size in _names(args.size, bank.SIZES, "size"):
+        for level in bank.DIFFICULTIES:
+            figures = bank.cell_figures(size, level, args.dir)
+            off += sum(g != level for g in figures.grades)
+            print(figures.row(), flush=True)
+    return 1 if off else 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

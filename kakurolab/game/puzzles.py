@@ -28,7 +28,13 @@ class Chosen(NamedTuple):
 def choose(size: str, difficulty: str, seed: str | int) -> Chosen:
     """The puzzle of this size, difficulty and seed: the same on every machine."""
     from .. import bank
+    from . import calendar
 
+    date = calendar.date_of_seed(seed)
+    day = None if date is None else calendar.day_of(date)
+    if date is not None and day is not None and (day.size, day.difficulty) == (size, difficulty):
+        drawn = calendar.drawn(date)  # the week's climb: the day's pool, as built
+        return Chosen(Puzzle(drawn.puzzle.id, drawn.puzzle.grid), drawn.solution)
     if bank.holds(size, difficulty):
         drawn = bank.pick(size, difficulty, seed=_seed_number(seed))
         return Chosen(Puzzle(drawn.puzzle.id, drawn.puzzle.grid), drawn.solution)

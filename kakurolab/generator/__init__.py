@@ -23,13 +23,15 @@ shorter (``core.size_problem``), and ``full_frame`` (on by default, in the API a
 command line) keeps every row and column in use; presets: ``beginner`` 8x8, ``intermediate``
 12x12, ``grandmaster`` 16x22 (16 rows, 22 columns: the rulebook sheet).
 
-Levels (``difficulty.DIFFICULTIES``) combine a band of mean clue ambiguity (digit sets a
-clue's length and sum admit, PuzzleHub's measure; bands are disjoint, so means rise strictly
-from level to level) with a cap per clue and the hardest technique ``logic.deduce`` may or
-must need: ``easy`` mean 1.0-1.4, clues of at most two sets, nothing beyond run sets;
-``normal`` 1.4-2.0 (cap 2); ``hard`` 2.05-2.6 (cap 4), at least run sets; ``expert``
-2.65-4.0 (cap 5), and it must need exact run consistency.  Published puzzles (the janko
-dev set) range 1.3-4.1 with a median of 2.75.  ``logic_only=False`` accepts unique puzzles
+Levels are ``logic.levels.LEVELS`` (easy, normal, hard, expert), the grader's own: a
+hardest technique and a band of mean clue ambiguity (digit sets a clue's length and sum admit,
+PuzzleHub's measure; bands are disjoint, so means rise strictly from level to level).
+``difficulty.DIFFICULTIES`` holds the generator's means to each (a cap per clue, fill
+preferences, and gates a little inside the level): ``easy`` mean 1.0-1.4, clues of at most two
+sets, nothing beyond run sets; ``normal`` above 1.4 to 2.0 (cap 2); ``hard`` 2.05-2.6 (cap 4),
+at least run sets; ``expert`` 2.65-4.0 (cap 5), and it must need exact run consistency.  So
+``kakuro grade`` names the level a puzzle was made for.  Published puzzles (the janko dev
+set) range 1.3-4.1 with a median of 2.75.  ``logic_only=False`` accepts unique puzzles
 that need search.
 """
 

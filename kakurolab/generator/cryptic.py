@@ -17,6 +17,7 @@ from typing import Any
 
 from ..backends import Backend
 from ..errors import KakuroError
+from ..logic import deduce
 from ..model import LETTERS, Cell, Clue, Direction, Puzzle, Solution
 from ..uniqueness import count
 from .clues import from_clues
@@ -129,13 +130,15 @@ def generate_cryptic(
     *,
     seed: int | str = 0,
     difficulty: str = "hard",
-    symmetric: bool = False,
+    symmetric: bool = True,
     backend: str | Backend = "native",
     attempts: int = 20,
     pid: str | None = None,
     full_frame: bool = True,
 ) -> CrypticGenerated:
-    """A square cryptic puzzle (the PE424 format holds square grids only); ``full_frame``
+    """A square cryptic puzzle (the PE424 format holds square grids only) in the published
+    look (half-turn symmetric unless ``symmetric`` is off), unique in grid and letters and
+    solved by ``logic.deduce`` (an attempt deduction cannot finish is dropped); ``full_frame``
     as in :func:`core.generate`."""
     last: KakuroError | None = None
     for attempt in range(attempts):
@@ -154,6 +157,9 @@ def generate_cryptic(
             made = encrypt(base.puzzle, base.solution, rng, backend=backend)
         except KakuroError as exc:
             last = exc
+            continue
+        if not deduce(made.puzzle).solved:
+            last = KakuroError(f"puzzle {made.puzzle.id}: deduction stops on the letters")
             continue
         made.puzzle.meta["seed"] = seed  # type: ignore[index]
         made.stats["attempts"] = attempt + 1

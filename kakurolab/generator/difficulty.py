@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .. import combos
 from ..check import clue_values
 from ..errors import KakuroError
+from ..logic.levels import Level, get_level
 from ..model import Puzzle
 
 
@@ -36,16 +37,32 @@ class Difficulty:
     repair_target: int = 1
     """The clue ambiguity a local repair aims for (low pins digits; expert keeps some)."""
     mean_band: tuple[float, float] = (0.0, 99.0)
-    """Accepted mean clue ambiguity.  Disjoint bands make the levels' means strictly rise
-    for every size and seed, not just on average."""
+    """The generator's own band of mean clue ambiguity, inside the level's (a margin from
+    the neighbouring levels' bands; these were generator 2.5's gates, kept so a seed whose
+    2.5 puzzle meets its level makes the same puzzle)."""
 
     hardest: tuple[int, int] = (0, 99)
-    """Accepted weight of the hardest technique ``logic.deduce`` needs (``logic.BY_NAME``):
-    easy puzzles fall to singles, partitions and cross-intersections, expert ones need the
-    top rung (exact run consistency)."""
+    """The generator's own range of the hardest technique's weight (``logic.BY_NAME``),
+    likewise inside the level's."""
+
+    @property
+    def level(self) -> Level:
+        """What a puzzle of this level must meet (``logic.levels``: the grader's definition)."""
+        return get_level(self.name)
 
     def accepts_mean(self, mean: float) -> bool:
-        return self.mean_band[0] <= mean <= self.mean_band[1]
+        """Mean clue ambiguity inside the generator's band and the level's."""
+        return self.mean_band[0] <= mean <= self.mean_band[1] and self.level.admits_ambiguity(mean)
+
+    def admits(self, hardest_weight: int, mean: float) -> bool:
+        """The acceptance test of a unique, deduction-solved grid: the hardest technique
+        and the mean clue ambiguity inside the generator's ranges and the level's, so the
+        grader names this level (``logic.levels.level_of``)."""
+        return (
+            self.hardest[0] <= hardest_weight <= self.hardest[1]
+            and self.level.admits_hardest(hardest_weight)
+            and self.accepts_mean(mean)
+        )
 
     def allows(self, mask: int) -> bool:
         return self.max_ambiguity is None or ambiguity_of(mask) <= self.max_ambiguity
@@ -57,7 +74,7 @@ class Difficulty:
 
 DIFFICULTIES: dict[str, Difficulty] = {
     # Published puzzles (janko dev set) keep their mean clue ambiguity between 1.3 and 4.1
-    # (median 2.7) and are all solved by deduction; the bands below stay inside that range,
+    # (median 2.7) and are all solved by deduction; the levels' bands stay inside that range,
     # disjoint so means rise strictly from level to level for every size and seed.
     "easy": Difficulty(
         "easy", 2, (4.0, 1.0), max_run=6, mean_band=(1.0, 1.4), hardest=(0, 5), white_share=0.7
@@ -75,6 +92,8 @@ DIFFICULTIES: dict[str, Difficulty] = {
         hardest=(8, 99),
     ),
 }
+"""The generator's means to each level of ``logic.levels.LEVELS`` (same names, same order):
+clue caps and preferences steer fills into the level's band of mean ambiguity."""
 
 
 def get_difficulty(name: str) -> Difficulty:

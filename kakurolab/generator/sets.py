@@ -1,6 +1,7 @@
 """Build the shipped benchmark sets in ``kakurolab/data/generated`` with their manifest.
 
-``python -m kakurolab.generator.sets`` regenerates every set from the seeds recorded here;
+``python -m kakurolab.generator.sets [standard] [cryptic]`` regenerates the sets (all by
+default) from the seeds recorded here;
 the manifest records the generator version, seeds and parameters of each file so anyone can
 reproduce (or extend) a set, and notes the combinations the generator could not fill.
 """
@@ -30,12 +31,15 @@ MAX_LAYOUTS = 40
 NOT_BUILT: dict[tuple[str, str], str] = {}
 
 
-def build(out: Path = DATA) -> dict[str, Any]:
-    """Generate every set into ``out`` and write the manifest; returns the manifest."""
+def build(out: Path = DATA, kinds: tuple[str, ...] = ("standard", "cryptic")) -> dict[str, Any]:
+    """Generate the sets of ``kinds`` into ``out`` and write the manifest (the entries of the
+    other kinds are kept from the manifest already there); returns the manifest."""
     out.mkdir(parents=True, exist_ok=True)
-    sets: list[dict[str, Any]] = []
-    skipped: list[dict[str, Any]] = []
-    for nrows, ncols in STANDARD_SIZES:
+    old = out / "manifest.json"
+    kept = json.loads(old.read_text(encoding="utf-8")) if old.exists() else {}
+    sets: list[dict[str, Any]] = [e for e in kept.get("sets", []) if e["kind"] not in kinds]
+    skipped: list[dict[str, Any]] = [] if "standard" in kinds else kept.get("skipped", [])
+    for nrows, ncols in STANDARD_SIZES if "standard" in kinds else ():
         for level in LEVELS:
             reason = NOT_BUILT.get((f"{nrows}x{ncols}", level))
             if reason:
@@ -89,7 +93,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
                 }
             )
             print(sets[-1]["file"], sets[-1]["seconds"], flush=True)
-    for size in CRYPTIC_SIZES:
+    for size in CRYPTIC_SIZES if "cryptic" in kinds else ():
         puzzles, seeds, answers = [], [], []
         for seed in range(PER_SET):
             made_c = generate_cryptic(size, seed=seed)
@@ -107,7 +111,7 @@ def build(out: Path = DATA) -> dict[str, Any]:
                 "difficulty": "hard",
                 "seeds": seeds,
                 "answers": answers,
-                "params": {"backend": "native", "full_frame": True},
+                "params": {"backend": "native", "full_frame": True, "symmetric": True},
             }
         )
         print(name, flush=True)
@@ -123,4 +127,6 @@ def build(out: Path = DATA) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    build()
+    import sys
+
+    build(kinds=tuple(sys.argv[1:]) or ("standard", "cryptic"))  # e.g. ``... sets cryptic``

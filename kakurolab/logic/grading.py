@@ -1,9 +1,11 @@
 """Difficulty grades from the techniques a solve needs, in the spirit of Simonis's scheme.
 
 Simonis ("Kakuro as a Constraint Problem", 2008) grades a puzzle by the weakest propagation
-that solves it without search.  Our ladder is finer (named human techniques), so the grade is
-the hardest rung needed and how often, plus the work per cell and the clues' combination
-ambiguity; a puzzle deduction cannot finish is graded ``needs-search``.
+that solves it without search.  Our ladder is finer (named human techniques).  The named grade
+is one of the generator's four levels (``levels``: the hardest rung needed and the clues'
+combination ambiguity), so a generated puzzle grades at the level it was made for; the score
+adds how often the hardest rung is needed and the work per cell.  A puzzle deduction cannot
+finish is graded ``needs-search``.
 """
 
 from __future__ import annotations
@@ -17,22 +19,11 @@ from ..deadline import DeadlinePassed
 from ..model import Puzzle
 from .explain import Deduction, deduce
 from .ladder import BY_NAME, TECHNIQUES
+from .levels import LEVELS, NEEDS_SEARCH, level_of
 
 GRADES: tuple[tuple[str, str], ...] = (
-    (
-        "easy",
-        "singles, unique partitions, cross-intersections and excluded digits suffice (cryptic: "
-        "and clue bounds, letter singles, tied letters)",
-    ),
-    ("medium", "needs hidden singles, sum arithmetic or letter sums"),
-    ("hard", "needs run sets, or subsets / exact run consistency at most twice"),
-    ("expert", "needs subsets or exact run consistency three times or more, or region sums"),
-    (
-        "extreme",
-        "needs a uniqueness argument (swap rectangle) or a bounded contradiction (one "
-        "supposition refuted by propagation)",
-    ),
-    ("needs-search", "deduction alone stops; trial and error is needed"),
+    *((level.name, level.meaning) for level in LEVELS),
+    (NEEDS_SEARCH, "deduction alone stops; trial and error is needed"),
 )
 """Named grades, easiest first, with what each means."""
 
@@ -97,28 +88,13 @@ def _letter_ambiguity(length: int) -> float:
     return sum(combos.count(length, t) for t in totals) / len(totals) if totals else 0.0
 
 
-def grade_name(deduction: Deduction) -> str:
+def grade_name(deduction: Deduction, mean_ambiguity: float) -> str:
+    """The level (``levels.level_of``) of a solved puzzle, else ``needs-search``."""
     if not deduction.solved:
-        return "needs-search"
+        return NEEDS_SEARCH
     hardest = deduction.hardest()
-    weight = BY_NAME[hardest].weight if hardest else 0
-    uses = deduction.technique_counts().get(hardest or "", 0)
-    if weight <= 2:
-        return "easy"
-    if weight <= 3:
-        return "medium"
-    counts = deduction.technique_counts()
-    if any(counts.get(t.name) for t in TECHNIQUES if t.weight >= EXTREME_WEIGHT):
-        return "extreme"
-    if weight < REGION_WEIGHT and (weight <= 5 or uses <= 2):
-        return "hard"
-    return "expert"
+    return level_of(BY_NAME[hardest].weight if hardest else 0, mean_ambiguity)
 
-
-EXTREME_WEIGHT = BY_NAME["swap rectangle"].weight
-"""Rungs from here on (uniqueness, contradiction) make a grade ``extreme``."""
-REGION_WEIGHT = BY_NAME["region sum"].weight
-"""Rungs from here on look across runs: at least ``expert``."""
 
 UNIQUENESS = tuple(t.name for t in TECHNIQUES if t.assumes_unique)
 CONTRADICTION = ("bounded contradiction",)
@@ -152,7 +128,7 @@ def grade(
         score += 20 + 50 * (whites - len(deduction.state.placed)) / whites
     return Grade(
         puzzle.id,
-        grade_name(deduction),
+        grade_name(deduction, amb),
         score,
         hardest,
         uses,

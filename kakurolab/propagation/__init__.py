@@ -15,8 +15,9 @@ run's feasible sums, and shown letters tied to their cells.
 
 from __future__ import annotations
 
+import copy
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -148,6 +149,19 @@ class Propagator:
             self.order = used + self.order
         self.initial = state
         self.letter_slots = tuple(range(n, n_slots))
+
+    def with_totals(self, totals: Mapping[int, int]) -> Propagator:
+        """This propagator with new totals for some numeric runs (run index -> total): the
+        generator's look-ahead tries many one-digit changes of one grid, which change two
+        runs' clues and nothing else, so the tables of the rest are shared, not rebuilt."""
+        other = copy.copy(self)
+        other.fixed, other.tables = self.fixed[:], self.tables[:]
+        for r, total in totals.items():
+            if self.kind[r] != _NUMBER:
+                raise ValueError(f"run {r} has a letter clue")
+            other.fixed[r] = 1 << total
+            other.tables[r] = run_table(other.fixed[r])
+        return other
 
     def root(self) -> list[int] | None:
         """The fixpoint of the initial state (None when the clues contradict each other)."""
