@@ -108,11 +108,13 @@ def test_the_calendar_is_made_ahead(tmp_path: Path) -> None:
 
     games = EngineGames(GameService(tmp_path / "g.sqlite", chooser=chooser))  # type: ignore[arg-type]
     assert asyncio.run(games.calendar_ahead()) == 2
+    made = len(asked)  # a day's maker may draw several seeds until its grade fits the day
+    assert made >= 2
     assert asyncio.run(games.calendar_ahead()) == 0  # kept: nothing to make again
-    assert len(asked) == 2
+    assert len(asked) == made
     token = games.register("ann")["token"]
     view = games.service.create(token, NewGame(Mode.CAMPAIGN))
-    assert len(asked) == 2 and view.spec["source"] == "secret"
+    assert len(asked) == made and view.spec["source"] == "secret"
     games.close()
 
 
