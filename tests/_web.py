@@ -139,6 +139,13 @@ def page_seat(page: Any) -> tuple[str, str]:
     return game_id, ids[name]["token"]
 
 
+def frames(page: Any) -> list[str]:
+    """Every WebSocket frame the page receives, in order (to audit what reached it)."""
+    seen: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: seen.append(str(f))))
+    return seen
+
+
 def settle(page: Any) -> None:
     """Wait until every move the page sent is answered."""
     page.wait_for_function("(document.body.dataset.pending || '0') === '0'")

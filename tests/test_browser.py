@@ -18,6 +18,7 @@ from _web import (
     arrow_keys,
     click_cell,
     engine_games,
+    frames,
     live_server,
     name,
     new_game,
@@ -33,13 +34,6 @@ from kakurolab.model import Cell, Puzzle
 from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
-
-
-def frames(page: Any) -> list[str]:
-    """Every WebSocket frame the page receives, in order (to audit what reached it)."""
-    seen: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: seen.append(str(f))))
-    return seen
 
 
 def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict[Cell, int]]:

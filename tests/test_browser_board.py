@@ -6,6 +6,7 @@ its own player name); PNG screenshots go to ``KAKURO_SHOTS`` when it names a dir
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from _web import (
     arrow_keys,
     click_cell,
     engine_games,
+    frames,
     live_server,
     name,
     new_game,
@@ -429,4 +431,200 @@ def test_screen_reader_names_and_focus_ring(browser: Any, shared: tuple[EngineGa
     page.keyboard.press("7")
     settle(page)
     page.wait_for_function("document.querySelector('#announce').innerText.includes(', 7')")
+    page.context.close()
+
+
+# -- time runs on the server, and competitive defaults (issue 28) -----------------------------
+
+
+def signed_in(browser: Any, url: str, player: str) -> tuple[Any, str]:
+    """A page of a new player who has registered (by opening the stats page), and its token."""
+    page = browser.new_context().new_page()
+    page.goto(url)
+    set_name(page, player)
+    page.goto(url + "/#/stats")
+    page.wait_for_selector("#stats-summary dd")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('kakuro.identities'))['{player}']")
+    return page, token["token"]
+
+
+def create(url: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A new game through the HTTP API (the page's form asks for whole minutes)."""
+    import httpx
+
+    head = {"Authorization": f"Bearer {token}"}
+    answer = httpx.post(f"{url}/api/games", json=body, headers=head, timeout=30)
+    assert answer.status_code == 201, answer.text
+    view: dict[str, Any] = answer.json()
+    return view
+
+
+def over_in_time(page: Any, deadline: float) -> float:
+    """Wait for the end screen, at most until a second after ``deadline`` (wall clock, the
+    engine's), with no key pressed; the seconds it came after the deadline."""
+    left_ms = max(1.0, (deadline + 1.0 - time.time()) * 1000)
+    page.wait_for_selector("#score-card:not([hidden])", timeout=left_ms)
+    return time.time() - deadline
+
+
+def assert_over_by_time(page: Any, games: EngineGames) -> None:
+    """The page shows the game as over: phase, heading, stopped clock, input refused."""
+    assert page.evaluate("document.body.dataset.phase") == "finished"
+    assert page.inner_text("#turn") == "Game over (time)"
+    assert "time" in page.inner_text("#message").lower()
+    shown = page.inner_text("#timer")
+    assert shown == "0:00"
+    view = seat_view(games, page)
+    assert view["phase"] == "finished" and view["end_reason"] == "time"
+    page.locator("#board").focus()
+    page.keyboard.press("5")  # refused by the page itself: nothing is sent
+    assert page.evaluate("document.body.dataset.pending || '0'") == "0"
+    time.sleep(0.6)
+    assert page.inner_text("#timer") == shown
+    assert seat_view(games, page)["board"] == view["board"]
+
+
+def test_a_sprint_countdown_ends_the_game_on_every_page_without_a_key(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    """A practice sprint of 5 s, nobody typing: the page shows the end screen within a second
+    of the deadline, told by the server (an ``over`` frame), not by a key press."""
+    games, url = shared
+    page, token = signed_in(browser, url, "Sid")
+    seen = frames(page)
+    view = create(url, token, {"mode": "practice", "time_limit_s": 5})
+    deadline = view["started_at"] + 5
+    page.goto(f"{url}/#/game/{view['game_id']}")
+    page.wait_for_selector("#board rect.white")
+    page.wait_for_function("document.body.dataset.phase === 'active'")
+    assert time.time() < deadline - 0.5, "the page opened too late to watch the countdown"
+    late = over_in_time(page, deadline)
+    assert 0 <= late < 1.0, late
+    assert_over_by_time(page, games)
+    assert page.inner_text("#winner") == "No crown this time: the grid was not solved"
+    reasons = page.locator("#score-reasons li").all_inner_texts()
+    assert reasons == ["Sid: no score: the grid was not solved before the time ran out"]
+    assert any(json.loads(f).get("type") == "over" for f in seen)
+    shot(page, "time-over")
+    page.context.close()
+
+
+def test_an_arena_time_limit_ends_the_race_on_both_pages(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    """An Arena race with a 3 s limit seen by two browsers: both show the end screen within a
+    second of the deadline, nobody typing after the start."""
+    games, url = shared
+    ann, token = signed_in(browser, url, "Ada")
+    room = create(url, token, {"mode": "arena", "time_limit_s": 3})
+    ann.goto(f"{url}/#/game/{room['game_id']}")
+    ann.wait_for_selector("#board rect.white")
+    bob = browser.new_context().new_page()
+    bob.goto(url)
+    set_name(bob, "Bea")
+    bob.fill("#join-game input[name=code]", room["game_id"])
+    bob.click("#join")
+    bob.wait_for_selector("#board rect.white")
+    ann.wait_for_selector("#start-game:not([hidden])")
+    ann.click("#start-game")
+    for page in (ann, bob):
+        page.wait_for_function("document.body.dataset.phase === 'active'")
+    deadline = seat_view(games, ann)["started_at"] + 3
+    assert time.time() < deadline - 0.5, "the race was seen too late to watch its clock"
+    for page in (ann, bob):
+        late = over_in_time(page, deadline)
+        assert 0 <= late < 1.0, late
+    for page in (ann, bob):
+        assert_over_by_time(page, games)
+        assert "nobody scored" in page.inner_text("#winner")
+    ann.context.close()
+    bob.context.close()
+
+
+def test_an_arena_from_the_page_is_permanent_by_default(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    """The new-game form ticks Permanent placement when Arena is chosen (the rulebook's rule
+    for competitive play), unticks it again for practice unless the player chose, and an
+    Arena created with the default settings refuses overwriting a placed digit."""
+    games, url = shared
+    ann = browser.new_context().new_page()
+    ann.goto(url)
+    set_name(ann, "Ari")
+    box = "#new-game input[name=permanent]"
+    assert not ann.is_checked(box)  # practice: off by default
+    ann.select_option("#new-game select[name=mode]", "arena")
+    assert ann.is_checked(box)
+    ann.select_option("#new-game select[name=mode]", "practice")
+    assert not ann.is_checked(box)
+    new_game(ann, url, mode="arena")  # the defaults: Permanent untouched
+    code = ann.get_attribute("#room-code", "data-code")
+    assert code
+    view = seat_view(games, ann)
+    assert view["spec"]["options"]["permanent"] is True
+    bob = browser.new_context().new_page()
+    bob.goto(url)
+    set_name(bob, "Ben")
+    bob.fill("#join-game input[name=code]", code)
+    bob.click("#join")
+    bob.wait_for_selector("#board rect.white")
+    ann.wait_for_selector("#start-game:not([hidden])")
+    ann.click("#start-game")
+    ann.wait_for_function("document.body.dataset.phase === 'active'")
+    _, puzzle, solution = game_of(games, ann)
+    cell = sorted(puzzle.whites)[0]
+    click_cell(ann, cell)
+    ann.keyboard.press(str(solution[cell]))
+    settle(ann)
+    ann.keyboard.press(str(solution[cell] % 9 + 1))  # overwrite: refused by the engine
+    settle(ann)
+    assert seat_view(games, ann)["board"] == {name(cell): solution[cell]}
+    assert "permanent" in ann.inner_text("#message").lower()
+    # a player who unticks the box gets what they chose
+    ann.goto(url)
+    ann.select_option("#new-game select[name=mode]", "arena")
+    ann.uncheck(box)
+    ann.click("#start")
+    ann.wait_for_function(f"!location.hash.includes('{view['game_id']}')"
+                          " && location.hash.startsWith('#/game/')")
+    ann.wait_for_selector("#board rect.white")
+    assert seat_view(games, ann)["spec"]["options"]["permanent"] is False
+    # competitive play has no Errors button (nor E): rule breaks are not shown as they happen
+    assert ann.is_hidden("#errors")
+    ann.context.close()
+    bob.context.close()
+
+
+def test_a_page_that_missed_the_over_frame_asks_for_the_view(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    """Belt and braces: with the server's ``over`` frame dropped on the way, the page's own
+    countdown asks for the view 1.5 s after its zero, and the end screen still comes."""
+    games, url = shared
+    page, token = signed_in(browser, url, "Max")
+    dropped: list[str] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def down(message: Any) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "over":
+                dropped.append(message)
+                return
+            ws.send(message)
+
+        server.on_message(down)
+
+    page.route_web_socket("**/ws", route)
+    view = create(url, token, {"mode": "practice", "time_limit_s": 3})
+    deadline = view["started_at"] + 3
+    page.goto(f"{url}/#/game/{view['game_id']}")
+    page.wait_for_selector("#board rect.white")
+    page.wait_for_function("document.body.dataset.phase === 'active'")
+    left_ms = (deadline + 3.0 - time.time()) * 1000
+    page.wait_for_selector("#score-card:not([hidden])", timeout=left_ms)
+    assert dropped, "the server's over frame never came"
+    assert 1.5 <= time.time() - deadline < 3.0
+    assert page.inner_text("#turn") == "Game over (time)"
+    assert seat_view(games, page)["end_reason"] == "time"
     page.context.close()

@@ -130,8 +130,13 @@ function showHome() {
 }
 
 const newForm = $("#new-game");
+// Permanent placement shows the mode's own rule (on in an Arena, as the rulebook says for
+// competitive play; off in practice) until the player ticks or unticks it themselves.
+let permanentChosen = false;
+newForm.permanent.addEventListener("change", () => { permanentChosen = true; });
 function syncForm() {
   newForm.querySelector(".permanent-field").hidden = newForm.mode.value === "battle";
+  if (!permanentChosen) newForm.permanent.checked = newForm.mode.value === "arena";
 }
 newForm.mode.addEventListener("change", syncForm);
 syncForm();
@@ -357,6 +362,9 @@ function onMessage(g, msg) {
       if (pending && pending.onAck) pending.onAck(msg);
       if (msg.outcome) showOutcome(g, msg.outcome);
     }
+  } else if (msg.type === "over") {
+    // the server settled the game (its clock ran out): say so, whatever key is (not) pressed
+    say(msg.reason === "time" ? "Time is up: the game is over" : "The game is over");
   } else if (msg.type === "fatal") {
     g.closed = true; // a wrong or stale token: reconnecting would not help
     say(msg.error);
@@ -495,6 +503,7 @@ function togglePause(g) {
   send(g, { kind: g.view.paused ? "resume" : "pause" });
 }
 const RULES_PAUSABLE = new Set(["practice", "campaign"]);
+const COMPETITIVE = new Set(["arena", "battle"]);
 
 // a solo game stops its clock when the player switches away (tab, app, screen off); not when
 // the page is being left or reloaded (hidden too, but then the pause would greet the reload)
@@ -605,7 +614,7 @@ function render(g) {
   }
   const locked = new Set(v.locked.map(keyOf));
   const live = prefs.conflicts && practice;
-  const wrong = g.showErrors || live ? new Set(v.conflicts.map(keyOf)) : new Set();
+  const wrong = (g.showErrors && !COMPETITIVE.has(v.mode)) || live ? new Set(v.conflicts.map(keyOf)) : new Set();
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
@@ -642,8 +651,13 @@ function render(g) {
     b.hidden = !shieldKinds.includes(kind);
     b.disabled = v.phase !== "active" || v.shields_left <= 0 || (kind === "unlock" && !spec.options.permanent);
   }
-  $("#undo").disabled = !g.undo.length;
-  $("#redo").disabled = !g.redo.length;
+  const open = playable(g);
+  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit")) b.disabled = !open;
+  $("#undo").disabled = !open || !g.undo.length;
+  $("#redo").disabled = !open || !g.redo.length;
+  // rule breaks on demand: a help of solo play, not of a race or a battle (where a toggle
+  // would light them as they happen, which the rulebook's competitive play does without)
+  $("#errors").hidden = COMPETITIVE.has(v.mode);
   $("#pencil").setAttribute("aria-pressed", String(g.pencil));
   $("#errors").setAttribute("aria-pressed", String(g.showErrors));
   $("#submit").hidden = v.mode !== "arena";
@@ -886,6 +900,19 @@ function tick() {
   const s = Math.floor(seconds);
   $("#timer").textContent = clockText(s);
   $("#clock-mini").textContent = clockText(s);
+  if (running && v.remaining_s !== null && v.remaining_s !== undefined) overdue(g, v.remaining_s - since);
+}
+
+/** The server tells every page when time runs out (an ``over`` frame); should that frame be
+ * late (a socket that reconnected at the wrong moment), ask for the view once, 1.5 s past the
+ * page's own zero: reading a view settles the clock in the engine. */
+function overdue(g, left) {
+  if (left > -1.5 || g.askedAt === g.view.version) return;
+  if (!g.ws || g.ws.readyState !== WebSocket.OPEN) return;
+  g.askedAt = g.view.version;
+  const id = g.nextId++;
+  g.pending.set(id, {});
+  g.ws.send(JSON.stringify({ type: "view", id }));
 }
 setInterval(tick, 500);
 
@@ -948,7 +975,7 @@ for (const b of document.querySelectorAll("[data-shield]")) {
 
 function toggleErrors() {
   const g = ui.game;
-  if (!g) return;
+  if (!g || !g.view || COMPETITIVE.has(g.view.mode)) return;
   g.showErrors = !g.showErrors;
   render(g);
 }
