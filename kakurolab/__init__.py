@@ -124,4 +124,6 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_API, "__version__"})
+    """The public API only: ``dir(kakurolab)`` lists what a user may call, not the module's
+    own machinery (``TYPE_CHECKING``, ``annotations``, the lazy loader)."""
+    return sorted({*__all__, "__version__", "version"})

@@ -15,7 +15,9 @@ many ways the encoding's auxiliaries can be set.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import os
+from collections.abc import Callable, Sequence
 
 from .encodings import Spec, encode
 from .encodings.cnf import CNFEncoding
@@ -126,8 +128,31 @@ def candidates(enc: CNFEncoding, cell: Cell, closure: set[int]) -> list[int]:
     ]
 
 
-def exact_count(puzzle: Puzzle, spec: str | Spec = "combo") -> int:
-    """The number of solutions of the puzzle, by projected model counting over the CNF."""
+class CountTimeout(Exception):
+    """The exact count did not finish within its timeout (its process was killed)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            f"exact count stopped after {seconds:g} s (--timeout); pyganak cannot be "
+            "interrupted, so its process was killed"
+        )
+        self.seconds = seconds
+
+
+def exact_count(puzzle: Puzzle, spec: str | Spec = "combo", timeout: float | None = None) -> int:
+    """The number of solutions of the puzzle, by projected model counting over the CNF.
+
+    With a ``timeout`` the count runs in a forked child that is killed at the deadline
+    (pyganak takes no time limit and holds the interpreter while it counts), and
+    :class:`CountTimeout` says so; without one it runs here.
+    """
+    require("pyganak", extra="count", feature="exact counting")  # the message, here
+    if timeout is None or not hasattr(os, "fork"):
+        return _count(puzzle, spec)
+    return _in_child(lambda: _count(puzzle, spec), timeout)
+
+
+def _count(puzzle: Puzzle, spec: str | Spec) -> int:
     pyganak = require("pyganak", extra="count", feature="exact counting")
     enc = encode(puzzle, spec)
     if not isinstance(enc, CNFEncoding):
@@ -141,3 +166,82 @@ def exact_count(puzzle: Puzzle, spec: str | Spec = "combo") -> int:
     counter.add_clauses(enc.clauses)
     counter.set_sampling_set(enc.grid_vars)
     return int(counter.count())
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _in_child(work: Callable[[], int], timeout: float) -> int:
+    """``work()`` in a forked child, killed when ``timeout`` seconds pass.
+
+    The child sends back ``("ok", value)`` or ``("error", message)`` over a pipe; a
+    KakuroError in the child is raised again here with its message.  On Linux the child
+    dies with this process (``PR_SET_PDEATHSIG``), so a killed command leaves no counter.
+    """
+    import pickle
+    import select
+    import signal
+    import time
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        try:
+            os.close(read_end)
+            _die_with_parent()
+            try:
+                answer: tuple[str, object] = ("ok", work())
+            except KakuroError as exc:
+                answer = ("error", str(exc))
+            except BaseException as exc:
+                answer = ("error", f"exact count failed: {type(exc).__name__}: {exc}")
+            with os.fdopen(write_end, "wb") as out:
+                out.write(pickle.dumps(answer))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    deadline = time.monotonic() + timeout
+    data = bytearray()
+    finished = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CountTimeout(timeout)
+            ready, _, _ = select.select([read_end], [], [], left)
+            if ready:
+                chunk = os.read(read_end, 1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        _, status = os.waitpid(pid, 0)
+        finished = True
+    finally:
+        os.close(read_end)
+        if not finished:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    if not data:
+        raise KakuroError(f"exact count failed: its process died ({_how(status)})")
+    kind, value = pickle.loads(bytes(data))
+    if kind == "error":
+        raise KakuroError(str(value))
+    return int(value)
+
+
+def _how(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}, out of memory?"
+    return f"exit code {os.waitstatus_to_exitcode(status)}"
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this child when its parent dies (elsewhere: best effort)."""
+    import ctypes
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

@@ -193,7 +193,8 @@ def solution_problems(puzzle: Puzzle, solution: Solution) -> list[str]:
                 problems.append(f"clue {run.clue} of run {run.name} starts with a zero")
         target = run.clue.evaluate(letters)
         if sum(filled) != target:
-            problems.append(f"run {run.name} sums to {sum(filled)}, clue {run.clue} is {target}")
+            clue = f"{run.clue} = {target}" if run.clue.letters else str(target)
+            problems.append(f"run {run.name} sums to {sum(filled)}, not its clue {clue}")
     return problems
 
 

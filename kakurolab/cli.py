@@ -22,9 +22,9 @@ from . import commands
 from .errors import KakuroError
 
 _SUMMARY = re.compile(
-    r'\A\s*[rR]?(?:"""|\'\'\')\s*(?:``kakuro [^`]*``:\s*)?(.*?)\.?(?:"""|\'\'\')?\s*$', re.M
+    r'\A\s*[rR]?(?:"""|\'\'\')\s*(?:``kakuro [^`]*``:\s*)?(.*?)\.?\s*(?:"""|\'\'\'|\n\s*\n)', re.S
 )
-"""The first docstring line of a command module, without its ```kakuro NAME``:`` lead."""
+"""The first paragraph of a command module's docstring, without its ```kakuro NAME``:`` lead."""
 
 
 def command_names() -> list[str]:
@@ -44,8 +44,8 @@ def summary(name: str) -> str:
         path = os.path.join(directory, f"{name}.py")
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as handle:
-                match = _SUMMARY.match(handle.read(600))
-            return match.group(1).replace("``", "") if match else ""
+                match = _SUMMARY.match(handle.read(1000))
+            return " ".join(match.group(1).replace("``", "").split()) if match else ""
     return ""
 
 

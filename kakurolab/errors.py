@@ -95,6 +95,20 @@ class UnknownNameError(KakuroError, KeyError):
         return type(self), (self.kind, self.name, self.known, self.hint)
 
 
+class OptionError(KakuroError):
+    """A backend option or configuration that cannot be used; caught as the standard exception
+    its subclass means, as Python's own keyword arguments are."""
+
+
+class UnknownOptionError(OptionError, TypeError):
+    """An option the backend does not take: a ``TypeError``, as an unexpected keyword argument
+    is in Python."""
+
+
+class OptionValueError(OptionError, ValueError):
+    """An option value the backend cannot use (out of range, malformed, wrong kind of value)."""
+
+
 class MissingExtraError(KakuroError):
     """An optional dependency is not installed: name the extra that brings it."""
 

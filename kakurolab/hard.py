@@ -183,9 +183,9 @@ def _parse_sizes(text: str | None) -> list[int] | None:
     try:
         sizes = [int(part) for part in text.split(",")]
     except ValueError:
-        raise KakuroError(f"bad --sizes {text!r}: use side lengths such as 10,20") from None
+        raise KakuroError(f"bad sizes {text!r}: use side lengths such as 10,20") from None
     if any(size < 4 for size in sizes):
-        raise KakuroError(f"bad --sizes {text!r}: every side is at least 4")
+        raise KakuroError(f"bad sizes {text!r}: every side is at least 4")
     return sizes
 
 

@@ -3,9 +3,53 @@
 from __future__ import annotations
 
 from kakurolab.formats import loads
-from kakurolab.model import Puzzle
+from kakurolab.model import Puzzle, Square
 
 
 def square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
     """A 2x2 white square with the given column (down) and row (across) sums."""
     return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
+
+
+def pattern_grid(size: int) -> Puzzle:
+    """The large grid of issue 29: black on the top row and left column and where
+    ``(3r + c) mod 10 == 0`` (then any white cell left in a one-cell run), every other cell
+    white with the digit ``(2r + c) mod 9 + 1``, each run clued with the sum of its digits.
+    Runs have at most nine cells with distinct digits, so the grid is a valid puzzle with at
+    least that solution; ``size`` 100 has 8,780 white cells."""
+    from kakurolab.model import BLOCK, WHITE, Clue, ClueCell
+
+    whites = {
+        (r, c) for r in range(1, size) for c in range(1, size) if (3 * r + c) % 10 != 0
+    }
+
+    def run(cell: tuple[int, int], dr: int, dc: int) -> list[tuple[int, int]]:
+        r, c = cell[0] + dr, cell[1] + dc
+        cells = []
+        while (r, c) in whites:
+            cells.append((r, c))
+            r, c = r + dr, c + dc
+        return cells
+
+    def lonely(cell: tuple[int, int]) -> bool:
+        r, c = cell
+        return any(
+            (r - dr, c - dc) not in whites and (r + dr, c + dc) not in whites
+            for dr, dc in ((0, 1), (1, 0))
+        )
+
+    while lone := {cell for cell in whites if lonely(cell)}:
+        whites -= lone
+
+    def clue(cell: tuple[int, int], dr: int, dc: int) -> Clue | None:
+        cells = run(cell, dr, dc)
+        return Clue(sum((2 * r + c) % 9 + 1 for r, c in cells)) if cells else None
+
+    def square(r: int, c: int) -> Square:
+        if (r, c) in whites:
+            return WHITE
+        down, across = clue((r, c), 1, 0), clue((r, c), 0, 1)
+        return BLOCK if down is None and across is None else ClueCell(down, across)
+
+    grid = tuple(tuple(square(r, c) for c in range(size)) for r in range(size))
+    return Puzzle(f"pattern{size}", grid)

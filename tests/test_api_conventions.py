@@ -26,6 +26,7 @@ from kakurolab.errors import (
     FormatError,
     KakuroError,
     KakuroFileNotFoundError,
+    OptionError,
     PuzzleError,
     UnknownNameError,
 )
@@ -54,6 +55,27 @@ def test_result_is_truthy_only_with_a_solution(pe424_puzzles) -> None:
 def test_a_timeout_result_is_falsy(largest_janko) -> None:
     result = kl.solve(largest_janko, backend="pysat", encoding="naive", timeout=0.01)
     assert result.status is Status.UNKNOWN and not result
+
+
+def test_uniqueness_is_truthy_only_when_unique(pe424_puzzles) -> None:
+    """``if kl.prove_unique(p):`` means "proved unique": multiple, unsat and unknown are false."""
+    unique = kl.prove_unique(pe424_puzzles[0])
+    assert unique.verdict is kl.Verdict.UNIQUE and unique
+    multiple = kl.prove_unique(hand_made("ambiguous"), backend="pysat")
+    assert multiple.verdict is kl.Verdict.MULTIPLE and not multiple
+    unsat = kl.prove_unique(UNSAT, backend="pysat")
+    assert unsat.verdict is kl.Verdict.UNSAT and not unsat
+    assert not kl.Uniqueness(kl.Verdict.UNKNOWN, Result(Status.UNKNOWN))
+    assert not kl.Uniqueness(kl.Verdict.ERROR, Result(Status.ERROR))
+
+
+def test_dir_shows_only_the_api() -> None:
+    shown = set(dir(kl))
+    assert set(kl.__all__) <= shown
+    assert not shown & {"TYPE_CHECKING", "annotations", "import_module", "_API"}
+    assert all(not name.startswith("_") or name == "__version__" for name in shown)
+    for name in shown:  # everything listed is really there
+        getattr(kl, name)
 
 
 # --- kl.solutions: lazy iteration ------------------------------------------------------------
@@ -188,6 +210,32 @@ def test_errors_subclass_value_and_key_error() -> None:
     with pytest.raises(ValueError, match="impossible") as info:
         loads("id: bad\n   #   3\\  4\\\n \\45    .   .\n", format="kakuro")  # 45 in 2 cells
     assert isinstance(info.value, PuzzleError)
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind"),
+    [
+        ("cpsat:bogus=1", TypeError),  # an unknown option, as an unexpected keyword argument
+        ("native:node_limit=-3", ValueError),
+        ("native:search=sideways", ValueError),
+        ("cpsat:num_workers=-1", ValueError),
+        ("z3:sat.no_such_parameter=1", TypeError),
+        ("z3:sat.random_seed=abc", ValueError),
+        ("pysat:encoding", ValueError),  # a malformed configuration
+    ],
+)
+def test_option_errors_are_standard_exceptions(spec, kind) -> None:
+    with pytest.raises(kind) as info:
+        Config.parse(spec).backend()
+    assert isinstance(info.value, OptionError) and isinstance(info.value, KakuroError)
+    assert "\n" not in str(info.value)
+
+
+def test_option_errors_through_get_backend() -> None:
+    with pytest.raises(TypeError, match="does not take option 'bogus'"):
+        get_backend("native", bogus=1)
+    with pytest.raises(ValueError, match="node_limit"):
+        get_backend("native", node_limit="abc")
 
 
 def test_errors_survive_pickling(tmp_path) -> None:

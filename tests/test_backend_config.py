@@ -3,6 +3,8 @@ declared solver module, sessions as context managers."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from _puzzles import square
 
@@ -26,7 +28,8 @@ def test_get_backend_takes_a_configuration() -> None:
 def test_available_reads_the_declared_module(name: str) -> None:
     cls = BACKENDS[name]
     assert "available" not in vars(cls)  # written once, in the base class
-    assert cls.available() == (cls.requires is None or _importable(cls.requires))
+    program = cls.requires_program is None or shutil.which(cls.requires_program) is not None
+    assert cls.available() == (program and (cls.requires is None or _importable(cls.requires)))
 
 
 def _importable(module: str) -> bool:

@@ -192,6 +192,10 @@ def test_battle_matrix_between_two_browsers(browser: Any, server: tuple[EngineGa
     engine_scores = {line["player_id"]: line["score"] for line in final["standings"]}
     assert engine_scores == expected
     for page in (ann, bob):
+        assert page.inner_text("#score-title") == "Battle Matrix points"  # not the Mastery Formula
+        winner = final["standings"][0]["name"]
+        assert page.inner_text("#winner").startswith(f"{winner} is crowned Master of the")
+        assert page.locator("#score-reasons li").count() == 0  # no Mastery bonuses in a Battle
         for player_id, score in expected.items():
             total = page.locator(f'#score tr[data-player="{player_id}"] td.total')
             assert total.inner_text() == str(score)
@@ -214,6 +218,9 @@ def test_arena_race_with_three_browsers(browser: Any, server: tuple[EngineGames,
         page.wait_for_function("document.body.dataset.phase === 'active'")
     _, puzzle, solution = game_of(games, ann)
     whites = sorted(puzzle.whites)
+    # Bob spends a shield: it will break his tie with Cyd (both unsolved, 0 points)
+    bob.click('[data-shield="hint"]')
+    settle(bob)
     # Bob fills every cell with one wrong digit and submits: refused and counted
     for cell in whites:
         click_cell(bob, cell)
@@ -257,6 +264,13 @@ def test_arena_race_with_three_browsers(browser: Any, server: tuple[EngineGames,
     for page in (ann, bob, cyd):
         shown = page.locator(f'#score tr[data-player="{winner["player_id"]}"] td.total')
         assert shown.inner_text() == str(winner["score"])
+        assert page.inner_text("#winner").startswith("Ann is crowned Master of the Countless Spire")
+    # the tie on 0 points was decided by shields (no time for either): the page says so
+    assert [s["name"] for s in final["standings"]] == ["Ann", "Cyd", "Bob"]
+    assert final["standings"][1]["rank"] == 2 and final["standings"][2]["rank"] == 3
+    assert cyd.inner_text("#tie-break") == (
+        "Tie-break: Cyd ahead of Bob on equal points by shields used 0 against 1"
+    )
 
 
 MONDAY_NOON = 1796040000.0  # 2026-11-30 12:00 UTC, a Monday

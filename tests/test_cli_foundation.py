@@ -223,7 +223,7 @@ def test_check_lists_every_broken_rule(capsys, tmp_path) -> None:
         "r2c2 holds 12, outside 1-9",
         "r2c3 is empty",
         "run r3c1 across repeats 3",
-        "run r1c2 down sums to 15, clue 5 is 5",
+        "run r1c2 down sums to 15, not its clue 5",
     ):
         assert fragment in out
     code, out, _ = run(capsys, "check", path, "--json", "--select", "tiny-a")

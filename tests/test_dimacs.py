@@ -147,3 +147,66 @@ def test_encode_rejects_bad_specs(tmp_path, capsys):
     assert main(["encode", str(puzzle), "--encoding", "sum=magic", "-o", "-"]) == 2
     err = capsys.readouterr().err
     assert "unknown sum encoding 'magic'" in err and err.count("\n") == 1
+
+
+def _solved_model(cnf) -> list[int]:
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(name="glucose4", bootstrap_with=CNF(from_file=str(cnf)).clauses) as solver:
+        assert solver.solve()
+        return solver.get_model()
+
+
+def test_decode_reads_the_model_from_standard_input(tmp_path, capsys):
+    """``cadical p.cnf | kakuro decode p.txt p.cnf -``: the model comes through a pipe."""
+    import sys
+
+    puzzle = tmp_path / "p.kakuro"
+    puzzle.write_text(HAND_MADE["unique"])
+    cnf = _encode(capsys, tmp_path, [str(puzzle)], "strong")
+    from_file = tmp_path / "m.txt"
+    from_file.write_text("s SATISFIABLE\nv " + " ".join(map(str, _solved_model(cnf))) + " 0\n")
+    expected = _decode(capsys, [str(puzzle)], cnf, from_file)
+    solver = shutil.which("cadical")
+    model_text = (
+        subprocess.run([solver, "-q", str(cnf)], capture_output=True, text=True).stdout
+        if solver
+        else from_file.read_text()
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "kakurolab", "decode", str(puzzle), str(cnf), "-", "--json"],
+        input=model_text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == expected
+
+
+def test_decode_prints_no_grid_that_breaks_a_rule(tmp_path, capsys):
+    puzzle = tmp_path / "p.kakuro"
+    puzzle.write_text(HAND_MADE["unique"])
+    cnf = _encode(capsys, tmp_path, [str(puzzle)], "naive")
+    lits = set(_solved_model(cnf))
+    cell_vars: dict[str, dict[int, int]] = {}
+    for line in cnf.read_text().splitlines():
+        if line.startswith("c var ") and " cell " in line:
+            _, _, vid, _, cell, digit = line.split()
+            cell_vars.setdefault(cell, {})[int(digit)] = int(vid)
+    cell, by_digit = next(item for item in sorted(cell_vars.items()) if len(item[1]) > 1)
+    true_digit = next(d for d, v in by_digit.items() if v in lits)
+    other = next(d for d in by_digit if d != true_digit)
+    wrong = (lits - {by_digit[true_digit], -by_digit[other]}) | {
+        -by_digit[true_digit],
+        by_digit[other],
+    }
+    model = tmp_path / "wrong.txt"
+    model.write_text("v " + " ".join(map(str, sorted(wrong, key=abs))) + " 0\n")
+    assert main(["decode", str(puzzle), str(cnf), str(model)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "breaks the rules" in err and len(err.splitlines()) == 1
+    assert main(["decode", str(puzzle), str(cnf), str(model), "--json"]) == 2
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "wrong" and record["problems"] and "solution" not in record

@@ -130,6 +130,42 @@ def test_stats_count_the_formula(spec):
     assert enc.encode_time > 0
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "cell=direct,sum=combo,alldiff=pairwise,amo=pairwise,redundant=domain",
+        "sum=mdd,amo=pairwise,redundant=combo",
+    ],
+)
+def test_parts_return_clauses_and_never_append(spec, pe424_puzzles):
+    """Every part is a function of the pool that returns its clauses: asked again on a built
+    formula (direct cells: no literal left to define; pairwise at-most-one: no fresh
+    auxiliaries), each returns clauses the formula already holds, and the formula does not
+    grow."""
+    from kakurolab.encodings.cnf import redundant_part
+    from kakurolab.encodings.cnf.alldiff import encode_alldiff
+    from kakurolab.encodings.cnf.letters import encode_letters, run_targets
+    from kakurolab.encodings.cnf.sums import SUMS
+
+    puzzle = pe424_puzzles[0]  # cryptic: letters and guarded sums too
+    enc = encode(puzzle, spec)
+    assert isinstance(enc, CNFEncoding)
+    formula = {tuple(clause) for clause in enc.clauses}
+    size = len(enc.clauses)
+    returned = encode_letters(enc, puzzle)
+    redundant = redundant_part(enc.spec)
+    for index, run in enumerate(puzzle.runs):
+        targets, clauses = run_targets(enc, index, run)
+        returned += clauses
+        returned += SUMS[enc.spec.name("sum")].build(enc, index, run, targets, enc.spec.arg("sum"))
+        returned += encode_alldiff(enc, run, enc.spec["alldiff"])
+        if redundant is not None:
+            returned += redundant(enc, index, run, targets, None)
+    assert len(enc.clauses) == size
+    assert returned and {tuple(clause) for clause in returned} <= formula
+    assert len({tuple(c) for c in returned}) > len(formula) // 2  # most of it, not a corner
+
+
 def test_table_falls_back_to_combo_with_a_message(pe424_puzzles):
     enc = encode(pe424_puzzles[0], "table")
     assert enc.notes and "used combo" in enc.notes[0]

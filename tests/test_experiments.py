@@ -312,3 +312,28 @@ def test_committed_results_come_from_a_clean_tree() -> None:
         record = json.loads(env.read_text())
         assert record["git_dirty"] is False, f"{env.parent.name}: produced from a dirty tree"
         assert len(record["git_commit"]) == 40, env.parent.name
+
+
+def test_report_without_matplotlib_writes_every_table(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Issue 26: with matplotlib missing (simulated), ``experiment report`` still writes every
+    table, byte for byte as with plots, and says in one line that plots were skipped."""
+    import shutil
+
+    committed = ROOT / "results" / "scaling"
+    target = tmp_path / "scaling"
+    shutil.copytree(committed, target)
+    written = [*sorted(p.name for p in target.glob("*.csv")), "summary.tex"]
+    assert written
+    for name in [*written, "report.md"]:
+        (target / name).unlink()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    capsys.readouterr()
+    assert main(["experiment", "report", str(target), "--print", "none"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    skipped = [line for line in err if "plots skipped" in line]
+    assert len(skipped) == 1 and "kakurolab[plots]" in skipped[0], err
+    assert "Traceback" not in "\n".join(err)
+    for name in written:
+        assert (target / name).read_bytes() == (committed / name).read_bytes(), name
+    report = (target / "report.md").read_text()
+    assert "## Configurations" in report and "## Plots" not in report

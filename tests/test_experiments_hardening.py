@@ -593,7 +593,7 @@ def test_fresh_reruns_a_finished_experiment_into_a_new_directory(
     tmp_path: Path, pe424_path: Path
 ) -> None:
     """A committed experiment is all done: plain ``run`` resumes and runs nothing, ``--fresh``
-    runs every task again beside it, and refuses to mix with rows already there."""
+    runs every task again beside it, and again from scratch each time it is given."""
     config = write_config(tmp_path, pe424_config(pe424_path))
     assert cli("experiment", "run", str(config), "--no-progress", cwd=tmp_path).returncode == 0
     committed = tmp_path / "results" / "t" / "runs.jsonl"
@@ -607,9 +607,45 @@ def test_fresh_reruns_a_finished_experiment_into_a_new_directory(
     assert fresh.returncode == 0 and record["ran"] == 3 and record["done_before"] == 0
     assert Path(record["output"]).resolve() == tmp_path / "results" / "t-fresh" / "runs.jsonl"
     assert committed.read_bytes() == before
-    refused = cli("experiment", "run", str(config), "--fresh", cwd=tmp_path)
-    assert refused.returncode == 2 and "already holds rows" in refused.stderr
-    assert "Traceback" not in refused.stderr
+    fresh_rows = tmp_path / "results" / "t-fresh" / "runs.jsonl"
+    first = read_rows(fresh_rows)
+    (fresh_rows.parent / "report.md").write_text("the previous fresh report\n")
+    # Issue 26: again and again, each time from scratch (before: refused the second time).
+    again = cli(
+        "experiment", "run", str(config), "--no-progress", "--fresh", "--json", cwd=tmp_path
+    )
+    record = json.loads(again.stdout)
+    assert again.returncode == 0 and record["ran"] == 3 and record["done_before"] == 0
+    second = read_rows(fresh_rows)
+    assert len(second) == 3 and {r["key"] for r in second} == {r["key"] for r in first}
+    assert {r["start"] for r in second}.isdisjoint(r["start"] for r in first)
+    assert not (fresh_rows.parent / "report.md").exists()
+    assert committed.read_bytes() == before
+
+
+def test_fresh_never_deletes_the_committed_rows_or_foreign_files(
+    tmp_path: Path, pe424_path: Path
+) -> None:
+    """``--fresh --results`` naming the experiment's own directory, or a directory holding a
+    file no experiment writes, is one line and deletes nothing."""
+    config = write_config(tmp_path, pe424_config(pe424_path))
+    assert cli("experiment", "run", str(config), "--no-progress", cwd=tmp_path).returncode == 0
+    own = tmp_path / "results" / "t"
+    before = sorted(p.name for p in own.iterdir())
+    line = one_line_error(
+        cli("experiment", "run", str(config), "--fresh", "--results", str(own), cwd=tmp_path)
+    )
+    assert "never replaces the experiment's own results" in line
+    assert sorted(p.name for p in own.iterdir()) == before
+    other = tmp_path / "thesis"
+    other.mkdir()
+    (other / "runs.jsonl").write_text("")
+    (other / "chapter1.tex.bak").write_text("precious")
+    line = one_line_error(
+        cli("experiment", "run", str(config), "--fresh", "--results", str(other), cwd=tmp_path)
+    )
+    assert "'chapter1.tex.bak', which no experiment wrote" in line
+    assert (other / "chapter1.tex.bak").read_text() == "precious"
 
 
 @pytest.mark.parametrize(

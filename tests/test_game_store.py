@@ -141,8 +141,8 @@ def test_play_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     game = json.loads(out)["game_id"]
     code, out, _ = _cli(capsys, "move", game, "r2c2", "2", *store)
     assert code == 0 and "r2c2 = 2" in out
-    code, out, _ = _cli(capsys, "move", game, "mark", "r3c3", "5", *store)
-    assert code == 0
+    code, out, _ = _cli(capsys, "move", game, "mark r3c3 5", *store)  # one quoted argument
+    assert code == 0 and "r3c3" in out
     code, out, _ = _cli(capsys, "show", game, *store)
     assert code == 0 and "  2  " in out and "(5)" in out and "solution" not in out
     for bad in (["r1c1", "3"], ["r2c2", "0"], ["fly"], ["shield", "candidates", "r9c9"]):

@@ -18,13 +18,13 @@ from _puzzles import square
 
 from kakurolab import datasets
 from kakurolab.backends import Status, get_backend
-from kakurolab.backends._learning import luby
 from kakurolab.check import solution_problems, structure_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import loads
 from kakurolab.logic.techniques import supported_digits
 from kakurolab.model import LETTERS, Cell, Puzzle, Solution
 from kakurolab.propagation.kernel import pair_filter, pair_sums, revise_run
+from kakurolab.propagation.learning import luby
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 JANKO = datasets.JANKO_DEV
@@ -548,7 +548,7 @@ def test_learning_agrees_on_skewed_clues() -> None:
     grids agree with the depth-first search's, on puzzles where propagation alone is not
     enough to decide."""
     searched = 0
-    for seed in range(30):  # seed 31 is correct too but takes learning ~25 s (see _learning)
+    for seed in range(30):  # seed 31 is correct too but takes learning ~25 s (its module doc)
         puzzle = _random_puzzle(2000 + seed, rows=4, cols=6, skew=1 + seed % 2)
         if structure_problems(puzzle):  # a clue skewed past its range: refused, not searched
             continue
@@ -594,6 +594,24 @@ def test_search_option_is_checked() -> None:
 
 def test_luby_sequence() -> None:
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_learning_search_is_a_propagation_search() -> None:
+    """The learning search has the interface of ``Propagator.search``: from a start state it
+    yields the same grids (each once), and it refuses cryptic puzzles."""
+    from kakurolab.propagation import Propagator, learning
+
+    prop = Propagator(LATIN4)
+    start = prop.initial[:]
+    assert prop.assign(start, 0, 0b1)  # the first cell is 1: a quarter of the squares
+    depth_first = [found for found in prop.search(start) if found is not None]
+    stats = learning.LearningStats()
+    learned = [found for found in learning.search(prop, start, stats=stats) if found is not None]
+    assert len(depth_first) == 144
+    assert sorted(learned) == sorted(depth_first) and len(set(learned)) == len(learned)
+    assert stats.decisions > 0 and stats.conflicts > 0
+    with pytest.raises(ValueError, match="numeric"):
+        next(learning.search(Propagator(TINY["cryptic-one-letter"])))
 
 
 def test_search_tries_preferred_values_first() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -106,3 +107,18 @@ def test_every_command_has_a_summary_matching_nothing_else() -> None:
     full = build_parser()
     sub = next(a for a in full._actions if a.dest == "command")
     assert sorted(sub.choices) == command_names()
+
+
+def test_each_summary_is_the_whole_first_paragraph() -> None:
+    """``kakuro --help`` never cuts a summary short: it is the docstring's whole first paragraph
+    (``verify``'s runs over two lines), read by ``ast`` here as an independent reader."""
+    import ast
+
+    from kakurolab import commands
+
+    for name in command_names():
+        path = Path(commands.__path__[0]) / f"{name}.py"
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        first = " ".join(doc.split("\n\n")[0].split()).replace("``", "")
+        first = re.sub(r"^kakuro [^:]*:\s*", "", first).removesuffix(".")
+        assert summary(name) == first, name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,11 +129,14 @@ def test_the_right_solution_passes(tiny) -> None:
     [
         ({(1, 1): None}, ["r2c2 is empty"]),
         ({(1, 1): 0}, ["r2c2 is empty"]),
-        ({(1, 1): 12}, ["r2c2 holds 12, outside 1-9", "run r2c1 across sums to 13, clue 3 is 3"]),
+        (
+            {(1, 1): 12},
+            ["r2c2 holds 12, outside 1-9", "run r2c1 across sums to 13, not its clue 3"],
+        ),
         ({(0, 0): 4}, ["r1c1 is not a white cell"]),
         (
             {(2, 3): 3, (3, 3): 6},
-            ["run r3c1 across sums to 11, clue 10 is 10", "run r4c2 across sums to 15"],
+            ["run r3c1 across sums to 11, not its clue 10", "run r4c2 across sums to 15"],
         ),
         ({(2, 1): 5, (2, 3): 3}, ["run r3c1 across repeats 5"]),
     ],
@@ -156,6 +160,9 @@ def test_cryptic_solution_passes_and_letter_rules_fail(cryptic) -> None:
     # r2c3 shows I (= 8): write 9 there instead
     wrong = Solution({**solution.values, (1, 2): 9}, solution.letters)
     assert "r2c3 shows I=8 but holds 9" in solution_problems(cryptic, wrong)
+    sums = [p for p in solution_problems(cryptic, wrong) if "sums to" in p]
+    # a letter clue is named with its value once: "not its clue AB = 23", never "23 is 23"
+    assert sums and all(re.search(r"not its clue [A-J]+ = \d+$", p) for p in sums), sums
     swapped = {**solution.letters, "A": solution.letters["B"]}
     problems = solution_problems(cryptic, Solution(solution.values, swapped))
     assert any("letters A and B are both" in p for p in problems)

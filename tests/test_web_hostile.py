@@ -74,6 +74,8 @@ def test_hostile_http_is_refused_and_changes_nothing(battle: dict[str, Any]) -> 
         ("malformed JSON", {"content": b'{"move": {', "headers": ann}, 400),
         ("not an object", {"content": b"[1, 2]", "headers": ann}, 400),
         ("oversized", {"content": b" " * (MAX_MESSAGE + 1), "headers": ann}, 413),
+        # no Content-Length, sent in chunks: cut while read, the same status
+        ("chunked", {"content": iter([b" " * MAX_MESSAGE, b" {}"]), "headers": ann}, 413),
         ("no token", {"json": good}, 401),
         ("malformed token", {"json": good, "headers": auth("x' OR 1=1 --")}, 401),
         ("wrong token", {"json": good, "headers": auth("A" * 32)}, 403),
@@ -98,12 +100,15 @@ def test_hostile_http_is_refused_and_changes_nothing(battle: dict[str, Any]) -> 
         == 404
     )
     assert http.get(f"/api/games/{b['game']}", headers=auth(b["Carl"])).status_code == 403
+    for size in ("40x40", "60x60", "7x7", "21x21"):  # only what the page offers
+        big = http.post("/api/games", json={"mode": "practice", "size": size}, headers=ann)
+        assert big.status_code == 400 and "size" in big.json()["error"], size
     assert (
         http.post("/api/games", json={"mode": "chess"}, headers=auth(b["Ann"])).status_code == 400
     )
     assert snapshot(b) == before
     # the server still serves, and the right player's move goes through
-    assert http.get("/api/health").json() == {"ok": True}
+    assert http.get("/api/health").json() == {"ok": True, "queued": 0}
     done = http.post(moves, json=good, headers=auth(b["Ann"]))
     assert done.status_code == 200, done.text
     assert done.json()["outcome"]["correct"] is True

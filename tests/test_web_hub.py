@@ -50,3 +50,52 @@ def test_a_stuck_browser_is_let_go_once() -> None:
 
     sub = asyncio.run(run())
     assert sub.closed and stuck == [1] and not sub.outbox
+
+
+def test_time_runs_on_the_server_every_socket_is_told_within_a_second(tmp_path: Any) -> None:
+    """An Arena race with a 2 s limit, nobody moving after the start: when the clock runs out
+    the engine ends the game and both racers' sockets get ``over`` (reason ``time``, a
+    finished view) within a second of the deadline, with no key pressed."""
+    import json
+    import threading
+    import time
+
+    import httpx
+    from _web import engine_games, live_server
+    from websockets.sync.client import connect
+
+    games = engine_games(tmp_path / "games.sqlite")
+    with live_server(games) as live, httpx.Client(base_url=live.url, timeout=10) as http:
+        tokens = [http.post("/api/players", json={"name": n}).json()["token"] for n in "ab"]
+        heads = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        new = {"mode": "arena", "time_limit_s": 2}
+        game = http.post("/api/games", json=new, headers=heads[0]).json()["game_id"]
+        assert http.post(f"/api/games/{game}/join", headers=heads[1]).status_code == 200
+        got: list[tuple[float, dict[str, Any]]] = []
+
+        def watch(token: str) -> None:
+            with connect(live.ws_url) as ws:
+                ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+                while True:
+                    message = json.loads(ws.recv(timeout=10))
+                    if message["type"] == "over":
+                        got.append((time.time(), message))
+                        return
+
+        watchers = [threading.Thread(target=watch, args=(t,)) for t in tokens]
+        for w in watchers:
+            w.start()
+        time.sleep(0.3)  # both sockets said hello
+        start = {"move": {"kind": "start"}}
+        started = http.post(f"/api/games/{game}/moves", json=start, headers=heads[0]).json()
+        deadline = started["view"]["started_at"] + 2
+        for w in watchers:
+            w.join(15)
+        assert len(got) == 2, got
+        for at, message in got:
+            assert message["reason"] == "time" and message["view"]["phase"] == "finished"
+            assert message["view"]["end_reason"] == "time"
+            assert 0 <= at - deadline < 1.0, at - deadline
+        after = http.get(f"/api/games/{game}", headers=heads[1]).json()
+        assert after["phase"] == "finished"
+    games.close()

@@ -1,7 +1,8 @@
 """The bounded load test (kakurolab/web/loadtest.py): players in Arena games make moves over
 their sockets; no error, no lost move (every acknowledged move is in the store's log, read
 by a separate connection), median move round trip under 20 ms, the new-game page for 16x22
-under 200 ms.
+under 200 ms; and the same for a new 8x8 game and moves while 20 expensive new games are in
+the making, the 21st refused with 503 and a third of one player's with 429.
 
 The default suite runs a short version on an in-process server whose chooser serves the
 shipped, verified sets (what the bank does); ``-m bench`` runs the issue's full one: 50
@@ -11,6 +12,7 @@ engine's own chooser.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ def check(figures: loadtest.Figures) -> None:
     assert figures.lost == 0 and figures.extra == 0
     assert figures.moves > 0
     assert figures.rtt_median_ms < 20, figures
-    assert figures.new_game_16x22_median_ms < 200, figures
+    assert figures.new_game_median_ms < 200, figures
 
 
 def test_short_load(tmp_path: Path) -> None:
@@ -47,6 +49,19 @@ def test_full_load() -> None:
     print(figures)
     assert figures.players == 50
     check(figures)
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize("processes", [1, 2, 4])
+def test_processes_on_one_store(processes: int) -> None:
+    """Several servers on one SQLite store, each game's players spread over them: no error,
+    no lost move (docs/web.md has the moves per second)."""
+    argv = ["--seconds", "15", "--games", "10", "--think", "0.02", "--new-games", "3",
+            "--new-size", "8x8", "--processes", str(processes)]  # fmt: skip
+    figures = loadtest.run(loadtest.parser().parse_args(argv))
+    print(figures)
+    assert figures.processes == processes and figures.moves > 0
+    assert figures.errors == 0 and figures.lost == 0 and figures.extra == 0, figures
 
 
 def test_a_slow_new_game_holds_up_no_move(tmp_path: Path) -> None:
@@ -96,3 +111,87 @@ def test_a_slow_new_game_holds_up_no_move(tmp_path: Path) -> None:
         slow.join()
     games.close()
     assert took < 1.5, took
+
+
+def test_queued_generations_stall_nobody(tmp_path: Path) -> None:
+    """20 expensive new games (fresh 20x20 expert Arena races, generated in the worker
+    process) in the making: a new 8x8 game (a bank lookup) stays under 200 ms and a move round
+    trip under 20 ms median (asserted with a CI margin: twice that), a player's third
+    generation gets 429 and a 21st 503, both with Retry-After; stopping answers the rest."""
+    import statistics
+    import threading
+    import time
+
+    import httpx
+    from _web import shipped_chooser
+    from websockets.sync.client import connect
+
+    from kakurolab.game import GameService
+    from kakurolab.game.service import fresh_puzzle
+    from kakurolab.web.gateway import EngineGames, Makers
+
+    service = GameService(tmp_path / "games.sqlite", chooser=shipped_chooser, fresh=fresh_puzzle)
+    games = EngineGames(service, makers=Makers(1, max_queued=20, per_player=2))
+    answers: list[int] = []
+    with live_server(games) as live, httpx.Client(base_url=live.url, timeout=60) as http:
+
+        def token(name: str) -> str:
+            return str(http.post("/api/players", json={"name": name}).json()["token"])
+
+        heavy = {"mode": "arena", "size": "20x20", "difficulty": "expert"}
+        tokens = [token(f"h{k}") for k in range(10)]
+
+        def make(t: str) -> None:
+            with_answer = httpx.post(live.url + "/api/games", json=heavy, timeout=120,
+                                     headers={"Authorization": f"Bearer {t}"})  # fmt: skip
+            answers.append(with_answer.status_code)
+
+        threads = [threading.Thread(target=make, args=(t,)) for t in tokens for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for _ in range(200):
+            if http.get("/api/health").json()["queued"] == 20:
+                break
+            time.sleep(0.05)
+        assert http.get("/api/health").json()["queued"] == 20
+        first = {"Authorization": "Bearer " + tokens[0]}
+        third = http.post("/api/games", json=heavy, headers=first)
+        assert third.status_code == 429 and int(third.headers["retry-after"]) > 0, third.text
+        late = {"Authorization": "Bearer " + token("x")}
+        other = http.post("/api/games", json=heavy, headers=late)
+        assert other.status_code == 503 and int(other.headers["retry-after"]) > 0, other.text
+
+        mine = token("me")
+        me = {"Authorization": f"Bearer {mine}"}
+        times, view = [], None
+        for _ in range(5):
+            began = time.perf_counter()
+            answer = http.post("/api/games", json={"mode": "practice", "size": "8x8"}, headers=me)
+            times.append(time.perf_counter() - began)
+            assert answer.status_code == 201, answer.text
+            view = answer.json()
+        assert view is not None
+        cell = next(f"r{r + 1}c{c + 1}" for r, row in enumerate(view["puzzle"]["grid"])
+                    for c, sq in enumerate(row) if sq == ".")  # fmt: skip
+        rtts = []
+        with connect(live.ws_url) as ws:
+            ws.send(json.dumps({"type": "hello", "game": view["game_id"], "token": mine}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "view"
+            for i in range(40):
+                move = {"kind": "place", "cell": cell, "digit": 1 + i % 9}
+                began = time.perf_counter()
+                ws.send(json.dumps({"type": "move", "id": i, "move": move}))
+                reply = json.loads(ws.recv(timeout=10))
+                rtts.append(time.perf_counter() - began)
+                assert reply["type"] == "ack" and reply["id"] == i, reply
+        assert http.get("/api/health").json()["queued"] == 20, "the generations ran meanwhile"
+        new_ms, rtt_ms = statistics.median(times) * 1000, statistics.median(rtts) * 1000
+        print(f"while 20 generations queued: new 8x8 median {new_ms:.1f} ms "
+              f"(max {max(times) * 1000:.1f}), move median {rtt_ms:.2f} ms "
+              f"(max {max(rtts) * 1000:.1f})")  # fmt: skip
+        games.stop()
+        for thread in threads:
+            thread.join(30)
+    games.close()
+    assert answers == [503] * 20, answers
+    assert new_ms < 2 * 200 and rtt_ms < 2 * 20, (times, rtts)

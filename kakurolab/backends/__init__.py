@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UnknownNameError
-from .base import Backend, Result, Session, SolutionCheckError, Status
+from .base import Backend, ChildSession, Result, Session, SolutionCheckError, Status
 from .config import Config, check_options, coerce
 from .registry import BACKENDS
 
@@ -30,6 +30,7 @@ def get_backend(name: str, **options: Any) -> Backend:
 __all__ = [
     "BACKENDS",
     "Backend",
+    "ChildSession",
     "Config",
     "Result",
     "Session",

@@ -8,8 +8,11 @@ the rule checker inside :meth:`Backend.open` before it leaves the backend.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
+import multiprocessing
+import shutil
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -20,7 +23,7 @@ from typing import Any, ClassVar, Self
 
 from .. import deadline as deadlines
 from ..check import solution_problems
-from ..errors import KakuroError, require
+from ..errors import KakuroError, OptionValueError, UnknownOptionError, require
 from ..model import Puzzle, Solution
 
 
@@ -81,6 +84,8 @@ class Session(ABC):
     """
 
     encode_time: float = 0.0
+    message: str = ""
+    """Why the last ``next`` ended without an answer (an error, a timeout), when it says."""
 
     @abstractmethod
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]: ...
@@ -135,6 +140,8 @@ class Backend(ABC):
     extra: ClassVar[str | None] = None  # pip extra that installs the solver
     requires: ClassVar[str | None] = None
     """The module the solver is imported from (checked by :meth:`available`); None: none."""
+    requires_program: ClassVar[str | None] = None
+    """The program the solver runs (looked up on PATH by :meth:`available`); None: none."""
     supports_standard: ClassVar[bool] = True
     supports_cryptic: ClassVar[bool] = True
     accepted_options: ClassVar[dict[str, str]] = {}
@@ -144,6 +151,11 @@ class Backend(ABC):
     parameter, z3's dotted parameters), accepted by :meth:`accepts_option`; empty: none."""
     numeric_options: ClassVar[dict[str, NumberOption]] = {}
     """Declared options that take a number, with its kind and least value (``node_limit``)."""
+    interruptible: ClassVar[bool] = True
+    """Whether the solver stops at the time limit it is given.  False (cvc5: its
+    preprocessing ignores ``tlimit-per`` and ran 25 s past a 1 s limit on a 100x100 grid):
+    a session with a deadline runs in a child process that is killed when the deadline
+    passes, so the timeout holds whatever the solver does."""
 
     def __new__(cls, *args: Any, **options: Any) -> Backend:
         """Check option values before any subclass ``__init__`` sees them, so ``node_limit=abc``
@@ -180,12 +192,12 @@ class Backend(ABC):
         for key, kind in cls.numeric_options.items():
             value = options.get(key)
             if value is not None and not kind.accepts(value):
-                raise KakuroError(
+                raise OptionValueError(
                     f"backend {cls.name!r}: option {key} must be {kind}, got {value!r}"[:200]
                 )
 
     @classmethod
-    def unknown_option(cls, key: str) -> KakuroError:
+    def unknown_option(cls, key: str) -> UnknownOptionError:
         """The one-line error for an option the backend does not take."""
         close = difflib.get_close_matches(key, cls.option_names(), n=3, cutoff=0.6)
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
@@ -193,7 +205,9 @@ class Backend(ABC):
         takes = f"it takes: {', '.join(known)}" if known else "it takes none"
         if cls.open_options:
             takes += f"; and {cls.open_options}"
-        return KakuroError(f"backend {cls.name!r} does not take option {key!r}{hint}; {takes}")
+        return UnknownOptionError(
+            f"backend {cls.name!r} does not take option {key!r}{hint}; {takes}"
+        )
 
     @classmethod
     def solver_module(cls) -> Any:
@@ -203,7 +217,10 @@ class Backend(ABC):
 
     @classmethod
     def available(cls) -> bool:
-        """Whether the solver module (``requires``) can be imported here (never raises)."""
+        """Whether the solver module (``requires``) can be imported here and the solver
+        program (``requires_program``) is on PATH (never raises)."""
+        if cls.requires_program is not None and shutil.which(cls.requires_program) is None:
+            return False
         if cls.requires is None:
             return True
         try:
@@ -228,7 +245,10 @@ class Backend(ABC):
             raise KakuroError(f"backend {self.name!r} does not support {kind} puzzles")
         start = time.perf_counter()
         with deadlines.deadline(deadline):
-            session = self._open(puzzle)
+            if deadline is not None and not self.interruptible and ChildSession.possible():
+                session: Session = ChildSession(self, puzzle, deadline)
+            else:
+                session = self._open(puzzle)
         if not session.encode_time:
             session.encode_time = time.perf_counter() - start
         return _CheckedSession(session, puzzle, self.name)
@@ -247,6 +267,7 @@ class _CheckedSession(Session):
 
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
         status, solution = self.inner.next(timeout)
+        self.message = self.inner.message
         if solution is not None:
             problems = solution_problems(self.puzzle, solution)
             if problems:
@@ -265,3 +286,126 @@ class _CheckedSession(Session):
     def close(self) -> None:
         self.inner.close()
 
+
+
+GRACE = 0.25
+"""Seconds a child session may answer after its time limit before it is killed (the
+solver's own limit usually stops it first, and its answer is worth the short wait)."""
+
+
+class ChildSession(Session):
+    """A session of a backend that ignores its time limit, run in a child process.
+
+    The child builds the formula and serves ``next``/``block``/``stats`` over a pipe; the
+    parent waits for each answer no longer than the time left (plus :data:`GRACE`), then
+    kills the child and answers ``unknown``.  One mechanism for every such backend: the
+    backend only declares ``interruptible = False``.  The child is forked (its copy of the
+    backend and puzzle needs no pickling; only solutions cross the pipe).
+    """
+
+    @staticmethod
+    def possible() -> bool:
+        """Whether a child can be started here: a forking platform, not inside a daemonic
+        process (which may not have children; its own parent holds the hard deadline)."""
+        return (
+            "fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon
+        )
+
+    def __init__(self, backend: Backend, puzzle: Puzzle, deadline: float) -> None:
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(backend, puzzle, deadline, child), daemon=True
+        )
+        self._process.start()
+        child.close()
+        self._backend = backend.name
+        self._stats: dict[str, Any] = {}
+        self._dead = False
+        answer = self._ask(None, deadline - time.perf_counter())
+        if answer is None:
+            raise deadlines.EncodingTimeout
+        self.encode_time = answer[1]
+
+    def _ask(self, message: tuple[Any, ...] | None, wait: float | None) -> tuple[Any, ...] | None:
+        """Send ``message`` (None: only listen) and return the reply, or None after killing the
+        child when none came within ``wait`` seconds (None: no limit) and grace."""
+        if self._dead:
+            return None
+        try:
+            if message is not None:
+                self._conn.send(message)
+            if wait is not None and not self._conn.poll(max(0.0, wait) + GRACE):
+                self.close()
+                return None
+            reply: tuple[Any, ...] = self._conn.recv()
+        except (EOFError, OSError):
+            code = self._process.exitcode
+            self.close()
+            raise KakuroError(
+                f"backend {self._backend!r}: the solver process died (exit code {code})"
+            ) from None
+        if reply[0] == "error":
+            raise reply[1]
+        if reply[0] == "timeout":
+            self.close()
+            return None
+        return reply
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        reply = self._ask(("next", timeout), timeout)
+        if reply is None:
+            return Status.UNKNOWN, None
+        _, status, solution, self._stats = reply
+        return status, solution
+
+    def block(self, solution: Solution) -> None:
+        if not self._dead:
+            self._conn.send(("block", solution))
+
+    def stats(self) -> dict[str, Any]:
+        return self._stats
+
+    def close(self) -> None:
+        """Stop the child: ask it to leave, kill it if it does not (or is still solving)."""
+        if self._dead:
+            return
+        self._dead = True
+        with contextlib.suppress(OSError):
+            self._conn.send(("close",))
+        self._process.join(0.05)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._conn.close()
+
+
+def _serve(backend: Backend, puzzle: Puzzle, deadline: float, conn: Any) -> None:
+    """The child of a :class:`ChildSession`: build the session, then answer requests."""
+    try:
+        with deadlines.deadline(deadline):
+            session = backend._open(puzzle)
+    except deadlines.EncodingTimeout:
+        conn.send(("timeout",))
+        return
+    except Exception as exc:  # any failure goes back to the parent, which raises it
+        conn.send(("error", exc))
+        return
+    conn.send(("open", session.encode_time))
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        try:
+            if message[0] == "next":
+                status, solution = session.next(message[1])
+                conn.send(("ok", status, solution, session.stats()))
+            elif message[0] == "block":
+                session.block(message[1])
+            else:
+                session.close()
+                return
+        except Exception as exc:  # as above
+            conn.send(("error", exc))

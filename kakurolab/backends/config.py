@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import KakuroError, UnknownNameError
+from ..errors import OptionValueError, UnknownNameError
 from .base import Backend
 from .registry import BACKENDS
 
@@ -66,7 +66,9 @@ class Config:
         name, _, rest = spec.strip().partition(":")
         name = name.strip()
         if not name:
-            raise KakuroError(f"configuration {spec!r} names no backend (NAME[:key=value,...])")
+            raise OptionValueError(
+                f"configuration {spec!r} names no backend (NAME[:key=value,...])"
+            )
         backend = BACKENDS.get(name)
         options: dict[str, Any] = {}
         last: str | None = None
@@ -77,7 +79,7 @@ class Config:
                 options[last] = f"{options[last]},{piece}"
                 continue
             if not eq or not key.strip():
-                raise KakuroError(f"configuration {spec!r}: expected key=value, got {piece!r}")
+                raise OptionValueError(f"configuration {spec!r}: expected key=value, got {piece!r}")
             last = key.strip()
             options[last] = value.strip()
         return cls(name, {k: coerce(v) for k, v in options.items()}, spec.strip())
@@ -95,4 +97,4 @@ def _split_commas(spec: str, text: str) -> list[str]:
     try:
         return [piece.strip() for piece in lexer if piece.strip()]
     except ValueError as exc:
-        raise KakuroError(f"configuration {spec!r}: {exc}") from None
+        raise OptionValueError(f"configuration {spec!r}: {exc}") from None

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from .. import deadline
-from ..errors import KakuroError, require
+from ..errors import KakuroError, OptionValueError, require
 from ..model import LETTERS, Cell, Puzzle, Solution
 from .base import Backend, NumberOption, Session, Status
 
@@ -105,8 +105,8 @@ def _is_repeated(field: Any) -> bool:
     return bool(field.label == field.LABEL_REPEATED)
 
 
-def _fail(message: str) -> KakuroError:
-    return KakuroError(f"backend 'cpsat': {message}")
+def _fail(message: str) -> OptionValueError:
+    return OptionValueError(f"backend 'cpsat': {message}")
 
 
 class CpSatBackend(Backend):

@@ -16,7 +16,7 @@ import time
 from types import ModuleType
 from typing import Any, ClassVar
 
-from ..errors import KakuroError
+from ..errors import OptionValueError
 from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 from .z3 import parse_params
@@ -47,8 +47,8 @@ def _api() -> ModuleType:
     return Cvc5Backend.solver_module()
 
 
-def _fail(message: str) -> KakuroError:
-    return KakuroError(f"backend 'cvc5': {message}")
+def _fail(message: str) -> OptionValueError:
+    return OptionValueError(f"backend 'cvc5': {message}")
 
 
 class Cvc5Backend(Backend):
@@ -56,6 +56,7 @@ class Cvc5Backend(Backend):
     doc: ClassVar[str] = "cvc5 on z3's smt=lia (default) or smt=bv model, to compare with z3"
     extra: ClassVar[str | None] = "cvc5"
     requires: ClassVar[str | None] = "cvc5.pythonic"
+    interruptible: ClassVar[bool] = False  # tlimit-per does not cover its preprocessing
     accepted_options: ClassVar[dict[str, str]] = {
         "encoding": "smt=lia (default, the textbook model) or smt=bv (faster on large grids)",
         "logic": "the model's logic (QF_LIA or QF_BV, the default) or ALL",

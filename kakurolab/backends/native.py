@@ -1,11 +1,12 @@
-"""The native backend: constraint propagation and depth-first search in plain Python.
+"""The native backend: constraint propagation and search in plain Python.
 
 It is the baseline every encoding is compared against, so it is built to be fast rather than
 general.  The whole search state is one flat list of masks (cells first, then the ten letters
 of a cryptic puzzle), copied once per decision.  Propagation is the solver-neutral
 :class:`kakurolab.propagation.Propagator` (exact run revisions to a fixpoint, letters of
-cryptic puzzles included), which a session *is*: the search below only decides, copies and
-backtracks, so published puzzles solve almost without search.
+cryptic puzzles included), which a session holds, and so are its two searches: a session only
+runs one of them under its deadline and node budget and skips grids it was told to block, so
+published puzzles solve almost without search.
 
 Search is depth-first with 2-way branching (``x = v`` first, then ``x != v``) on the variable
 with the fewest values left (letters before cells on ties), lowest value first: deterministic,
@@ -13,14 +14,15 @@ and it enumerates every grid exactly once, which is why :meth:`NativeSession.blo
 to remember grids the search has not reached yet.
 
 Large numeric puzzles (``search="auto"``, the backend's default: at least
-:data:`LEARNING_CELLS` white cells) use the conflict-driven search of :mod:`._learning`
-instead: on a loose 1,931-cell grid an early guess dooms a distant corner that propagation
-reaches a hundred decisions later, and chronological backtracking never recovers, while
-learned clauses jump straight back (issue 12: seconds instead of a timeout).  Measured, the
-depth-first search stays the faster one on the published puzzles (janko, PE424: solved at
-the root or with a few nodes, where a copied state beats a trail), so small puzzles and
-cryptic ones (whose letters only the depth-first search handles) keep it.  A session built
-directly defaults to ``dfs``: the generator's region checks budget it in depth-first nodes.
+:data:`LEARNING_CELLS` white cells) use the conflict-driven search of
+:mod:`kakurolab.propagation.learning` instead: on a loose 1,931-cell grid an early guess
+dooms a distant corner that propagation reaches a hundred decisions later, and chronological
+backtracking never recovers, while learned clauses jump straight back (issue 12: seconds
+instead of a timeout).  Measured, the depth-first search stays the faster one on the
+published puzzles (janko, PE424: solved at the root or with a few nodes, where a copied state
+beats a trail), so small puzzles and cryptic ones (whose letters only the depth-first search
+handles) keep it.  A session built directly defaults to ``dfs``: the generator's region
+checks budget it in depth-first nodes.
 """
 
 from __future__ import annotations
@@ -29,11 +31,18 @@ import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from ..errors import KakuroError
+from ..errors import OptionValueError
 from ..model import Puzzle, Solution
-from ..propagation import CHECK_EVERY, Propagator, RootState, SearchStats, root_domains, root_state
-from ..propagation import Key as _Key
-from ._learning import LearningSearch, LearningStats
+from ..propagation import (
+    Found,
+    Key,
+    Propagator,
+    RootState,
+    SearchStats,
+    learning,
+    root_domains,
+    root_state,
+)
 from .base import Backend, NumberOption, Session, Status
 
 LEARNING_CELLS = 400
@@ -59,9 +68,10 @@ class NativeBackend(Backend):
     ) -> None:
         super().__init__(**options)  # refuses any option but node_limit and search
         if node_limit is not None and node_limit < 0:
-            raise KakuroError(f"native node_limit must be >= 0, got {node_limit}")
+            raise OptionValueError(f"native node_limit must be >= 0, got {node_limit}")
         if search not in SEARCHES:
-            raise KakuroError(f"native search must be one of {', '.join(SEARCHES)}, got {search!r}")
+            known = ", ".join(SEARCHES)
+            raise OptionValueError(f"native search must be one of {known}, got {search!r}")
         self.options = {"node_limit": node_limit, "search": search}
         self.node_limit = node_limit
         self.search = search
@@ -70,7 +80,7 @@ class NativeBackend(Backend):
         return NativeSession(puzzle, node_limit=self.node_limit, search=self.search)
 
 
-class NativeSession(Propagator, Session):
+class NativeSession(Session):
     """One puzzle, solved by a resumable search.
 
     ``next`` resumes a generator that yields each grid once (or ``None`` when the deadline
@@ -82,16 +92,17 @@ class NativeSession(Propagator, Session):
 
     def __init__(self, puzzle: Puzzle, node_limit: int | None = None, search: str = "dfs") -> None:
         start = time.perf_counter()
-        Propagator.__init__(self, puzzle)
-        self.blocked: set[_Key] = set()
+        self.propagator = propagator = Propagator(puzzle)
+        self.blocked: set[Key] = set()
         self.deadline: float | None = None
         self.node_limit = node_limit
-        self.nodes = self.propagations = self.solutions = 0
-        self.dfs_stats = SearchStats()
-        self.learning: LearningStats | None = None
-        self.uses_learning = not self.cryptic and (
-            search == "learning" or (search == "auto" and self.n_cells >= LEARNING_CELLS)
+        self.solutions = 0
+        self.uses_learning = not propagator.cryptic and (
+            search == "learning"
+            or (search == "auto" and propagator.n_cells >= LEARNING_CELLS)
         )
+        self.dfs_stats = SearchStats()
+        self.learning = learning.LearningStats() if self.uses_learning else None
         self.walk = self._search()
         """The running search: a generator resumed by each ``next``."""
         self.done = self.closed = False
@@ -109,11 +120,10 @@ class NativeSession(Propagator, Session):
         for found in self.walk:
             if found is None:
                 return Status.UNKNOWN, None
-            key, letters = found
-            if key in self.blocked:
+            if found[0] in self.blocked:
                 continue
             self.solutions += 1
-            return Status.SAT, self._solution(key, letters)
+            return Status.SAT, self.propagator.solution(found)
         self.done = True
         return Status.UNSAT, None
 
@@ -123,9 +133,9 @@ class NativeSession(Propagator, Session):
         The search never reaches a grid twice, so a grid already returned needs nothing; a grid
         not reached yet is remembered and skipped when the search gets there.
         """
-        values = solution.values
-        if all(cell in values for cell in self.cells):  # else no grid of this puzzle
-            self.blocked.add(tuple(values[cell] for cell in self.cells))
+        values, cells = solution.values, self.propagator.cells
+        if all(cell in values for cell in cells):  # else no grid of this puzzle
+            self.blocked.add(tuple(values[cell] for cell in cells))
 
     def close(self) -> None:
         """End the search; a later ``next`` answers ``UNKNOWN`` (nothing was proved)."""
@@ -133,21 +143,22 @@ class NativeSession(Propagator, Session):
         self.closed = True
 
     def stats(self) -> dict[str, Any]:
+        propagations = self.propagator.propagations
         if self.learning is not None:
-            learning = self.learning
+            counts = self.learning
             return {
-                "nodes": learning.decisions,
-                "propagations": self.propagations + learning.revisions,
-                "fails": learning.conflicts,
-                "max_depth": learning.max_level,
+                "nodes": counts.decisions,
+                "propagations": propagations + counts.revisions,
+                "fails": counts.conflicts,
+                "max_depth": counts.max_level,
                 "solutions": self.solutions,
-                "learned": learning.learned,
-                "restarts": learning.restarts,
+                "learned": counts.learned,
+                "restarts": counts.restarts,
             }
         dfs = self.dfs_stats
         return {
             "nodes": dfs.nodes,
-            "propagations": self.propagations,
+            "propagations": propagations,
             "fails": dfs.fails,
             "max_depth": dfs.max_depth,
             "solutions": self.solutions,
@@ -155,49 +166,18 @@ class NativeSession(Propagator, Session):
 
     # -- search ----------------------------------------------------------------------------
 
-    def _search(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
-        """The learning search for large numeric puzzles, else depth-first search."""
-        return self._learning() if self.uses_learning else self._dfs()
-
-    def _learning(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
-        """Root propagation, then :class:`LearningSearch`: yields each grid once, or ``None``
-        when the deadline has passed or the node budget is spent (nodes are decisions)."""
-        state = self.initial[:]
-        if not self._propagate(state, range(len(self.run_cells)), ()):
-            return
-        tables = [table for table in self.tables if table is not None]
-        if len(tables) != len(self.tables):  # a letter clue: only the depth-first search
-            raise KakuroError("the learning search takes numeric puzzles only")
-        search = LearningSearch(
-            state, self.run_cells, self.cell_runs, self.run_get, tables, self.fixed
-        )
-        self.learning = search.stats
-        stats = search.stats
-        countdown = CHECK_EVERY
-        limit = -1 if self.node_limit is None else self.node_limit
-
-        def stop() -> bool:
-            nonlocal countdown
-            self.nodes = stats.decisions
-            if self.nodes == limit:
-                return True
-            countdown -= 1
-            if not countdown:
-                countdown = CHECK_EVERY
-                return self.deadline is not None and time.perf_counter() > self.deadline
-            return False
-
-        for found in search.solutions(stop):
-            yield None if found is None else (self._key(found), ())
-
-    def _dfs(self) -> Iterator[tuple[_Key, tuple[int, ...]] | None]:
-        """The propagator's depth-first search from the initial state, under this session's
-        node budget and deadline."""
-        return self.search(
-            self.initial,
-            node_limit=self.node_limit,
-            stats=self.dfs_stats,
-            out_of_time=self._out_of_time,
+    def _search(self) -> Iterator[Found | None]:
+        """The learning search for large numeric puzzles, else depth-first search, from the
+        initial state under this session's node budget and deadline."""
+        if self.learning is not None:
+            return learning.search(
+                self.propagator,
+                node_limit=self.node_limit,
+                stats=self.learning,
+                out_of_time=self._out_of_time,
+            )
+        return self.propagator.search(
+            node_limit=self.node_limit, stats=self.dfs_stats, out_of_time=self._out_of_time
         )
 
     def _out_of_time(self) -> bool:

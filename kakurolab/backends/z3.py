@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ..errors import KakuroError
+from ..errors import OptionValueError
 from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 
@@ -60,8 +60,8 @@ def smtlib_text(encoding: Encoding) -> str:
     return encoding.to_text()
 
 
-def _fail(message: str) -> KakuroError:
-    return KakuroError(f"backend 'z3': {message}")
+def _fail(message: str) -> OptionValueError:
+    return OptionValueError(f"backend 'z3': {message}")
 
 
 def _param_value(text: Any) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..analysis import exact_count, up_fixed_cells
+from ..analysis import CountTimeout, exact_count, up_fixed_cells
 from ..backends import Status
 from ..encodings import DEFAULT_PRESET, parse_spec
 from ..errors import KakuroError
@@ -50,12 +50,31 @@ def up_only(args: argparse.Namespace) -> int:
 
 
 def exact(args: argparse.Namespace) -> int:
-    """Exact solution counts by pyganak, projected on cells and letters (exit 0)."""
+    """Exact solution counts by pyganak, projected on cells and letters (exit 0; 1 when
+    ``--timeout`` stopped a count: its process is killed, as pyganak cannot be interrupted)."""
     spec = _cnf_spec(args, EXACT_DEFAULT, "--exact")
     batch = Batch.load(args)
+    unfinished = 0
     for puzzle in batch:
         start = time.perf_counter()
-        n = exact_count(puzzle, spec)
+        try:
+            n = exact_count(puzzle, spec, timeout=args.timeout)
+        except CountTimeout as stop:
+            elapsed = time.perf_counter() - start
+            unfinished += 1
+            record = {
+                "id": puzzle.id,
+                "status": Status.UNKNOWN.value,  # the JSON word for "time ran out"
+                "verdict": Verdict.UNKNOWN.value,
+                "n_solutions": None,
+                "complete": False,
+                "counter": "pyganak",
+                "encoding": spec,
+                "time_s": round(elapsed, 6),
+                "message": f"timeout: {stop}",
+            }
+            emit(args, record, [f"{puzzle.id}: timeout: {stop}"])
+            continue
         elapsed = time.perf_counter() - start
         verdict = Verdict.UNSAT if n == 0 else Verdict.UNIQUE if n == 1 else Verdict.MULTIPLE
         obj = {
@@ -70,4 +89,4 @@ def exact(args: argparse.Namespace) -> int:
         }
         noun = "solution" if n == 1 else "solutions"
         emit(args, obj, [f"{puzzle.id}: {n} {noun} (exact, pyganak; {elapsed:.3f} s)"])
-    return batch.exit_code(0)
+    return batch.exit_code(1 if unfinished else 0)

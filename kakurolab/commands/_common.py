@@ -16,9 +16,11 @@ import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import KakuroError, PuzzleError
+from ..fileio import OutputError
 from ..formats import FORMATS, InvalidPuzzle, LoadReport, load_report
 from ..model import Puzzle, Solution
 
@@ -170,6 +172,22 @@ def _split(select: list[str] | None) -> list[str] | None:
     if not parts:
         raise KakuroError("--select needs at least one id")
     return parts
+
+
+def check_output_dir(path: str | Path) -> Path:
+    """The directory a command writes its files into (``certify -o DIR``), checked before any
+    work: an existing file or a file on the way is one line (exit 2), never the
+    ``NotADirectoryError`` of the first ``mkdir``; a missing directory is made."""
+    target = Path(path)
+    blocker = next((p for p in (target, *target.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise OutputError(f"{path}: cannot write: {str(blocker)!r} is a file, not a directory")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise OutputError(f"{path}: cannot write: {reason}") from None
+    return target
 
 
 def emit_json(obj: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from ..certify import (
     write_certificate,
 )
 from ..uniqueness import Verdict
-from ._common import add_puzzle_args, emit_json, load_all, progress, solution_rows
+from ._common import Batch, add_puzzle_args, check_output_dir, emit_json, progress, solution_rows
 from ._solving import exit_help, grid_lines
 from .unique import SHOWN_CELLS, cell_names
 
@@ -89,11 +89,13 @@ def _lines(cert: Certification, where: Path | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = Path(args.output)
-    puzzles = load_all(args)
+    """Certify each valid puzzle; an invalid one gets its line in place (as in ``solve``) and
+    the exit code 2, never a verdict: its impossible clue is bad input, not ``unsat``."""
+    batch = Batch.load(args)
+    root = check_output_dir(args.output)
     taken: set[str] = set()
     ok = True
-    for puzzle in progress(puzzles, total=len(puzzles), desc="certify"):
+    for puzzle in progress(batch, total=len(batch), desc="certify"):
         cert = certify(puzzle, encoding=args.encoding, solver=args.solver, steps=not args.no_steps)
         where = None
         if cert.verdict is Verdict.UNIQUE:
@@ -118,4 +120,4 @@ def run(args: argparse.Namespace) -> int:
         else:
             for line in _lines(cert, where):
                 print(line, flush=True)
-    return 0 if ok else 1
+    return batch.exit_code(0 if ok else 1)

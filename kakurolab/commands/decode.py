@@ -2,19 +2,21 @@
 
 Takes the puzzle, the DIMACS file ``kakuro encode`` wrote (its ``c encoding`` and ``c var``
 comment lines, whose keys are matched as text, cells as ``r<row>c<col>`` from 1) and the
-solver's output.  Accepted model formats: competition output
+solver's output (a file, or ``-`` for standard input: ``cadical p.cnf | kakuro decode p.txt
+p.cnf -``).  Accepted model formats: competition output
 (``s SATISFIABLE`` and ``v ...`` lines, as cadical/kissat print), minisat result files
-(``SAT`` then one line of literals) and a bare line of literals.
+(``SAT`` then one line of literals) and a bare line of literals.  A decoded grid that breaks a
+rule is never printed: the command names the first broken rule and exits 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import sys
 
 from ..check import solution_problems
-from ..encodings import encode
-from ..encodings.cnf import CNFEncoding, key_text
+from ..encodings import CNFEncoding, encode, key_text
 from ..errors import KakuroError
 from ..fileio import read_text
 from ._common import add_puzzle_args, emit_json, load_all, solution_rows
@@ -28,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("decode", help="decode an outside SAT solver's model to a grid")
     add_puzzle_args(parser, many=False)
     parser.add_argument("cnf", metavar="CNF", help="the DIMACS file written by kakuro encode")
-    parser.add_argument("model", metavar="MODEL", help="the solver's output (v lines or SAT file)")
+    parser.add_argument(
+        "model", metavar="MODEL", help="the solver's output (v lines or SAT file); - reads stdin"
+    )
     parser.set_defaults(func=run)
 
 
@@ -56,10 +60,13 @@ def read_var_map(path: str) -> tuple[str, dict[int, str]]:
 
 
 def read_model(path: str) -> list[int]:
-    """The literals of a model file; raises when the solver found none."""
+    """The literals of a model file (``-``: standard input); raises when the solver found none."""
+    text = sys.stdin.read() if path == "-" else read_text(path)
+    if path == "-":
+        path = "standard input"
     lits: list[int] = []
     verdict = None
-    for raw in read_text(path).splitlines():
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("c"):
             continue
@@ -104,20 +111,19 @@ def run(args: argparse.Namespace) -> int:
     solution = enc.decode(model)
     problems = solution_problems(puzzle, solution)
     if args.json:
-        emit_json(
-            {
-                "id": puzzle.id,
-                "status": "sat" if not problems else "wrong",
-                "solution": solution_rows(puzzle, solution),
-                **({"answer": solution.answer} if puzzle.is_cryptic else {}),
-                **({"problems": problems} if problems else {}),
-            }
-        )
-    else:
+        record: dict[str, object] = {"id": puzzle.id, "status": "wrong" if problems else "sat"}
+        if problems:  # a grid that breaks a rule is not shown, as no backend's would be
+            record["problems"] = problems
+        else:
+            record["solution"] = solution_rows(puzzle, solution)
+            if puzzle.is_cryptic:
+                record["answer"] = solution.answer
+        emit_json(record)
+    if problems:
+        raise KakuroError(f"the decoded grid breaks the rules: {problems[0]}")
+    if not args.json:
         if puzzle.is_cryptic:
             print(f"answer {solution.answer}")
         for row in solution.rows(puzzle):
             print(row)
-    if problems:
-        raise KakuroError(f"the decoded grid breaks the rules: {problems[0]}")
     return 0

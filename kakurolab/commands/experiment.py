@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import signal
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,8 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument(
         "--fresh",
         action="store_true",
-        help="run everything again into a new directory (default results/NAME-fresh/, which "
-        "must hold no rows yet) instead of resuming; the committed results stay to compare with",
+        help="run everything again, from scratch, into results/NAME-fresh/ (or --results DIR), "
+        "deleting the previous fresh run's files first; the committed results stay to compare "
+        "with",
     )
     run.add_argument("--report", action="store_true", help="write the report, print the table")
     run.add_argument("--no-plots", action="store_true", help="with --report: tables only")
@@ -107,11 +110,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     results_dir = Path(args.results) if args.results else None
     if args.fresh:
         results_dir = results_dir or experiment.results_dir.with_name(f"{experiment.name}-fresh")
-        if (results_dir / "runs.jsonl").exists():
-            raise KakuroError(
-                f"{results_dir} already holds rows: a fresh run needs a new directory "
-                "(name one with --results, or resume there without --fresh)"
-            )
+        start_afresh(results_dir, experiment.results_dir)
     if args.dask:
         executor = make_executor("dask", address=args.dask, jobs=args.jobs, chunk=args.chunk)
     else:
@@ -164,6 +163,46 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if summary.disagreements or summary.wrong else 0
 
 
+RESULT_FILES = re.compile(r"(runs\.jsonl|[\w.=-]+\.(csv|md|tex|json|png|svg))")
+"""What a results directory holds (besides ``mkplot/``): what ``--fresh`` may delete."""
+
+
+def start_afresh(target: Path, committed: Path) -> None:
+    """Empty a results directory for ``--fresh``, so that it can be run again and again.
+
+    Each fresh run starts anew: the rows, report and plots of the previous fresh run are
+    deleted first.  Never the experiment's own directory (the committed results), and never
+    a directory holding anything a results directory does not, so a mistyped ``--results``
+    cannot delete unrelated files.
+    """
+    import shutil
+
+    if not target.exists():
+        return
+    if target.resolve() == committed.resolve():
+        raise KakuroError(
+            f"--fresh never replaces the experiment's own results ({target}); "
+            "name another directory with --results, or leave --results out"
+        )
+    if not target.is_dir():
+        raise KakuroError(f"{target}: not a directory")
+    foreign = [
+        p.name
+        for p in target.iterdir()
+        if not (p.is_file() and RESULT_FILES.fullmatch(p.name))
+        and not (p.is_dir() and p.name == "mkplot")
+    ]
+    if foreign:
+        raise KakuroError(
+            f"{target} holds {foreign[0]!r}, which no experiment wrote: --fresh deletes only "
+            "results directories; name another one with --results"
+        )
+    try:
+        shutil.rmtree(target)
+    except OSError as exc:
+        raise KakuroError(f"{target}: cannot start afresh: {exc.strerror or exc}") from None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from ..experiments.report import build_report, find_results, headline, load_results
 
@@ -205,10 +244,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     the_plan = plan(experiment, load_instances(experiment, keep_generated=False))
     if not the_plan.specs and not the_plan.skipped:
         raise KakuroError(f"{args.config}: nothing to run")
-    runs = {
-        config.label: sum(1 for s in the_plan.specs if s["config"] == config.label)
-        for config in the_plan.configs
-    }
+    per_config = Counter(s["config"] for s in the_plan.specs)  # one pass: linear in runs
+    runs = {config.label: per_config[config.label] for config in the_plan.configs}
     if args.json:
         emit_json(
             {

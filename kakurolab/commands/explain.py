@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..logic import BY_NAME, TECHNIQUES, Contradiction, explain_puzzle
-from ..logic.explain import candidates_text
+from ..logic import BY_NAME, TECHNIQUES, Contradiction, candidates_text, explain_puzzle
 from ._common import Batch, add_puzzle_args, emit_json
 from .hint import add_state_arg, start_state
 

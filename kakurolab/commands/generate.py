@@ -13,9 +13,16 @@ from typing import Any
 
 from ..errors import KakuroError
 from ..formats import FORMATS, dumps
-from ..generator import DIFFICULTIES, PRESETS, generate, parse_size
-from ..generator.core import MAX_ASPECT, MAX_SIZE, MIN_SIZE
-from ..generator.cryptic import generate_cryptic
+from ..generator import (
+    DIFFICULTIES,
+    MAX_ASPECT,
+    MAX_SIZE,
+    MIN_SIZE,
+    PRESETS,
+    generate,
+    generate_cryptic,
+    parse_size,
+)
 from ..model import Puzzle
 from ._common import emit_json, progress
 from ._output import check_writable, renamed, write_text, written

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from ..errors import KakuroError
 from ..fileio import read_text
-from ..logic import TECHNIQUES, deduce
-from ..logic.grading import GRADES, Grade, grade, spearman
+from ..logic import GRADES, TECHNIQUES, Grade, deduce, grade, spearman
 from ._common import Batch, add_puzzle_args, emit_json, progress
 from ._output import check_writable, renamed, write_text, written
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from ..errors import KakuroError
 from ..fileio import read_text
-from ..logic import STATE_HELP, Contradiction, State, next_hint, parse_state
-from ..logic.candidates import cell_name
+from ..logic import STATE_HELP, Contradiction, State, cell_name, next_hint, parse_state
 from ..model import Puzzle
 from ._common import add_puzzle_args, emit_json, load_all
 

@@ -62,7 +62,9 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--file", metavar="FILE", help="play this puzzle file (not in campaign)")
     p.add_argument("--select", metavar="ID", help="with --file: the puzzle id")
     p.add_argument("--date", help="campaign: the date YYYY-MM-DD (default today, UTC)")
-    p.add_argument("--permanent", action="store_true", help="permanent placement")
+    p.add_argument("--permanent", action=argparse.BooleanOptionalAction, default=None,
+                   help="permanent placement (default: on in arena, as the rulebook says for "
+                   "competitive play)")  # fmt: skip
     p.add_argument("--time-limit", type=positive_float("--time-limit", 7 * 24 * 3600),
                    metavar="SECONDS", help="sprint: the countdown")  # fmt: skip
     p.add_argument("--shields", type=int, default=3, help="starting shields (default 3)")
@@ -119,6 +121,8 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8421, help="port (default 8421; 0: any free)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes that generate puzzles (default: cores - 1, at least 1)")
     p.set_defaults(func=run_serve)
 
 
@@ -128,8 +132,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise OptionError(f"--port must be 0-65535, got {args.port}")
+    if args.workers is not None and not 1 <= args.workers <= 64:
+        raise OptionError(f"--workers must be 1-64, got {args.workers}")
     serve(host=args.host, port=args.port, store=args.store, open_browser=not args.no_browser,
-          as_json=args.json)  # fmt: skip
+          as_json=args.json, player=args.player, token=args.token,
+          workers=args.workers)  # fmt: skip
     return 0
 
 
@@ -157,7 +164,8 @@ def run_new(args: argparse.Namespace) -> int:
         if args.mode == "campaign":
             raise OptionError("--file: the calendar chooses the campaign's puzzle")
         puzzle = _one_puzzle(args.file, args.select)
-    options = Options(permanent=args.permanent, time_limit_s=args.time_limit, shields=args.shields)
+    permanent = args.mode == "arena" if args.permanent is None else args.permanent
+    options = Options(permanent=permanent, time_limit_s=args.time_limit, shields=args.shields)
     new = NewGame(Mode(args.mode), size=args.size, difficulty=args.difficulty, seed=args.seed,
                   date=args.date, puzzle=puzzle, options=options)  # fmt: skip
     service = _service(args)
@@ -244,7 +252,7 @@ def run_campaign(args: argparse.Namespace) -> int:
 
 
 def _print_view(args: argparse.Namespace, view: Any) -> None:
-    from ..game.views import board_text
+    from ..game import board_text
 
     if args.json:
         emit_json(view.to_json())

@@ -78,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.solution:
         values = dict(solution_of(puzzle).values)
     if args.state is not None or args.candidates or args.after_steps:
-        from ..logic import Contradiction, Engine
-        from ..logic.techniques import cross_candidates
+        from ..logic import Contradiction, Engine, cross_candidates
 
         state = start_state(puzzle, args.state)
         given = dict(state.placed)

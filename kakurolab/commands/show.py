@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..formats import embedded_solution
-from ..formats.kakuro import grid_lines
+from ..formats import embedded_solution, grid_lines
 from ..model import Puzzle, Solution
 from ._common import Batch, add_puzzle_args, emit_json, solution_rows
 

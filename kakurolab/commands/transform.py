@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..formats import FORMATS, dumps
-from ..generator.transforms import Transform, transform_puzzle, transform_solution
+from ..generator import Transform, transform_puzzle, transform_solution
 from ..model import Puzzle, Solution
 from ._common import Batch, add_puzzle_args, emit_json
 from ._output import write_text, written

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..errors import KakuroError, UnknownNameError
 from ..model import Puzzle
 from .base import Encoding, Part
-from .cnf import CNF_DEFAULTS, CNF_ENCODERS, CNF_PRESETS
+from .cnf import CNF_DEFAULTS, CNF_ENCODERS, CNF_PRESETS, CNFEncoding, key_text
 from .smt import SMT_ENCODERS, SMT_PRESETS
 from .spec import Spec, split_spec
 
@@ -134,11 +134,13 @@ __all__ = [
     "DEFAULT_PRESET",
     "ENCODERS",
     "PRESETS",
+    "CNFEncoding",
     "Encoding",
     "Part",
     "Preset",
     "Spec",
     "all_parts",
     "encode",
+    "key_text",
     "parse_spec",
 ]

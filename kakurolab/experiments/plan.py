@@ -299,23 +299,22 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
         _check_set(entry, f"{where}: [[puzzles]] #{i}")
     if "configs" not in data:
         raise KakuroError(f"{where}: needs at least one [[configs]] table")
-    configs = [
-        c
-        for i, entry in enumerate(data["configs"], 1)
-        for c in expand(entry, f"{where}: [[configs]] #{i}")
-    ]
+    tables_of = [(t, f"{where}: [[configs]] #{i}") for i, t in enumerate(data["configs"], 1)]
+    # Counted before any table is multiplied out: many tables, each under the limit, may
+    # still add up to millions of configurations (gigabytes, had they been built first).
+    n_configs = sum(config_count(entry, at) for entry, at in tables_of)
     reps = data.get("repetitions", 1)
-    if len(configs) * len(tasks) * reps > MAX_RUNS:
+    if n_configs * len(tasks) * reps > MAX_RUNS:
         raise KakuroError(
-            f"{where}: {len(configs) * len(tasks)} configuration(s) x {reps} repetition(s) "
+            f"{where}: {n_configs * len(tasks)} configuration(s) x {reps} repetition(s) "
             f"is more than {MAX_RUNS} runs per instance (the most one experiment may plan)"
         )
+    configs = [c for entry, at in tables_of for c in expand(entry, at)]
     if len(tasks) > 1:  # the task becomes one more axis, named in front of the label
         configs = [replace(c, label=f"{t}:{c.label}", task=t) for t in tasks for c in configs]
     else:
         configs = [replace(c, task=tasks[0]) for c in configs]
-    labels = [c.label for c in configs]
-    dupes = sorted({lab for lab in labels if labels.count(lab) > 1})
+    dupes = sorted(lab for lab, n in Counter(c.label for c in configs).items() if n > 1)
     if dupes:
         raise KakuroError(f"{where}: configuration label(s) {dupes} appear twice")
     report = data.get("report", {})
@@ -342,18 +341,30 @@ _SCATTER = Rule(
 )
 
 
-def expand(entry: Any, where: str) -> list[Configuration]:
-    """The configurations of one ``[[configs]]`` table: the product of its list options."""
+def _axes(entry: Any, where: str) -> dict[str, list[Any]]:
+    """The checked option axes of one ``[[configs]]`` table (each a list of values)."""
     if not isinstance(entry, dict) or "backend" not in entry:
         raise KakuroError(f'{where}: needs backend = "NAME" (or a list of names)')
     check_table(entry, _CONFIG_TABLE, where, extra=one_or_list(SCALAR))
-    axes: dict[str, list[Any]] = {}
-    for key, value in entry.items():
-        if key not in _CONFIG_META:
-            axes[key] = value if isinstance(value, list) else [value]
-    size = math.prod(len(values) for values in axes.values())
+    return {
+        key: value if isinstance(value, list) else [value]
+        for key, value in entry.items()
+        if key not in _CONFIG_META
+    }
+
+
+def config_count(entry: Any, where: str) -> int:
+    """How many configurations a table makes, by arithmetic (nothing is multiplied out)."""
+    size = math.prod(len(values) for values in _axes(entry, where).values())
     if size > MAX_RUNS:
         raise KakuroError(f"{where}: {size} configurations; at most {MAX_RUNS}")
+    return size
+
+
+def expand(entry: Any, where: str) -> list[Configuration]:
+    """The configurations of one ``[[configs]]`` table: the product of its list options."""
+    config_count(entry, where)  # the size first
+    axes = _axes(entry, where)
     template = entry.get("label")
     if template is not None:
         _check_label(template, set(axes), where)

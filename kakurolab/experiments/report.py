@@ -27,7 +27,7 @@ from .results import (
     solved,
     summary_table,
 )
-from .runner import Row, find_disagreements
+from .runner import Row, find_disagreements, warn
 
 __all__ = ["Results", "by_config", "find_results", "load_results", "run_time", "solved"]
 
@@ -233,6 +233,17 @@ def safe_name(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_") or "config"
 
 
+def plots_missing() -> str | None:
+    """Why plots cannot be drawn here (matplotlib, the ``plots`` extra, is missing), or None."""
+    from ..errors import MissingExtraError, require
+
+    try:
+        require("matplotlib", extra="plots", feature="experiment plots")
+    except MissingExtraError as exc:
+        return str(exc)
+    return None
+
+
 def headline(results: Results) -> str:
     """The main Markdown table (what ``run --report`` prints)."""
     by_task = task_table(results.rows)
@@ -310,7 +321,9 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     if tables["skipped"]:
         md.append("## Skipped\n")
         md.append(markdown(tables["skipped"]))
-    if plots:
+    if plots and plots_missing():
+        warn(f"plots skipped: {plots_missing()}; every table is written")
+    elif plots:
         from .plots import write_plots
 
         made = write_plots(results, env.get("experiment", {}).get("report", {}))

@@ -19,18 +19,23 @@ from ..errors import (
 )
 from ..model import Puzzle, Solution
 from .base import Format, load_json
-from .kakuro import KakuroFormat, read_solution
+from .kakuro import KakuroFormat, grid_lines, read_solution
+from .minizinc import DznFormat, MznFormat
 from .pe424 import Pe424Format
 from .puzzlekit import PuzzlekitFormat, parse_solution
 from .pycsp3 import Pycsp3Format
 from .pzpr import PzprFormat, is_url
+from .xcsp3 import Xcsp3Format
 
 FORMATS: dict[str, type[Format]] = {
+    "dzn": DznFormat,
     "kakuro": KakuroFormat,
+    "mzn": MznFormat,
     "pe424": Pe424Format,
     "puzzlekit": PuzzlekitFormat,
     "pycsp3": Pycsp3Format,
     "pzpr": PzprFormat,
+    "xcsp3": Xcsp3Format,
 }
 
 
@@ -347,6 +352,7 @@ __all__ = [
     "dumps",
     "embedded_solution",
     "get_format",
+    "grid_lines",
     "load",
     "load_report",
     "load_solutions",

@@ -7,7 +7,7 @@ white cells, ``.`` is a clue cell without clues, and two characters are a clue c
 clue, then across clue).  The clues of the border follow: the down clue above each column
 whose first cell is white, then the across clue left of each row whose first cell is white.
 A clue character is ``1``-``9``, ``a``-``j`` (10-19) or ``A``-``Z`` (20-45); ``0`` and ``-`` mean
-no clue (older pzprjs writes ``0``, newer ``-``).
+no clue (older pzprjs writes ``0``, puzz.link today ``-``, which the writer uses too).
 
 A pzprv3 file (``pzprv3``, ``kakuro``, ROWS, COLS on their own lines) holds the same board as
 ROWS+1 lines of COLS+1 tokens (corner, then the border's down clues; each row: its across
@@ -180,7 +180,7 @@ def _clue_pair(square: Square) -> str:
 
 def _encval(clue: Clue | None) -> str:
     if clue is None or clue.value is None:
-        return "0"
+        return "-"  # as puzz.link writes a missing clue today, so its URLs come back unchanged
     if clue.value < 20:
         return _DIGITS36[clue.value]
     return chr(ord("A") + clue.value - 20)

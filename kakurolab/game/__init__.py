@@ -28,7 +28,7 @@ from .moves import EndReason, Mode, Move, MoveKind, Phase, ShieldKind
 from .rules import RULES, GameSpec, Options
 from .service import ActResult, Credentials, GameService, NewGame
 from .state import Outcome
-from .views import Event, GameView
+from .views import Event, GameView, board_text
 
 __all__ = [
     "RULES",
@@ -56,4 +56,5 @@ __all__ = [
     "ShieldKind",
     "StoreError",
     "UnknownGameError",
+    "board_text",
 ]

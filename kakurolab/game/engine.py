@@ -44,6 +44,10 @@ class Game:
         self.started_at: float | None = None
         self.ended_at: float | None = None
         self.end_reason: EndReason | None = None
+        self.paused_at: float | None = None
+        """When the clock was stopped (solo play), or None while it runs."""
+        self.paused_s = 0.0
+        """Seconds spent in finished pauses: not solving time, and the countdown waits."""
         self.turn = 0
         self.turn_started = 0.0
         self.last_at = 0.0
@@ -73,12 +77,32 @@ class Game:
         limit = self.spec.options.time_limit_s
         if limit is None or self.started_at is None:
             return None
-        return self.started_at + limit
+        return self.started_at + limit + self.paused_s
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+    def clock_at(self, now: float) -> float:
+        """The moment the game's clock shows at ``now``: the end once over, the start of the
+        pause while paused (so elapsed and remaining time stand still), else ``now``."""
+        if self.phase is Phase.FINISHED and self.ended_at is not None:
+            return self.ended_at
+        return self.paused_at if self.paused_at is not None else now
+
+    def elapsed(self, now: float) -> float:
+        """Solving time at ``now``: from the start, less every pause."""
+        if self.started_at is None:
+            return 0.0
+        return max(0.0, self.clock_at(now) - self.started_at - self.paused_s)
 
     def expired(self, now: float) -> bool:
-        """The countdown reached zero while the game was still on."""
+        """The countdown reached zero while the game was on (a paused clock never runs out)."""
         deadline = self.deadline
-        return self.phase is Phase.ACTIVE and deadline is not None and now >= deadline
+        return (
+            self.phase is Phase.ACTIVE and not self.paused and deadline is not None
+            and now >= deadline
+        )  # fmt: skip
 
     def solution_for_end(self) -> Mapping[Cell, int]:
         """The solution, only once the game is over."""
@@ -122,6 +146,8 @@ class Game:
                 raise AuthError(f"you are not a player of game {self.game_id}")
             if move.kind is not MoveKind.START and self.phase is not Phase.ACTIVE:
                 raise IllegalMoveError(f"game {self.game_id} has not started yet")
+            if self.paused and move.kind is not MoveKind.RESUME:
+                raise IllegalMoveError(f"game {self.game_id} is paused: resume it first")
             if move.kind in TURN_KINDS and self.rules.turn_based and actor != self.current:
                 who = self.players[self.current or ""].name if self.current else "nobody"
                 raise NotYourTurnError(f"it is {who}'s turn, not yours")
@@ -253,7 +279,7 @@ def _place_battle(game: Game, player: Player, cell: Cell, digit: int, at: float)
 
 def _solved(game: Game, player: Player, at: float, reason: EndReason) -> None:
     player.solved = True
-    player.time_s = at - (game.started_at or at)
+    player.time_s = game.elapsed(at)
     game.finish(at, reason)
 
 
@@ -341,6 +367,21 @@ def _expire(game: Game, actor: str | None, _: Player | None, move: Move, at: flo
     return Outcome(MoveKind.EXPIRE, None, finished=True, message="the time ran out")
 
 
+def _pause(game: Game, actor: str | None, player: Player | None, move: Move, at: float) -> Outcome:
+    if not game.rules.pausable:
+        raise IllegalMoveError(f"{game.rules.mode.value}: the clock stops for nobody")
+    game.paused_at = at  # apply() refuses every move but resume while paused
+    return Outcome(MoveKind.PAUSE, actor, message="paused: the clock stands still")
+
+
+def _resume(game: Game, actor: str | None, player: Player | None, move: Move, at: float) -> Outcome:
+    if game.paused_at is None:
+        raise IllegalMoveError(f"game {game.game_id} is not paused")
+    game.paused_s += at - game.paused_at
+    game.paused_at = None
+    return Outcome(MoveKind.RESUME, actor, message="resumed: the clock runs")
+
+
 HANDLERS: dict[MoveKind, Handler] = {
     MoveKind.JOIN: _join,
     MoveKind.START: _start,
@@ -350,6 +391,8 @@ HANDLERS: dict[MoveKind, Handler] = {
     MoveKind.SHIELD: _shield,
     MoveKind.SUBMIT: _submit,
     MoveKind.EXPIRE: _expire,
+    MoveKind.PAUSE: _pause,
+    MoveKind.RESUME: _resume,
 }
 
 PLACEMENT: dict[str, Callable[[Game, Player, Cell, int, float], Outcome]] = {

@@ -35,11 +35,13 @@ class MoveKind(StrEnum):
     SHIELD = "shield"
     SUBMIT = "submit"
     EXPIRE = "expire"
+    PAUSE = "pause"
+    RESUME = "resume"
 
 
 PLAYER_KINDS = frozenset(
     {MoveKind.START, MoveKind.PLACE, MoveKind.ERASE, MoveKind.MARK, MoveKind.SHIELD,
-     MoveKind.SUBMIT}
+     MoveKind.SUBMIT, MoveKind.PAUSE, MoveKind.RESUME}
 )  # fmt: skip
 """Kinds a player may send; ``join`` and ``expire`` are written by the service itself."""
 
@@ -189,8 +191,10 @@ class Move:
     def parse(cls, words: Sequence[str]) -> Move:
         """A move in words: ``r3c4 7`` (place), ``erase r3c4``, ``mark r3c4 7``,
         ``shield hint``, ``shield candidates r1c3 down``, ``shield clear``,
-        ``shield unlock r3c4``, ``submit``, ``start``."""
-        words = [w for w in words if w.strip()]
+        ``shield unlock r3c4``, ``submit``, ``start``, ``pause``, ``resume``.  Words may come
+        one per argument or several in one (``kakuro play move GAME 'r3c4 7'``, as the help
+        writes them)."""
+        words = [piece for word in words for piece in word.split()]
         if not words:
             raise MoveSyntaxError("no move given")
         if _CELL.fullmatch(words[0].lower()):
@@ -225,6 +229,8 @@ FIELDS: dict[MoveKind, tuple[str, ...]] = {
     MoveKind.SHIELD: (),
     MoveKind.SUBMIT: (),
     MoveKind.EXPIRE: (),
+    MoveKind.PAUSE: (),
+    MoveKind.RESUME: (),
 }
 """The fields each move kind carries besides ``kind`` (a shield's come from its kind)."""
 

@@ -31,6 +31,9 @@ class ModeRules:
     scoring: str
     """``mastery`` (the Mastery Formula for solvers) or ``battle`` (Battle Matrix points)."""
     permanent_allowed: bool = True
+    pausable: bool = False
+    """Solo play: the player may stop the clock (the board is hidden meanwhile); a race or
+    a duel cannot stop for one player."""
     doc: str = ""
 
 
@@ -38,11 +41,11 @@ ALL_SHIELDS = frozenset(ShieldKind)
 
 RULES: dict[Mode, ModeRules] = {
     Mode.PRACTICE: ModeRules(
-        Mode.PRACTICE, 1, 1, False, False, False, ALL_SHIELDS, "mastery",
+        Mode.PRACTICE, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
         doc="solo, any puzzle file, size or difficulty; ends when the grid is solved",
     ),
     Mode.CAMPAIGN: ModeRules(
-        Mode.CAMPAIGN, 1, 1, False, False, False, ALL_SHIELDS, "mastery",
+        Mode.CAMPAIGN, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
         doc="solo, the calendar's puzzle of a date (the same for everyone); streaks kept",
     ),
     Mode.ARENA: ModeRules(

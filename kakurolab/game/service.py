@@ -19,6 +19,7 @@ The clock is injectable (``clock=``) for tests; subscribers (``subscribe``) hear
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import sqlite3
 import threading
@@ -46,6 +47,7 @@ from .errors import (
 from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
+from .stats import Played, Stats, summarize
 from .store import LogRow, Store, chain
 from .views import Event, GameView, event_for, player_view
 
@@ -105,6 +107,71 @@ def solution_rows(puzzle: Puzzle, values: Mapping[Cell, int]) -> list[str]:
     ]
 
 
+COMPETITIVE = frozenset({Mode.ARENA, Mode.BATTLE})
+"""Modes whose puzzles are fresh (secret-seeded), like the calendar's."""
+
+
+def fresh_puzzle(size: str, difficulty: str, seed: str | int) -> tuple[Puzzle, Solution]:
+    """A newly generated puzzle (not a shipped one, nor one of its 16 variants), named by
+    nothing that gives its seed away."""
+    from ..generator import generate, parse_size
+
+    nrows, ncols = parse_size(size)
+    made = generate(nrows, ncols, difficulty, seed=seed)
+    chosen = puzzles.prepare(made.puzzle)
+    return Puzzle("fresh", chosen.puzzle.grid), chosen.solution
+
+
+def _bank_holds(size: str, difficulty: str) -> bool:
+    from .. import bank
+
+    return bank.holds(size, difficulty)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The puzzle a new game needs, as :meth:`GameService.choice` decided it; :func:`make`
+    makes it (pure and picklable: a worker process may run it)."""
+
+    mode: Mode
+    size: str
+    difficulty: str | None
+    seed: str | None
+    date: str | None
+    source: str
+    options: Options
+    puzzle: Puzzle | None = None
+    cache_key: str | None = None
+    slow: bool = False
+    """Making it runs the generator (seconds to minutes), not a lookup."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A made puzzle, its unique solution and the game's spec."""
+
+    spec: GameSpec
+    puzzle: Puzzle
+    solution: Solution
+
+
+def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
+    """Make the puzzle of ``choice`` (the slow part of a new game: runs anywhere)."""
+    if choice.puzzle is not None:
+        puzzle, solution = puzzles.prepare(choice.puzzle)
+    else:
+        assert choice.difficulty is not None and choice.seed is not None
+        pick = fresh if choice.source == "secret" else chooser
+        puzzle, solution = pick(choice.size, choice.difficulty, choice.seed)
+        puzzle = Puzzle(puzzle.id, puzzle.grid)
+    size = choice.size
+    target = scoring.target_seconds(size, choice.difficulty, puzzle)
+    seed = None if choice.source == "secret" else choice.seed
+    spec = GameSpec(choice.mode, size, choice.difficulty, seed, choice.date, choice.source,
+                    target, choice.options)  # fmt: skip
+    return Prepared(spec, puzzle, solution)
+
+
 class GameService:
     """Players, games and moves over one :class:`Store` (see module doc)."""
 
@@ -114,10 +181,14 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         chooser: Chooser | None = None,
+        fresh: Chooser | None = None,
     ) -> None:
         self.store = store if isinstance(store, Store) else Store(store)
         self.clock = clock
         self.chooser: Chooser = chooser or puzzles.choose
+        self.fresh: Chooser = fresh or chooser or fresh_puzzle
+        """Makes competitive and calendar puzzles from a secret seed (a test's ``chooser``
+        stands in for it unless ``fresh`` is given too)."""
         self._games: OrderedDict[str, tuple[Game, str]] = OrderedDict()
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[str, int], None]] = []
@@ -160,14 +231,57 @@ class GameService:
 
     # --- games ------------------------------------------------------------------------------
 
-    def create(self, token: str, new: NewGame) -> GameView:
+    def create(self, token: str, new: NewGame, made: Prepared | None = None) -> GameView:
         """A new game with its creator seated (solo games start at once).  A campaign date a
         player already has returns that game instead: one calendar game per player and day.
-        The puzzle is chosen outside the service lock (a generator may take seconds)."""
+
+        The puzzle is chosen outside the service lock (a generator may take seconds); a
+        caller that made it elsewhere (the web server, in a worker process: :meth:`choice`
+        then :func:`make`) passes it as ``made``."""
         player_id, name = self.whoami(token)
+        if made is None:
+            choice = self.choice(token, new)
+            if isinstance(choice, GameView):
+                return choice
+            made = make(choice, self.chooser, self.fresh)
+            self.keep(choice, made)
+        date = made.spec.date
+        with self._lock:
+            if date is not None:
+                existing = self.store.calendar_game(player_id, date)
+                if existing is not None:  # made meanwhile by another call: that one
+                    return self.view(existing, token)
+            game_id = "g-" + secrets.token_hex(4)
+            spec, puzzle = made.spec, made.puzzle
+            values = dict(made.solution.values)
+            text = dumps([Puzzle(puzzle.id, puzzle.grid)], "kakuro")
+            self.store.add_game(
+                game_id, spec.mode.value, spec.to_json(), text, solution_digest(game_id, values),
+                self.clock(),
+            )  # fmt: skip
+            self._games[game_id] = (Game(game_id, spec, puzzle, values), "")
+            if date is not None:
+                with self.store.transaction() as db:
+                    self.store.add_calendar(db, player_id, date, game_id)
+            self._commit(game_id, player_id, Move(MoveKind.JOIN, name=name))
+            return self.view(game_id, token)
+
+    def choice(self, token: str, new: NewGame) -> Choice | GameView:
+        """What puzzle ``new`` needs (checked: the token, the options, the date), or the
+        player's existing game of that calendar date.  Fast: nothing is generated here.
+
+        Calendar, Arena and Battle puzzles are *fresh*: generated from a seed derived from
+        the store's secret (:meth:`Store.secret`), so nobody holding the package can look
+        their solution up in the shipped bank or compute a future day offline.  A calendar
+        day's puzzle, once made, is kept in the store (:meth:`keep`) for the other players."""
+        from ..generator import DIFFICULTIES, parse_size
+
+        player_id, _ = self.whoami(token)
         mode = Mode(new.mode)
         new.options.check(RULES[mode])
-        date = None
+        seed: str | None = None if new.seed is None else str(new.seed)
+        fresh = mode in COMPETITIVE and new.puzzle is None
+        date = key = None
         if mode is Mode.CAMPAIGN:
             today = calendar.today(self.clock())
             day = calendar.parse_date(new.date) if new.date else today
@@ -178,58 +292,41 @@ class GameService:
                 existing = self.store.calendar_game(player_id, date)
             if existing is not None:
                 return self.view(existing, token)
-        spec, puzzle, solution = self._choose(mode, new, date)
-        with self._lock:
-            if date is not None and self.store.calendar_game(player_id, date) is not None:
-                return self.create(token, new)  # made meanwhile by another call: that one
-            game_id = "g-" + secrets.token_hex(4)
-            values = dict(solution.values)
-            text = dumps([Puzzle(puzzle.id, puzzle.grid)], "kakuro")
-            self.store.add_game(
-                game_id, mode.value, spec.to_json(), text, solution_digest(game_id, values),
-                self.clock(),
-            )  # fmt: skip
-            self._games[game_id] = (Game(game_id, spec, puzzle, values), "")
-            if date is not None:
-                with self.store.transaction() as db:
-                    self.store.add_calendar(db, player_id, date, game_id)
-            self._commit(game_id, player_id, Move(MoveKind.JOIN, name=name))
-            return self.view(game_id, token)
-
-    def _choose(
-        self, mode: Mode, new: NewGame, date: str | None
-    ) -> tuple[GameSpec, Puzzle, Solution]:
-        from ..generator import DIFFICULTIES, parse_size
-
-        seed: str | int | None = new.seed
-        source = "generator"
-        if date is not None:
-            day = calendar.day_of(calendar.parse_date(date))
-            size, difficulty = day.size, day.difficulty
-            seed, source = calendar.seed_of(calendar.parse_date(date)), "calendar"
+            row = calendar.day_of(day)
+            size, difficulty = row.size, row.difficulty
+            key, fresh = calendar.seed_of(day), True
         elif new.puzzle is not None:
-            size, difficulty, source = "", None, "file"
+            puzzle = new.puzzle
+            return Choice(mode, f"{puzzle.nrows}x{puzzle.ncols}", None, None, None, "file",
+                          new.options, puzzle)  # fmt: skip
         else:
             nrows, ncols = parse_size(new.size)
             size, difficulty = f"{nrows}x{ncols}", new.difficulty or "easy"
             if difficulty not in DIFFICULTIES:
                 known = ", ".join(DIFFICULTIES)
                 raise GameError(f"unknown difficulty {difficulty!r}; known: {known}")
-            if seed is None:
-                seed = secrets.token_hex(4)
-        if new.puzzle is not None and date is None:
-            puzzle, solution = puzzles.prepare(new.puzzle)
-            size = f"{puzzle.nrows}x{puzzle.ncols}"
-        else:
-            assert difficulty is not None and seed is not None
-            puzzle, solution = self.chooser(size, difficulty, seed)
-            puzzle = Puzzle(puzzle.id, puzzle.grid)
-        target = scoring.target_seconds(size, difficulty, puzzle)
-        spec = GameSpec(
-            mode, size, difficulty, None if seed is None else str(seed), date, source, target,
-            new.options,
-        )  # fmt: skip
-        return spec, puzzle, solution
+        if fresh:
+            with self._lock:
+                secret = self.store.secret()
+                cached = None if key is None else self.store.cached_puzzle(key)
+            label = key or secrets.token_hex(8)
+            seed = hmac.new(secret.encode(), label.encode(), "sha256").hexdigest()[:24]
+            if cached is not None:
+                (puzzle,) = loads(cached, format="kakuro")
+                return Choice(mode, size, difficulty, None, date, "secret", new.options, puzzle)
+            return Choice(mode, size, difficulty, seed, date, "secret", new.options, None, key,
+                          slow=self.fresh is fresh_puzzle)  # fmt: skip
+        ours = self.chooser is puzzles.choose
+        source = "bank" if ours and _bank_holds(size, difficulty) else "generator"
+        return Choice(mode, size, difficulty, seed or secrets.token_hex(4), None, source,
+                      new.options, slow=ours and source == "generator")  # fmt: skip
+
+    def keep(self, choice: Choice, made: Prepared) -> None:
+        """Keep a calendar day's fresh puzzle for the players who ask for it next."""
+        if choice.cache_key is not None:
+            text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
+            with self._lock:
+                self.store.keep_puzzle(choice.cache_key, text)
 
     def join(self, game_id: str, token: str) -> GameView:
         """Take a seat in a waiting game; the last free seat starts it."""
@@ -337,6 +434,25 @@ class GameService:
         game = self._game(view.game_id)
         lines = game.standings()
         return [s.to_json() for s in lines]
+
+    def stats(self, token: str) -> Stats:
+        """The player's statistics: games, best times per size and level, streaks."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            rows = self.store.games_of(player_id)
+            results = self.store.results_of(player_id)
+            days = self.store.calendar_rows(player_id)
+        played = []
+        for row in rows:
+            spec = GameSpec.from_json(_json(row["spec"]))
+            line = results.get(row["game_id"], {})
+            time_s = line.get("time_s")
+            played.append(Played(
+                row["mode"], spec.size, spec.difficulty, row["phase"] == Phase.FINISHED.value,
+                bool(line.get("solved")), None if time_s is None else float(time_s),
+            ))  # fmt: skip
+        on_time = [calendar.parse_date(d) for d, _, solved_on, _ in days if solved_on == d]
+        return summarize(played, calendar.streaks(on_time, calendar.today(self.clock())))
 
     def campaign(self, token: str) -> dict[str, Any]:
         """Calendar progress: every day played, the streaks, and this week's table."""

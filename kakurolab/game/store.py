@@ -7,9 +7,11 @@ SIGKILLs a player mid-game).  In WAL mode ``NORMAL`` skips only the fsync per co
 guards against an operating-system crash or power loss; ``FULL`` cost ~7 ms per move and
 capped one server at ~140 moves/s (issue 17's load test), ``NORMAL`` ~1 ms.
 
-Rows never hold a secret in the clear: tokens are stored as SHA-256 hashes, and a game's
-solution only as a salted digest (to check the one recomputed on load) until the game is
-over, when it is written out.
+The ``meta`` table keeps the server's random secret (:meth:`Store.secret`), from which
+calendar and competitive puzzles are generated; ``kept_puzzles`` the calendar days already
+made.  Other rows never hold a secret in the clear: tokens are stored as SHA-256 hashes,
+and a game's solution only as a salted digest (to check the one recomputed on load) until
+the game is over, when it is written out.
 
 Where the file lives: ``path`` if given, else the ``KAKURO_STORE`` environment variable, else
 ``$XDG_DATA_HOME/kakurolab/games.sqlite`` (``~/.local/share/kakurolab/games.sqlite``).
@@ -20,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +55,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS results (
     game_id TEXT NOT NULL, player_id TEXT NOT NULL, rank INTEGER NOT NULL,
     score INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, player_id));
+CREATE TABLE IF NOT EXISTS kept_puzzles (key TEXT PRIMARY KEY, puzzle TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS calendar (
     player_id TEXT NOT NULL, date TEXT NOT NULL, game_id TEXT NOT NULL,
     solved_on TEXT, score INTEGER, time_s REAL, PRIMARY KEY (player_id, date));
@@ -209,6 +213,13 @@ class Store:
                 (game_id, line["player_id"], line["rank"], line["score"], json.dumps(line)),
             )
 
+    def results_of(self, player_id: str) -> dict[str, dict[str, Any]]:
+        """The player's final standing line of every finished game, by game id."""
+        rows = self.db.execute(
+            "SELECT game_id, line FROM results WHERE player_id = ?", (player_id,)
+        ).fetchall()
+        return {str(game_id): json.loads(line) for game_id, line in rows}
+
     def games_of(self, player_id: str) -> list[dict[str, Any]]:
         cursor = self.db.execute(
             "SELECT g.game_id, g.mode, g.phase, g.version, g.created, g.spec FROM games g "
@@ -217,6 +228,28 @@ class Store:
         )
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    # --- the server's secret and its puzzles ------------------------------------------------
+
+    def secret(self) -> str:
+        """This store's random secret, made on first use: the seed of competitive and
+        calendar puzzles, so only this server knows them before they are played."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+        if row is not None:
+            return str(row[0])
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
+        return str(self.db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0])
+
+    def cached_puzzle(self, key: str) -> str | None:
+        row = self.db.execute("SELECT puzzle FROM kept_puzzles WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_puzzle(self, key: str, puzzle: str) -> None:
+        """Keep a made puzzle under ``key`` (the first one kept stays: every player of a
+        calendar day gets the same grid)."""
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO kept_puzzles VALUES (?, ?)", (key, puzzle))
 
     # --- calendar ---------------------------------------------------------------------------
 

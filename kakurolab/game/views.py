@@ -124,6 +124,7 @@ class GameView:
     elapsed_s: float
     remaining_s: float | None
     end_reason: str | None = None
+    paused: bool = False
     standings: list[dict[str, Any]] = field(default_factory=list)
     solution: list[str] | None = None
     illegal_entries: int | None = None
@@ -150,6 +151,7 @@ class GameView:
             "elapsed_s": round(self.elapsed_s, 3),
             "remaining_s": None if self.remaining_s is None else round(self.remaining_s, 3),
             "end_reason": self.end_reason,
+            "paused": self.paused,
             "standings": self.standings,
             "solution": self.solution,
             "illegal_entries": self.illegal_entries,
@@ -174,10 +176,8 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         )
         for p in game.players.values()
     ]
-    end = game.ended_at if over and game.ended_at is not None else now
-    elapsed = 0.0 if game.started_at is None else max(0.0, end - game.started_at)
     deadline = game.deadline
-    remaining = None if deadline is None else max(0.0, deadline - (end if over else now))
+    remaining = None if deadline is None else max(0.0, deadline - game.clock_at(now))
     solution = None
     if over:
         values: Mapping[Cell, int] = game.solution_for_end()
@@ -205,9 +205,10 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         shields_used=me.shields_used,
         turn=game.current,
         started_at=game.started_at,
-        elapsed_s=elapsed,
+        elapsed_s=game.elapsed(now),
         remaining_s=remaining,
         end_reason=game.end_reason.value if game.end_reason else None,
+        paused=game.paused,
         standings=[s.to_json() for s in game.standings()] if over else [],
         solution=solution,
         illegal_entries=me.illegal if over or public else None,

@@ -35,20 +35,39 @@ that need search.
 
 from __future__ import annotations
 
-from .core import GENERATOR_VERSION, PRESETS, Generated, generate, generate_spec, parse_size
+from .core import (
+    GENERATOR_VERSION,
+    MAX_ASPECT,
+    MAX_SIZE,
+    MIN_SIZE,
+    PRESETS,
+    Generated,
+    generate,
+    generate_spec,
+    parse_size,
+)
+from .cryptic import generate_cryptic
 from .difficulty import DIFFICULTIES, mean_ambiguity
 from .records import GenerationLimits, GenerationSpec, GenerationStats
+from .transforms import Transform, transform_puzzle, transform_solution
 
 __all__ = [
     "DIFFICULTIES",
     "GENERATOR_VERSION",
+    "MAX_ASPECT",
+    "MAX_SIZE",
+    "MIN_SIZE",
     "PRESETS",
     "Generated",
     "GenerationLimits",
     "GenerationSpec",
     "GenerationStats",
+    "Transform",
     "generate",
+    "generate_cryptic",
     "generate_spec",
     "mean_ambiguity",
     "parse_size",
+    "transform_puzzle",
+    "transform_solution",
 ]

@@ -6,14 +6,15 @@ explanations, hints and difficulty grades.
     hint = next_hint(puzzle, State.from_digits(puzzle, digits))
 """
 
-from .candidates import STATE_HELP, Contradiction, State, parse_state
-from .explain import Deduction, Engine, Hint, deduce, explain_puzzle, next_hint
-from .grading import Grade, grade
+from .candidates import STATE_HELP, Contradiction, State, cell_name, parse_state
+from .explain import Deduction, Engine, Hint, candidates_text, deduce, explain_puzzle, next_hint
+from .grading import GRADES, Grade, grade, spearman
 from .ladder import BY_NAME, PURE, SOUND, TECHNIQUES
-from .techniques import Finding, Step, Technique
+from .techniques import Finding, Step, Technique, cross_candidates
 
 __all__ = [
     "BY_NAME",
+    "GRADES",
     "PURE",
     "SOUND",
     "STATE_HELP",
@@ -27,9 +28,13 @@ __all__ = [
     "State",
     "Step",
     "Technique",
+    "candidates_text",
+    "cell_name",
+    "cross_candidates",
     "deduce",
     "explain_puzzle",
     "grade",
     "next_hint",
     "parse_state",
+    "spearman",
 ]

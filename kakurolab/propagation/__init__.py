@@ -2,9 +2,11 @@
 
 One kernel (:mod:`.kernel`: the memoized revision of a run, generalized arc consistency on
 sum + all-different) and one :class:`Propagator` over a flat state of masks (cells first, then
-the ten letters of a cryptic puzzle).  The native backend searches on it, the ``pre=root``
-presolve reads its root fixpoint (:func:`root_state`), the generator's region check
-propagates with it, and nothing here knows about solvers or encodings.
+the ten letters of a cryptic puzzle), with two searches on it: depth-first
+(:meth:`Propagator.search`) and conflict-driven with learned clauses
+(:func:`.learning.search`, numeric puzzles).  The native backend searches with them, the
+``pre=root`` presolve reads the root fixpoint (:func:`root_state`), the generator's region
+check propagates with it, and nothing here knows about solvers or encodings.
 
 Cryptic puzzles add ten letter variables (digits 0-9, a bijection): all-different by
 singleton elimination and hidden singles, two-way filtering between a clue's letters and its
@@ -213,7 +215,7 @@ class Propagator:
                 if var < 0:
                     digits = self._letter_digits(current)
                     if digits is not None:
-                        yield self._key(current), digits
+                        yield self.key(current), digits
                     else:
                         stats.fails += 1
                 else:
@@ -432,7 +434,8 @@ class Propagator:
 
     # -- answers ---------------------------------------------------------------------------
 
-    def _key(self, state: list[int]) -> Key:
+    def key(self, state: list[int]) -> Key:
+        """The grid of a complete state: its cell digits in cell order."""
         low = _LOW_DIGIT
         return tuple([low[m] for m in state[: self.n_cells]])
 

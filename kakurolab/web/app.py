@@ -20,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -38,8 +40,8 @@ from ..errors import KakuroError
 from . import protocol
 from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, Subscriber
-from .port import Unauthorized, WebError
-from .protocol import MAX_MESSAGE, ProtocolError
+from .port import Busy, Unauthorized, WebError
+from .protocol import MAX_MESSAGE, ProtocolError, TooLarge
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,38 @@ def static_files() -> dict[str, tuple[bytes, str, str]]:
             etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
             files[path.name] = (body, MEDIA_TYPES[path.suffix], etag)
     return files
+
+
+class Logins:
+    """Sign-in links of the server's own player (``serve --player/--token``): ``/login/CODE``
+    gives the page that player's token, the way it keeps tokens of players it registered."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, dict[str, str]] = {}
+
+    def add(self, name: str, player_id: str, token: str) -> str:
+        code = secrets.token_urlsafe(18)
+        self.codes[code] = {"name": name, "player_id": player_id, "token": token}
+        return code
+
+    def page(self, code: str, game: str | None) -> Response:
+        found = self.codes.get(code)
+        if found is None:
+            return JSONResponse({"error": "unknown sign-in link"}, 404)
+        me = {**found, "game": game}
+        data = json.dumps(me).replace("<", "\\u003c")
+        script = (
+            f"const me = {data};\n"
+            'const ids = JSON.parse(localStorage.getItem("kakuro.identities") || "{}");\n'
+            "ids[me.name] = {player_id: me.player_id, token: me.token};\n"
+            'localStorage.setItem("kakuro.identities", JSON.stringify(ids));\n'
+            'localStorage.setItem("kakuro.player", JSON.stringify(me.name));\n'
+            'location.replace(me.game ? "/#/game/" + encodeURIComponent(me.game) : "/");\n'
+        )
+        html = ("<!doctype html><meta charset=\"utf-8\"><title>Kakuro Master: sign in</title>"
+                f"<script>\n{script}</script>")  # fmt: skip
+        return Response(html, media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
@@ -128,18 +162,25 @@ def _error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, KakuroError):  # pragma: no cover - registered for KakuroError only
         raise exc
     mapped = web_error(exc) if not isinstance(exc, ProtocolError) else exc
-    status = mapped.status if isinstance(mapped, WebError) else 400
-    return JSONResponse({"error": str(exc)}, status)
+    status = mapped.status if isinstance(mapped, WebError | ProtocolError) else 400
+    headers = {"Retry-After": str(mapped.retry_after)} if isinstance(mapped, Busy) else None
+    return JSONResponse({"error": str(exc)}, status, headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _raw(request: Request) -> bytes:
+    """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
+    it is sent (a chunked body announces no length)."""
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_MESSAGE:
-            raise ProtocolError(f"message too large (over {MAX_MESSAGE} bytes)")
+            raise TooLarge(f"body over {MAX_MESSAGE} bytes")
         chunks.append(chunk)
-    return protocol.decode(b"".join(chunks))
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    return protocol.decode(await _raw(request))
 
 
 def _game_id(request: Request) -> str:
@@ -152,6 +193,7 @@ def _game_id(request: Request) -> str:
 def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     """The ASGI app over ``games`` (the engine's service)."""
     hub = Hub(games, poll_s=poll_s)
+    logins = Logins()
     table = combos_table()
     files = static_files()
 
@@ -171,21 +213,25 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     async def static(request: Request) -> Response:
         return file(request.path_params["name"], request)
 
+    async def login(request: Request) -> Response:
+        game = request.query_params.get("game")
+        if game is not None and not protocol.GAME_ID.fullmatch(game):
+            game = None
+        return logins.page(request.path_params["code"], game)
+
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, "queued": games.makers.queued})
 
     async def combos_route(request: Request) -> Response:
         return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
 
     async def register(request: Request) -> Response:
-        data = await _body(request)
-        protocol.only(data, {"name"}, "player")
-        player = await games.call(games.register, protocol.name(data))
+        player = await games.call(games.register, protocol.name(await _body(request)))
         return JSONResponse(player, 201)
 
     async def new_game(request: Request) -> Response:
         spec = protocol.parse_new_game(await _body(request))
-        view = await games.call_slow(games.create, request.state.token, spec)
+        view = await games.new_game(request.state.token, spec)
         return JSONResponse(view, 201)
 
     async def join(request: Request) -> Response:
@@ -200,15 +246,17 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
 
     async def move(request: Request) -> Response:
         game_id = _game_id(request)
-        data = await _body(request)
-        protocol.only(data, {"move"}, "move request")
-        parsed = protocol.parse_move(data.get("move"))
+        raw = await _raw(request)
+        parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
         result = await games.call(games.act, game_id, request.state.token, parsed)
         await hub.publish(game_id)
         return JSONResponse(result)
 
     async def calendar(request: Request) -> Response:
         return JSONResponse(await games.call(games.calendar, request.state.token))
+
+    async def stats(request: Request) -> Response:
+        return JSONResponse(await games.call(games.stats, request.state.token))
 
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -227,6 +275,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
 
     routes = [
         Route("/", index),
+        Route("/login/{code}", login),
         Route("/api/health", health),
         Route("/api/combos", combos_route),
         Route("/api/players", register, methods=["POST"]),
@@ -235,6 +284,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
         Route("/api/games/{game_id}/join", join, methods=["POST"]),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),
         Route("/api/calendar", calendar),
+        Route("/api/stats", stats),
         WebSocketRoute("/ws", socket),
         Route("/static/{name}", static),
     ]
@@ -242,6 +292,7 @@ def create_app(games: EngineGames, *, poll_s: float = 0.5) -> Starlette:
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
     app.state.hub = hub
+    app.state.logins = logins
     app.state.games = games
     return app
 
@@ -303,6 +354,7 @@ class _Session:
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
+        self.hub.arm(hello.game, first)
         return True
 
     async def act(self, message: protocol.MoveMessage) -> None:
@@ -318,6 +370,7 @@ class _Session:
             sub.offer({"type": "error", "id": message.id, "error": "internal error"})
             return
         sub.offer({"type": "ack", "id": message.id, **result})
+        self.hub.arm(sub.game_id, result["view"])
         await self.hub.publish(sub.game_id, skip=sub)
 
     async def answer(self, ident: int, result: dict[str, Any] | None) -> None:

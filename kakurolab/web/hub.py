@@ -6,6 +6,11 @@ instead of a backlog; a browser that lets :data:`MAX_OUTBOX` replies pile up is 
 Views are computed per token by the engine: a player only ever receives their own view.  A
 short poll of the engine's version counter also catches changes made outside this server
 (``kakuro play move`` from a terminal, another process on the same store).
+
+Time runs on the server: a watched game with a countdown (a sprint, an Arena time limit) has
+a timer here that, when the clock runs out, asks the engine to settle it
+(:meth:`GameService.tick`: the engine decides the end and the scores) and pushes ``{"type":
+"over", "reason": "time", "view"}`` to every socket of the game, whether or not anyone moves.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ log = logging.getLogger(__name__)
 
 MAX_OUTBOX = 256
 """Replies waiting for one socket before it is given up as stuck."""
+
+TIMER_SLACK_S = 0.05
+"""The timer fires this long after the view's ``remaining_s`` (the engine's clock decides)."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -77,7 +85,48 @@ class Hub:
         self.poll_s = poll_s
         self.watchers: dict[str, set[Subscriber]] = {}
         self.seen: dict[str, int] = {}
+        self.timers: dict[str, asyncio.TimerHandle] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def arm(self, game_id: str, view: dict[str, Any]) -> None:
+        """Set the game's end-of-time timer from a view's clock (once per game)."""
+        remaining = view.get("remaining_s")
+        if view.get("phase") != "active" or remaining is None or game_id in self.timers:
+            return
+        if game_id not in self.watchers:
+            return
+        loop = asyncio.get_running_loop()
+        self.timers[game_id] = loop.call_later(
+            float(remaining) + TIMER_SLACK_S, self._spawn, self._time_up(game_id)
+        )
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _time_up(self, game_id: str) -> None:
+        self.timers.pop(game_id, None)
+        subs = list(self.watchers.get(game_id, ()))
+        try:
+            await self.games.call(self.games.tick, game_id)
+            views = await self.games.call(_views, self.games, game_id, [s.token for s in subs])
+        except KakuroError:
+            return
+        except Exception:  # the timer must not take the server down
+            log.exception("settling the clock of game %s failed", game_id)
+            return
+        for sub, view in zip(subs, views[1:], strict=True):
+            if isinstance(view, str):
+                continue
+            if view.get("phase") == "finished":
+                sub.offer({"type": "over", "reason": view.get("end_reason"), "view": view})
+            else:  # the clock moved (the engine's decides): wait for the new end
+                sub.offer({"type": "view", "view": view})
+                self.arm(game_id, view)
+        if isinstance(views[0], int):
+            self.seen[game_id] = views[0]
 
     def subscribe(self, sub: Subscriber, *, version: int) -> None:
         """Watch a game whose view at ``version`` the subscriber already has."""
@@ -95,6 +144,9 @@ class Hub:
             if not subs:
                 del self.watchers[sub.game_id]
                 self.seen.pop(sub.game_id, None)
+                timer = self.timers.pop(sub.game_id, None)
+                if timer is not None:
+                    timer.cancel()
 
     async def publish(self, game_id: str, *, skip: Subscriber | None = None) -> None:
         """Offer every watcher of ``game_id`` (but ``skip``, already answered) its new view."""
@@ -107,6 +159,7 @@ class Hub:
                 sub.offer({"type": "error", "id": None, "error": view})
             else:
                 sub.offer({"type": "view", "view": view})
+                self.arm(game_id, view)
         if isinstance(views[0], int):
             self.seen[game_id] = views[0]
 
@@ -124,6 +177,9 @@ class Hub:
                     log.exception("polling game %s failed", game_id)
 
     async def close(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
         if self._poller is not None:
             self._poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -9,9 +9,9 @@ acknowledged move is in the game's log (no lost move) and that nothing else is. 
 times the new-game page for a 16×22 puzzle: ``GET /``, the three static files, and ``POST
 /api/games`` (whose answer is the first view).
 
-The engine commits each move with an fsync (SQLite ``synchronous=FULL``), about 7 ms on the
-machine of docs/web.md; that bounds one store's throughput, so the pace matters: at a 0.25 s
-pause 50 players offer more moves than one store commits and the round trip is queueing.
+The engine commits each move to SQLite's write-ahead log (``synchronous=NORMAL``, no fsync
+per move, about 1 ms), and one store takes one writer at a time: that bounds one store's
+throughput, so the pace matters (``--think``).
 
 The figures (move round trip median / p95 / max, moves per second, errors, new-game times)
 print as JSON; ``tests/test_web_load.py`` runs a short version in the default suite and the
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -49,6 +50,7 @@ class Player:
 @dataclass
 class Figures:
     seconds: float
+    processes: int
     games: int
     players: int
     moves: int
@@ -59,13 +61,22 @@ class Figures:
     rtt_median_ms: float
     rtt_p95_ms: float
     rtt_max_ms: float
-    new_game_16x22_median_ms: float
-    new_game_16x22_max_ms: float
+    new_size: str
+    new_game_median_ms: float
+    new_game_max_ms: float
+    queued: int
     error_samples: list[str]
 
 
 @contextmanager
-def running_server(store: Path) -> Iterator[str]:
+def running_servers(store: Path, count: int, workers: int = 1) -> Iterator[list[str]]:
+    """``count`` servers on one store; yields their URLs."""
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(running_server(store, workers)) for _ in range(count)]
+
+
+@contextmanager
+def running_server(store: Path, workers: int = 1) -> Iterator[str]:
     """``kakuro play serve`` in a subprocess on a free port; yields its URL."""
     proc = subprocess.Popen(
         [
@@ -79,6 +90,8 @@ def running_server(store: Path) -> Iterator[str]:
             "0",
             "--store",
             str(store),
+            "--workers",
+            str(workers),
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -123,7 +136,8 @@ async def _seat_players(client: Any, games: int, per_game: int, size: str) -> li
             tokens.append(made["token"])
         view = await _ok(
             await client.post(
-                "/api/games", json={"mode": "arena", "size": size}, headers=_auth(tokens[0])
+                "/api/games", json={"mode": "arena", "size": size, "permanent": False},
+                headers=_auth(tokens[0]),
             )
         )
         game_id = view["game_id"]
@@ -176,37 +190,71 @@ async def _play(ws_url: str, player: Player, until: float, think: float, seed: i
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
 
 
-async def _new_game_times(client: Any, repeat: int) -> list[float]:
-    """The new-game page for 16x22: the page, the new game (its first view comes back with
-    it) and the static files the page loads, as a browser with a cold cache fetches them."""
+async def _new_game_times(client: Any, repeat: int, size: str = "16x22") -> list[float]:
+    """The new-game page: the page, the new game (its first view comes back with it) and the
+    static files the page loads, as a browser with a cold cache fetches them."""
     token = (await _ok(await client.post("/api/players", json={"name": "newgame"})))["token"]
     times = []
     for _ in range(repeat):
         began = time.perf_counter()
         for path in ("/", "/static/app.js", "/static/board.js", "/static/style.css"):
             (await client.get(path)).raise_for_status()
-        new = {"mode": "practice", "size": "16x22", "difficulty": "easy"}
+        new = {"mode": "practice", "size": size, "difficulty": "easy"}
         view = await _ok(await client.post("/api/games", json=new, headers=_auth(token)))
         shape = {view["puzzle"]["rows"], view["puzzle"]["cols"]}
-        if shape != {16, 22}:  # a bank variant may be turned a quarter: 22x16
-            raise RuntimeError(f"the new game is not 16x22 but {shape}")
+        if shape != {int(n) for n in size.split("x")}:  # a variant may be turned: 22x16
+            raise RuntimeError(f"the new game is not {size} but {shape}")
         times.append(time.perf_counter() - began)
     return times
 
 
-async def _run(url: str, args: argparse.Namespace) -> tuple[list[Player], list[float], float]:
+async def _queue_generations(client: Any, count: int) -> list[asyncio.Task[Any]]:
+    """``count`` expensive new games left in the making (two per player), once the server
+    reports them queued."""
+    tasks = []
+    for k in range((count + 1) // 2):
+        token = (await _ok(await client.post("/api/players", json={"name": f"heavy{k}"})))["token"]
+        for _ in range(min(2, count - 2 * k)):
+            new = {"mode": "arena", "size": "20x20", "difficulty": "expert"}
+            post = client.post("/api/games", json=new, headers=_auth(token))
+            tasks.append(asyncio.get_running_loop().create_task(post))
+    for _ in range(200):
+        health = (await client.get("/api/health")).json()
+        if health.get("queued", 0) >= count:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise RuntimeError(f"the server reports {health.get('queued')} queued, not {count}")
+    return tasks
+
+
+async def _run(
+    urls: list[str], args: argparse.Namespace
+) -> tuple[list[Player], list[float], float]:
     import httpx
 
+    url = urls[0]
     async with httpx.AsyncClient(base_url=url, timeout=300) as client:
         players = await _seat_players(client, args.games, args.per_game, args.size)
+        heavy = await _queue_generations(client, args.queued) if args.queued else []
         began = time.monotonic()
         until = began + args.seconds
-        ws_url = url.replace("http://", "ws://").rstrip("/") + "/ws"
+        sockets = [u.replace("http://", "ws://").rstrip("/") + "/ws" for u in urls]
+        per_game = args.per_game
+        where = [
+            sockets[(i // per_game + i % per_game) % len(sockets)]
+            for i in range(len(players))
+        ]
         await asyncio.gather(
-            *(_play(ws_url, p, until, args.think, seed) for seed, p in enumerate(players))
+            *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
         )
         took = time.monotonic() - began
-        new_game = await _new_game_times(client, args.new_games)
+        new_game = await _new_game_times(client, args.new_games, args.new_size)
+        for task in heavy:
+            if task.done():
+                raise RuntimeError(f"a queued generation ended during the run: {task.result()}")
+            task.cancel()
+        await asyncio.gather(*heavy, return_exceptions=True)
     return players, new_game, took
 
 
@@ -216,16 +264,17 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
     with tempfile.TemporaryDirectory() as tmp:
         if url is None or store is None:
             store = Path(tmp) / "load.sqlite"
-            with running_server(store) as url:
-                players, new_game, took = asyncio.run(_run(url, args))
+            with running_servers(store, args.processes, args.workers) as urls:
+                players, new_game, took = asyncio.run(_run(urls, args))
         else:
-            players, new_game, took = asyncio.run(_run(url, args))
+            players, new_game, took = asyncio.run(_run([url], args))
         lost, extra = check_log(store, players)
     rtts = sorted(t for p in players for t in p.rtts)
     errors = [e for p in players for e in p.errors]
     ms = 1000.0
     return Figures(
         seconds=round(took, 2),
+        processes=args.processes if url is None else 1,
         games=args.games,
         players=len(players),
         moves=len(rtts),
@@ -236,8 +285,10 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         rtt_median_ms=round(statistics.median(rtts) * ms, 2) if rtts else 0.0,
         rtt_p95_ms=round(rtts[int(0.95 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
         rtt_max_ms=round(rtts[-1] * ms, 2) if rtts else 0.0,
-        new_game_16x22_median_ms=round(statistics.median(new_game) * ms, 1),
-        new_game_16x22_max_ms=round(max(new_game) * ms, 1),
+        new_size=args.new_size,
+        new_game_median_ms=round(statistics.median(new_game) * ms, 1),
+        new_game_max_ms=round(max(new_game) * ms, 1),
+        queued=args.queued,
         error_samples=errors[:5],
     )
 
@@ -272,7 +323,12 @@ def parser() -> argparse.ArgumentParser:
         help="mean pause between a player's moves (1 s: faster than people place digits)",
     )
     p.add_argument("--size", default="8x8", help="puzzle size of the Arena games (8x8)")
-    p.add_argument("--new-games", type=int, default=20, help="16x22 new-game pages timed (20)")
+    p.add_argument("--new-games", type=int, default=20, help="new-game pages timed (20)")
+    p.add_argument("--new-size", default="16x22", help="their size (16x22)")
+    p.add_argument("--queued", type=int, default=0, metavar="N",
+                   help="expensive new games (20x20 expert races) kept in the making (0)")
+    p.add_argument("--workers", type=int, default=1, help="each server's generating processes")
+    p.add_argument("--processes", type=int, default=1, help="servers on the one store (1)")
     return p
 
 

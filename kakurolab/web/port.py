@@ -30,3 +30,22 @@ class Refused(WebError):
     """The engine refused a well-formed move (not your turn, not a white cell, game over)."""
 
     status = 409
+
+
+class Busy(WebError):
+    """Too much puzzle making under way: try again after ``retry_after`` seconds (503)."""
+
+    status = 503
+
+    def __init__(self, message: str, retry_after: int = 10) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.retry_after))
+
+
+class TooMany(Busy):
+    """This player has as many new games in the making as one may (429)."""
+
+    status = 429

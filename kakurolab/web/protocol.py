@@ -1,37 +1,268 @@
-"""The messages a browser may send, checked for shape before anything reaches the engine.
+"""The messages a browser may send: one declared schema (msgspec), checked before anything
+reaches the engine.
 
-Moves travel in the engine's own JSON (``{"kind": "place", "cell": "r3c4", "digit": 7}``) and
-are parsed by the engine's parser (:meth:`kakurolab.game.Move.from_json`), so there is one
-move vocabulary; this module adds what only the web has: a size limit before JSON is parsed,
-the envelope of socket messages, the new-game form and the token's form.  Whether a move is
+Every untrusted input (an HTTP body, a socket frame, a move inside either) is decoded by
+``msgspec`` into one of the structs below, which say each field's type, range and pattern
+and refuse unknown fields; the same structs write docs/web.md's message table
+(:func:`message_table`; ``python -m kakurolab.web.protocol`` prints it, and a test checks
+the page holds it).  A move that fits its struct is then read by the engine's own parser
+(:meth:`kakurolab.game.Move.from_json`), so there is one move vocabulary; whether a move is
 *allowed* (a white cell, your turn, a shield left) is the engine's decision.  Every refusal
 here is a :class:`ProtocolError` (or the engine's ``MoveSyntaxError``), never anything else.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from msgspec import Meta, Struct
 
 from ..errors import KakuroError
 from ..game import Mode, Move, NewGame, Options
+from ..model import Puzzle
 
 MAX_MESSAGE = 4096
 """Largest accepted message or request body in bytes (a move is under 100)."""
 
 MAX_NAME = 24
 
-TOKEN = re.compile(r"[A-Za-z0-9_\-]{16,128}")
-GAME_ID = re.compile(r"[A-Za-z0-9_\-]{1,40}")
-SIZE = re.compile(r"[1-9][0-9]?x[1-9][0-9]?")
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+TOKEN_PATTERN = r"^[A-Za-z0-9_\-]{16,128}$"
+GAME_PATTERN = r"^[A-Za-z0-9_\-]{1,40}$"
+TOKEN = re.compile(TOKEN_PATTERN[1:-1])
+GAME_ID = re.compile(GAME_PATTERN[1:-1])
 DIFFICULTIES = ("easy", "normal", "hard", "expert")
+SIZES = ("8x8", "10x10", "12x12", "16x22", "20x20")
+"""The sizes the page offers (static/index.html), the only ones the API makes: a bigger
+one would take the generator minutes (the terminal's ``kakuro play new`` takes any)."""
+
+Cell = Annotated[str, Meta(pattern=r"^r[1-9][0-9]{0,2}c[1-9][0-9]{0,2}$")]
+Digit = Annotated[int, Meta(ge=1, le=9)]
+Ident = Annotated[int, Meta(ge=0, le=2**53)]
+Token = Annotated[str, Meta(pattern=TOKEN_PATTERN)]
+GameId = Annotated[str, Meta(pattern=GAME_PATTERN)]
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+Run = Annotated[str, Meta(pattern=r"^r[1-9][0-9]{0,2}c[1-9][0-9]{0,2} (across|down)$")]
 
 
 class ProtocolError(KakuroError, ValueError):
     """A malformed message: refused with this one-line reason, nothing changes."""
+
+    status = 400
+
+
+class TooLarge(ProtocolError):
+    """A body over :data:`MAX_MESSAGE` bytes, however it was sent (announced or chunked)."""
+
+    status = 413
+
+
+# --- the schema ---------------------------------------------------------------------------------
+
+_STRICT: dict[str, Any] = {"forbid_unknown_fields": True, "tag_field": "kind",
+                           "omit_defaults": True}  # fmt: skip
+
+
+class Place(Struct, tag="place", **_STRICT):
+    cell: Cell
+    digit: Digit
+
+
+class Erase(Struct, tag="erase", **_STRICT):
+    cell: Cell
+
+
+class Mark(Struct, tag="mark", **_STRICT):
+    """Toggles a pencil mark."""
+
+    cell: Cell
+    digit: Digit
+
+
+class Shield(Struct, tag="shield", **_STRICT):
+    """``candidates`` needs ``run``, ``unlock`` needs ``cell`` (the engine checks which)."""
+
+    shield: Literal["candidates", "hint", "clear", "unlock"]
+    run: Run | None = None
+    cell: Cell | None = None
+
+
+class Submit(Struct, tag="submit", **_STRICT):
+    pass
+
+
+class Start(Struct, tag="start", **_STRICT):
+    """The creator starts a waiting Arena."""
+
+
+class Pause(Struct, tag="pause", **_STRICT):
+    """Stops the clock of a solo game (the engine refuses it in a race or a duel)."""
+
+
+class Resume(Struct, tag="resume", **_STRICT):
+    """Starts a paused game's clock again."""
+
+
+MoveBody = Place | Erase | Mark | Shield | Submit | Start | Pause | Resume
+"""A player's move, tagged by ``kind``."""
+
+
+class PlayerRequest(Struct, forbid_unknown_fields=True):
+    """``POST /api/players``."""
+
+    name: Name
+
+
+class NewGameRequest(Struct, forbid_unknown_fields=True):
+    """``POST /api/games``.  ``permanent`` defaults to on in an Arena (the rulebook's rule for
+    competitive play), off elsewhere; ``date`` is a campaign's day (default today)."""
+
+    mode: Literal["practice", "campaign", "arena", "battle"]
+    size: Literal["8x8", "10x10", "12x12", "16x22", "20x20"] = "8x8"
+    difficulty: Literal["easy", "normal", "hard", "expert"] = "easy"
+    date: Annotated[str, Meta(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    permanent: bool | None = None
+    time_limit_s: Annotated[int, Meta(ge=1, le=7 * 24 * 3600)] | None = None
+    shields: Annotated[int, Meta(ge=0, le=20)] = Options().shields
+    seed: Annotated[str, Meta(pattern=r"^[A-Za-z0-9:_\-]{1,40}$")] | None = None
+    """Practice only: the same puzzle again (Restart)."""
+    puzzle: Annotated[str, Meta(min_length=1, max_length=MAX_MESSAGE)] | None = None
+    """Practice only: a puzz.link URL or the kakuro text of one puzzle."""
+
+
+class MoveRequest(Struct, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/moves``."""
+
+    move: MoveBody
+
+
+class HelloFrame(Struct, tag="hello", tag_field="type", forbid_unknown_fields=True):
+    """The first socket frame: the game to watch and the player's token."""
+
+    game: GameId
+    token: Token
+
+
+class MoveFrame(Struct, tag="move", tag_field="type", forbid_unknown_fields=True):
+    """A move; answered ``ack`` or ``error`` with the same ``id``."""
+
+    id: Ident
+    move: MoveBody
+
+
+class ViewFrame(Struct, tag="view", tag_field="type", forbid_unknown_fields=True):
+    """Ask for one's view; answered ``ack`` with the same ``id``."""
+
+    id: Ident
+
+
+Frame = HelloFrame | MoveFrame | ViewFrame
+
+MESSAGES: tuple[tuple[str, Any], ...] = (
+    ("`POST /api/players` body", PlayerRequest),
+    ("`POST /api/games` body", NewGameRequest),
+    ("`POST /api/games/{id}/moves` body", MoveRequest),
+    ("socket `hello`", HelloFrame),
+    ("socket `move`", MoveFrame),
+    ("socket `view`", ViewFrame),
+    ("`MOVE` `place`", Place),
+    ("`MOVE` `erase`", Erase),
+    ("`MOVE` `mark`", Mark),
+    ("`MOVE` `shield`", Shield),
+    ("`MOVE` `submit`", Submit),
+    ("`MOVE` `start`", Start),
+    ("`MOVE` `pause`", Pause),
+    ("`MOVE` `resume`", Resume),
+)
+"""Every message a client may send, in the order docs/web.md lists them."""
+
+
+# --- decoding -----------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def _check_size(raw: str | bytes) -> None:
+    if len(raw) > MAX_MESSAGE:
+        raise TooLarge(f"message too large ({len(raw)} bytes, at most {MAX_MESSAGE})")
+
+
+def read(raw: str | bytes, kind: type[T] | Any) -> T:
+    """``raw`` JSON as the schema type ``kind``, or a one-line ProtocolError."""
+    _check_size(raw)
+    try:
+        found: T = msgspec.json.decode(raw, type=kind)
+        return found
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(str(exc)) from None
+    except (msgspec.DecodeError, RecursionError):
+        raise ProtocolError("malformed JSON") from None
+
+
+def convert(data: object, kind: type[T] | Any) -> T:
+    """An already decoded JSON value as the schema type ``kind``."""
+    try:
+        found: T = msgspec.convert(data, kind)
+        return found
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(str(exc)) from None
+    except RecursionError:
+        raise ProtocolError("message nested too deep") from None
+
+
+def decode(raw: str | bytes) -> dict[str, Any]:
+    """A JSON object from at most :data:`MAX_MESSAGE` bytes, or a ProtocolError."""
+    return read(raw, dict[str, Any])
+
+
+def engine_move(body: Struct) -> Move:
+    """A schema move as the engine's record (the engine's parser: one vocabulary)."""
+    return Move.from_json(msgspec.to_builtins(body))
+
+
+def parse_move(data: object) -> Move:
+    """A player's move given as decoded JSON."""
+    return engine_move(convert(data, MoveBody))
+
+
+def name(data: object) -> str:
+    """A player name: 1 to MAX_NAME printable characters, trimmed."""
+    request: PlayerRequest = convert(data, PlayerRequest)
+    found = request.name.strip()
+    if not found or not found.isprintable():
+        raise ProtocolError(f"'name' must be 1 to {MAX_NAME} printable characters")
+    return found
+
+
+def parse_new_game(data: object) -> NewGame:
+    """The new-game form as the engine's record (the engine checks the combination); a
+    practice game's ``seed`` or pasted ``puzzle`` is read here, by the formats layer."""
+    form: NewGameRequest = convert(data, NewGameRequest)
+    mode = Mode(form.mode)
+    permanent = mode is Mode.ARENA if form.permanent is None else form.permanent
+    options = Options(permanent=permanent, time_limit_s=form.time_limit_s, shields=form.shields)
+    if (form.seed is not None or form.puzzle is not None) and mode is not Mode.PRACTICE:
+        raise ProtocolError("'seed' and 'puzzle' choose a practice game's puzzle only")
+    puzzle = _puzzle(form.puzzle) if form.puzzle is not None else None
+    return NewGame(mode, size=form.size, difficulty=form.difficulty, seed=form.seed,
+                   date=form.date, puzzle=puzzle, options=options)  # fmt: skip
+
+
+def _puzzle(text: str) -> Puzzle:
+    """One puzzle from a puzz.link URL or kakuro text (the formats layer reads it)."""
+    from ..formats import loads
+
+    if not text.strip():
+        raise ProtocolError("'puzzle' must be a puzz.link URL or the text of one puzzle")
+    try:
+        found = loads(text.strip())
+    except (KakuroError, ValueError) as exc:
+        raise ProtocolError(f"'puzzle': {str(exc).splitlines()[0][:200]}") from None
+    if len(found) != 1:
+        raise ProtocolError(f"'puzzle' must hold one puzzle, it holds {len(found)}")
+    return found[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,94 +282,69 @@ class ViewRequest:
     id: int
 
 
-def decode(raw: str | bytes) -> dict[str, Any]:
-    """A JSON object from at most :data:`MAX_MESSAGE` bytes, or a ProtocolError."""
-    if len(raw) > MAX_MESSAGE:
-        raise ProtocolError(f"message too large ({len(raw)} bytes, at most {MAX_MESSAGE})")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ProtocolError("malformed JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("a message must be a JSON object")
-    return data
-
-
-def only(data: dict[str, Any], allowed: set[str], what: str) -> None:
-    """Refuse fields nobody asked for (a typo or a probe), naming a few of them."""
-    extra = set(data) - allowed
-    if extra:
-        names = ", ".join(sorted(repr(k)[:30] for k in extra)[:5])
-        raise ProtocolError(f"{what}: unknown field(s) {names}")
-
-
-def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ProtocolError(f"{key!r} must be an integer from {low} to {high}")
-    return value
-
-
-def _str(data: dict[str, Any], key: str, pattern: re.Pattern[str]) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not pattern.fullmatch(value):
-        raise ProtocolError(f"{key!r} is missing or malformed")
-    return value
-
-
-def name(data: dict[str, Any]) -> str:
-    """A player name: 1 to MAX_NAME printable characters."""
-    value = data.get("name")
-    if not isinstance(value, str) or not 0 < len(value.strip()) <= MAX_NAME:
-        raise ProtocolError(f"'name' must be 1 to {MAX_NAME} characters")
-    if not value.isprintable():
-        raise ProtocolError("'name' must be printable")
-    return value.strip()
-
-
-def parse_move(data: object) -> Move:
-    """A player's move, by the engine's parser (one vocabulary for CLI, web and log)."""
-    if not isinstance(data, dict):
-        raise ProtocolError("'move' must be a JSON object")
-    return Move.from_json(data)
-
-
-def parse_new_game(data: dict[str, Any]) -> NewGame:
-    """The new-game form: mode, size, difficulty, date (campaign), permanent placement, a
-    sprint countdown and starting shields; the engine checks the combination."""
-    fields = {"mode", "size", "difficulty", "date", "permanent", "time_limit_s", "shields"}
-    only(data, fields, "new game")
-    mode_text = data.get("mode")
-    modes = {m.value: m for m in Mode}
-    if mode_text not in modes:
-        raise ProtocolError(f"'mode' must be one of {', '.join(modes)}")
-    size = _str(data, "size", SIZE) if data.get("size") is not None else "8x8"
-    difficulty = data.get("difficulty", "easy")
-    if difficulty not in DIFFICULTIES:
-        raise ProtocolError(f"'difficulty' must be one of {', '.join(DIFFICULTIES)}")
-    date = _str(data, "date", DATE) if data.get("date") is not None else None
-    permanent = data.get("permanent", False)
-    if not isinstance(permanent, bool):
-        raise ProtocolError("'permanent' must be true or false")
-    limit = data.get("time_limit_s")
-    if limit is not None:
-        limit = _int(data, "time_limit_s", 1, 7 * 24 * 3600)
-    shields = _int(data, "shields", 0, 20) if "shields" in data else Options().shields
-    options = Options(permanent=permanent, time_limit_s=limit, shields=shields)
-    return NewGame(modes[mode_text], size=size, difficulty=difficulty, date=date, options=options)
-
-
 def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
-    """One WebSocket message from a browser."""
-    data = decode(raw)
-    kind = data.get("type")
-    if kind == "hello":
-        only(data, {"type", "game", "token"}, "hello")
-        return Hello(_str(data, "game", GAME_ID), _str(data, "token", TOKEN))
-    if kind == "move":
-        only(data, {"type", "id", "move"}, "move message")
-        return MoveMessage(_int(data, "id", 0, 2**53), parse_move(data.get("move")))
-    if kind == "view":
-        only(data, {"type", "id"}, "view message")
-        return ViewRequest(_int(data, "id", 0, 2**53))
-    raise ProtocolError("'type' must be hello, move or view")
+    """One WebSocket frame from a browser."""
+    frame: HelloFrame | MoveFrame | ViewFrame = read(raw, Frame)
+    if isinstance(frame, HelloFrame):
+        return Hello(frame.game, frame.token)
+    if isinstance(frame, MoveFrame):
+        return MoveMessage(frame.id, engine_move(frame.move))
+    return ViewRequest(frame.id)
+
+
+# --- the docs' table ----------------------------------------------------------------------------
+
+
+def _type_text(info: Any) -> str:
+    """A field's type in a few words, from msgspec's own description of it."""
+    from msgspec import inspect as mi
+
+    if isinstance(info, mi.UnionType):
+        parts = [_type_text(t) for t in info.types if not isinstance(t, mi.NoneType)]
+        if any(isinstance(t, mi.StructType) for t in info.types):
+            return "MOVE"
+        nullable = any(isinstance(t, mi.NoneType) for t in info.types)
+        return " or ".join(parts) + (" or null" if nullable else "")
+    if isinstance(info, mi.LiteralType):
+        return " \\| ".join(f'`"{v}"`' for v in info.values)
+    if isinstance(info, mi.IntType):
+        low, high = info.ge, info.le
+        return f"integer {low}–{high}" if low is not None and high is not None else "integer"
+    if isinstance(info, mi.StrType):
+        bits = []
+        if info.pattern is not None:
+            bits.append("`" + info.pattern.replace("|", "\\|") + "`")
+        if info.max_length is not None:
+            bits.append(f"{info.min_length or 0}–{info.max_length} characters")
+        return "string " + ", ".join(bits) if bits else "string"
+    if isinstance(info, mi.BoolType):
+        return "true or false"
+    return type(info).__name__.removesuffix("Type").lower()
+
+
+def message_table() -> str:
+    """docs/web.md's table of client messages, written from the schema above."""
+    from msgspec import inspect as mi
+
+    lines = ["| message | field | type | default |", "| --- | --- | --- | --- |"]
+    for title, kind in MESSAGES:
+        info = mi.type_info(kind)
+        assert isinstance(info, mi.StructType)
+        tag = f'`{info.tag_field}: "{info.tag}"`' if info.tag_field else ""
+        if tag:
+            lines.append(f"| {title} | {tag} | | |")
+        if not info.fields and not tag:
+            lines.append(f"| {title} | | | |")
+        for f in info.fields:
+            default = "required" if f.required else (
+                "mode's" if f.default is None and f.name == "permanent" else
+                "none" if f.default is None else f"`{f.default}`")  # fmt: skip
+            shown = title if not tag and f is info.fields[0] else ""
+            lines.append(f"| {shown} | `{f.name}` | {_type_text(f.type)} | {default} |")
+    lines.append("")
+    lines.append("Every message refuses fields it does not list.")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(message_table())

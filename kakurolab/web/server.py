@@ -1,5 +1,13 @@
 """``serve``: run the web app with uvicorn on 127.0.0.1, print its URL, open a browser.
 
+The browser opens the *sign-in link* of the terminal's player (``--player NAME``, default
+``local``, or ``--token``): ``/login/CODE`` hands that player's token to the page, so a game
+started with ``kakuro play new --player NAME`` opens in the browser as NAME's.
+
+SIGTERM (or Ctrl+C) stops it within seconds: puzzle generation is killed first (its worker
+processes; an unfinished new game is no acknowledged move), open requests get
+:data:`GRACE_S` to finish, and every acknowledged move was committed before its answer.
+
 Starlette and uvicorn come with the ``web`` extra; without it the command fails with one
 line naming that extra (:func:`kakurolab.errors.require`), never an ImportError traceback.
 """
@@ -14,6 +22,9 @@ from pathlib import Path
 
 from ..errors import KakuroError, require
 from .protocol import MAX_MESSAGE
+
+GRACE_S = 2
+"""Seconds open requests and sockets get to finish once the server is told to stop."""
 
 WS_MAX_SIZE = 16 * MAX_MESSAGE
 """Frames above this are cut by the WebSocket layer itself; between MAX_MESSAGE and this the
@@ -34,7 +45,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 def check_installed() -> None:
     """Raise MissingExtraError (one line, naming the ``web`` extra) when a part is missing."""
-    for module in ("starlette", "uvicorn", "websockets"):
+    for module in ("starlette", "uvicorn", "websockets", "msgspec"):
         require(module, extra="web", feature="kakuro play serve")
 
 
@@ -46,16 +57,30 @@ def serve(
     open_browser: bool = True,
     as_json: bool = False,
     log_level: str = "warning",
+    player: str | None = "local",
+    token: str | None = None,
+    workers: int | None = None,
 ) -> None:
-    """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which)."""
+    """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which).
+    The browser signs in as ``token``'s player, else the local player ``player``."""
     check_installed()
     import uvicorn
 
     from .app import create_app
-    from .gateway import EngineGames
+    from .gateway import EngineGames, Makers, default_workers
 
-    games = EngineGames.open(store)
+    games = EngineGames.open(store, makers=Makers(workers or default_workers()))
+    try:
+        if token is not None:
+            player_id, name = games.service.whoami(token)
+        else:
+            cred = games.service.local_player(player or "local")
+            player_id, name, token = cred.player_id, cred.name, cred.token
+    except KakuroError:
+        games.close()
+        raise
     app = create_app(games)
+    code = app.state.logins.add(name, player_id, token)
     config = uvicorn.Config(
         app,
         host=host,
@@ -63,8 +88,15 @@ def serve(
         log_level=log_level,
         ws_max_size=WS_MAX_SIZE,
         access_log=False,
+        timeout_graceful_shutdown=GRACE_S,
     )
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            games.stop()  # generations first: they are what could hold the exit up
+            await super().shutdown(sockets)
+
+    server = Server(config)
     try:
         sock = listening_socket(host, port)
     except OSError as exc:
@@ -79,12 +111,15 @@ def serve(
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{bound}/"
+        login = f"{url}login/{code}"
         if as_json:
-            print(json.dumps({"url": url, "address": host, "port": bound}), flush=True)
+            print(json.dumps({"url": url, "address": host, "port": bound, "login": login,
+                              "player": name}), flush=True)  # fmt: skip
         else:
             print(f"kakuro: serving on {url} (Ctrl+C to stop)", flush=True)
+            print(f"kakuro: playing as {name}: {login}", flush=True)
         if open_browser:
-            webbrowser.open(url)
+            webbrowser.open(login)
 
     threading.Thread(target=announce, daemon=True).start()
     try:

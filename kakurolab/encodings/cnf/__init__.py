@@ -11,7 +11,9 @@ Parts (``ENCODERS`` kinds):
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
-DIMACS files carry a variable map.
+DIMACS files carry a variable map.  Every part is a function of the pool (the
+:class:`CNFEncoding` under construction, seen through :class:`.pool.Pool`) that returns its
+clauses; :func:`encode_cnf` alone adds them to the formula, in a fixed order.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
 from .cells import CELL_ENCODINGS, CellEncoding, Direct, Log, Order
 from .letters import encode_letters, letter, run_targets
-from .sums import SUMS, Target, encode_combo
+from .pool import Clauses, Pool
+from .sums import SUMS, SumBuilder, Target, encode_combo
 
 CELL_KEYS = frozenset({"cell", "ge", "bit"})
 """Variable kinds keyed by a cell's row and column (0-based in the key, like ``Puzzle``)."""
@@ -46,7 +49,8 @@ def key_text(key: tuple[Any, ...]) -> str:
 
 
 class CNFEncoding(Encoding):
-    """Clauses over a shared IDPool, with the decoder and the grid variables."""
+    """Clauses over a shared IDPool, with the decoder and the grid variables; while it is
+    built, the :class:`.pool.Pool` its parts draw variables from."""
 
     suffix = ".cnf"
 
@@ -54,7 +58,6 @@ class CNFEncoding(Encoding):
         super().__init__(puzzle, spec)
         self.pool = IDPool()
         self._ids = self.pool.obj2id
-        self.letter_ids: dict[tuple[str, int], int] = {}
         self.letter_masks: dict[str, int] = {}
         """Per letter, the digits (bit d) a presolve left it; empty: no presolve."""
         self.clauses: list[list[int]] = []
@@ -80,9 +83,9 @@ class CNFEncoding(Encoding):
         """At least one plus at-most-one by the spec's ``amo`` encoding, as clauses."""
         return [list(lits), *at_most_one(self.pool, lits, self._amo)]
 
-    def exactly_one(self, lits: list[int]) -> None:
-        """:meth:`one_of`, added to the formula."""
-        self.clauses += self.one_of(lits)
+    def define(self, clauses: Clauses) -> None:
+        """Add the definition of a literal made on demand (see :mod:`.pool`)."""
+        self.clauses += clauses
 
     def note(self, message: str) -> None:
         """A message about the encoding (e.g. a fallback), shown by the CLI."""
@@ -196,13 +199,15 @@ class CNFEncoding(Encoding):
         return "\n".join(lines) + "\n"
 
 
-def _redundant_combo(enc: CNFEncoding, index: int, run: Run, targets: list[Target]) -> None:
-    """The combo encoding on top of the chosen sum encoding (skipped when it is combo)."""
-    if enc.spec.name("sum") != "combo":
-        enc.clauses += encode_combo(enc, index, run, targets)
+REDUNDANT: dict[str, SumBuilder | None] = {"none": None, "domain": None, "combo": encode_combo}
+"""The clauses each ``redundant`` value adds per run (``domain`` adds none: it prunes cell
+domains before encoding).  ``combo`` on top of ``sum=combo`` adds nothing either."""
 
 
-REDUNDANT = {"none": None, "domain": None, "combo": _redundant_combo}
+def redundant_part(spec: Spec) -> SumBuilder | None:
+    """The builder of the spec's redundant clauses per run (None: none to add)."""
+    build = REDUNDANT[spec["redundant"]]
+    return None if build is SUMS[spec.name("sum")].build else build
 
 
 def run_domain(run: Run, targets: list[Target]) -> int:
@@ -236,26 +241,30 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     start = time.perf_counter()
     enc = CNFEncoding(puzzle, spec)
     root = _presolve(enc) if spec.get("pre") == "root" else None
-    targets = [run_targets(enc, index, run) for index, run in enumerate(puzzle.runs)]
+    targets: list[list[Target]] = []
+    for index, run in enumerate(puzzle.runs):
+        found, clauses = run_targets(enc, index, run)
+        targets.append(found)
+        enc.clauses += clauses
     sum_encoding = SUMS[spec.name("sum")]
     prune = sum_encoding.prunes or spec["redundant"] in ("domain", "combo")
     domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
     index_of = {run: i for i, run in enumerate(puzzle.runs)}
-    for cell in puzzle.whites:
+    for cell in deadline.checked(puzzle.whites):  # declaring 8,780 cells takes 2 s
         if prune or root is not None:
             mask = combos.ALL_DIGITS if root is None else root[cell]
             if prune:
                 for run in puzzle.runs_of[cell]:
                     mask &= domains[index_of[run]]
-            enc.cells.declare(cell, combos.digits_of(mask))
+            enc.clauses += enc.cells.declare(cell, combos.digits_of(mask))
         else:
-            enc.cells.declare(cell)
+            enc.clauses += enc.cells.declare(cell)
     if puzzle.is_cryptic:
-        encode_letters(enc)
+        enc.clauses += encode_letters(enc, puzzle)
     build_sum = sum_encoding.build
     sum_arg = spec.arg("sum")
     alldiff = spec["alldiff"]
-    redundant = REDUNDANT[spec["redundant"]]
+    redundant = redundant_part(spec)
     for index, run in enumerate(puzzle.runs):
         deadline.check()  # a timeout covers building the formula too
         if not targets[index]:
@@ -264,8 +273,8 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
         if sum_encoding.lazy:
             enc.lazy_runs.append((run, targets[index]))
         if redundant is not None:
-            redundant(enc, index, run, targets[index])
-        encode_alldiff(enc, run, alldiff)
+            enc.clauses += redundant(enc, index, run, targets[index], None)
+        enc.clauses += encode_alldiff(enc, run, alldiff)
     enc.encode_time = time.perf_counter() - start
     return enc
 
@@ -360,6 +369,7 @@ __all__ = [
     "Direct",
     "Log",
     "Order",
+    "Pool",
     "encode_cnf",
     "key_text",
 ]

@@ -10,11 +10,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ...model import Run
+from .pool import Clauses, Pool
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
-
-    from . import CNFEncoding
 
 CARD_ENCODINGS = (
     "pairwise",
@@ -66,9 +65,13 @@ def at_most_one(pool: IDPool, lits: list[int], how: str) -> list[list[int]]:
     return formula.clauses
 
 
-def encode_alldiff(enc: CNFEncoding, run: Run, how: str) -> None:
+def encode_alldiff(pool: Pool, run: Run, how: str) -> Clauses:
+    """The run's all-different: per digit, at most one of its cells holds it (``how``: a
+    pysat.card encoding, ``auto``, or ``none`` for no clauses)."""
+    clauses: Clauses = []
     if how == "none":
-        return
-    for lits in enc.cells.by_digit(run.cells):
+        return clauses
+    for lits in pool.cells.by_digit(run.cells):
         if len(lits) > 1:
-            enc.clauses += at_most_one(enc.pool, lits, how)
+            clauses += at_most_one(pool.pool, lits, how)
+    return clauses

@@ -1,12 +1,14 @@
 """Cell-value encodings: how the digit 1-9 of one white cell becomes Boolean variables.
 
 Kept apart from the constraint encodings (as CPMpy keeps IntVarEncDirect/Order/Log apart):
-a cell encoding owns its variables and their consistency clauses, and offers three views
-that constraint encodings build on:
+a cell encoding owns its variables and their consistency clauses (:meth:`CellEncoding.declare`
+returns them), and offers three views that constraint encodings build on (the
+:class:`.pool.CellLiterals` protocol):
 
 * ``eq(cell, d)`` -- a literal for ``x = d``.  For ``direct`` it is the cell's own variable;
-  ``order`` and ``log`` define it on demand by a full equivalence (channelling), so their own
-  structure stays intact and only the direct literals a constraint needs are created.
+  ``order`` and ``log`` define it on demand by a full equivalence (channelling, added to the
+  formula by the pool), so their own structure stays intact and only the direct literals a
+  constraint needs are created.
 * ``pb_terms(cell)`` -- the value as ``offset + sum(weight * literal)`` over the cell's own
   variables, for pseudo-Boolean sums without channelling.
 * ``value_lits(cell, d)`` -- the conjunction of own literals meaning ``x = d``: blocking
@@ -17,12 +19,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
 
 from ...model import Cell
-
-if TYPE_CHECKING:
-    from . import CNFEncoding
+from .pool import Clauses, VarPool
 
 DIGITS = range(1, 10)
 
@@ -30,27 +29,25 @@ DIGITS = range(1, 10)
 class CellEncoding(ABC):
     """The variables of every white cell under one scheme."""
 
-    def __init__(self, enc: CNFEncoding) -> None:
+    def __init__(self, enc: VarPool) -> None:
         self.enc = enc
         self._eq: dict[tuple[Cell, int], int] = {}
         self.allowed: dict[Cell, tuple[int, ...]] = {}
         self._by_digit: dict[tuple[Cell, ...], list[list[int]]] = {}
         """The digits each cell may take (1-9 unless the encoding pruned its domain)."""
 
-    def declare(self, cell: Cell, allowed: tuple[int, ...] = tuple(DIGITS)) -> None:
-        """Create the cell's own variables and the clauses that make them a digit in
+    def declare(self, cell: Cell, allowed: tuple[int, ...] = tuple(DIGITS)) -> Clauses:
+        """Create the cell's own variables; returns the clauses that make them a digit in
         ``allowed``.  Constraint encoders only ever ask for ``eq(cell, d)`` with d allowed."""
         self.allowed[cell] = allowed
-        self._declare(cell, allowed)
+        return self._declare(cell, allowed)
 
     @abstractmethod
-    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None: ...
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses: ...
 
-    def _exclude(self, cell: Cell, allowed: tuple[int, ...]) -> None:
+    def _exclude(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         """Clauses forbidding the digits outside ``allowed`` (non-direct encodings)."""
-        for d in DIGITS:
-            if d not in allowed:
-                self.enc.clauses.append([-a for a in self.value_lits(cell, d)])
+        return [[-a for a in self.value_lits(cell, d)] for d in DIGITS if d not in allowed]
 
     @abstractmethod
     def own_vars(self, cell: Cell) -> list[int]: ...
@@ -83,10 +80,7 @@ class CellEncoding(ABC):
         if lit is None:
             lit = self._eq[key] = self.enc.var("cell", cell[0], cell[1], d)
             conj = self.value_lits(cell, d)
-            add = self.enc.clauses.append
-            for a in conj:
-                add([-lit, a])
-            add([lit, *(-a for a in conj)])
+            self.enc.define([*([-lit, a] for a in conj), [lit, *(-a for a in conj)]])
         return lit
 
     def decode(self, cell: Cell, true: Collection[int]) -> int:
@@ -99,14 +93,14 @@ class CellEncoding(ABC):
 class Direct(CellEncoding):
     """One variable per digit, exactly one true (cardinality encoding from ``amo=``)."""
 
-    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None:
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         r, c = cell
         lits = []
         for d in allowed:  # digits outside the domain get no variable at all
             lit = self.enc.var("cell", r, c, d)
             self._eq[(cell, d)] = lit
             lits.append(lit)
-        self.enc.exactly_one(lits)
+        return self.enc.one_of(lits)
 
     def own_vars(self, cell: Cell) -> list[int]:
         return [self._eq[(cell, d)] for d in self.allowed[cell]]
@@ -141,12 +135,11 @@ class Direct(CellEncoding):
 class Order(CellEncoding):
     """The ladder ``x >= d`` for d = 2..9, each implying the one below."""
 
-    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None:
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         r, c = cell
         ge = [self.enc.var("ge", r, c, d) for d in range(2, 10)]
-        for upper, lower in zip(ge[1:], ge, strict=False):
-            self.enc.clauses.append([-upper, lower])
-        self._exclude(cell, allowed)
+        ladder = [[-upper, lower] for upper, lower in zip(ge[1:], ge, strict=False)]
+        return ladder + self._exclude(cell, allowed)
 
     def ge(self, cell: Cell, d: int) -> int:
         return self.enc.var("ge", cell[0], cell[1], d)
@@ -171,13 +164,14 @@ class Log(CellEncoding):
 
     BITS = 4
 
-    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> None:
+    def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         b0, b1, b2, b3 = self.own_vars(cell)
-        add = self.enc.clauses.append
-        add([b0, b1, b2, b3])  # not 0
-        add([-b3, -b1])  # not 10, 11, 14, 15
-        add([-b3, -b2])  # not 12, 13 (and 14, 15)
-        self._exclude(cell, allowed)
+        return [
+            [b0, b1, b2, b3],  # not 0
+            [-b3, -b1],  # not 10, 11, 14, 15
+            [-b3, -b2],  # not 12, 13 (and 14, 15)
+            *self._exclude(cell, allowed),
+        ]
 
     def own_vars(self, cell: Cell) -> list[int]:
         return [self.enc.var("bit", cell[0], cell[1], i) for i in range(self.BITS)]
@@ -189,7 +183,7 @@ class Log(CellEncoding):
         return self.own_vars(cell), [1 << i for i in range(self.BITS)], 0
 
 
-CELL_ENCODINGS: dict[str, tuple[Callable[[CNFEncoding], CellEncoding], str]] = {
+CELL_ENCODINGS: dict[str, tuple[Callable[[VarPool], CellEncoding], str]] = {
     "direct": (Direct, "one-hot: a literal per digit, exactly one true (by amo=)"),
     "order": (Order, "order/ladder: literals x>=2..x>=9, each implying the one below"),
     "log": (Log, "log/binary: four bits, the values 0 and 10-15 excluded by clauses"),

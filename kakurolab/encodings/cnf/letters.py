@@ -12,45 +12,47 @@ encodings constrain the cells under these guards, and here the guards are tied t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ... import combos
 from ...check import clue_values
-from ...model import LETTERS, Run
-
-if TYPE_CHECKING:
-    from . import CNFEncoding
-    from .sums import Target
+from ...model import LETTERS, Puzzle, Run
+from .pool import Clauses, Pool
+from .sums import Target
 
 
-def letter(enc: CNFEncoding, ch: str, d: int) -> int:
-    """The literal ``letter ch = d`` (all 100 are made at once, in A0..J9 order)."""
-    table = enc.letter_ids
-    if not table:
-        table.update({(c, v): enc.var("letter", c, v) for c in LETTERS for v in range(10)})
-    return table[(ch, d)]
+def letter(enc: Pool, ch: str, d: int) -> int:
+    """The literal ``letter ch = d``.  The first one asked for makes all 100, in A0..J9
+    order, so letter variables are numbered alike whichever part asks first."""
+    known = enc.pool.obj2id
+    lit = known.get(("letter", ch, d))
+    if lit is None:
+        for c in LETTERS:
+            for v in range(10):
+                enc.var("letter", c, v)
+        lit = known[("letter", ch, d)]
+    return lit
 
 
-def letter_digits(enc: CNFEncoding, ch: str) -> tuple[int, ...]:
+def letter_digits(enc: Pool, ch: str) -> tuple[int, ...]:
     """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
     mask = enc.letter_masks.get(ch, combos.ALL_LETTER_DIGITS)
     return tuple(d for d in range(10) if mask >> d & 1)
 
 
-def encode_letters(enc: CNFEncoding) -> None:
+def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     """The bijection between letters and digits, and shown letters tied to their cells.
 
     Digits a presolve removed from a letter become unit clauses, and the exactly-ones run
     over what is left, so a fully presolved puzzle costs about a hundred units."""
-    add = enc.clauses.append
+    clauses: Clauses = []
+    add = clauses.append
     allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
     for ch in LETTERS:
-        enc.exactly_one([letter(enc, ch, d) for d in allowed[ch]])
+        clauses += enc.one_of([letter(enc, ch, d) for d in allowed[ch]])
         if len(allowed[ch]) < 10:
-            enc.clauses.extend([-letter(enc, ch, d)] for d in range(10) if d not in allowed[ch])
+            clauses.extend([-letter(enc, ch, d)] for d in range(10) if d not in allowed[ch])
     for d in range(10):
-        enc.exactly_one([letter(enc, ch, d) for ch in LETTERS if d in allowed[ch]])
-    for cell, ch in enc.puzzle.shown_letters.items():
+        clauses += enc.one_of([letter(enc, ch, d) for ch in LETTERS if d in allowed[ch]])
+    for cell, ch in puzzle.shown_letters.items():
         digits = enc.cells.allowed[cell]
         add([-letter(enc, ch, 0)])  # white cells hold 1-9
         for d in range(1, 10):
@@ -61,9 +63,10 @@ def encode_letters(enc: CNFEncoding) -> None:
             x = enc.cells.eq(cell, d)
             add([-x, lit])
             add([x, -lit])
+    return clauses
 
 
-def _feasible(enc: CNFEncoding, run: Run) -> list[int]:
+def _feasible(enc: Pool, run: Run) -> list[int]:
     """The totals the run's clue can stand for, given the letters' remaining digits."""
     length = len(run)
     clue = run.clue
@@ -79,31 +82,31 @@ def _feasible(enc: CNFEncoding, run: Run) -> list[int]:
     return [s for s in values if combos.count(length, s)]
 
 
-def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
-    """The run's (total, guard) pairs; for letter clues also the clauses tying guards to
-    letters.  An impossible clue yields no target (and an empty clause).  A letter clue left
-    with one feasible total is a known total: its letters become units, and no guard."""
+def run_targets(enc: Pool, index: int, run: Run) -> tuple[list[Target], Clauses]:
+    """The run's (total, guard) pairs, and the clauses that define the guards (their
+    exactly-one; for letter clues, their ties to the letters).  An impossible clue yields no
+    target (and an empty clause).  A letter clue left with one feasible total is a known
+    total: its letters become units, and no guard."""
     clue = run.clue
+    clauses: Clauses = []
     if clue is not None and clue.value is not None:
         if not combos.count(len(run), clue.value):
-            enc.clauses.append([])
-            return []
-        return [(clue.value, None)]
+            return [], [[]]
+        return [(clue.value, None)], clauses
     feasible = _feasible(enc, run)
     if not feasible:
-        enc.clauses.append([])
-        return []
-    add = enc.clauses.append
+        return [], [[]]
+    add = clauses.append
     if len(feasible) == 1 and clue is not None and clue.letters is not None:
         (total,) = feasible
         first, second = clue.letters[0], clue.letters[-1]
         add([letter(enc, second, total % 10)])
         if len(clue.letters) == 2:
             add([letter(enc, first, total // 10)])
-        return [(total, None)]
+        return [(total, None)], clauses
     guards = {s: enc.var("sum", index, s) for s in feasible}
     if clue is None or clue.letters is None:
-        enc.exactly_one(list(guards.values()))
+        clauses += enc.one_of(list(guards.values()))
     else:
         # At-most-one guard follows from the letters' one-hots (each guard implies its
         # letters' digits), so only at-least-one is written.
@@ -135,4 +138,4 @@ def run_targets(enc: CNFEncoding, index: int, run: Run) -> list[Target]:
                     if first == second:
                         body = body[:1]
                     add([*body, guards[s]] if s in guards else body)
-    return list(guards.items())
+    return list(guards.items()), clauses

@@ -14,8 +14,8 @@ kinds of puzzle:
   cuts (counterexample-guided), which the solving session adds.
 
 A builder works like ``pysat.card.CardEnc.atmost(lits, bound, vpool)``: it takes the variable
-pool (a :class:`SumPool`: named variables, the cells' literals, the at-most-one encoding) and
-*returns* the run's clauses.  :data:`SUMS` holds one :class:`SumEncoding` record per encoding,
+pool (a :class:`.pool.Pool`: named variables, the cells' literals, the at-most-one encoding)
+and *returns* the run's clauses.  :data:`SUMS` holds one :class:`SumEncoding` record per encoding,
 the only place its facts live: adding a sum encoding is adding one record there.
 """
 
@@ -25,39 +25,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import combos
 from ...model import Run
-
-if TYPE_CHECKING:
-    from pysat.formula import IDPool
-
-    from .cells import CellEncoding
+from .pool import Clauses, Pool
 
 Target = tuple[int, int | None]
 """A reachable total of a run and the literal that selects it (None: always)."""
 
-Clauses = list[list[int]]
-
-
-class SumPool(Protocol):
-    """What a sum builder may use: named variables (``var``, and ``pool`` for pysat.pb's
-    auxiliaries), the cells' literals, the spec's exactly-one encoding (returned as clauses),
-    whether a presolve narrowed the domains, and notes about fallbacks."""
-
-    pool: IDPool
-    cells: CellEncoding
-    presolved: bool
-
-    def var(self, *key: Any) -> int: ...
-
-    def one_of(self, lits: list[int]) -> Clauses: ...
-
-    def note(self, message: str) -> None: ...
-
-
-SumBuilder = Callable[[SumPool, int, Run, list[Target], "str | None"], Clauses]
+SumBuilder = Callable[[Pool, int, Run, list[Target], "str | None"], Clauses]
 """``build(pool, run index, run, targets, arg) -> clauses``."""
 
 TABLE_CAP = 2000
@@ -94,7 +70,7 @@ def _guard_links(targets: list[Target], selectors: dict[int, list[int]]) -> Clau
 
 
 def encode_combo(
-    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+    enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
     """One selector per admissible digit set; exactly one chosen; digit d occurs in the run
     iff the chosen set holds d.  Digits of no admissible set are removed outright.
@@ -158,7 +134,7 @@ def _tuples(length: int, total: int) -> tuple[tuple[int, ...], ...]:
 
 
 def encode_table(
-    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+    enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
     """Support encoding of the run's admissible ordered tuples: a tuple literal implies its
     digits, each cell value implies some tuple supporting it.  GAC by unit propagation."""
@@ -208,7 +184,7 @@ def _mdd_nodes(length: int, totals: tuple[int, ...]) -> tuple[frozenset[int], ..
 
 
 def encode_mdd(
-    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+    enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
     """The run as an MDD over (position, digits used so far), Abío & Stuckey style: node and
     edge literals; unit propagation enforces GAC on sum + all-different of the run."""
@@ -266,7 +242,7 @@ def encode_mdd(
 
 
 def encode_pb(
-    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+    enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
     """One pseudo-Boolean equality through ``pysat.pb`` (the encoding named by ``arg``)."""
     from pysat.pb import EncType, PBEnc
@@ -311,7 +287,7 @@ def encode_pb(
 
 
 def encode_lazy(
-    enc: SumPool, index: int, run: Run, targets: list[Target], arg: str | None = None
+    enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
     """Nothing up front: the solver loop checks the run's sum and cuts bad assignments."""
     return []

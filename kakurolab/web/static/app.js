@@ -2,7 +2,7 @@
 // The server (and behind it the game engine) decides everything: this file sends moves in
 // the engine's JSON and draws the views it gets back.  Undo/redo are inverse moves sent like
 // any other.  Inside this file cells are "r,c" keys (0-based); the engine names them "r3c4".
-import { cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf } from "./board.js";
+import { cellLabel, cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf } from "./board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -48,6 +48,25 @@ nameInput.addEventListener("change", () => {
 });
 applyTheme();
 
+// --- help settings, remembered per player ------------------------------------------------------
+// Each help is the player's choice; the ones that would help in a race (conflicts as they
+// happen, filled candidates) apply in practice games only, whatever the setting says.
+const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true, autopause: true };
+const helpKey = () => `kakuro.help.${ui.player}`;
+const help = () => ({ ...HELP_DEFAULTS, ...store.get(helpKey(), {}) });
+const settings = $("#settings");
+$("#settings-open").addEventListener("click", () => {
+  const now = help();
+  for (const box of settings.querySelectorAll("input[type=checkbox]")) box.checked = Boolean(now[box.name]);
+  settings.showModal();
+});
+settings.addEventListener("change", () => {
+  const chosen = {};
+  for (const box of settings.querySelectorAll("input[type=checkbox]")) chosen[box.name] = box.checked;
+  store.set(helpKey(), chosen);
+  if (ui.game) render(ui.game);
+});
+
 // --- HTTP ------------------------------------------------------------------------------------
 async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
@@ -87,6 +106,8 @@ async function route() {
   if (parts[0] === "game" && parts[1]) return openGame(decodeURIComponent(parts[1]));
   if (parts[0] === "join" && parts[1]) return joinRoom(decodeURIComponent(parts[1]));
   if (parts[0] === "calendar") return showCalendar();
+  if (parts[0] === "stats") return showStats();
+  if (parts[0] === "rules") return show("rules");
   return showHome();
 }
 window.addEventListener("hashchange", route);
@@ -129,6 +150,25 @@ newForm.addEventListener("submit", async (event) => {
     location.hash = `#/game/${encodeURIComponent(view.game_id)}`;
   } catch (err) { report(err); }
   finally { button.disabled = false; }
+});
+
+/** Create a game from a new-game body and open it. */
+async function startGame(body) {
+  const me = await identity();
+  const view = await api("POST", "/api/games", body, me.token);
+  remember(view);
+  location.hash = `#/game/${encodeURIComponent(view.game_id)}`;
+}
+
+const pzprForm = $("#pzpr-game");
+pzprForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const url = pzprForm.url.value.trim();
+  const box = $("#pzpr-message");
+  if (!url) { box.textContent = "Paste a puzz.link URL first"; return; }
+  box.textContent = "Checking the puzzle...";
+  try { await startGame({ mode: "practice", puzzle: url }); box.textContent = ""; }
+  catch (err) { box.textContent = err.message; }
 });
 
 const joinForm = $("#join-game");
@@ -182,6 +222,49 @@ async function showCalendar() {
   }
 }
 
+function clockText(seconds) {
+  const s = Math.floor(seconds);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60));
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${mm.padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+async function showStats() {
+  show("stats");
+  const summary = $("#stats-summary");
+  const best = $("#stats-best tbody");
+  summary.innerHTML = "";
+  best.innerHTML = "";
+  let data;
+  try { data = await api("GET", "/api/stats", null, (await identity()).token); }
+  catch (err) { summary.textContent = err.message; return; }
+  const facts = [
+    ["Games", data.games], ["Finished", data.finished], ["Solved", data.solved],
+    ["Solved in a row", data.solved_in_a_row],
+    ["Calendar streak", `${data.current_streak} days`], ["Best calendar streak", `${data.best_streak} days`],
+  ];
+  for (const [term, value] of facts) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = String(value);
+    dd.dataset.stat = term.toLowerCase().replace(/ /g, "-");
+    summary.append(dt, dd);
+  }
+  for (const row of data.best_times) {
+    const tr = document.createElement("tr");
+    tr.dataset.size = row.size;
+    tr.dataset.difficulty = row.difficulty || "";
+    for (const text of [row.size, row.difficulty || "file", clockText(row.best_s), row.solved]) {
+      const td = document.createElement("td");
+      td.textContent = String(text);
+      tr.append(td);
+    }
+    best.append(tr);
+  }
+}
+
 // --- the game page ---------------------------------------------------------------------------
 async function openGame(id) {
   show("game");
@@ -193,12 +276,24 @@ async function openGame(id) {
     selected: null, selectedClue: null, dir: "a", pencil: false, showErrors: false,
     undo: [], redo: [], pending: new Map(), nextId: 1, ws: null, hinted: new Set(),
     clockBase: 0, clockAt: 0, closed: false, local: new Map(),
+    outbox: store.get(outboxKey(id), []).map((move) => ({ move, handlers: {} })),
+    zoom: 1, fitWidth: 0, viewKey: "", announced: "",
   };
+  const saved = store.get(undoKey(id), null);
+  if (saved) { ui.game.undo = saved.undo || []; ui.game.redo = saved.redo || []; }
+  setZoom(ui.game, 1);
   $("#shield-output").textContent = "";
   say("");
   connect(ui.game);
   loadCombos();
 }
+
+// the undo history and the moves typed while offline outlive a reload (per game and player)
+const undoKey = (id) => `kakuro.undo.${id}.${ui.player}`;
+const outboxKey = (id) => `kakuro.outbox.${id}.${ui.player}`;
+function saveUndo(g) { store.set(undoKey(g.id), { undo: g.undo.slice(-200), redo: g.redo.slice(-200) }); }
+function saveOutbox(g) { store.set(outboxKey(g.id), g.outbox.map((item) => item.move)); }
+function showPending(g) { document.body.dataset.pending = String(g.pending.size + g.outbox.length); }
 
 function closeGame() {
   if (!ui.game) return;
@@ -217,18 +312,38 @@ function connect(g) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws`);
   g.ws = ws;
-  ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", game: g.id, token: g.token })));
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "hello", game: g.id, token: g.token }));
+    flush(g);
+  });
   ws.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     onMessage(g, msg);
   });
   ws.addEventListener("close", () => {
+    const lost = g.pending.size;
     for (const [, handlers] of g.pending) if (handlers.onError) handlers.onError();
     g.pending.clear();
-    document.body.dataset.pending = "0";
-    if (!g.closed) setTimeout(() => { if (!g.closed) connect(g); }, 1000);
+    showPending(g);
+    if (g.closed) return;
+    document.body.dataset.connection = "down";
+    const queued = g.outbox.length ? ` ${g.outbox.length} move(s) queued.` : "";
+    say(`Connection lost${lost ? ` before ${lost} move(s) were confirmed: check them when it is back` : ""}:`
+      + ` moves typed now are queued and sent when it is back.${queued}`);
+    setTimeout(() => { if (!g.closed) connect(g); }, 1000);
   });
+}
+
+/** Send the moves typed while the connection was down, in order. */
+function flush(g) {
+  document.body.dataset.connection = "up";
+  const queued = g.outbox;
+  g.outbox = [];
+  saveOutbox(g);
+  for (const { move, handlers } of queued) transmit(g, move, handlers);
+  if (queued.length) say(`Reconnected: ${queued.length} queued move(s) sent`);
+  showPending(g);
 }
 
 function onMessage(g, msg) {
@@ -247,7 +362,7 @@ function onMessage(g, msg) {
     say(msg.error);
   }
   if (msg.view) setView(g, msg.view);
-  document.body.dataset.pending = String(g.pending.size);
+  showPending(g);
 }
 
 function say(text) { $("#message").textContent = text || ""; }
@@ -263,7 +378,7 @@ function setView(g, view) {
     if (first && !g.selected) g.selected = `${first.cells[0][0]},${first.cells[0][1]}`;
   }
   g.view = view;
-  if (!g.pending.size) g.local = boardEntries(view);
+  if (!g.pending.size && !g.outbox.length) g.local = boardEntries(view);
   g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.version = String(view.version);
@@ -271,61 +386,160 @@ function setView(g, view) {
   render(g);
 }
 
+/** Send a move now, or queue it (kept across a reload) while the connection is down:
+ * a move is never dropped in silence. */
 function send(g, move, handlers = {}) {
-  if (!g.ws || g.ws.readyState !== WebSocket.OPEN) { say("Not connected"); return; }
   // what the board will hold once the server has taken this move (inverses are computed
   // against it, so fast typing ahead of the acks still undoes correctly)
   const key = move.cell ? keyOf(move.cell) : null;
   if (move.kind === "place") g.local.set(key, move.digit);
   else if (move.kind === "erase") g.local.delete(key);
+  if (!g.ws || g.ws.readyState !== WebSocket.OPEN || g.outbox.length) {
+    g.outbox.push({ move, handlers });
+    saveOutbox(g);
+    showPending(g);
+    say(`Offline: ${g.outbox.length} move(s) queued, sent when the connection is back`);
+    render(g);
+    return;
+  }
+  transmit(g, move, handlers);
+}
+
+function transmit(g, move, handlers) {
   const id = g.nextId++;
   g.pending.set(id, handlers);
-  document.body.dataset.pending = String(g.pending.size);
+  showPending(g);
   g.ws.send(JSON.stringify({ type: "move", id, move }));
 }
 
-/** A move made by the player, remembered with its inverse for undo. */
-function play(g, move, inverse) {
-  send(g, move, {
-    onAck: () => {
-      if (inverse) { g.undo.push({ move, inverse }); g.redo = []; render(g); }
-    },
+/** Moves sent as one step, remembered with their inverses for undo (a placed digit and the
+ * pencil marks it cleared undo together). */
+function play(g, moves, inverses) {
+  moves.forEach((move, i) => {
+    const last = i === moves.length - 1;
+    send(g, move, last && inverses ? {
+      onAck: () => { g.undo.push({ moves, inverses }); g.redo = []; saveUndo(g); render(g); },
+    } : {});
   });
 }
 
+function sendStep(g, moves, done, failed) {
+  moves.forEach((move, i) => {
+    send(g, move, i === moves.length - 1 ? { onAck: () => { done(); saveUndo(g); render(g); }, onError: failed } : {});
+  });
+}
+
+/** The pencil marks of ``digit`` in the other cells of the entries through ``key``. */
+function marksToClear(g, key, digit) {
+  const marks = g.view ? g.view.marks : {};
+  const runs = g.index.get(key) || {};
+  const out = [];
+  for (const run of [runs.a, runs.d]) {
+    if (!run) continue;
+    for (const [r, c] of run.cells) {
+      const other = `${r},${c}`;
+      const name = nameOf(r, c);
+      if (other !== key && !g.local.has(other) && (marks[name] || []).includes(digit)
+          && !out.some((m) => m.cell === name)) out.push({ kind: "mark", cell: name, digit });
+    }
+  }
+  return out;
+}
+
 function place(g, digit, mark) {
-  if (!g.selected) return;
+  if (!g.selected || !playable(g)) return;
   const cell = nameOfKey(g.selected);
   const before = g.local.get(g.selected);
   if (mark) {
     if (before) return;
     const move = { kind: "mark", cell, digit };
-    play(g, move, move);
+    play(g, [move], [move]);
     return;
   }
   const move = { kind: "place", cell, digit };
   const inverse = before ? { kind: "place", cell, digit: before } : { kind: "erase", cell };
-  play(g, move, inverse);
+  const cleared = help().automarks && g.view.mode !== "battle" ? marksToClear(g, g.selected, digit) : [];
+  play(g, [move, ...cleared], [inverse, ...cleared]);
 }
 
 function erase(g) {
-  if (!g.selected) return;
+  if (!g.selected || !playable(g)) return;
   const cell = nameOfKey(g.selected);
   const before = g.local.get(g.selected);
   if (!before) return;
-  play(g, { kind: "erase", cell }, { kind: "place", cell, digit: before });
+  play(g, [{ kind: "erase", cell }], [{ kind: "place", cell, digit: before }]);
 }
+
+const stepMoves = (step) => step.moves || [step.move];       // steps saved before grouping
+const stepInverses = (step) => step.inverses || [step.inverse];
 
 function undo(g) {
   const step = g.undo.pop();
   if (!step) return;
-  send(g, step.inverse, { onAck: () => { g.redo.push(step); render(g); }, onError: () => g.undo.push(step) });
+  saveUndo(g);
+  sendStep(g, stepInverses(step), () => g.redo.push(step), () => g.undo.push(step));
 }
 
 function redo(g) {
   const step = g.redo.pop();
   if (!step) return;
-  send(g, step.move, { onAck: () => { g.undo.push(step); render(g); }, onError: () => g.redo.push(step) });
+  saveUndo(g);
+  sendStep(g, stepMoves(step), () => g.undo.push(step), () => g.redo.push(step));
+}
+
+/** Moves are typed only into a running, unpaused game (the engine would refuse them). */
+const playable = (g) => g.view && g.view.phase === "active" && !g.view.paused;
+
+function togglePause(g) {
+  if (!g.view || !RULES_PAUSABLE.has(g.view.mode) || g.view.phase !== "active") return;
+  send(g, { kind: g.view.paused ? "resume" : "pause" });
+}
+const RULES_PAUSABLE = new Set(["practice", "campaign"]);
+
+// a solo game stops its clock when the player switches away (tab, app, screen off); not when
+// the page is being left or reloaded (hidden too, but then the pause would greet the reload)
+let leaving = false;
+window.addEventListener("pagehide", () => { leaving = true; });
+window.addEventListener("pageshow", () => { leaving = false; }); // back from the page cache
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "hidden") return;
+  setTimeout(() => {
+    const g = ui.game;
+    if (leaving || document.visibilityState !== "hidden" || !g || !g.view || !help().autopause) return;
+    if (RULES_PAUSABLE.has(g.view.mode) && g.view.phase === "active" && !g.view.paused) togglePause(g);
+  }, 400);
+});
+
+/** The digits the combination helper still allows in an empty cell, crossing both entries. */
+function allowedDigits(g, key, entries) {
+  let allowed = null;
+  for (const run of Object.values(g.index.get(key) || {})) {
+    const placed = run.cells.map(([r, c]) => entries.get(`${r},${c}`)).filter(Boolean);
+    const digits = new Set();
+    for (const set of ui.combos[`${run.cells.length},${run.sum}`] || []) {
+      if (placed.every((d) => set.includes(d))) for (const d of set) if (!placed.includes(d)) digits.add(d);
+    }
+    allowed = allowed === null ? digits : new Set([...allowed].filter((d) => digits.has(d)));
+  }
+  return allowed || new Set();
+}
+
+/** Pencil in, for every empty cell of the selected entry, what the helper allows (one undo step). */
+function fillCandidates(g) {
+  const run = selectedRun(g);
+  if (!run || !ui.combos || !playable(g)) return;
+  const entries = g.local;
+  const moves = [];
+  for (const [r, c] of run.cells) {
+    const key = `${r},${c}`;
+    if (entries.has(key)) continue;
+    const want = allowedDigits(g, key, entries);
+    const have = new Set(g.view.marks[nameOf(r, c)] || []);
+    for (let d = 1; d <= 9; d++) {
+      if (want.has(d) !== have.has(d)) moves.push({ kind: "mark", cell: nameOf(r, c), digit: d });
+    }
+  }
+  if (moves.length) play(g, moves, moves);
 }
 
 function selectedRun(g) {
@@ -377,7 +591,9 @@ function moveSelection(g, dr, dc) {
 function render(g) {
   if (!g.view) return;
   const v = g.view;
-  const entries = boardEntries(v);
+  const prefs = help();
+  const practice = v.mode === "practice";
+  const entries = g.outbox.length ? new Map(g.local) : boardEntries(v); // queued moves shown
   const marks = new Map();
   const markSources = v.mode === "battle" ? v.players.map((p) => p.marks || {}) : [v.marks];
   for (const source of markSources) {
@@ -388,13 +604,26 @@ function render(g) {
     }
   }
   const locked = new Set(v.locked.map(keyOf));
-  const wrong = g.showErrors ? new Set(v.conflicts.map(keyOf)) : new Set();
+  const live = prefs.conflicts && practice;
+  const wrong = g.showErrors || live ? new Set(v.conflicts.map(keyOf)) : new Set();
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
+  const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
   drawBoard($("#board"), {
-    puzzle: g.puzzle, entries, marks, locked, wrong, hinted: g.hinted, runCells,
-    selected: g.selected, selectedClue: g.selectedClue,
+    puzzle: g.puzzle, index: g.index, entries, marks, locked, wrong, hinted: g.hinted, runCells,
+    done, selected: g.selected, selectedClue: g.selectedClue,
   });
+  const hidden = Boolean(v.paused);
+  $("#board").style.visibility = hidden ? "hidden" : "";
+  $("#paused-cover").hidden = !hidden;
+  document.body.dataset.paused = String(hidden);
+  const pause = $("#pause");
+  pause.hidden = !RULES_PAUSABLE.has(v.mode) || v.phase !== "active";
+  pause.textContent = hidden ? "Resume" : "Pause";
+  pause.setAttribute("aria-pressed", String(hidden));
+  announce(g, marks, entries, wrong);
+  const viewKey = `${g.selected}|${g.selectedClue}|${g.dir}`;
+  if (viewKey !== g.viewKey) { g.viewKey = viewKey; keepInView(g, run); }
   const spec = v.spec;
   $("#mode-label").textContent = `${v.mode} · ${spec.size} ${spec.difficulty || ""}`;
   const room = v.mode === "arena" || v.mode === "battle";
@@ -420,8 +649,103 @@ function render(g) {
   $("#submit").hidden = v.mode !== "arena";
   renderPlayers(v);
   renderCombos(g, run, entries);
+  const left = $("#run-left");
+  left.hidden = !prefs.remaining || !run;
+  if (run && prefs.remaining) {
+    const placed = run.cells.map(([r, c]) => entries.get(`${r},${c}`)).filter(Boolean);
+    const open = run.cells.length - placed.length;
+    const rest = run.sum - placed.reduce((a, b) => a + b, 0);
+    left.textContent = open ? `${rest} left in ${open} cell${open > 1 ? "s" : ""}` : rest === 0 ? "entry complete" : `off by ${-rest}`;
+    left.dataset.left = String(rest);
+  }
+  $("#fill").hidden = !(prefs.fill && practice && v.phase === "active" && run);
   renderScore(v);
   tick();
+}
+
+/** An entry whose cells are all filled, with its sum and no repeat (no solution needed). */
+function finished(run, entries) {
+  const digits = run.cells.map(([r, c]) => entries.get(`${r},${c}`));
+  if (!digits.every(Boolean)) return false;
+  return new Set(digits).size === digits.length && digits.reduce((a, b) => a + b, 0) === run.sum;
+}
+
+/** The selected cell, said once per change through the aria-live region. */
+function announce(g, marks, entries, wrong) {
+  let text = "";
+  if (g.selected) {
+    const [r, c] = g.selected.split(",").map(Number);
+    text = cellLabel(r, c, g.index.get(g.selected), entries.get(g.selected), marks.get(g.selected), wrong.has(g.selected));
+  } else if (g.selectedClue) {
+    const run = selectedRun(g);
+    if (run) text = `clue ${run.dir === "a" ? "across" : "down"} ${run.sum} in ${run.cells.length}`;
+  }
+  if (text !== g.announced) { g.announced = text; $("#announce").textContent = text; }
+}
+
+// --- zoom and pan (buttons, + and -, and a two-finger pinch) ----------------------------------
+const wrap = $("#board-wrap");
+const ZOOM_MAX = 4;
+function setZoom(g, zoom) {
+  const svg = $("#board");
+  if (g.zoom <= 1 || !g.fitWidth) g.fitWidth = svg.getBoundingClientRect().width || wrap.clientWidth;
+  g.zoom = Math.min(ZOOM_MAX, Math.max(1, zoom));
+  const zoomed = g.zoom > 1.001;
+  wrap.classList.toggle("zoomed", zoomed);
+  svg.style.width = zoomed ? `${Math.round(g.fitWidth * g.zoom)}px` : "";
+  document.body.dataset.zoom = g.zoom.toFixed(2);
+  keepInView(g, selectedRun(g));
+}
+
+/** Scroll a zoomed board so the selected entry (or at least the selected cell) is in view. */
+function keepInView(g, run) {
+  if (!g || g.zoom <= 1 || !g.puzzle) return;
+  const svg = $("#board").getBoundingClientRect();
+  const box = wrap.getBoundingClientRect();
+  const side = svg.width / g.puzzle.cols;
+  const cells = run ? [run.clue, ...run.cells] : [];
+  const focus = (g.selected || g.selectedClue || "").split(",").map(Number);
+  if (focus.length === 2) cells.push(focus);
+  if (!cells.length) return;
+  const rs = cells.map(([r]) => r), cs = cells.map(([, c]) => c);
+  const span = (lo, hi, fr, fc) => [lo, hi, fr, fc];
+  const [top, bottom, left, right] = span(
+    svg.top + Math.min(...rs) * side, svg.top + (Math.max(...rs) + 1) * side,
+    svg.left + Math.min(...cs) * side, svg.left + (Math.max(...cs) + 1) * side);
+  const fx = svg.left + focus[1] * side, fy = svg.top + focus[0] * side;
+  const fit = (lo, hi, start, end, f) => {
+    if (hi - lo > end - start) return f - start - (end - start - side) / 2; // too long: centre the cell
+    if (lo < start) return lo - start - 4;
+    if (hi > end) return hi - end + 4;
+    return 0;
+  };
+  wrap.scrollLeft += fit(left, right, box.left, box.left + wrap.clientWidth, fx);
+  wrap.scrollTop += fit(top, bottom, box.top, box.top + wrap.clientHeight, fy);
+}
+
+$("#zoom-in").addEventListener("click", () => ui.game && setZoom(ui.game, ui.game.zoom * 1.5));
+$("#zoom-out").addEventListener("click", () => ui.game && setZoom(ui.game, ui.game.zoom / 1.5));
+$("#zoom-fit").addEventListener("click", () => ui.game && setZoom(ui.game, 1));
+const touches = new Map();
+let pinch = null;
+wrap.addEventListener("pointerdown", (e) => {
+  if (e.pointerType !== "touch") return;
+  touches.set(e.pointerId, [e.clientX, e.clientY]);
+  if (touches.size === 2 && ui.game) {
+    const [a, b] = [...touches.values()];
+    pinch = { dist: Math.hypot(a[0] - b[0], a[1] - b[1]) || 1, zoom: ui.game.zoom };
+  }
+});
+wrap.addEventListener("pointermove", (e) => {
+  if (!touches.has(e.pointerId)) return;
+  touches.set(e.pointerId, [e.clientX, e.clientY]);
+  if (pinch && touches.size === 2 && ui.game) {
+    const [a, b] = [...touches.values()];
+    setZoom(ui.game, pinch.zoom * Math.hypot(a[0] - b[0], a[1] - b[1]) / pinch.dist);
+  }
+});
+for (const type of ["pointerup", "pointercancel"]) {
+  wrap.addEventListener(type, (e) => { touches.delete(e.pointerId); if (touches.size < 2) pinch = null; });
 }
 
 function renderPlayers(v) {
@@ -470,6 +794,39 @@ function renderCombos(g, run, entries) {
 
 function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`); }
 
+const TITLE = "Master of the Countless Spire";
+
+/** Why each bonus of the Mastery Formula was given or not, in the formula's own unit (seconds
+ * against the target, counted in full half-minutes). */
+function reasons(v, line) {
+  const b = line.breakdown || {};
+  const target = v.spec.target_s;
+  if (!line.solved) return [`${line.name}: no score: the grid was not solved${v.end_reason === "time" ? " before the time ran out" : ""}`];
+  const out = [];
+  const t = Math.floor(line.time_s);
+  const under = target - line.time_s;
+  out.push(under >= 30
+    ? `Speed +${b.speed}: ${t} s against a target of ${target} s, ${Math.floor(under)} s under = ${Math.floor(under / 30)} full 30 s`
+    : `Speed +0: ${t} s against a target of ${target} s, ${under > 0 ? `only ${Math.floor(under)} s under (less than a full 30 s)` : "not under it"}`);
+  const mine = line.player_id === v.you;
+  const illegal = mine ? v.illegal_entries : null;
+  if (b.flawless) out.push("Flawless Logic +500: no Logic Shield spent, no illegal entry");
+  else if (line.shields_used) out.push(`Flawless Logic +0: ${line.shields_used} Logic Shield(s) spent`);
+  else out.push(`Flawless Logic +0: ${illegal ? `${illegal} illegal entr${illegal > 1 ? "ies" : "y"}` : "an illegal entry"}`);
+  const left = b.shields / 100;
+  out.push(`Unused shields +${b.shields}: ${left} left × 100`);
+  return out.map((text) => `${line.name}: ${text}`);
+}
+
+/** The tie-breaker that separated two players on equal points, with both values. */
+function tieBreak(a, b) {
+  const time = (x) => (x.time_s === null || x.time_s === undefined ? "no time" : `${Math.floor(x.time_s)} s`);
+  if (a.time_s !== b.time_s) return `completion time ${time(a)} against ${time(b)}`;
+  if (a.shields_used !== b.shields_used) return `shields used ${a.shields_used} against ${b.shields_used}`;
+  if (a.best_clue !== b.best_clue) return `highest clue completed ${a.best_clue} against ${b.best_clue}`;
+  return "nothing: they share the rank";
+}
+
 function renderScore(v) {
   const card = $("#score-card");
   if (v.phase !== "finished" || !v.standings.length) { card.hidden = true; return; }
@@ -478,6 +835,14 @@ function renderScore(v) {
   if (first) setTimeout(() => card.scrollIntoView({ block: "nearest", behavior: "smooth" }), 0);
   const cell = (x) => `<td>${x === undefined || x === null ? "–" : escapeHtml(x)}</td>`;
   const mastery = v.mode !== "battle";
+  $("#score-title").textContent = mastery ? "Kakuro Mastery Formula" : "Battle Matrix points";
+  const top = v.standings[0];
+  const winners = v.standings.filter((s) => s.rank === 1 && (s.solved || !mastery) && s.score > 0);
+  const solo = v.players.length === 1;
+  $("#winner").textContent = winners.length
+    ? `${winners.map((s) => s.name).join(" and ")} ${winners.length > 1 ? "share the title" : "is crowned"} ${TITLE}`
+      + ` with ${top.score} points`
+    : solo ? `No crown this time: the grid was not solved` : `No ${TITLE} this time: nobody scored`;
   const head = mastery
     ? "<tr><th>#</th><th>Player</th><th>Base</th><th>Speed</th><th>Flawless</th><th>Shields</th><th>Total</th></tr>"
     : "<tr><th>#</th><th>Player</th><th>Points</th></tr>";
@@ -486,20 +851,41 @@ function renderScore(v) {
     const parts = mastery ? [b.base, b.speed, b.flawless, b.shields].map(cell).join("") : "";
     return `<tr data-player="${escapeHtml(s.player_id)}">${cell(s.rank)}${cell(s.name)}${parts}<td class="total"><b>${escapeHtml(s.score)}</b></td></tr>`;
   });
-  $("#score").innerHTML = `<table>${head}${rows.join("")}</table>`
-    + (mastery ? `<p class="note">Target time ${Math.round(v.spec.target_s / 60)} min; +10 per full 30 s under it.</p>` : "");
+  const illegal = v.illegal_entries === null || v.illegal_entries === undefined ? ""
+    : `<p class="note" id="illegal">Your illegal entries: <b>${escapeHtml(v.illegal_entries)}</b></p>`;
+  $("#score").innerHTML = `<table>${head}${rows.join("")}</table>${illegal}`
+    + (mastery ? `<p class="note" id="target">Target time ${v.spec.target_s} s (${clockText(v.spec.target_s)}); +10 per full 30 s under it.</p>` : "");
+  const list = $("#score-reasons");
+  list.innerHTML = "";
+  if (mastery) {
+    for (const line of v.standings) {
+      for (const text of reasons(v, line)) {
+        const li = document.createElement("li");
+        li.textContent = text;
+        li.dataset.player = line.player_id;
+        list.append(li);
+      }
+    }
+  }
+  const ties = [];
+  for (let i = 1; i < v.standings.length; i++) {
+    const a = v.standings[i - 1], b = v.standings[i];
+    if (a.score === b.score) ties.push(`${a.name} ahead of ${b.name} on equal points by ${tieBreak(a, b)}`);
+  }
+  $("#tie-break").textContent = ties.length ? `Tie-break: ${ties.join("; ")}` : "";
 }
 
 function tick() {
   const g = ui.game;
   if (!g || !g.view) return;
   const v = g.view;
-  const running = v.phase === "active";
+  const running = v.phase === "active" && !v.paused;
   const since = running ? (performance.now() - g.clockAt) / 1000 : 0;
   let seconds = g.clockBase + since;
   if (v.remaining_s !== null && v.remaining_s !== undefined) seconds = Math.max(0, v.remaining_s - since);
   const s = Math.floor(seconds);
-  $("#timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  $("#timer").textContent = clockText(s);
+  $("#clock-mini").textContent = clockText(s);
 }
 setInterval(tick, 500);
 
@@ -507,7 +893,7 @@ setInterval(tick, 500);
 const board = $("#board");
 board.addEventListener("pointerdown", (event) => {
   const g = ui.game;
-  if (!g || !g.puzzle) return;
+  if (!g || !g.puzzle || (g.view && g.view.paused)) return;
   const hit = hitTest(board, event, g.puzzle);
   if (!hit) return;
   const key = `${hit.r},${hit.c}`;
@@ -536,6 +922,26 @@ $("#pencil").addEventListener("click", () => { if (ui.game) { ui.game.pencil = !
 $("#errors").addEventListener("click", () => toggleErrors());
 $("#submit").addEventListener("click", () => ui.game && send(ui.game, { kind: "submit" }));
 $("#start-game").addEventListener("click", () => ui.game && send(ui.game, { kind: "start" }));
+$("#pause").addEventListener("click", () => ui.game && togglePause(ui.game));
+$("#resume").addEventListener("click", () => ui.game && togglePause(ui.game));
+$("#fill").addEventListener("click", () => ui.game && fillCandidates(ui.game));
+$("#restart").addEventListener("click", async () => {
+  const g = ui.game;
+  if (!g || !g.view) return;
+  try { await startGame(restartBody(g.view)); } catch (err) { say(err.message); }
+});
+
+/** A new practice game on the same puzzle: by its seed when the engine's chooser drew it,
+ * else the grid itself (a file, a puzz.link URL, a calendar day). */
+function restartBody(v) {
+  const spec = v.spec;
+  const options = { permanent: spec.options.permanent, shields: spec.options.shields };
+  if (spec.options.time_limit_s) options.time_limit_s = spec.options.time_limit_s;
+  if (v.mode === "practice" && spec.seed && spec.source !== "file") {
+    return { mode: "practice", size: spec.size, difficulty: spec.difficulty, seed: spec.seed, ...options };
+  }
+  return { mode: "practice", puzzle: v.puzzle.grid.map((row) => row.join(" ")).join("\n"), ...options };
+}
 for (const b of document.querySelectorAll("[data-shield]")) {
   b.addEventListener("click", () => ui.game && useShield(ui.game, b.dataset.shield));
 }
@@ -552,9 +958,14 @@ document.addEventListener("keydown", (event) => {
   const g = ui.game;
   if (!g || !g.puzzle || $("#page-game").hidden) return;
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  if (settings.open) return;
   const digit = /^(Digit|Numpad)([1-9])$/.exec(event.code);
   const ctrl = event.ctrlKey || event.metaKey;
   const key = event.key.toLowerCase();
+  if (event.key === "Escape") { togglePause(g); event.preventDefault(); return; }
+  if (!ctrl && (event.key === "+" || event.key === "=")) { setZoom(g, g.zoom * 1.5); event.preventDefault(); return; }
+  if (!ctrl && event.key === "-") { setZoom(g, g.zoom / 1.5); event.preventDefault(); return; }
+  if (g.view && g.view.paused) return;
   if (ARROWS[event.key]) moveSelection(g, ...ARROWS[event.key]);
   else if (digit && !ctrl) place(g, Number(digit[2]), g.pencil || event.shiftKey);
   else if (event.key === "Backspace" || event.key === "Delete" || event.code === "Digit0") erase(g);

@@ -68,9 +68,23 @@ function text(x, y, size, cls, body) {
 }
 
 /**
- * Draw the board.  `b` holds: puzzle, entries (Map "r,c" -> digit), marks (Map "r,c" -> Set),
- * locked (Set), wrong (Set), hinted (Set), runCells (Set), selected ("r,c" or null),
- * selectedClue ("r,c" or null).
+ * What a screen reader says for a white cell: "row 3 column 4, across 14, down 23, empty"
+ * (1-based, as the cells are spoken of everywhere), then the pencil marks and a rule break.
+ */
+export function cellLabel(r, c, runs, digit, marks, wrong) {
+  const parts = [`row ${r + 1} column ${c + 1}`];
+  if (runs && runs.a) parts.push(`across ${runs.a.sum}`);
+  if (runs && runs.d) parts.push(`down ${runs.d.sum}`);
+  parts.push(digit ? String(digit) : "empty");
+  if (!digit && marks && marks.size) parts.push(`pencil ${[...marks].sort().join(" ")}`);
+  if (wrong) parts.push("breaks a rule");
+  return parts.join(", ");
+}
+
+/**
+ * Draw the board.  `b` holds: puzzle, index (runIndex), entries (Map "r,c" -> digit), marks
+ * (Map "r,c" -> Set), locked (Set), wrong (Set), hinted (Set), runCells (Set), done (Set of
+ * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null).
  */
 export function drawBoard(svg, b) {
   const { rows, cols, cells } = b.puzzle;
@@ -94,8 +108,9 @@ export function drawBoard(svg, b) {
         if (b.wrong.has(key)) cls.push("wrong");
         if (b.hinted.has(key)) cls.push("hinted");
         const digit = b.entries.get(key);
-        const label = digit ? `row ${r + 1} column ${c + 1}: ${digit}` : `row ${r + 1} column ${c + 1}: empty`;
-        out.push(`<rect class="${cls.join(" ")}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${label}"/>`);
+        const label = cellLabel(r, c, b.index && b.index.get(key), digit, b.marks.get(key), b.wrong.has(key));
+        const sel = b.selected === key ? ' aria-selected="true"' : "";
+        out.push(`<rect class="${cls.join(" ")}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${esc(label)}"${sel}/>`);
         if (digit) {
           const dcls = ["digit"];
           if (b.locked.has(key)) dcls.push("locked");
@@ -117,20 +132,25 @@ export function drawBoard(svg, b) {
       } else if (Array.isArray(sq)) {
         const [down, across] = sq;
         const cls = b.selectedClue === key ? "clue selected-clue" : "clue";
-        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+        const sums = [across !== null && across !== undefined ? `across ${across}` : "",
+          down !== null && down !== undefined ? `down ${down}` : ""].filter(Boolean).join(", ");
+        const label = `row ${r + 1} column ${c + 1}, clue ${sums}`;
+        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${label}"/>`);
         out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}"/>`);
         if (across !== null && across !== undefined) {
-          out.push(text(x + 0.6 * S, y + 0.3 * S, 0.3 * S, "clue-text clue-across", across));
+          const done = b.done && b.done.has(`${key},a`) ? " done" : "";
+          out.push(text(x + 0.6 * S, y + 0.3 * S, 0.3 * S, `clue-text clue-across${done}`, across));
           const bx = x + 0.89 * S, by = y + 0.3 * S, k = 0.065 * S;
           out.push(`<polygon class="badge badge-across" points="${bx - k},${by - k} ${bx + k},${by} ${bx - k},${by + k}"/>`);
         }
         if (down !== null && down !== undefined) {
-          out.push(text(x + 0.3 * S, y + 0.66 * S, 0.3 * S, "clue-text clue-down", down));
+          const done = b.done && b.done.has(`${key},d`) ? " done" : "";
+          out.push(text(x + 0.3 * S, y + 0.66 * S, 0.3 * S, `clue-text clue-down${done}`, down));
           const bx = x + 0.3 * S, by = y + 0.89 * S, k = 0.065 * S;
           out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}"/>`);
         }
       } else {
-        out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+        out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}" aria-hidden="true"/>`);
       }
     }
   }

@@ -1,4 +1,9 @@
-"""Conflict-driven search with learned clauses for the native backend (numeric puzzles).
+"""Conflict-driven search with learned clauses over a :class:`Propagator` (numeric puzzles).
+
+The second search of the propagation layer, beside :meth:`Propagator.search` (depth-first):
+:func:`search` has the same interface (a start state, a node budget, shared counters, a clock
+hook) and yields the same :data:`Found` answers, each grid once.  The native backend uses it
+for large numeric puzzles.
 
 Chronological depth-first search thrashes on large loose grids: an early guess can doom a
 distant area that propagation only reaches a hundred decisions later, and the search then
@@ -22,8 +27,9 @@ retries every combination of the guesses in between.  This search learns instead
   restart units 32/64/128 with decays 0.9/0.95 took from 680 to over 7,500 conflicts; the
   defaults (64, 0.95) sit in the middle, chosen on that one grid (no wider tuning yet).
   Known weakness: some small unsat puzzles take it far longer than depth-first search
-  (``_random_puzzle(2031, rows=4, cols=6, skew=2)`` in the tests: 5,600 decisions, ~25 s,
-  against 0.3 s), which is one reason ``auto`` keeps it for large puzzles only.
+  (``_random_puzzle(2031, rows=4, cols=6, skew=2)`` in tests/test_native.py: 5,600
+  decisions, ~25 s, against 0.3 s), which is one reason the native backend's ``auto`` keeps
+  it for large puzzles only.
 
 Each grid found is blocked by a clause (its negation over the cells the root left open), so
 it is never found again, across restarts too; learned clauses follow from the puzzle plus those
@@ -38,7 +44,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..propagation.kernel import revise_cached
+from . import CHECK_EVERY, Found, Propagator
+from .kernel import revise_cached
 
 RESTART_UNIT = 64
 """Conflicts of the first Luby restart interval."""
@@ -64,7 +71,8 @@ def luby(i: int) -> int:
 
 @dataclass
 class LearningStats:
-    """What the learning search counts (merged into the session's stats)."""
+    """What the learning search counts, shared with its caller (read them while it runs);
+    ``decisions`` are the search's nodes."""
 
     decisions: int = 0
     revisions: int = 0
@@ -77,24 +85,23 @@ class LearningStats:
 class LearningSearch:
     """One resumable search over a numeric puzzle's cells (see the module docstring).
 
-    ``run_cells``, ``cell_runs``, ``run_get``, ``tables`` and ``fixed`` are the session's run
-    structures; ``root`` is the state left by root propagation.  :meth:`solutions` yields each
-    grid (as its state of singleton masks) once, or ``None`` when ``stop`` says so.
+    ``propagator`` gives the puzzle's run structures; ``root`` is a propagated state (the
+    root fixpoint, or any state narrowed from it and propagated).  :meth:`solutions` yields
+    each grid (as its state of singleton masks) once, or ``None`` when ``stop`` says so.
     """
 
     def __init__(
-        self,
-        root: list[int],
-        run_cells: list[tuple[int, ...]],
-        cell_runs: list[list[int]],
-        run_get: list[Callable[[list[int]], tuple[int, ...]]],
-        tables: list[dict[tuple[int, ...], tuple[int, ...]]],
-        fixed: list[int],
+        self, propagator: Propagator, root: list[int], stats: LearningStats | None = None
     ) -> None:
+        tables = [table for table in propagator.tables if table is not None]
+        if propagator.cryptic or len(tables) != len(propagator.tables):
+            raise ValueError("the learning search takes numeric puzzles only")
+        run_cells = propagator.run_cells
         self.root = root
         self.dom = root[:]
-        self.run_cells, self.cell_runs, self.run_get = run_cells, cell_runs, run_get
-        self.tables, self.fixed = tables, fixed
+        self.run_cells, self.cell_runs = run_cells, propagator.cell_runs
+        self.run_get = propagator.run_get
+        self.tables, self.fixed = tables, propagator.fixed
         n = len(root)
         self.n = n
         self.fact_entry = [0] * (n * 9)
@@ -119,7 +126,7 @@ class LearningSearch:
         self.queue: deque[int] = deque()
         self.queued = bytearray(len(run_cells))
         self.changed: list[int] = []
-        self.stats = LearningStats()
+        self.stats = LearningStats() if stats is None else stats
         self.explained: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
 
     # -- trail -----------------------------------------------------------------------------
@@ -472,3 +479,38 @@ class LearningSearch:
                 stats.max_level = self.level
             self._narrow(y, keep, _DECISION, 0, 0)
             conflict = self._propagate()
+
+
+def search(
+    propagator: Propagator,
+    start: list[int] | None = None,
+    *,
+    node_limit: int | None = None,
+    stats: LearningStats | None = None,
+    out_of_time: Callable[[], bool] | None = None,
+) -> Iterator[Found | None]:
+    """The learning search from ``start`` (default: the initial state), with the interface of
+    :meth:`Propagator.search`: yields each solution inside it once, or ``None`` when
+    ``out_of_time()`` says so (resuming goes on) or the node budget (decisions) is spent
+    (``None`` from then on).  Numeric puzzles only (a ``ValueError`` otherwise)."""
+    state = (propagator.initial if start is None else start)[:]
+    if not propagator.propagate(state, range(len(propagator.run_cells))):
+        return
+    learning = LearningSearch(propagator, state, stats)
+    counts = learning.stats
+    countdown = CHECK_EVERY
+    limit = -1 if node_limit is None else node_limit
+
+    def stop() -> bool:
+        nonlocal countdown
+        if counts.decisions == limit:
+            return True
+        countdown -= 1
+        if not countdown:
+            countdown = CHECK_EVERY
+            return out_of_time is not None and out_of_time()
+        return False
+
+    key = propagator.key
+    for found in learning.solutions(stop):
+        yield None if found is None else (key(found), ())

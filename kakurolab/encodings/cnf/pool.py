@@ -1,0 +1,74 @@
+"""The explicit pool every CNF part builds over, and what it offers.
+
+A part is a function like ``pysat.card.CardEnc.atmost(lits, bound, vpool)``: it takes the
+pool and *returns* its clauses; it never appends to the formula.  The pool is the one place
+with state: named variables (``var``, over one PySAT ``IDPool``, which ``pysat.card`` and
+``pysat.pb`` also draw their auxiliaries from), the cells' literals (:class:`CellLiterals`),
+the spec's exactly-one encoding, the letters' digits a presolve left, and notes about
+fallbacks.  :class:`~kakurolab.encodings.cnf.CNFEncoding` is the pool; the parts only know
+these protocols, which is why no part imports the encoding it builds.
+
+One kind of clause does not come back from a part: the definition of a literal the pool
+makes on demand (an order or log cell's ``x = d``, channelled on first use), which the pool
+adds to the formula itself (:meth:`VarPool.define`), once, however many parts use it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ...model import Cell
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
+Clauses = list[list[int]]
+
+
+class VarPool(Protocol):
+    """What a cell encoding needs: named variables (and the ``IDPool`` behind them), the
+    exactly-one encoding (returned as clauses), and where definitions of on-demand literals
+    go."""
+
+    @property
+    def pool(self) -> IDPool: ...
+
+    def var(self, *key: Any) -> int: ...
+
+    def one_of(self, lits: list[int]) -> Clauses: ...
+
+    def define(self, clauses: Clauses) -> None: ...
+
+
+class CellLiterals(Protocol):
+    """The cells' views a constraint part reads (see :mod:`.cells`): the digits each cell may
+    take, ``x = d`` literals, per-digit literal lists of a run, own-literal conjunctions and
+    pseudo-Boolean terms."""
+
+    @property
+    def allowed(self) -> dict[Cell, tuple[int, ...]]: ...
+
+    def eq(self, cell: Cell, d: int) -> int: ...
+
+    def by_digit(self, cells: tuple[Cell, ...]) -> list[list[int]]: ...
+
+    def value_lits(self, cell: Cell, d: int) -> list[int]: ...
+
+    def pb_terms(self, cell: Cell) -> tuple[list[int], list[int], int]: ...
+
+
+class Pool(VarPool, Protocol):
+    """What a constraint part (sum, all-different, letters, redundant) may use: the
+    :class:`VarPool`, the cells' literals, whether a presolve narrowed the domains (and the
+    letters' digits it left, bit d; empty: no presolve), and notes about fallbacks."""
+
+    @property
+    def cells(self) -> CellLiterals: ...
+
+    @property
+    def presolved(self) -> bool: ...
+
+    @property
+    def letter_masks(self) -> dict[str, int]: ...
+
+    def note(self, message: str) -> None: ...

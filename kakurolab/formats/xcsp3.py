@@ -1,0 +1,364 @@
+"""XCSP3: a Kakuro puzzle as an XCSP3 constraint instance (XML), as PyCSP3 compiles its model.
+
+One array ``x`` of ``nRows x nCols`` variables with domain 1..9 (only the white cells occur in
+constraints, the others are left out, as PyCSP3 does for cells whose domain is None), and per
+run a ``<sum>`` (``(eq,CLUE)``) and an ``<allDifferent>`` over its cells.  A cryptic puzzle adds
+the letters as an array ``l`` of ten all-different digits; a letter clue ``XY`` becomes the
+sum ``cells - 10*X - Y = 0``, and a letter shown in a cell an ``eq(x[r][c],l[k])``.  ACE (the solver
+bundled with PyCSP3) and any other XCSP3 solver solve the file as it is.
+
+The reader rebuilds the grid from the ``<sum>`` constraints: each one's cells must form one
+row or column segment, whose clue cell is the one before it.  It reads the files written here
+and the ones PyCSP3 compiles from the Kakuro model of PyCSP3-models (``<group>`` templates
+with ``<args>``, cell lists such as ``x[1..3][2]``); other constraint kinds are refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from xml.etree import ElementTree
+
+from ..errors import FormatError
+from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
+from .base import MAX_JSON_CHARS, Format, NumberTooLong, check_size, parse_int, short
+
+MAX_XML_CHARS = MAX_JSON_CHARS
+"""Characters an XML input may have (decoded whole, like JSON, before a size is known)."""
+
+ARRAY = "x"
+LETTER_ARRAY = "l"
+"""The letters A-J of a cryptic puzzle are ``l[0]`` to ``l[9]``."""
+LETTER_COEFFS = {1: ["-1"], 2: ["-10", "-1"]}
+_LETTER = re.compile(r"l\[(\d)\]")
+_SHOWN = re.compile(r"eq\(x\[(\d+)\]\[(\d+)\],l\[(\d)\]\)")
+_LEADING = re.compile(r"ne\(l\[(\d)\],0\)")
+_CELL = re.compile(r"x\[(\d+(?:\.\.\d+)?)\]\[(\d+(?:\.\.\d+)?)\]")
+_CONDITION = re.compile(r"\(\s*eq\s*,\s*(\d+)\s*\)")
+_SIZE = re.compile(r"\[(\d+)\]\[(\d+)\]")
+IGNORED = {"allDifferent"}
+"""Constraint elements the reader passes over (a block's own constraints are read)."""
+
+
+class Xcsp3Format(Format):
+    name = "xcsp3"
+    doc = "XCSP3 instance (XML): sum and allDifferent per run, as PyCSP3 compiles its model"
+    suffixes = (".xml",)
+
+    @classmethod
+    def sniff(cls, text: str) -> bool:
+        head = text.lstrip()[:2000]
+        return head.startswith("<") and bool(re.search(r"<instances?\b", head)) and "XCSP3" in head
+
+    @classmethod
+    def parse(cls, text: str, source: str | None = None) -> list[Puzzle]:
+        root = _xml(text, source)
+        if root.tag == "instance":
+            instances = [root]
+        elif root.tag == "instances":
+            instances = list(root)
+        else:
+            raise FormatError(f"expected <instance>, got <{short(root.tag)}>", source=source)
+        if not instances or any(item.tag != "instance" for item in instances):
+            raise FormatError("<instances> must hold <instance> elements", source=source)
+        ids = ID_COMMENT.findall(text)
+        if len(ids) != len(instances) or len(set(ids)) != len(ids):
+            ids = [str(i) for i in range(1, len(instances) + 1)]
+        return [_puzzle(item, pid, source) for pid, item in zip(ids, instances, strict=True)]
+
+    @classmethod
+    def dump(cls, puzzles: Sequence[Puzzle]) -> str:
+        if len(puzzles) == 1:
+            return _instance(puzzles[0], "")
+        body = "".join(_instance(puzzle, "  ") for puzzle in puzzles)
+        return '<instances format="XCSP3">\n' + body + "</instances>\n"
+
+
+def _instance(puzzle: Puzzle, indent: str) -> str:
+    lines = ['<instance format="XCSP3" type="CSP">']
+    if _plain(puzzle.id):
+        lines.append(f"  <!-- kakuro puzzle {puzzle.id} -->")
+    cryptic = puzzle.is_cryptic
+    lines += [
+        "  <variables>",
+        f'    <array id="{ARRAY}" size="[{puzzle.nrows}][{puzzle.ncols}]"> 1..9 </array>',
+        *([f'    <array id="{LETTER_ARRAY}" size="[10]"> 0..9 </array>'] if cryptic else []),
+        "  </variables>",
+        "  <constraints>",
+    ]
+    if cryptic:  # the letters A-J stand for the ten digits, one each
+        lines.append(f"    <allDifferent> {' '.join(map(_letter, LETTERS))} </allDifferent>")
+    leading: set[str] = set()
+    for run in puzzle.runs:
+        assert run.clue is not None  # a valid puzzle
+        cells = " ".join(f"{ARRAY}[{r}][{c}]" for r, c in run.cells)
+        lines += ["    <sum>", *_sum_body(run.clue, cells), "    </sum>"]
+        lines.append(f"    <allDifferent> {cells} </allDifferent>")
+        if run.clue.letters is not None and len(run.clue.letters) == 2:
+            leading.add(run.clue.letters[0])
+    lines += [f"    <intension> ne({_letter(ch)},0) </intension>" for ch in sorted(leading)]
+    lines += [
+        f"    <intension> eq({ARRAY}[{r}][{c}],{_letter(ch)}) </intension>"
+        for (r, c), ch in puzzle.shown_letters.items()
+    ]
+    lines += ["  </constraints>", "</instance>"]
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
+def _letter(ch: str) -> str:
+    return f"{LETTER_ARRAY}[{LETTERS.index(ch)}]"
+
+
+def _sum_body(clue: Clue, cells: str) -> list[str]:
+    """A numeric clue is the sum's value; a letter clue ``XY`` moves to the left side as
+    ``cells - 10*X - Y = 0`` (a one-letter clue ``X``: ``cells - X = 0``)."""
+    if clue.letters is None:
+        condition = f"      <condition> (eq,{clue.value}) </condition>"
+        return [f"      <list> {cells} </list>", condition]
+    letters = " ".join(map(_letter, clue.letters))
+    coeffs = " ".join(["1"] * len(cells.split()) + LETTER_COEFFS[len(clue.letters)])
+    return [
+        f"      <list> {cells} {letters} </list>",
+        f"      <coeffs> {coeffs} </coeffs>",
+        "      <condition> (eq,0) </condition>",
+    ]
+
+
+def _plain(pid: str) -> bool:
+    """Whether an id reads back from an XML comment as it is."""
+    return bool(pid) and pid == " ".join(pid.split()) and "-->" not in pid and "--" not in pid
+
+
+ID_COMMENT = re.compile(r"<!-- kakuro puzzle (.+?) -->")
+
+
+def _xml(text: str, source: str | None) -> ElementTree.Element:
+    if len(text) > MAX_XML_CHARS:
+        raise FormatError(
+            f"XML too large: {len(text):,} characters (at most {MAX_XML_CHARS:,})", source=source
+        )
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        raise FormatError("XML with a DOCTYPE or ENTITY declaration is refused", source=source)
+    try:
+        return ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        line, column = exc.position
+        message = str(exc).split(":")[0]
+        raise FormatError(
+            f"invalid XML: {message}", source=source, line=line, column=column + 1
+        ) from None
+
+
+def _puzzle(instance: ElementTree.Element, pid: str, source: str | None) -> Puzzle:
+    def fail(message: str) -> FormatError:
+        return FormatError(message, source=source, puzzle_id=pid)
+
+    arrays = {a.get("id"): a for a in instance.findall("variables/array")}
+    if ARRAY not in arrays or set(arrays) - {ARRAY, LETTER_ARRAY}:
+        raise fail(f'expected one variable array id="{ARRAY}" (the grid), and "l" for letters')
+    if LETTER_ARRAY in arrays and (arrays[LETTER_ARRAY].get("size") or "").strip() != "[10]":
+        raise fail('the letter array "l" has the size [10]')
+    grid_array = arrays[ARRAY]
+    size = _SIZE.fullmatch((grid_array.get("size") or "").strip())
+    if size is None:
+        raise fail('the array size must be "[ROWS][COLS]"')
+    nrows, ncols = (_number(size.group(i), fail) for i in (1, 2))
+    if nrows <= 0 or ncols <= 0:
+        raise fail("the array size must be positive")
+    check_size(nrows, ncols, source=source, puzzle_id=pid)
+    constraints = instance.find("constraints")
+    if constraints is None:
+        raise fail("no <constraints>")
+    grid: list[list[Square]] = [[BLOCK] * ncols for _ in range(nrows)]
+    runs: list[tuple[Direction, list[tuple[int, int]], Clue]] = []
+    singles: list[tuple[tuple[int, int], Clue, Callable[[str], FormatError]]] = []
+    covered: dict[tuple[int, int], set[Direction]] = {}
+    shown: dict[tuple[int, int], str] = {}
+    sums = []
+    for element in _constraints(constraints, fail):
+        if element.tag == "sum":
+            sums.append(element)
+        else:
+            _intension(element, shown, fail)
+    for number, element in enumerate(sums, start=1):
+        where = _where(fail, number)
+        cells, total = _sum(element, nrows, ncols, where, LETTER_ARRAY in arrays)
+        for cell in cells:
+            grid[cell[0]][cell[1]] = WHITE
+        if len(cells) == 1:  # a one-cell run reads either way: decided below
+            singles.append((cells[0], total, where))
+            continue
+        direction = _direction(cells, where)
+        runs.append((direction, cells, total))
+        for cell in cells:
+            covered.setdefault(cell, set()).add(direction)
+    for cell, total, where in singles:
+        free = [d for d in (Direction.ACROSS, Direction.DOWN) if d not in covered.get(cell, set())]
+        if not free:
+            raise where(f"the cell x[{cell[0]}][{cell[1]}] is in an across and a down sum already")
+        covered.setdefault(cell, set()).add(free[0])
+        runs.append((free[0], [cell], total))
+    clues: dict[tuple[int, int], dict[Direction, Clue]] = {}
+    for direction, cells, total in runs:
+        dr, dc = direction.step
+        r, c = cells[0][0] - dr, cells[0][1] - dc
+        if r < 0 or c < 0:
+            raise fail(f"the run from x[{cells[0][0]}][{cells[0][1]}] has no cell for its clue")
+        if isinstance(grid[r][c], White):
+            raise fail(f"the clue cell x[{r}][{c}] of a sum is a cell of another sum")
+        after = (cells[-1][0] + dr, cells[-1][1] + dc)
+        if after[0] < nrows and after[1] < ncols and isinstance(grid[after[0]][after[1]], White):
+            raise fail(f"the sum ending at x[{cells[-1][0]}][{cells[-1][1]}] stops inside a run")
+        sides = clues.setdefault((r, c), {})
+        if direction in sides:
+            raise fail(f"two {direction.value} sums start after x[{r}][{c}]")
+        sides[direction] = total
+    for (r, c), sides in clues.items():
+        grid[r][c] = ClueCell(down=sides.get(Direction.DOWN), across=sides.get(Direction.ACROSS))
+    for (r, c), ch in shown.items():
+        if r >= nrows or c >= ncols or not isinstance(grid[r][c], White):
+            raise fail(f"the letter shown in x[{r}][{c}] is not in a white cell")
+        grid[r][c] = White(letter=ch)
+    return Puzzle(pid, tuple(tuple(row) for row in grid))
+
+
+def _constraints(
+    parent: ElementTree.Element, fail: Callable[[str], FormatError]
+) -> Iterator[ElementTree.Element]:
+    for element in parent:
+        if element.tag in ("sum", "intension"):
+            yield element
+        elif element.tag == "block":
+            yield from _constraints(element, fail)
+        elif element.tag == "group":
+            holder = ElementTree.Element("block")
+            holder.extend(_expand(element, fail))
+            yield from _constraints(holder, fail)
+        elif element.tag not in IGNORED:
+            raise fail(f"cannot read a <{short(element.tag)}> constraint (Kakuro runs are <sum>s)")
+
+
+_PARAMETER = re.compile(r"%(\d+|\.\.\.)")
+
+
+def _expand(
+    group: ElementTree.Element, fail: Callable[[str], FormatError]
+) -> list[ElementTree.Element]:
+    """A ``<group>``'s constraints: its template once per ``<args>``, ``%i`` replaced by the
+    i-th argument and ``%...`` by the arguments after the highest ``%i`` (as PyCSP3 groups the
+    sums and allDifferents of its Kakuro model)."""
+    templates = [child for child in group if child.tag != "args"]
+    if len(templates) != 1:
+        raise fail("a <group> holds one template and its <args>")
+    template = templates[0]
+    texts = [node.text or "" for node in template.iter()]
+    indices = [int(m) for text in texts for m in re.findall(r"%(\d+)", text)]
+    rest = max(indices) + 1 if indices else 0
+    out = []
+    for args in group.iter("args"):
+        values = (args.text or "").split()
+        if len(values) < rest:
+            raise fail(f"a group's <args> has {len(values)} values, its template uses {rest}")
+
+        def fill(match: re.Match[str], values: list[str] = values) -> str:
+            key = match.group(1)
+            return " ".join(values[rest:]) if key == "..." else values[int(key)]
+
+        copy = ElementTree.fromstring(ElementTree.tostring(template))
+        for node in copy.iter():
+            node.text = _PARAMETER.sub(fill, node.text or "")
+        out.append(copy)
+    return out
+
+
+def _intension(
+    element: ElementTree.Element,
+    shown: dict[tuple[int, int], str],
+    fail: Callable[[str], FormatError],
+) -> None:
+    """A cryptic puzzle's letter shown in a cell (``eq(x[r][c],l[k])``), or a leading
+    letter's ``ne(l[k],0)``, which the two-letter clue itself implies."""
+    text = "".join((element.text or "").split())
+    found = _SHOWN.fullmatch(text)
+    if found is not None:
+        r, c, k = (_number(found.group(i), fail) for i in (1, 2, 3))
+        shown[(r, c)] = LETTERS[k]
+    elif _LEADING.fullmatch(text) is None:
+        raise fail(f"cannot read the intension {short(text)!r} (a Kakuro instance has "
+                   "eq(x[R][C],l[K]) and ne(l[K],0) only)")
+
+
+def _sum(
+    element: ElementTree.Element,
+    nrows: int,
+    ncols: int,
+    fail: Callable[[str], FormatError],
+    has_letters: bool,
+) -> tuple[list[tuple[int, int]], Clue]:
+    listing = element.find("list")
+    condition = element.find("condition")
+    if listing is None or condition is None:
+        raise fail("expected <list> and <condition>")
+    match = _CONDITION.fullmatch((condition.text or "").strip())
+    if match is None:
+        raise fail(f"the condition must be (eq,SUM), got {short((condition.text or '').strip())!r}")
+    total = _number(match.group(1), fail)
+    cells: list[tuple[int, int]] = []
+    letters = ""
+    for word in (listing.text or "").split():
+        letter = _LETTER.fullmatch(word) if has_letters else None
+        if letter is not None:
+            letters += LETTERS[int(letter.group(1))]
+            continue
+        found = _CELL.fullmatch(word)
+        if found is None or letters:
+            raise fail(f"expected cells x[ROW][COL] (then letters l[K]), got {short(word)!r}")
+        rows, cols = (_span(found.group(i), fail) for i in (1, 2))
+        cells += [(r, c) for r in rows for c in cols]
+    if not cells:
+        raise fail("the list has no cells")
+    for r, c in cells:
+        if r >= nrows or c >= ncols:
+            raise fail(f"cell x[{r}][{c}] is outside the {nrows}x{ncols} array")
+    coeffs = element.find("coeffs")
+    if not letters:
+        if coeffs is not None:
+            raise fail("a numeric clue's sum has no coefficients")
+        return cells, Clue(value=total)
+    expected = ["1"] * len(cells) + LETTER_COEFFS.get(len(letters), ["?"])
+    if coeffs is None or (coeffs.text or "").split() != expected or total != 0:
+        raise fail(f"a letter clue's sum has the coefficients {' '.join(expected)} and (eq,0)")
+    return cells, Clue(letters=letters)
+
+
+def _span(text: str, fail: Callable[[str], FormatError]) -> range:
+    low, _, high = text.partition("..")
+    first = _number(low, fail)
+    last = _number(high, fail) if high else first
+    if last < first:
+        raise fail(f"empty range {text}")
+    return range(first, last + 1)
+
+
+def _where(fail: Callable[[str], FormatError], number: int) -> Callable[[str], FormatError]:
+    return lambda message: fail(f"sum {number}: {message}")
+
+
+def _direction(cells: list[tuple[int, int]], fail: Callable[[str], FormatError]) -> Direction:
+    """The direction of a run's cells (two or more), or an error when they are not one row
+    or column segment in order."""
+    (r0, c0) = cells[0]
+    for direction in (Direction.ACROSS, Direction.DOWN):
+        dr, dc = direction.step
+        if cells == [(r0 + i * dr, c0 + i * dc) for i in range(len(cells))]:
+            return direction
+    raise fail("its cells are not one row or column segment in order")
+
+
+def _number(text: str, fail: Callable[[str], FormatError]) -> int:
+    try:
+        return parse_int(text)
+    except NumberTooLong as exc:
+        raise fail(str(exc)) from None
+    except ValueError:
+        raise fail(f"expected a number, got {short(text)!r}") from None

@@ -1,0 +1,432 @@
+"""The board of issue 28 in Debian's chromium against the real engine: pause, a 16x22 board
+zoomed and panned on a 390x844 phone, the help settings, moves queued while the connection
+is down and undo kept across a reload, the end screen, restart / stats / rules / a puzz.link
+URL, and what a screen reader is told.  One server for the module (each test plays under
+its own player name); PNG screenshots go to ``KAKURO_SHOTS`` when it names a directory."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _web import (
+    arrow_keys,
+    click_cell,
+    engine_games,
+    live_server,
+    name,
+    new_game,
+    page_seat,
+    published_solution,
+    selected,
+    set_name,
+    settle,
+    view_puzzle,
+)
+
+from kakurolab import combos
+from kakurolab.formats import dumps
+from kakurolab.model import Cell, Puzzle
+from kakurolab.web.gateway import EngineGames
+
+pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("KAKURO_SHOTS")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
+    games = engine_games(tmp_path_factory.mktemp("board") / "games.sqlite")
+    with live_server(games) as live:
+        yield games, live.url
+    games.close()
+
+
+def shot(page: Any, what: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"{what}.png"), full_page=True)
+
+
+def start(browser: Any, url: str, player: str, **options: Any) -> Any:
+    page = browser.new_context(viewport=options.pop("viewport", None)).new_page()
+    page.goto(url)
+    set_name(page, player)
+    new_game(page, url, **options)
+    return page
+
+
+def seat_view(games: EngineGames, page: Any) -> dict[str, Any]:
+    return games.view(*page_seat(page))
+
+
+def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict[Cell, int]]:
+    view = seat_view(games, page)
+    return view, view_puzzle(view), published_solution(view["puzzle"]["id"])
+
+
+def test_pause_hides_the_board_and_stops_the_clock(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    page = start(browser, url, "Pia")
+    page.keyboard.press("Escape")  # pause
+    page.wait_for_function("document.body.dataset.paused === 'true'")
+    assert page.eval_on_selector("#board", "b => getComputedStyle(b).visibility") == "hidden"
+    assert page.is_visible("#paused-cover")
+    shown = page.inner_text("#timer")
+    view = seat_view(games, page)
+    assert view["paused"]
+    time.sleep(1.2)
+    assert page.inner_text("#timer") == shown  # the page's clock stands still
+    assert seat_view(games, page)["elapsed_s"] == pytest.approx(view["elapsed_s"])  # the engine's
+    page.keyboard.press("5")  # no move while paused
+    assert seat_view(games, page)["board"] == {}
+    page.click("#resume")
+    page.wait_for_function("document.body.dataset.paused === 'false'")
+    assert page.eval_on_selector("#board", "b => getComputedStyle(b).visibility") == "visible"
+    page.keyboard.press("5")
+    settle(page)
+    assert len(seat_view(games, page)["board"]) == 1
+    # switching away from the page pauses a solo game (a help setting, on by default)
+    page.evaluate(
+        """() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden',
+            configurable: true}); document.dispatchEvent(new Event('visibilitychange')); }"""
+    )
+    page.wait_for_function("document.body.dataset.paused === 'true'")
+    assert seat_view(games, page)["paused"]
+    page.context.close()
+
+
+def test_phone_zoom_pan_and_the_selected_run_in_view(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    page = start(browser, url, "Phil", size="16x22", viewport={"width": 390, "height": 844})
+    puzzle = view_puzzle(seat_view(games, page))
+    width = page.locator("#board rect.white").first.bounding_box()["width"]
+    assert width < 32  # the whole 16x22 board fits across: too small to tap comfortably
+    while page.locator("#board rect.white").first.bounding_box()["width"] < 32:
+        page.click("#zoom-in")
+    assert float(page.evaluate("document.body.dataset.zoom")) <= 2.25  # two taps at most
+    wrap = page.locator("#board-wrap")
+    box = wrap.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 391  # the page itself stays phone-wide
+    pannable = "(w => w.scrollWidth > w.clientWidth)(document.getElementById('board-wrap'))"
+    assert page.evaluate(pannable)
+    # walk to the far corner with the keyboard: the selected cell and its entry stay in view
+    far = max(puzzle.whites, key=lambda c: (c[0] + c[1], c))
+    page.locator("#board").focus()
+    for key in arrow_keys(puzzle, selected(page), far):
+        page.keyboard.press(key)
+    assert selected(page) == far
+    scrolled = "(w => w.scrollLeft + w.scrollTop)(document.getElementById('board-wrap'))"
+    assert page.evaluate(scrolled) > 0  # the frame followed the selection
+    cell = page.locator("#board rect.selected").bounding_box()
+    box = wrap.bounding_box()
+    assert box["x"] - 1 <= cell["x"] and cell["x"] + cell["width"] <= box["x"] + box["width"] + 1
+    assert box["y"] - 1 <= cell["y"] and cell["y"] + cell["height"] <= box["y"] + box["height"] + 1
+    # panned away by hand, a tap on a digit works on the cell, and selecting re-centres
+    page.evaluate("document.getElementById('board-wrap').scrollTo(0, 0)")
+    page.keyboard.press("ArrowLeft")
+    cell = page.locator("#board rect.selected").bounding_box()
+    box = wrap.bounding_box()
+    assert box["x"] - 1 <= cell["x"] <= box["x"] + box["width"]
+    # the digit pad shares the screen with the zoomed board: no page scrolling to play
+    assert page.evaluate("window.scrollY") == 0
+    assert page.is_visible("#clock-mini")  # the clock too
+    for button in ('[data-digit="9"]', "#erase", "#pencil"):
+        pad = page.locator(button).bounding_box()
+        assert pad["y"] + pad["height"] <= 844 and pad["height"] >= 32, button
+    shot(page, "phone-zoomed")
+    # a two-finger pinch (touch pointer events): fingers half as far apart, half the zoom
+    before = float(page.evaluate("document.body.dataset.zoom"))
+    page.evaluate(
+        """() => {
+        const w = document.getElementById('board-wrap');
+        const ev = (type, id, x) => w.dispatchEvent(new PointerEvent(type, {pointerId: id,
+            pointerType: 'touch', clientX: x, clientY: 300, bubbles: true}));
+        ev('pointerdown', 11, 150); ev('pointerdown', 12, 250);
+        ev('pointermove', 12, 200); ev('pointerup', 11, 150); ev('pointerup', 12, 200);
+    }"""
+    )
+    assert float(page.evaluate("document.body.dataset.zoom")) == pytest.approx(before / 2, 0.02)
+    page.click("#zoom-fit")
+    assert page.evaluate("document.body.dataset.zoom") == "1.00"
+    page.context.close()
+
+
+def allowed(puzzle: Puzzle, cell: Cell, board: dict[Cell, int]) -> set[int]:
+    """What the combination helper allows in an empty cell, crossing both of its entries."""
+    out = set(range(1, 10))
+    for run in puzzle.runs_of[cell]:
+        placed = [board[c] for c in run.cells if c in board]
+        assert run.clue is not None
+        sets = [set(combos.digits_of(m)) for m in combos.combos(len(run), run.clue.evaluate({}))]
+        out &= set().union(*(s - set(placed) for s in sets if set(placed) <= s))
+    return out
+
+
+def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
+    games, url = shared
+    page = start(browser, url, "Hal")
+    _, puzzle, solution = game_of(games, page)
+    run = max(puzzle.runs, key=len)
+    first, second = run.cells[0], run.cells[1]
+    click_cell(page, first)
+    if page.inner_text("#combo-run") != f"{run.clue} in {len(run)}":
+        page.keyboard.press("Space")
+    # the remaining sum of the selected entry
+    assert run.clue is not None
+    clue = run.clue.evaluate({})
+    assert page.inner_text("#run-left") == f"{clue} left in {len(run)} cells"
+    # fill candidates: every empty cell of the entry pencilled from the helper, crossing both
+    page.click("#fill")
+    settle(page)
+    marks = seat_view(games, page)["marks"]
+    for cell in run.cells:
+        assert set(marks[name(cell)]) == allowed(puzzle, cell, {}), cell
+        assert solution[cell] in marks[name(cell)]
+    shot(page, "help-filled")
+    # placing a digit removes its pencil marks from the cell's entries
+    digit = solution[first]
+    page.keyboard.press(str(digit))
+    settle(page)
+    marks = seat_view(games, page)["marks"]
+    for other in {c for r in puzzle.runs_of[first] for c in r.cells} - {first}:
+        assert digit not in marks.get(name(other), []), other
+    assert page.inner_text("#run-left") == f"{clue - digit} left in {len(run) - 1} cells"
+    # undo brings the digit's marks back with it (one step)
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert seat_view(games, page)["marks"][name(second)] == sorted(allowed(puzzle, second, {}))
+    page.keyboard.press(str(digit))
+    # a repeat is highlighted as it happens (practice), without pressing E
+    click_cell(page, second)
+    page.keyboard.press(str(digit))
+    settle(page)
+    page.wait_for_selector("#board rect.white.wrong")
+    # switched off in the settings, it is not
+    page.click("#settings-open")
+    page.uncheck('#settings input[name="conflicts"]')
+    page.uncheck('#settings input[name="remaining"]')
+    shot(page, "settings")
+    page.click("#settings-close")
+    assert page.locator("#board rect.white.wrong").count() == 0
+    assert not page.is_visible("#run-left")
+    # a finished entry is greyed: fill the whole entry right
+    for cell in run.cells:
+        click_cell(page, cell)
+        page.keyboard.press(str(solution[cell]))
+    settle(page)
+    c = run.clue_cell[1]
+    side = run.direction.value
+    x = 40 * c + 2 + (24 if side == "across" else 12)  # where board.js writes that clue
+    page.wait_for_selector(f'#board text.clue-{side}.done[x="{x}.0"]')
+    # every other help switched off in the settings
+    page.click("#settings-open")
+    for box in ("done", "fill", "automarks"):
+        page.uncheck(f'#settings input[name="{box}"]')
+    page.click("#settings-close")
+    assert page.locator("#board text.done").count() == 0
+    other = next(r for r in puzzle.runs if len(r) >= 2 and not set(r.cells) & set(run.cells))
+    a, b = other.cells[0], other.cells[1]
+    click_cell(page, a)
+    assert page.is_hidden("#fill")
+    click_cell(page, b)
+    page.keyboard.press(f"Shift+Digit{solution[a]}")
+    click_cell(page, a)
+    page.keyboard.press(str(solution[a]))
+    settle(page)
+    assert solution[a] in seat_view(games, page)["marks"][name(b)]  # the mark stays
+    # competitive and calendar play: no live conflicts, no filled candidates
+    campaign = browser.new_context().new_page()
+    campaign.goto(url + "/#/calendar")
+    set_name(campaign, "Hal")
+    campaign.click("#week li.today button")
+    campaign.wait_for_selector("#board rect.white")
+    assert campaign.is_hidden("#fill")
+    calendar_puzzle = view_puzzle(seat_view(games, campaign))
+    pair = next(r.cells[:2] for r in calendar_puzzle.runs if len(r) >= 2)
+    for cell in pair:  # a repeat: the view lists it, the page does not highlight it
+        click_cell(campaign, cell)
+        campaign.keyboard.press("1")
+    settle(campaign)
+    assert set(seat_view(games, campaign)["conflicts"]) == {name(c) for c in pair}
+    assert campaign.locator("#board rect.white.wrong").count() == 0
+    page.context.close()
+    campaign.context.close()
+
+
+def test_moves_typed_offline_are_queued_and_undo_survives_a_reload(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    context = browser.new_context()
+    page = context.new_page()
+    down = {"now": False}
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        if down["now"]:
+            ws.close()  # the server is unreachable
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws", route)
+    page.goto(url)
+    set_name(page, "Oli")
+    new_game(page, url)
+    _, puzzle, solution = game_of(games, page)
+    whites = sorted(puzzle.whites)
+    click_cell(page, whites[0])
+    page.keyboard.press(str(solution[whites[0]]))
+    settle(page)
+    down["now"] = True
+    for ws in sockets:
+        ws.close()
+    page.wait_for_function("document.body.dataset.connection === 'down'")
+    click_cell(page, whites[1])
+    page.keyboard.press(str(solution[whites[1]]))
+    page.keyboard.press("ArrowRight")
+    assert "queued" in page.inner_text("#message")
+    assert page.evaluate("document.body.dataset.pending") == "1"
+    assert name(whites[1]) not in seat_view(games, page)["board"]
+    # the queued digit is drawn meanwhile, and survives a reload made while still offline
+    assert str(solution[whites[1]]) in page.locator("#board text.digit").all_text_contents()
+    page.reload()  # while the server is still unreachable
+    page.wait_for_load_state()
+    assert page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage)"
+                         ".find(k => k.startsWith('kakuro.outbox.')))).length") == 1
+    down["now"] = False
+    page.wait_for_selector("#board rect.white")
+    page.wait_for_function("document.body.dataset.connection === 'up'")
+    settle(page)
+    board = seat_view(games, page)["board"]
+    assert board == {name(whites[0]): solution[whites[0]], name(whites[1]): solution[whites[1]]}
+    # undo history survives the reload: Ctrl+Z takes back the first digit
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert name(whites[0]) not in seat_view(games, page)["board"]
+    context.close()
+
+
+def test_end_screen_stats_and_restart(browser: Any, shared: tuple[EngineGames, str]) -> None:
+    games, url = shared
+    page = start(browser, url, "Eve")
+    _, puzzle, solution = game_of(games, page)
+    whites = sorted(puzzle.whites)
+    click_cell(page, whites[0])
+    page.keyboard.press(str(solution[whites[0]] % 9 + 1))  # one illegal entry
+    for cell in whites:
+        click_cell(page, cell)
+        page.keyboard.press(str(solution[cell]))
+    settle(page)
+    page.wait_for_function("document.body.dataset.phase === 'finished'")
+    final = seat_view(games, page)
+    (line,) = final["standings"]
+    assert final["illegal_entries"] == 1 and line["breakdown"]["flawless"] == 0
+    assert page.inner_text("#score-title") == "Kakuro Mastery Formula"
+    assert page.inner_text("#winner").startswith("Eve is crowned Master of the Countless Spire")
+    assert page.inner_text("#illegal") == "Your illegal entries: 1"
+    target = final["spec"]["target_s"]
+    assert f"Target time {target} s" in page.inner_text("#target")
+    reasons = page.locator("#score-reasons li").all_inner_texts()
+    assert any("Flawless Logic +0: 1 illegal entry" in r for r in reasons), reasons
+    assert any("Unused shields +300: 3 left" in r for r in reasons), reasons
+    speed = next(r for r in reasons if "Speed" in r)
+    assert f"target of {target} s" in speed and f"+{line['breakdown']['speed']}" in speed
+    shot(page, "end-screen")
+    # Restart: a new game on the same puzzle, from the start
+    page.click("#restart")
+    page.wait_for_function(f"!location.hash.includes('{final['game_id']}')")
+    page.wait_for_selector("#board rect.white")
+    again = seat_view(games, page)
+    assert again["puzzle"]["grid"] == final["puzzle"]["grid"] and again["board"] == {}
+    assert again["spec"]["target_s"] == target
+    # the stats page counts both games and the best time of the solved one
+    page.click("text=Stats")
+    page.wait_for_selector("#stats-best tbody tr")
+    assert page.inner_text('[data-stat="games"]') == "2"
+    assert page.inner_text('[data-stat="solved"]') == "1"
+    row = page.locator('#stats-best tr[data-size="8x8"][data-difficulty="easy"]')
+    seconds = int(line["time_s"])
+    assert row.locator("td").nth(2).inner_text() == f"{seconds // 60}:{seconds % 60:02d}"
+    shot(page, "stats")
+    # a new game from the game page, and the rules page
+    page.go_back()
+    page.wait_for_selector("#new-from-game")
+    page.click("#new-from-game")
+    page.wait_for_selector("#new-game")
+    page.click("text=Rules")
+    assert "Ctrl+Z" in page.inner_text("#page-rules")
+    page.context.close()
+
+
+def test_a_pasted_puzz_link_url_is_played(browser: Any, shared: tuple[EngineGames, str]) -> None:
+    games, url = shared
+    from _web import shipped
+
+    puzzle = shipped("8x8", "normal")[0]
+    link = dumps([Puzzle(puzzle.id, puzzle.grid)], "pzpr").strip()
+    assert link.startswith("https://puzz.link/p?kakuro/")
+    page = browser.new_context().new_page()
+    page.goto(url)
+    set_name(page, "Pat")
+    page.fill("#pzpr-game input[name=url]", link)
+    page.click("#pzpr-start")
+    page.wait_for_selector("#board rect.white")
+    view = seat_view(games, page)
+    assert view_puzzle(view).grid == puzzle.grid and view["spec"]["source"] == "file"
+    # a broken URL gets one clear line, and no game
+    page.goto(url)
+    page.fill("#pzpr-game input[name=url]", "https://puzz.link/p?kakuro/7/7/zz")
+    page.click("#pzpr-start")
+    page.wait_for_function("document.querySelector('#pzpr-message').innerText.includes('puzzle')")
+    assert page.inner_text("#pzpr-message").count("\n") == 0
+    page.context.close()
+
+
+def test_screen_reader_names_and_focus_ring(browser: Any, shared: tuple[EngineGames, str]) -> None:
+    games, url = shared
+    page = start(browser, url, "Ray")
+    puzzle = view_puzzle(seat_view(games, page))
+    for cell in sorted(puzzle.whites)[:6]:
+        sums = {r.direction.value: r.clue.evaluate({}) for r in puzzle.runs_of[cell] if r.clue}
+        want = (f"row {cell[0] + 1} column {cell[1] + 1}, "
+                f"across {sums['across']}, down {sums['down']}, empty")
+        rect = page.locator(f'#board rect.white[data-r="{cell[0]}"][data-c="{cell[1]}"]')
+        assert rect.get_attribute("aria-label") == want
+        assert rect.get_attribute("role") == "gridcell"
+    run = puzzle.runs[0]
+    clue = page.get_attribute(
+        f'#board rect.clue[data-r="{run.clue_cell[0]}"][data-c="{run.clue_cell[1]}"]', "aria-label"
+    )
+    assert run.clue is not None
+    row, col = run.clue_cell
+    assert clue and clue.startswith(f"row {row + 1} column {col + 1}, clue")
+    assert f"{run.direction.value} {run.clue.evaluate({})}" in clue
+    # the selected cell is announced through a live region
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    page.keyboard.press("Tab")  # keyboard focus: the focus ring shows
+    for _ in range(40):
+        if page.evaluate("document.activeElement.id") == "board":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "board"
+    ring = page.eval_on_selector(
+        "#board", "b => getComputedStyle(b).outlineStyle + ' ' + getComputedStyle(b).outlineWidth"
+    )
+    assert ring.startswith("solid") and float(ring.split()[1].rstrip("px")) >= 2
+    page.keyboard.press("ArrowDown")
+    r, c = selected(page)
+    label = page.get_attribute(f'#board rect.white[data-r="{r}"][data-c="{c}"]', "aria-label")
+    assert page.inner_text("#announce") == label
+    assert page.get_attribute("#board rect.selected", "aria-selected") == "true"
+    page.keyboard.press("7")
+    settle(page)
+    page.wait_for_function("document.querySelector('#announce').innerText.includes(', 7')")
+    page.context.close()

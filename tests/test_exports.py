@@ -1,0 +1,289 @@
+"""Exports to the other modelling tools, solved in those tools: XCSP3 by ACE (bundled with
+pycsp3, run on Java), MiniZinc ``.mzn`` and ``.dzn`` by Debian's ``minizinc`` (Gecode).  Each
+tool's grid must equal the native backend's, and each tool must find no second grid; the
+MiniZinc benchmarks' own ``.dzn`` files (data/) import as the same unique puzzles.
+
+The tools are part of the test environment (``.ci/run`` installs minizinc and a Java runtime
+when missing; pycsp3 is in the test extra), so a missing one fails rather than skips.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import kakurolab as kl
+from kakurolab import datasets
+from kakurolab.errors import FormatError, KakuroError
+from kakurolab.formats import FORMATS, detect, dumps, load, loads, solutions_from_text
+from kakurolab.formats.minizinc import MODEL
+from kakurolab.model import LETTERS, Puzzle, Solution
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "tests" / "data" / "tiny.kakuro"
+BENCHMARK_DZN = [
+    datasets.DATA_DIR / "minizinc_kakuro_6_6_easy.dzn",  # classic layout (h, w, [| |] clues)
+    datasets.DATA_DIR / "minizinc_kakuro_8_8_super.dzn",  # records (row:, col:, len:, sum:)
+]
+TIMEOUT = 120
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"{name} is not on PATH (.ci/run installs it)")
+    return path
+
+
+@cache
+def _puzzles() -> tuple[Puzzle, ...]:
+    """The tiny puzzle, the three smallest janko.at puzzles and the benchmarks' two."""
+    janko = sorted(load(datasets.JANKO_DEV), key=lambda p: len(p.whites))[:3]
+    benchmarks = [load(path)[0].with_id(path.stem) for path in BENCHMARK_DZN]
+    return (load(TINY)[0], *janko, *benchmarks)
+
+
+def _ids() -> list[str]:
+    return [p.id for p in _puzzles()]
+
+
+def _native(puzzle: Puzzle) -> Solution:
+    verdict = kl.prove_unique(puzzle, backend="native")
+    assert verdict.verdict is kl.Verdict.UNIQUE, puzzle.id
+    return verdict.solutions[0]
+
+
+# ---------------------------------------------------------------- XCSP3 / ACE
+
+
+def _ace_jar() -> Path:
+    from importlib.util import find_spec
+
+    spec = find_spec("pycsp3")  # not imported: importing pycsp3 compiles a model at exit
+    if spec is None or not spec.submodule_search_locations:
+        pytest.fail("pycsp3 is not installed: pip install 'kakurolab[test]'")
+    home = Path(next(iter(spec.submodule_search_locations)))
+    jars = sorted((home / "solvers" / "ace").glob("ACE-*.jar"))
+    assert jars, "pycsp3 ships no ACE jar"
+    return jars[-1]
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _ace_solutions(xml: Path, puzzle: Puzzle) -> tuple[list[Solution], bool]:
+    """Every solution ACE finds (at most 2) and whether it explored the whole space."""
+    run = subprocess.run(
+        [_tool("java"), "-jar", str(_ace_jar()), str(xml), "-s=2"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    out = _ANSI.sub("", run.stdout)
+    solutions = []
+    for values in re.findall(r"<values>(.*?)</values>", out):
+        flat: list[str] = []
+        for word in values.split():
+            star = re.fullmatch(r"\*x(\d+)", word)
+            flat += ["*"] * int(star.group(1)) if star else [word]
+        cells = puzzle.nrows * puzzle.ncols
+        assert len(flat) == cells + (10 if puzzle.is_cryptic else 0), out[-500:]
+        grid = {(i // puzzle.ncols, i % puzzle.ncols): v for i, v in enumerate(flat[:cells])}
+        letters = dict(zip(LETTERS, map(int, flat[cells:]), strict=False))
+        solutions.append(Solution({cell: int(grid[cell]) for cell in puzzle.whites}, letters))
+    return solutions, "d COMPLETE EXPLORATION" in out
+
+
+@pytest.mark.parametrize("index", range(6), ids=_ids())
+def test_ace_solves_the_xcsp3_export(index: int, tmp_path: Path) -> None:
+    puzzle = _puzzles()[index]
+    xml = tmp_path / "p.xml"
+    xml.write_text(dumps([puzzle], "xcsp3"))
+    solutions, complete = _ace_solutions(xml, puzzle)
+    assert solutions == [_native(puzzle)] and complete  # one grid, ours, and no other
+
+
+# ---------------------------------------------------------------- MiniZinc
+
+
+def _minizinc(*files: Path) -> tuple[list[str], bool]:
+    """Each solution's printed text, and whether MiniZinc proved there are no more."""
+    run = subprocess.run(
+        [_tool("minizinc"), "--solver", "gecode", "--all-solutions", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0, run.stderr[-500:]
+    body, _, tail = run.stdout.partition("==========")
+    parts = [part.strip() for part in body.split("----------") if part.strip()]
+    return parts, tail is not None and "==========" in run.stdout
+
+
+def _rows(text: str, puzzle: Puzzle) -> Solution:
+    return solutions_from_text(text + "\n", [puzzle], "minizinc")[puzzle.id]
+
+
+@pytest.mark.parametrize("index", range(6), ids=_ids())
+def test_minizinc_solves_the_mzn_export(index: int, tmp_path: Path) -> None:
+    puzzle = _puzzles()[index]
+    model = tmp_path / "p.mzn"
+    model.write_text(dumps([puzzle], "mzn"))
+    printed, complete = _minizinc(model)
+    assert complete and len(printed) == 1, printed
+    assert _rows(printed[0], puzzle) == _native(puzzle)
+
+
+@pytest.mark.parametrize("index", [0, 4], ids=["tiny", "benchmark-classic"])
+def test_minizinc_solves_the_dzn_export_with_the_model(index: int, tmp_path: Path) -> None:
+    """The .dzn alone, with the model kakurolab writes into .mzn files."""
+    puzzle = _puzzles()[index]
+    (tmp_path / "model.mzn").write_text(MODEL)
+    (tmp_path / "p.dzn").write_text(dumps([puzzle], "dzn"))
+    printed, complete = _minizinc(tmp_path / "model.mzn", tmp_path / "p.dzn")
+    assert complete and len(printed) == 1
+    assert _rows(printed[0], puzzle) == _native(puzzle)
+
+
+def test_the_benchmark_file_itself_runs_with_the_model(tmp_path: Path) -> None:
+    """The MiniZinc benchmarks' classic .dzn, unchanged, is data for our model too."""
+    (tmp_path / "model.mzn").write_text(MODEL)
+    printed, complete = _minizinc(tmp_path / "model.mzn", BENCHMARK_DZN[0])
+    puzzle = load(BENCHMARK_DZN[0])[0]
+    assert complete and len(printed) == 1
+    assert _rows(printed[0], puzzle) == _native(puzzle)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def test_the_two_benchmark_layouts_read_as_unique_puzzles() -> None:
+    easy, hard = (load(path)[0] for path in BENCHMARK_DZN)
+    assert easy.shape == (6, 6) and hard.shape == (8, 8)
+    assert len(easy.runs) == 12 and len(hard.runs) == 26  # n_h + n_v, one run per clue
+    assert all(detect(path.read_text()) is FORMATS["dzn"] for path in BENCHMARK_DZN)
+    for puzzle in (easy, hard):
+        again = loads(dumps([puzzle], "dzn"))[0]  # the records layout is written classic
+        assert again.grid == puzzle.grid
+
+
+def test_the_pycsp3_compiled_layout_reads() -> None:
+    """The docs' example is what PyCSP3 2.6.1 compiles from the Kakuro model of PyCSP3-models
+    for the tiny puzzle (``<group>`` templates, ranges ``x[1..3][2]``); it reads as the tiny
+    grid."""
+    doc = (ROOT / "docs" / "formats.md").read_text()
+    assert "<group>" in doc and "%..." in doc
+    pattern = r"<instance[^>]*>((?!</instance>).)*x\[1\.\.3\]\[2\].*?</instance>"
+    found = re.search(pattern, doc, re.S)
+    assert found is not None
+    assert load_text(found.group(0)).grid == load(TINY)[0].grid
+
+
+def load_text(text: str) -> Puzzle:
+    (puzzle,) = loads(text)
+    return puzzle
+
+
+@pytest.mark.parametrize("select", ["1", "7"])
+def test_ace_solves_a_cryptic_xcsp3_export(select: str, tmp_path: Path) -> None:
+    """Letters are the array l (A-J), all different; a clue XY is cells - 10X - Y = 0."""
+    (puzzle,) = load(datasets.PE424, select=select)
+    xml = tmp_path / "p.xml"
+    xml.write_text(dumps([puzzle], "xcsp3"))
+    assert loads(xml.read_text())[0].grid == puzzle.grid
+    solutions, complete = _ace_solutions(xml, puzzle)
+    ours = _native(puzzle)
+    assert solutions == [ours] and complete
+    assert solutions[0].answer == ours.answer and ours.answer is not None
+
+
+def test_the_cryptic_sample_with_shown_letters(tmp_path: Path) -> None:
+    (puzzle,) = load(ROOT / "kakurolab" / "data" / "samples" / "cryptic.kakuro")
+    assert puzzle.shown_letters  # eq(x[r][c],l[k]) constraints
+    xml = tmp_path / "p.xml"
+    xml.write_text(dumps([puzzle], "xcsp3"))
+    assert "<intension> eq(x[1][2],l[8]) </intension>" in xml.read_text()
+    assert loads(xml.read_text())[0].grid == puzzle.grid
+    solutions, complete = _ace_solutions(xml, puzzle)
+    assert complete and [s.answer for s in solutions] == ["2561079384"]
+
+
+@pytest.mark.parametrize("fmt", ["dzn", "mzn"])
+def test_cryptic_puzzles_are_refused(fmt: str) -> None:
+    cryptic = load(datasets.PE424, select="1")
+    with pytest.raises(KakuroError, match=rf"^puzzle 1: the {fmt} format holds numeric clues"):
+        dumps(cryptic, fmt)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("grid_data = [| 0, 1 |];\nh_clue = [| 1, 1, 1, 5 |];\n", "missing v_clue"),
+        ("grid_data = [| 0, 1 |];\nh_clue = [| 1, 1, 2, 5 |];\nv_clue = [| |];\n",
+         "run length 2, but 1 white cells follow"),
+        ("grid_data = [| 0, 1 |];\nh_clue = [| 1, 2, 0, 5 |];\nv_clue = [| |];\n",
+         "clue cell \\(1, 2\\) is white"),
+        ("grid_data = [| 0, 1 |];\nh_clue = [| 1, 1, 1 |];\nv_clue = [| |];\n", "4 numbers"),
+        ("grid_data = [| 0, 2 |];\nh_clue = [| |];\nv_clue = [| |];\n", "entries are 0 or 1"),
+        ("h = 3;\ngrid_data = [| 0, 1 |];\nh_clue = [| |];\nv_clue = [| |];\n", "h = 3"),
+        ("grid_data = [| 0, 1 |];\nfoo = 1;\n", "unknown data item 'foo'"),
+        ("grid_data = [| 0, 1 ", "at the end of the data"),
+        ("grid_data = [| 0, 1 |];\nh_clue = [(row: 1, col: 1, len: 1)];\nv_clue = [| |];\n",
+         "fields row, col, len, sum"),
+        ("grid_data = [| 0, 1 |];\nh_clue = [| 1, 1, 1, " + "9" * 30 + " |];\n", "too long"),
+    ],
+)
+def test_dzn_errors_are_located_lines(text: str, message: str) -> None:
+    with pytest.raises(FormatError, match=message):
+        loads(text, format="dzn")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('<instance format="XCSP3"><variables/></instance>', 'one variable array id="x"'),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><intension>eq(x[0][0],1)</intension></constraints></instance>",
+         "cannot read the intension"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[3][3]">1..9</array>'
+         "</variables><constraints><sum><list>x[1][1] x[2][2]</list><condition>(eq,3)"
+         "</condition></sum></constraints></instance>", "not one row or column segment"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><sum><list>x[1][5]</list><condition>(eq,3)"
+         "</condition></sum></constraints></instance>", "outside the 2x2 array"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><sum><list>x[1][1]</list><condition>(le,3)"
+         "</condition></sum></constraints></instance>", "must be \\(eq,SUM\\)"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><extension><list>x[0][0]</list><supports>(1)</supports>"
+         "</extension></constraints></instance>", "cannot read a <extension>"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         '<array id="l" size="[10]">0..9</array></variables><constraints><sum><list>x[1][1] '
+         "l[0]</list><coeffs>1 -10</coeffs><condition>(eq,0)</condition></sum></constraints>"
+         "</instance>", "coefficients 1 -1 and \\(eq,0\\)"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><group><sum><list>%...</list><condition>(eq,%1)</condition>"
+         "</sum><args>3</args></group></constraints></instance>", "its template uses 2"),
+        ('<instance format="XCSP3"><variables', "invalid XML"),
+        ('<!DOCTYPE x [<!ENTITY a "aaaa">]><instance format="XCSP3"/>', "DOCTYPE"),
+    ],
+)
+def test_xcsp3_errors_are_one_line(text: str, message: str) -> None:
+    with pytest.raises(FormatError, match=message):
+        loads(text, format="xcsp3")
+
+
+def test_convert_writes_each_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kakurolab.cli import main
+
+    for fmt, suffix in (("xcsp3", "xml"), ("mzn", "mzn"), ("dzn", "dzn")):
+        out = tmp_path / f"p.{suffix}"
+        assert main(["convert", str(TINY), "--select", "tiny-a", "--to", fmt, "-o", str(out)]) == 0
+        assert load(out)[0].grid == load(TINY)[0].grid
+        assert detect(out.read_text()) is FORMATS[fmt]
+    capsys.readouterr()

@@ -1,0 +1,73 @@
+"""The rulebook's promise to colour-blind and visually impaired players (1.3), checked on the
+two themes' colours in ``static/style.css``: every text colour against the surfaces it is drawn
+on meets WCAG 2.1 AA (4.5:1), and non-text marks (focus rings, grid lines, hint outlines,
+arrow badges) meet the 3:1 of success criterion 1.4.11.  Direction never relies on colour (the
+arrow badges) and wrong entries are struck through: those are drawn shapes, tested in the
+browser tests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+CSS = Path(__file__).resolve().parents[1] / "kakurolab" / "web" / "static" / "style.css"
+THEMES = ("slate", "parchment")
+
+TEXT = [  # (foreground, background): text, 4.5:1
+    ("text", "bg"), ("text", "panel"), ("muted", "panel"), ("muted", "bg"), ("accent", "panel"),
+    ("button-ink", "button"), ("clue-ink", "clue"),
+    ("digit", "white"), ("digit", "white-run"), ("digit", "white-sel"),
+    ("locked", "white"), ("locked", "white-run"), ("locked", "white-sel"),
+    ("mark", "white"), ("mark", "white-run"), ("mark", "white-sel"),
+    ("error", "error-bg"), ("error", "white"),
+]  # fmt: skip
+MARKS = [  # (foreground, background): non-text, 3:1
+    ("focus", "bg"), ("focus", "panel"), ("focus-cell", "white-sel"), ("focus-cell", "white"),
+    ("hint", "white"), ("grid-line", "white"), ("clue-ink", "clue"), ("clue-sel", "clue"),
+    ("clue-done", "clue"),
+]  # fmt: skip
+
+
+def theme_colours(theme: str) -> dict[str, str]:
+    """The ``--name: #rrggbb`` custom properties of one theme's block."""
+    css = CSS.read_text(encoding="utf-8")
+    selector = re.escape(f'[data-theme="{theme}"]')
+    block = re.search(selector + r"\s*\{(.*?)\}", css, re.S)
+    assert block, f"no {theme} block in {CSS.name}"
+    return dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})\s*;", block.group(1)))
+
+
+def luminance(hex_colour: str) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_formula() -> None:
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)  # WCAG's known edge
+    assert contrast("#ffffff", "#ffffff") == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_both_themes_define_every_colour(theme: str) -> None:
+    colours = theme_colours(theme)
+    needed = {name for pair in TEXT + MARKS for name in pair}
+    assert needed <= set(colours), sorted(needed - set(colours))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize(("fg", "bg", "least"), [(f, b, 4.5) for f, b in TEXT]
+                         + [(f, b, 3.0) for f, b in MARKS])  # fmt: skip
+def test_theme_contrast_meets_wcag_aa(theme: str, fg: str, bg: str, least: float) -> None:
+    colours = theme_colours(theme)
+    ratio = contrast(colours[fg], colours[bg])
+    assert ratio >= least, f"{theme}: --{fg} on --{bg} is {ratio:.2f}:1, AA needs {least}:1"
