@@ -13,8 +13,9 @@ and ``tests/test_hard.py`` checks that for the smallest member of each family.
   a few hundred to over 10,000 white cells.
 * ``unsat``: a unique puzzle with one clue moved by one.  Every white cell lies in exactly one
   across and one down run, so the across clues and the down clues both sum to the digits of
-  the grid; after the change they differ, so no solution exists (a counting argument that
-  clause learning has to rediscover, while the changed run stays locally consistent).
+  the grid; after the change they differ, so no solution exists.  The changed run stays
+  locally consistent, but the rest of a unique grid is pinned, so root propagation refutes
+  it at once: the family is the control for ``loose-unsat``.
 * ``loose-unsat``: a ``loose`` grid with one clue moved by one: the same counting argument,
   but on a grid whose clues pin nothing, so propagation does not stumble on the contradiction
   (on a unique puzzle, root propagation refutes the moved clue at once).
@@ -158,7 +159,8 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "unsat", (10, 15, 20, 25, 30), "unsat", "kakuro", _unsat,
-            "one clue off by one: unsat by a global counting argument, not by any one run",
+            "one clue off by one on a unique grid: the clue totals differ, and root"
+            " propagation of the pinned grid already refutes it (the control for loose-unsat)",
         ),
         Family(
             "loose-unsat", (10, 20, 40, 60, 80), "unsat", "kakuro", _loose_unsat,
