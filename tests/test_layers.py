@@ -24,6 +24,7 @@ LAYERS: dict[str, float] = {
     "datasets": 0.1,
     "deadline": 0.1,
     "fileio": 0.1,
+    "gcpause": 0.1,
     "model": 0.2,
     "combos": 0.3,
     "check": 1,

@@ -22,6 +22,7 @@ from .. import deadline as deadlines
 from ..encodings import DEFAULT_PRESET, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, UnknownNameError
+from ..gcpause import gc_paused
 from ..model import Puzzle, Solution
 from .base import Backend, Session, Status
 
@@ -96,10 +97,12 @@ def versions() -> dict[str, str]:
 
 def _load(solver: Any, clauses: list[list[int]]) -> None:
     """Add the clauses in chunks, checking the deadline between them: loading a large CNF
-    into the solver takes as long as encoding it, and a timeout covers both."""
-    for start in range(0, len(clauses), LOAD_CHUNK):
-        deadlines.check()
-        solver.append_formula(clauses[start : start + LOAD_CHUNK])
+    into the solver takes as long as encoding it, and a timeout covers both.  The garbage
+    collector is paused meanwhile, as while encoding (:mod:`kakurolab.gcpause`)."""
+    with gc_paused():
+        for start in range(0, len(clauses), LOAD_CHUNK):
+            deadlines.check()
+            solver.append_formula(clauses[start : start + LOAD_CHUNK])
 
 
 class PySATSession(Session):

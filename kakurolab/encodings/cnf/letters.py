@@ -6,11 +6,23 @@ cell's digit.  Each run gets a one-hot over its feasible sums (``("sum", run, s)
 encodings constrain the cells under these guards, and here the guards are tied to the clue:
 
 * one letter ``L``: ``sum_s <-> L = s``;
-* two letters ``XY``: ``sum_s -> X = s // 10 and Y = s % 10``, ``X = a and Y = b -> sum_{10a+b}``
-  (or a conflict when ``10a + b`` is no feasible sum), and ``X != 0``.
+* two letters ``XY``: ``sum_s -> X = s // 10 and Y = s % 10``, ``X != 0``, and back from the
+  letters to the sums by one of two ties (the spec's ``ties`` part):
+
+  - ``split`` (the default): each digit is tied on its own, ``X = a -> OR{sum_s : s // 10 = a}``
+    and ``Y = b -> OR{sum_s : s % 10 = b}``: about 19 clauses per run;
+  - ``pairs`` (the encoder before 2026-12): ``X = a and Y = b -> sum_{10a+b}`` (or a conflict
+    when ``10a + b`` is no feasible sum), one clause per digit pair: about 90 per run.
+
+  Both formulas have the same models (the guards are one-hot and each fixes both letters),
+  and unit propagation derives as much from ``split``: once ``X = a`` holds, the guards of
+  other tens are false, so ``Y = b -> OR{...}`` keeps only ``sum_{10a+b}``, which is what
+  the pair clause said.  ``pairs`` stays for certificates made by that encoder.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ... import combos
 from ...check import clue_values
@@ -82,7 +94,9 @@ def _feasible(enc: Pool, run: Run) -> list[int]:
     return [s for s in values if combos.count(length, s)]
 
 
-def run_targets(enc: Pool, index: int, run: Run) -> tuple[list[Target], Clauses]:
+def run_targets(
+    enc: Pool, index: int, run: Run, ties: str = "split"
+) -> tuple[list[Target], Clauses]:
     """The run's (total, guard) pairs, and the clauses that define the guards (their
     exactly-one; for letter clues, their ties to the letters).  An impossible clue yields no
     target (and an empty clause).  A letter clue left with one feasible total is a known
@@ -126,16 +140,56 @@ def run_targets(enc: Pool, index: int, run: Run) -> tuple[list[Target], Clauses]
             for s, g in guards.items():
                 add([-g, letter(enc, first, s // 10)])
                 add([-g, letter(enc, second, s % 10)])
-            units = letter_digits(enc, second)
-            for a in letter_digits(enc, first):
-                if a == 0:
-                    continue
-                for b in units:
-                    if first == second and a != b:
-                        continue
-                    s = 10 * a + b
-                    body = [-letter(enc, first, a), -letter(enc, second, b)]
-                    if first == second:
-                        body = body[:1]
-                    add([*body, guards[s]] if s in guards else body)
+            clauses += TIES[ties][0](enc, first, second, guards)
     return list(guards.items()), clauses
+
+
+def _tie_pairs(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Clauses:
+    """``X = a and Y = b -> sum_{10a+b}`` for every digit pair (a conflict without that sum)."""
+    clauses: Clauses = []
+    add = clauses.append
+    units = letter_digits(enc, second)
+    for a in letter_digits(enc, first):
+        if a == 0:
+            continue
+        for b in units:
+            if first == second and a != b:
+                continue
+            s = 10 * a + b
+            body = [-letter(enc, first, a), -letter(enc, second, b)]
+            if first == second:
+                body = body[:1]
+            add([*body, guards[s]] if s in guards else body)
+    return clauses
+
+
+def _tie_split(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Clauses:
+    """``X = a -> OR{sum_s : s // 10 = a}`` and ``Y = b -> OR{sum_s : s % 10 = b}`` (a unit
+    ``X != a`` when no feasible sum has that digit).  For a doubled letter (``AA``, only
+    multiples of 11) both ties are the same clause, written once."""
+    by_tens: list[list[int]] = [[] for _ in range(10)]
+    by_units: list[list[int]] = [[] for _ in range(10)]
+    for s, g in guards.items():
+        by_tens[s // 10].append(g)
+        by_units[s % 10].append(g)
+    clauses = [[-letter(enc, first, a), *by_tens[a]] for a in letter_digits(enc, first) if a]
+    if first != second:
+        clauses += [[-letter(enc, second, b), *by_units[b]] for b in letter_digits(enc, second)]
+    return clauses
+
+
+TieBuilder = Callable[[Pool, str, str, dict[int, int]], Clauses]
+
+TIES: dict[str, tuple[TieBuilder, str]] = {
+    "split": (
+        _tie_split,
+        "two-letter clues: each letter's digit tied to the feasible sums on its own (~19 "
+        "clauses per run)",
+    ),
+    "pairs": (
+        _tie_pairs,
+        "two-letter clues: one clause per tens/units digit pair (~90 per run; the encoder "
+        "before 2026-12, kept for its certificates)",
+    ),
+}
+"""``ties`` part value -> (builder, doc): how a two-letter clue's digits select its sum."""
