@@ -82,6 +82,18 @@ class CNFEncoding(Encoding):
             v = self._ids[key] = self.pool.top
         return v
 
+    def vars(self, keys: list[tuple[Any, ...]]) -> list[int]:
+        """The variables named by ``keys`` (distinct), in order, as ``var`` would number them: when
+        none exists yet (the usual case: a run's selectors), one block of fresh ids."""
+        ids = self._ids
+        if not ids.keys().isdisjoint(keys):
+            return [self.var(*key) for key in keys]
+        first = self.pool.top + 1
+        self.pool.top += len(keys)
+        fresh = range(first, self.pool.top + 1)
+        ids.update(zip(keys, fresh, strict=True))
+        return list(fresh)
+
     def one_of(self, lits: list[int]) -> list[list[int]]:
         """At least one plus at-most-one by the spec's ``amo`` encoding, as clauses."""
         return [list(lits), *at_most_one(self.pool, lits, self._amo)]

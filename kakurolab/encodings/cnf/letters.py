@@ -44,6 +44,11 @@ def letter(enc: Pool, ch: str, d: int) -> int:
     return lit
 
 
+def letter_row(enc: Pool, ch: str) -> list[int]:
+    """The literals ``letter ch = 0`` .. ``letter ch = 9``."""
+    return [letter(enc, ch, d) for d in range(10)]
+
+
 def letter_digits(enc: Pool, ch: str) -> tuple[int, ...]:
     """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
     mask = enc.letter_masks.get(ch, combos.ALL_LETTER_DIGITS)
@@ -58,17 +63,18 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     clauses: Clauses = []
     add = clauses.append
     allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
+    rows = {ch: letter_row(enc, ch) for ch in LETTERS}
     for ch in LETTERS:
-        clauses += enc.one_of([letter(enc, ch, d) for d in allowed[ch]])
+        clauses += enc.one_of([rows[ch][d] for d in allowed[ch]])
         if len(allowed[ch]) < 10:
-            clauses.extend([-letter(enc, ch, d)] for d in range(10) if d not in allowed[ch])
+            clauses.extend([-rows[ch][d]] for d in range(10) if d not in allowed[ch])
     for d in range(10):
-        clauses += enc.one_of([letter(enc, ch, d) for ch in LETTERS if d in allowed[ch]])
+        clauses += enc.one_of([rows[ch][d] for ch in LETTERS if d in allowed[ch]])
     for cell, ch in puzzle.shown_letters.items():
         digits = enc.cells.allowed[cell]
-        add([-letter(enc, ch, 0)])  # white cells hold 1-9
+        add([-rows[ch][0]])  # white cells hold 1-9
         for d in range(1, 10):
-            lit = letter(enc, ch, d)
+            lit = rows[ch][d]
             if d not in digits:
                 add([-lit])
                 continue
@@ -78,12 +84,23 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     return clauses
 
 
+_BY_SHAPE: dict[tuple[int, int, bool], list[int]] = {}
+"""Feasible totals of a letter clue with no presolve, per (run length, number of letters,
+doubled letter): the same for every run of that shape."""
+
+
 def _feasible(enc: Pool, run: Run) -> list[int]:
     """The totals the run's clue can stand for, given the letters' remaining digits."""
     length = len(run)
     clue = run.clue
     if clue is None:
         return [s for s in combos.feasible_sums(length) if combos.count(length, s)]
+    if clue.letters is not None and not enc.letter_masks:  # depends on the clue's shape only
+        shape = (length, len(clue.letters), clue.letters[0] == clue.letters[-1])
+        found = _BY_SHAPE.get(shape)
+        if found is None:
+            found = _BY_SHAPE[shape] = [s for s in clue_values(run) if combos.count(length, s)]
+        return list(found)
     values = clue_values(run)
     if clue.letters is not None and enc.letter_masks:
         tens, units = enc.letter_masks[clue.letters[0]], enc.letter_masks[clue.letters[-1]]
@@ -118,7 +135,7 @@ def run_targets(
         if len(clue.letters) == 2:
             add([letter(enc, first, total // 10)])
         return [(total, None)], clauses
-    guards = {s: enc.var("sum", index, s) for s in feasible}
+    guards = dict(zip(feasible, enc.vars([("sum", index, s) for s in feasible]), strict=True))
     if clue is None or clue.letters is None:
         clauses += enc.one_of(list(guards.values()))
     else:
@@ -128,18 +145,20 @@ def run_targets(
     if clue is not None and clue.letters is not None:
         if len(clue.letters) == 1:
             ch = clue.letters
+            row = letter_row(enc, ch)
             for d in letter_digits(enc, ch):
                 if d in guards:
-                    add([-guards[d], letter(enc, ch, d)])
-                    add([-letter(enc, ch, d), guards[d]])
+                    add([-guards[d], row[d]])
+                    add([-row[d], guards[d]])
                 else:
-                    add([-letter(enc, ch, d)])
+                    add([-row[d]])
         else:
             first, second = clue.letters[0], clue.letters[1]
-            add([-letter(enc, first, 0)])
+            tens, units = letter_row(enc, first), letter_row(enc, second)
+            add([-tens[0]])
             for s, g in guards.items():
-                add([-g, letter(enc, first, s // 10)])
-                add([-g, letter(enc, second, s % 10)])
+                add([-g, tens[s // 10]])
+                add([-g, units[s % 10]])
             clauses += TIES[ties][0](enc, first, second, guards)
     return list(guards.items()), clauses
 
@@ -172,9 +191,10 @@ def _tie_split(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Cl
     for s, g in guards.items():
         by_tens[s // 10].append(g)
         by_units[s % 10].append(g)
-    clauses = [[-letter(enc, first, a), *by_tens[a]] for a in letter_digits(enc, first) if a]
+    tens, units = letter_row(enc, first), letter_row(enc, second)
+    clauses = [[-tens[a], *by_tens[a]] for a in letter_digits(enc, first) if a]
     if first != second:
-        clauses += [[-letter(enc, second, b), *by_units[b]] for b in letter_digits(enc, second)]
+        clauses += [[-units[b], *by_units[b]] for b in letter_digits(enc, second)]
     return clauses
 
 
