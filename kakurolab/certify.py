@@ -70,6 +70,15 @@ PROOF_SOLVERS = (
 MergeSat, Minicard and the MiniSats refuse; checked with python-sat 1.9.dev24)."""
 
 FORMAT = "kakurolab-certificate/1"
+
+ENCODER_VERSION = 2
+"""The CNF encoder's version, recorded in every manifest (``encoder``): verify re-encodes,
+and a formula from another version differs byte for byte.  1: before 2026-12 (no ``encoder``
+field), two-letter clues tied by one clause per digit pair; 2: ``ties=split`` by default."""
+
+LEGACY_PARTS: dict[int, dict[str, str]] = {1: {"ties": "pairs"}}
+"""Per older encoder version, the parts it used without naming them in its spec: verify adds
+them (unless the spec names the part) to re-encode such a certificate exactly."""
 PUZZLE, SOLUTION, FORMULA, PROOF, STEPS, MANIFEST = (
     "puzzle.txt",
     "solution.json",
@@ -316,6 +325,7 @@ def write_certificate(cert: Certification, directory: Path) -> Path:
         "claim": "unique",
         "kinds": ["drat"] + (["steps"] if cert.steps is not None else []),
         "encoding": str(cert.spec),
+        "encoder": ENCODER_VERSION,
         "reference_encoding": cert.spec == parse_spec(REFERENCE_ENCODING),
         "solver": cert.solver,
         "files": digests,
@@ -534,14 +544,26 @@ def _check_formula(
         reference or not strict,
         f"{spec} is not the reference encoding {parse_spec(REFERENCE_ENCODING)} (--strict)",
     )
+    version = manifest.get("encoder", 1)
+    _need(
+        report,
+        "encoding",
+        version in (*LEGACY_PARTS, ENCODER_VERSION),
+        f"made by encoder version {version!r}; this kakurolab re-encodes versions "
+        f"{', '.join(map(str, sorted({*LEGACY_PARTS, ENCODER_VERSION})))}",
+    )
+    implicit = {k: v for k, v in LEGACY_PARTS.get(version, {}).items() if k not in spec}
     start = time.perf_counter()
-    enc = encode(puzzle, spec)
+    enc = encode(puzzle, spec.replace(**implicit))
     assert isinstance(enc, CNFEncoding)
     try:
         block = blocking_clause(enc, solution)
     except KeyError:
         _need(report, "formula", False, "the solution uses a digit the encoding rules out")
-    expected = formula_text(enc, block).encode()
+    text = formula_text(enc, block)
+    if implicit:  # that encoder's comment names the spec as it was written, without them
+        text = text.replace(f"c encoding {enc.spec}\n", f"c encoding {spec}\n", 1)
+    expected = text.encode()
     report.times["encode"] = time.perf_counter() - start
     recorded = blobs[FORMULA]
     which = "the reference encoding" if reference else "NOT the reference encoding"
@@ -551,10 +573,11 @@ def _check_formula(
         expected == recorded,
         _first_difference(expected.decode(), recorded.decode(errors="replace")),
     )
+    legacy = f", encoder version {version}" if implicit else ""
     report.add(
         "formula",
         True,
-        f"re-encoding with {spec} ({which}) gives exactly {FORMULA}: "
+        f"re-encoding with {spec} ({which}{legacy}) gives exactly {FORMULA}: "
         f"{enc.n_vars} variables, {len(enc.clauses)} clauses + the blocking clause of the "
         "solution",
     )

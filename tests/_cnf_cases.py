@@ -34,6 +34,7 @@ def _specs() -> list[str]:
     specs += [f"sum=pb:bdd,alldiff=pairwise,redundant={name}" for name in ("domain", "combo")]
     specs += ["sum=mdd,redundant=combo", "cell=order,sum=table"]
     specs += ["sum=mdd,pre=root", "cell=log,sum=pb:bdd,alldiff=ladder,pre=root"]
+    specs += [f"sum=combo:lean,alldiff=pairwise,ties={name}" for name in CNF_ENCODERS["ties"]]
     seen: dict[str, str] = {}
     for spec in specs:
         seen.setdefault(str(parse_spec(spec)), spec)

@@ -22,6 +22,7 @@ from _cnf_cases import hand_made
 
 from kakurolab import combos
 from kakurolab.certify import (
+    ENCODER_VERSION,
     FORMULA,
     MANIFEST,
     PROOF,
@@ -339,6 +340,40 @@ def test_other_encoding_in_the_manifest_is_rejected(tmp_path, pe424_cert):
     (cert / MANIFEST).write_text(json.dumps(manifest))
     report = verify_certificate(cert)
     assert not report.ok and report.reason.startswith("formula:")
+
+
+def _as_version_1(directory: Path) -> None:
+    """Rewrite a ``ties=pairs`` certificate as the encoder before version 2 wrote it: no
+    ``encoder`` field, and the spec (manifest and formula comment) without the ``ties`` part,
+    which that encoder did not have.  (Checked against certificates made by that code.)"""
+    manifest = json.loads((directory / MANIFEST).read_text())
+    spec = parse_spec(manifest["encoding"])
+    old = ",".join(f"{k}={v}" for k, v in spec if k != "ties")
+    formula = (directory / FORMULA).read_text()
+    (directory / FORMULA).write_text(formula.replace(f"c encoding {spec}\n", f"c encoding {old}\n"))
+    del manifest["encoder"]
+    manifest["encoding"] = old
+    (directory / MANIFEST).write_text(json.dumps(manifest))
+    _rehash(directory, FORMULA)
+
+
+def test_certificates_of_encoder_version_1_still_verify(tmp_path, pe424_puzzles, pe424_cert):
+    """Version 2 ties two-letter clues by ``ties=split``; a certificate of the encoder before
+    it (``ties=pairs``, unnamed) still verifies, and a version the code does not know, or a
+    version-2 formula claimed as version 1, is rejected at the formula."""
+    assert json.loads((pe424_cert / MANIFEST).read_text())["encoder"] == ENCODER_VERSION
+    old = _made(pe424_puzzles[0], tmp_path / "v1", encoding=REFERENCE_ENCODING + ",ties=pairs")
+    _as_version_1(old)
+    report = verify_certificate(old, strict=True)
+    assert report.ok, report.reason
+    assert "encoder version 1" in next(c.detail for c in report.checks if c.name == "formula")
+    for version, reason in ((1, "formula:"), (99, "encoding:")):
+        cert = _copy(pe424_cert, tmp_path / str(version))
+        manifest = json.loads((cert / MANIFEST).read_text())
+        manifest["encoder"] = version
+        (cert / MANIFEST).write_text(json.dumps(manifest))
+        report = verify_certificate(cert)
+        assert not report.ok and report.reason.startswith(reason), report.reason
 
 
 def test_missing_file_is_rejected(tmp_path, pe424_cert):

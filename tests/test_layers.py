@@ -25,6 +25,7 @@ LAYERS: dict[str, float] = {
     "deadline": 0.1,
     "fileio": 0.1,
     "tables": 0.1,
+    "gcpause": 0.1,
     "model": 0.2,
     "combos": 0.3,
     "check": 1,

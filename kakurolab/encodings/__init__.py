@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from ..errors import KakuroError, UnknownNameError
 from ..model import Puzzle
 from .base import Encoding, Part
-from .cnf import CNF_DEFAULTS, CNF_ENCODERS, CNF_PRESETS, CNFEncoding, key_text
+from .cnf import (
+    CNF_DEFAULTS,
+    CNF_ENCODERS,
+    CNF_PRESETS,
+    OPTIONAL_DEFAULTS,
+    CNFEncoding,
+    key_text,
+)
 from .smt import SMT_ENCODERS, SMT_PRESETS
 from .spec import Spec, split_spec
 
@@ -88,8 +95,9 @@ def _cnf_spec(parts: dict[str, str]) -> Spec:
             f"alldiff=none needs a sum encoding that implies all-different "
             f"({', '.join(implying)}), not sum={canon['sum']}"
         )
-    if canon.get("pre") == "none":
-        del canon["pre"]  # the default, left out so existing spec strings keep their name
+    for kind, default in OPTIONAL_DEFAULTS.items():
+        if canon.get(kind) == default:
+            del canon[kind]  # the default, left out so existing spec strings keep their name
     cell = canon["cell"]
     for kind in ("sum", "alldiff", "redundant"):
         part = ENCODERS[kind][canon[kind].split(":")[0]]

@@ -7,7 +7,9 @@ Parts (``ENCODERS`` kinds):
   ``pysat.card`` encoding;
 * ``sum``   -- run sums (:mod:`.sums`: combo, table, mdd, pb:<pysat.pb encoding>, lazy);
 * ``alldiff`` -- per run and digit at-most-one (:mod:`.alldiff`), or ``none``;
-* ``redundant`` -- extra, logically implied clauses (``domain``, ``combo``).
+* ``redundant`` -- extra, logically implied clauses (``domain``, ``combo``);
+* ``ties`` -- how a two-letter cryptic clue's digits select its sum (:mod:`.letters`:
+  ``split``, the default, or ``pairs``, the encoder before 2026-12).
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
@@ -25,12 +27,13 @@ from typing import Any
 from pysat.formula import CNF, IDPool
 
 from ... import combos, deadline
+from ...gcpause import gc_paused
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
 from ..base import Encoding, Part
 from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
 from .cells import CELL_ENCODINGS, CellEncoding, Direct, Log, Order
-from .letters import encode_letters, letter, run_targets
+from .letters import TIES, encode_letters, letter, run_targets
 from .pool import Clauses, Pool
 from .sums import SUMS, SumBuilder, Target, encode_combo
 
@@ -78,6 +81,18 @@ class CNFEncoding(Encoding):
             self.pool.top += 1
             v = self._ids[key] = self.pool.top
         return v
+
+    def vars(self, keys: list[tuple[Any, ...]]) -> list[int]:
+        """The variables named by ``keys`` (distinct), in order, as ``var`` would number them: when
+        none exists yet (the usual case: a run's selectors), one block of fresh ids."""
+        ids = self._ids
+        if not ids.keys().isdisjoint(keys):
+            return [self.var(*key) for key in keys]
+        first = self.pool.top + 1
+        self.pool.top += len(keys)
+        fresh = range(first, self.pool.top + 1)
+        ids.update(zip(keys, fresh, strict=True))
+        return list(fresh)
 
     def one_of(self, lits: list[int]) -> list[list[int]]:
         """At least one plus at-most-one by the spec's ``amo`` encoding, as clauses."""
@@ -237,13 +252,22 @@ def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
 
 
 def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
-    """The puzzle as CNF under a canonical CNF spec (see :func:`..parse_spec`)."""
+    """The puzzle as CNF under a canonical CNF spec (see :func:`..parse_spec`), built with
+    the garbage collector paused (:mod:`kakurolab.gcpause`: clause lists form no cycles)."""
     start = time.perf_counter()
+    with gc_paused():
+        enc = _encode_cnf(puzzle, spec)
+    enc.encode_time = time.perf_counter() - start
+    return enc
+
+
+def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     enc = CNFEncoding(puzzle, spec)
     root = _presolve(enc) if spec.get("pre") == "root" else None
     targets: list[list[Target]] = []
+    ties = spec.get("ties") or DEFAULT_TIES
     for index, run in enumerate(puzzle.runs):
-        found, clauses = run_targets(enc, index, run)
+        found, clauses = run_targets(enc, index, run, ties)
         targets.append(found)
         enc.clauses += clauses
     sum_encoding = SUMS[spec.name("sum")]
@@ -275,7 +299,6 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
         if redundant is not None:
             enc.clauses += redundant(enc, index, run, targets[index], None)
         enc.clauses += encode_alldiff(enc, run, alldiff)
-    enc.encode_time = time.perf_counter() - start
     return enc
 
 
@@ -321,6 +344,7 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
             "root", "presolve: cell and letter domains narrowed by native root propagation"
         ),
     },
+    "ties": {name: Part(name, doc) for name, (_, doc) in TIES.items()},
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -329,6 +353,13 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
 }
 
 CNF_DEFAULTS = {"cell": "direct", "amo": "auto", "sum": "combo", "redundant": "none"}
+
+DEFAULT_TIES = "split"
+"""``ties`` when a spec names none: left out of canonical specs (as ``pre=none`` is), so the
+spec strings from before the part existed keep their names."""
+
+OPTIONAL_DEFAULTS = {"pre": "none", "ties": DEFAULT_TIES}
+"""Parts a canonical spec leaves out when they have these values."""
 
 CNF_PRESETS: dict[str, tuple[str, str]] = {
     "naive": (
@@ -365,6 +396,8 @@ __all__ = [
     "CNF_DEFAULTS",
     "CNF_ENCODERS",
     "CNF_PRESETS",
+    "DEFAULT_TIES",
+    "OPTIONAL_DEFAULTS",
     "CNFEncoding",
     "Direct",
     "Log",

@@ -17,6 +17,7 @@ returns them), and offers three views that constraint encodings build on (the
 
 from __future__ import annotations
 
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 
@@ -30,7 +31,11 @@ class CellEncoding(ABC):
     """The variables of every white cell under one scheme."""
 
     def __init__(self, enc: VarPool) -> None:
-        self.enc = enc
+        # A weak reference: the pool owns its cell encoding, and a cycle between them would
+        # leave a finished encoding's thousands of clause lists to the cyclic garbage
+        # collector instead of freeing them at once (on PE424 those collections cost more
+        # than loading the clauses into the solver).
+        self.enc: VarPool = weakref.proxy(enc)
         self._eq: dict[tuple[Cell, int], int] = {}
         self.allowed: dict[Cell, tuple[int, ...]] = {}
         self._by_digit: dict[tuple[Cell, ...], list[list[int]]] = {}

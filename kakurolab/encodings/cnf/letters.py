@@ -6,11 +6,23 @@ cell's digit.  Each run gets a one-hot over its feasible sums (``("sum", run, s)
 encodings constrain the cells under these guards, and here the guards are tied to the clue:
 
 * one letter ``L``: ``sum_s <-> L = s``;
-* two letters ``XY``: ``sum_s -> X = s // 10 and Y = s % 10``, ``X = a and Y = b -> sum_{10a+b}``
-  (or a conflict when ``10a + b`` is no feasible sum), and ``X != 0``.
+* two letters ``XY``: ``sum_s -> X = s // 10 and Y = s % 10``, ``X != 0``, and back from the
+  letters to the sums by one of two ties (the spec's ``ties`` part):
+
+  - ``split`` (the default): each digit is tied on its own, ``X = a -> OR{sum_s : s // 10 = a}``
+    and ``Y = b -> OR{sum_s : s % 10 = b}``: about 19 clauses per run;
+  - ``pairs`` (the encoder before 2026-12): ``X = a and Y = b -> sum_{10a+b}`` (or a conflict
+    when ``10a + b`` is no feasible sum), one clause per digit pair: about 90 per run.
+
+  Both formulas have the same models (the guards are one-hot and each fixes both letters),
+  and unit propagation derives as much from ``split``: once ``X = a`` holds, the guards of
+  other tens are false, so ``Y = b -> OR{...}`` keeps only ``sum_{10a+b}``, which is what
+  the pair clause said.  ``pairs`` stays for certificates made by that encoder.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ... import combos
 from ...check import clue_values
@@ -32,6 +44,11 @@ def letter(enc: Pool, ch: str, d: int) -> int:
     return lit
 
 
+def letter_row(enc: Pool, ch: str) -> list[int]:
+    """The literals ``letter ch = 0`` .. ``letter ch = 9``."""
+    return [letter(enc, ch, d) for d in range(10)]
+
+
 def letter_digits(enc: Pool, ch: str) -> tuple[int, ...]:
     """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
     mask = enc.letter_masks.get(ch, combos.ALL_LETTER_DIGITS)
@@ -46,17 +63,18 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     clauses: Clauses = []
     add = clauses.append
     allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
+    rows = {ch: letter_row(enc, ch) for ch in LETTERS}
     for ch in LETTERS:
-        clauses += enc.one_of([letter(enc, ch, d) for d in allowed[ch]])
+        clauses += enc.one_of([rows[ch][d] for d in allowed[ch]])
         if len(allowed[ch]) < 10:
-            clauses.extend([-letter(enc, ch, d)] for d in range(10) if d not in allowed[ch])
+            clauses.extend([-rows[ch][d]] for d in range(10) if d not in allowed[ch])
     for d in range(10):
-        clauses += enc.one_of([letter(enc, ch, d) for ch in LETTERS if d in allowed[ch]])
+        clauses += enc.one_of([rows[ch][d] for ch in LETTERS if d in allowed[ch]])
     for cell, ch in puzzle.shown_letters.items():
         digits = enc.cells.allowed[cell]
-        add([-letter(enc, ch, 0)])  # white cells hold 1-9
+        add([-rows[ch][0]])  # white cells hold 1-9
         for d in range(1, 10):
-            lit = letter(enc, ch, d)
+            lit = rows[ch][d]
             if d not in digits:
                 add([-lit])
                 continue
@@ -66,12 +84,23 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     return clauses
 
 
+_BY_SHAPE: dict[tuple[int, int, bool], list[int]] = {}
+"""Feasible totals of a letter clue with no presolve, per (run length, number of letters,
+doubled letter): the same for every run of that shape."""
+
+
 def _feasible(enc: Pool, run: Run) -> list[int]:
     """The totals the run's clue can stand for, given the letters' remaining digits."""
     length = len(run)
     clue = run.clue
     if clue is None:
         return [s for s in combos.feasible_sums(length) if combos.count(length, s)]
+    if clue.letters is not None and not enc.letter_masks:  # depends on the clue's shape only
+        shape = (length, len(clue.letters), clue.letters[0] == clue.letters[-1])
+        found = _BY_SHAPE.get(shape)
+        if found is None:
+            found = _BY_SHAPE[shape] = [s for s in clue_values(run) if combos.count(length, s)]
+        return list(found)
     values = clue_values(run)
     if clue.letters is not None and enc.letter_masks:
         tens, units = enc.letter_masks[clue.letters[0]], enc.letter_masks[clue.letters[-1]]
@@ -82,7 +111,9 @@ def _feasible(enc: Pool, run: Run) -> list[int]:
     return [s for s in values if combos.count(length, s)]
 
 
-def run_targets(enc: Pool, index: int, run: Run) -> tuple[list[Target], Clauses]:
+def run_targets(
+    enc: Pool, index: int, run: Run, ties: str = "split"
+) -> tuple[list[Target], Clauses]:
     """The run's (total, guard) pairs, and the clauses that define the guards (their
     exactly-one; for letter clues, their ties to the letters).  An impossible clue yields no
     target (and an empty clause).  A letter clue left with one feasible total is a known
@@ -104,7 +135,7 @@ def run_targets(enc: Pool, index: int, run: Run) -> tuple[list[Target], Clauses]
         if len(clue.letters) == 2:
             add([letter(enc, first, total // 10)])
         return [(total, None)], clauses
-    guards = {s: enc.var("sum", index, s) for s in feasible}
+    guards = dict(zip(feasible, enc.vars([("sum", index, s) for s in feasible]), strict=True))
     if clue is None or clue.letters is None:
         clauses += enc.one_of(list(guards.values()))
     else:
@@ -114,28 +145,71 @@ def run_targets(enc: Pool, index: int, run: Run) -> tuple[list[Target], Clauses]
     if clue is not None and clue.letters is not None:
         if len(clue.letters) == 1:
             ch = clue.letters
+            row = letter_row(enc, ch)
             for d in letter_digits(enc, ch):
                 if d in guards:
-                    add([-guards[d], letter(enc, ch, d)])
-                    add([-letter(enc, ch, d), guards[d]])
+                    add([-guards[d], row[d]])
+                    add([-row[d], guards[d]])
                 else:
-                    add([-letter(enc, ch, d)])
+                    add([-row[d]])
         else:
             first, second = clue.letters[0], clue.letters[1]
-            add([-letter(enc, first, 0)])
+            tens, units = letter_row(enc, first), letter_row(enc, second)
+            add([-tens[0]])
             for s, g in guards.items():
-                add([-g, letter(enc, first, s // 10)])
-                add([-g, letter(enc, second, s % 10)])
-            units = letter_digits(enc, second)
-            for a in letter_digits(enc, first):
-                if a == 0:
-                    continue
-                for b in units:
-                    if first == second and a != b:
-                        continue
-                    s = 10 * a + b
-                    body = [-letter(enc, first, a), -letter(enc, second, b)]
-                    if first == second:
-                        body = body[:1]
-                    add([*body, guards[s]] if s in guards else body)
+                add([-g, tens[s // 10]])
+                add([-g, units[s % 10]])
+            clauses += TIES[ties][0](enc, first, second, guards)
     return list(guards.items()), clauses
+
+
+def _tie_pairs(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Clauses:
+    """``X = a and Y = b -> sum_{10a+b}`` for every digit pair (a conflict without that sum)."""
+    clauses: Clauses = []
+    add = clauses.append
+    units = letter_digits(enc, second)
+    for a in letter_digits(enc, first):
+        if a == 0:
+            continue
+        for b in units:
+            if first == second and a != b:
+                continue
+            s = 10 * a + b
+            body = [-letter(enc, first, a), -letter(enc, second, b)]
+            if first == second:
+                body = body[:1]
+            add([*body, guards[s]] if s in guards else body)
+    return clauses
+
+
+def _tie_split(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Clauses:
+    """``X = a -> OR{sum_s : s // 10 = a}`` and ``Y = b -> OR{sum_s : s % 10 = b}`` (a unit
+    ``X != a`` when no feasible sum has that digit).  For a doubled letter (``AA``, only
+    multiples of 11) both ties are the same clause, written once."""
+    by_tens: list[list[int]] = [[] for _ in range(10)]
+    by_units: list[list[int]] = [[] for _ in range(10)]
+    for s, g in guards.items():
+        by_tens[s // 10].append(g)
+        by_units[s % 10].append(g)
+    tens, units = letter_row(enc, first), letter_row(enc, second)
+    clauses = [[-tens[a], *by_tens[a]] for a in letter_digits(enc, first) if a]
+    if first != second:
+        clauses += [[-units[b], *by_units[b]] for b in letter_digits(enc, second)]
+    return clauses
+
+
+TieBuilder = Callable[[Pool, str, str, dict[int, int]], Clauses]
+
+TIES: dict[str, tuple[TieBuilder, str]] = {
+    "split": (
+        _tie_split,
+        "two-letter clues: each letter's digit tied to the feasible sums on its own (~19 "
+        "clauses per run)",
+    ),
+    "pairs": (
+        _tie_pairs,
+        "two-letter clues: one clause per tens/units digit pair (~90 per run; the encoder "
+        "before 2026-12, kept for its certificates)",
+    ),
+}
+"""``ties`` part value -> (builder, doc): how a two-letter clue's digits select its sum."""

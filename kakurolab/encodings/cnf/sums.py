@@ -69,6 +69,35 @@ def _guard_links(targets: list[Target], selectors: dict[int, list[int]]) -> Clau
     return out
 
 
+@dataclass(frozen=True)
+class ComboLayout:
+    """The digit sets of one run shape, in the order ``encode_combo`` numbers their selectors:
+    per total (in the targets' order) its admissible sets, then per digit the positions (in
+    that flat order) of the sets holding it.  Cached per (length, totals, digits present), so
+    the hundreds of runs of a data set with one shape share the set arithmetic."""
+
+    masks: tuple[int, ...]
+    spans: tuple[tuple[int, int], ...]
+    """Per total, the slice of ``masks`` holding its sets."""
+    holders: tuple[tuple[int, ...], ...]
+    """Per digit 0-9, the positions in ``masks`` of the sets holding it (0: none)."""
+
+
+@cache
+def combo_layout(length: int, totals: tuple[int, ...], present: int) -> ComboLayout:
+    masks: list[int] = []
+    spans = []
+    for total in totals:
+        first = len(masks)
+        masks += [m for m in combos.combos(length, total) if not m & ~present]
+        spans.append((first, len(masks)))
+    holders = tuple(
+        tuple(i for i, m in enumerate(masks) if m >> (d - 1) & 1) if d else ()
+        for d in range(10)
+    )
+    return ComboLayout(tuple(masks), tuple(spans), holders)
+
+
 def encode_combo(
     enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
@@ -89,31 +118,24 @@ def encode_combo(
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
             clauses.extend([by_digit[d] for d in combos.digits_of(sets[0])])
             return clauses
-    var = enc.var
-    by_total: dict[int, list[int]] = {}
-    holders: list[list[int]] = [[] for _ in range(10)]
-    all_sels: list[int] = []
-    digits_of = combos.digits_of
-    for total, _guard in targets:
-        sels = by_total.setdefault(total, [])
-        for mask in combos.combos(length, total):
-            if mask & ~present:
-                continue
-            sel = var("combo", index, mask)
-            sels.append(sel)
-            all_sels.append(sel)
-            for d in digits_of(mask):
-                holders[d].append(sel)
+    layout = combo_layout(length, tuple(total for total, _ in targets), present)
+    all_sels = enc.vars([("combo", index, mask) for mask in layout.masks])
     if arg == "lean":  # at-most-one is implied: two chosen sets would need too many digits
         clauses.append(all_sels)
     else:
         clauses += enc.one_of(all_sels)
-    clauses += _guard_links(targets, by_total)
+    for (first, last), (_total, guard) in zip(layout.spans, targets, strict=True):
+        if guard is None:
+            continue
+        sels = all_sels[first:last]
+        clauses.extend([[-sel, guard] for sel in sels])
+        clauses.append([-guard, *sels])
+    var = enc.var
     for d in range(1, 10):
         # A cell holds d <-> the chosen set holds d (a unit -lit if no set does).  Cryptic
         # runs admit many sets: an occurrence literal then carries both directions, so each
         # set costs binary clauses instead of one clause over all the run's cells per digit.
-        cell_lits, sels = by_digit[d], holders[d]
+        cell_lits, sels = by_digit[d], [all_sels[i] for i in layout.holders[d]]
         if len(cell_lits) > 1 and len(sels) > 2:
             occ = var("occurs", index, d)
             clauses.extend([[-lit, occ] for lit in cell_lits])
