@@ -9,12 +9,16 @@ from ..errors import KakuroError
 from ..fileio import read_text
 from ..logic import STATE_HELP, Contradiction, State, cell_name, next_hint, parse_state
 from ..model import Puzzle
-from ._common import add_puzzle_args, add_timeout_arg, emit_json, load_all
+from ._common import add_puzzle_args, add_timeout_arg, emit_json, load_all, report_unsat
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "hint", help="the next human deduction and the cell(s) it fixes (standard and cryptic)"
+        "hint", help="the next human deduction and the cell(s) it fixes (standard and cryptic)",
+        epilog="exit status: 0 a hint (or none found), 1 unsat (deduction from the blank grid "
+        "meets a contradiction before its hint: no solution) or --timeout, 2 invalid input or "
+        "a --state that cannot be completed. A hint is one step: it does not ask a solver "
+        "whether the puzzle has a solution at all (solve, unique or count do).",
     )
     add_puzzle_args(parser, many=False)
     add_state_arg(parser)
@@ -78,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         hint = next_hint(puzzle, start, timeout=args.timeout)
     except Contradiction as exc:
+        if args.state is None:  # from the blank grid: the puzzle has no solution
+            report_unsat(puzzle.id, exc, args.json)
+            return 1
         raise Contradiction(f"the state cannot be completed: {exc}") from None
     if args.json:
         emit_json({"id": puzzle.id, **hint.to_json()})
