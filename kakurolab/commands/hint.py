@@ -10,15 +10,18 @@ from ..fileio import read_text
 from ..logic import STATE_HELP, Contradiction, State, cell_name, next_hint, parse_state
 from ..model import Puzzle
 from ._common import add_puzzle_args, add_timeout_arg, emit_json, load_all, report_unsat
+from ._solving import exit_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "hint", help="the next human deduction and the cell(s) it fixes (standard and cryptic)",
-        epilog="exit status: 0 a hint (or none found), 1 unsat (deduction from the blank grid "
-        "meets a contradiction before its hint: no solution) or --timeout, 2 invalid input or "
-        "a --state that cannot be completed. A hint is one step: it does not ask a solver "
-        "whether the puzzle has a solution at all (solve, unique or count do).",
+        epilog=exit_help(
+            "a hint was found or no technique applies (a hint is one step and asks no solver "
+            "whether a solution exists: solve, unique and count do)",
+            "the deduction from the blank grid meets a contradiction before its hint (unsat: "
+            "no solution) or --timeout ran out; a --state that cannot be completed is bad input",
+        ),
     )
     add_puzzle_args(parser, many=False)
     add_state_arg(parser)
