@@ -53,3 +53,26 @@ def pattern_grid(size: int) -> Puzzle:
 
     grid = tuple(tuple(square(r, c) for c in range(size)) for r in range(size))
     return Puzzle(f"pattern{size}", grid)
+
+
+def tiled_bank_grid(tiles: int = 3, size: str = "20x20", difficulty: str = "hard") -> tuple[
+    Puzzle, dict[tuple[int, int], int]
+]:
+    """A real unique large puzzle built fast: ``tiles`` x ``tiles`` verified bank bases side
+    by side (each sheet's clue row and column end the runs of its neighbours, so the blocks
+    stay independent and the whole has one solution); with that solution (cell -> digit).
+    Three 20x20 tiles make a 60x60 of 2,222 white cells."""
+    from kakurolab import bank
+
+    bases = bank.bases(size, difficulty)
+    rows, cols = bases[0].puzzle.shape
+    grid: list[tuple[Square, ...]] = []
+    solution: dict[tuple[int, int], int] = {}
+    for bi in range(tiles):
+        picked = [bases[(bi * tiles + bj) % len(bases)] for bj in range(tiles)]
+        for r in range(rows):
+            grid.append(tuple(sq for base in picked for sq in base.puzzle.grid[r]))
+        for bj, base in enumerate(picked):
+            for (r, c), digit in base.solution.values.items():
+                solution[(bi * rows + r, bj * cols + c)] = digit
+    return Puzzle(f"tiled{tiles * rows}", tuple(grid)), solution

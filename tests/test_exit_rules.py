@@ -142,17 +142,19 @@ VERDICT_COMMANDS: dict[str, Callable[[Path], list[str]]] = {
     "solve": lambda t: [],
     "unique": lambda t: [],
     "certify": lambda t: ["-o", str(t / "certs")],
+    "count": lambda t: [],
     "explain": lambda t: [],
     "grade": lambda t: [],
 }
-"""The commands that give a verdict on the whole puzzle (hint answers one step, count a
-number: zero solutions is its exact answer)."""
+"""The commands that give a verdict on the whole puzzle (count too: zero solutions, exact, is
+``unsat``; hint answers one step, see the test below)."""
 
 
 @pytest.mark.parametrize("command", sorted(VERDICT_COMMANDS))
 def test_a_puzzle_without_solution_is_unsat_everywhere(command, tmp_path, capsys) -> None:
     """Clues that are each possible but clash (a+b = a+c = 3, c+d = 4, b+d = 5): ``unsat``
-    and exit 1 on every command (explain and grade once called it solved)."""
+    and exit 1 on every command (explain and grade once called it solved, count said "0
+    solutions" with exit 0)."""
     import json
 
     from _puzzles import square
@@ -168,3 +170,30 @@ def test_a_puzzle_without_solution_is_unsat_everywhere(command, tmp_path, capsys
     assert main([command, str(path), "--json", *extra]) == 1
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert "unsat" in (rows[0].get("status"), rows[0].get("verdict"))
+    if command == "count":
+        assert rows[0]["n_solutions"] == 0 and rows[0]["complete"] is True
+
+
+def test_a_hint_says_unsat_when_its_deduction_meets_the_contradiction(tmp_path, capsys) -> None:
+    """hint answers one step and asks no solver: when the deduction leading to its step meets
+    a contradiction (3 in two cells crosses 17 in two cells: no digit fits) it says ``unsat``
+    and exits 1; when the step comes first (the clash above needs a written digit), the step
+    is the hint, sound for any solution there may be, and exit 0."""
+    import json
+
+    from _puzzles import square
+
+    from kakurolab.formats import dumps
+
+    clash, later = tmp_path / "clash.kakuro", tmp_path / "later.kakuro"
+    clash.write_text(dumps([square((3, 17), (3, 10))], "kakuro"))
+    later.write_text(dumps([square((3, 5), (3, 4))], "kakuro"))
+    assert main(["solve", str(clash)]) == 1 and main(["solve", str(later)]) == 1
+    capsys.readouterr()
+    assert main(["hint", str(clash)]) == 1
+    assert "unsat" in capsys.readouterr().out
+    assert main(["hint", str(clash), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["status"] == "unsat"
+    assert main(["hint", str(later), "--json"]) == 0
+    hint = json.loads(capsys.readouterr().out)
+    assert hint["fixes"] and "status" not in hint

@@ -51,7 +51,8 @@ def up_only(args: argparse.Namespace) -> int:
 
 def exact(args: argparse.Namespace) -> int:
     """Exact solution counts by pyganak, projected on cells and letters (exit 0; 1 when
-    ``--timeout`` stopped a count: its process is killed, as pyganak cannot be interrupted)."""
+    ``--timeout`` stopped a count, its process killed as pyganak cannot be interrupted, or a
+    puzzle has no solution: unsat, as on every other command)."""
     spec = _cnf_spec(args, EXACT_DEFAULT, "--exact")
     batch = Batch.load(args)
     unfinished = 0
@@ -88,5 +89,7 @@ def exact(args: argparse.Namespace) -> int:
             "time_s": round(elapsed, 6),
         }
         noun = "solution" if n == 1 else "solutions"
-        emit(args, obj, [f"{puzzle.id}: {n} {noun} (exact, pyganak; {elapsed:.3f} s)"])
+        unsat = "" if n else ": unsat, no solution"
+        unfinished += not n
+        emit(args, obj, [f"{puzzle.id}: {n} {noun} (exact, pyganak; {elapsed:.3f} s){unsat}"])
     return batch.exit_code(1 if unfinished else 0)

@@ -25,8 +25,9 @@ DEFAULT_LIMIT = 100
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "count", help="count solutions (distinct grids) up to a limit", epilog=exit_help(
-            "every count finished (exact, or stopped at --limit)",
-            "the timeout cut a count short or the solver failed",
+            "every count finished (exact, or stopped at --limit) with at least one solution",
+            "some puzzle has no solution (unsat: 0 solutions, exact), or the timeout cut a "
+            "count short or the solver failed",
         ),
     )
     add_solver_args(parser)
@@ -59,7 +60,7 @@ def describe(result: Result, limit: int | None) -> str:
     n = result.n_solutions
     noun = "solution" if n == 1 else "solutions"
     if result.complete:
-        return f"{n} {noun} (exact)"
+        return f"{n} {noun} (exact)" if n else "0 solutions (exact): unsat, no solution"
     if limit is not None and n >= limit:
         return f"at least {n} {noun} (stopped at --limit {limit})"
     return f"at least {n} {noun} ({'error' if result.status is Status.ERROR else 'timeout'})"
@@ -76,13 +77,13 @@ def run(args: argparse.Namespace) -> int:
     backend = make_backend(args)
     batch, puzzles = puzzles_with_progress(args, "count")
     tally = Tally(backend, batch)
-    unfinished = 0
+    unfinished = 0  # cut short, or no solution: exit 1 as solve and unique say unsat
     for puzzle in puzzles:
         result = count(puzzle, limit, backend=backend, timeout=args.timeout)
         verdict = count_verdict(result)
         tally.add(verdict)
         reached = result.complete or (limit is not None and result.n_solutions >= limit)
-        unfinished += not reached
+        unfinished += not reached or verdict == Verdict.UNSAT.value
         obj = record(
             puzzle, status_name(result), result, result.solution,
             verdict=verdict, n_solutions=result.n_solutions, complete=result.complete,

@@ -9,12 +9,19 @@ from ..errors import KakuroError
 from ..fileio import read_text
 from ..logic import STATE_HELP, Contradiction, State, cell_name, next_hint, parse_state
 from ..model import Puzzle
-from ._common import add_puzzle_args, add_timeout_arg, emit_json, load_all
+from ._common import add_puzzle_args, add_timeout_arg, emit_json, load_all, report_unsat
+from ._solving import exit_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "hint", help="the next human deduction and the cell(s) it fixes (standard and cryptic)"
+        "hint", help="the next human deduction and the cell(s) it fixes (standard and cryptic)",
+        epilog=exit_help(
+            "a hint was found or no technique applies (a hint is one step and asks no solver "
+            "whether a solution exists: solve, unique and count do)",
+            "the deduction from the blank grid meets a contradiction before its hint (unsat: "
+            "no solution) or --timeout ran out; a --state that cannot be completed is bad input",
+        ),
     )
     add_puzzle_args(parser, many=False)
     add_state_arg(parser)
@@ -78,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         hint = next_hint(puzzle, start, timeout=args.timeout)
     except Contradiction as exc:
+        if args.state is None:  # from the blank grid: the puzzle has no solution
+            report_unsat(puzzle.id, exc, args.json)
+            return 1
         raise Contradiction(f"the state cannot be completed: {exc}") from None
     if args.json:
         emit_json({"id": puzzle.id, **hint.to_json()})
