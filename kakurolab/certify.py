@@ -164,26 +164,33 @@ def _solve(
     name: str, clauses: Iterable[list[int]], *, proof: bool, at: float | None = None
 ) -> tuple[bool | None, Any, float]:
     """Solve (with a DRAT proof when asked); None instead of an answer when the deadline
-    ``at`` (a ``time.perf_counter()`` value) passes first: a timer interrupts the solver."""
-    import threading
+    ``at`` (a ``time.perf_counter()`` value) passes first, stopped the way every pysat session
+    is (:func:`~kakurolab.backends.pysat.solve_until`: CaDiCaL cannot be interrupted)."""
+    start = time.perf_counter()
+    if at is None:
+        answer, out = _solve_here(name, clauses, proof, None)
+        return answer, out, time.perf_counter() - start
+    clauses = list(clauses)
+    # loading a large formula and CaDiCaL's preprocessing heed no clock: past a deadline the
+    # child doing them is killed
+    found = deadlines.in_child(lambda: _solve_here(name, clauses, proof, at), at)
+    answer, out = found if found is not None else (None, None)
+    return answer, out, time.perf_counter() - start
 
+
+def _solve_here(
+    name: str, clauses: Iterable[list[int]], proof: bool, at: float | None
+) -> tuple[bool | None, Any]:
     from pysat.solvers import Solver
 
-    start = time.perf_counter()
+    from .backends.pysat import solve_until
+
     with Solver(name=name, bootstrap_with=clauses, with_proof=proof) as solver:
-        if at is None:
-            answer: bool | None = bool(solver.solve())
-        else:
-            timer = threading.Timer(max(0.0, at - time.perf_counter()), solver.interrupt)
-            timer.start()
-            try:
-                answer = solver.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
+        answer = solve_until(solver, at)
         out = None
         if answer is not None:
             out = solver.get_model() if answer else (solver.get_proof() if proof else None)
-    return answer, out, time.perf_counter() - start
+    return answer, out
 
 
 def certify(

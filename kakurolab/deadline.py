@@ -10,10 +10,10 @@ caller can answer "unknown (timeout)" on time instead of late.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -57,3 +57,46 @@ def checked(items: Iterable[T]) -> Iterator[T]:
     for item in items:
         check()
         yield item
+
+
+def in_child(work: Callable[[], T], at: float) -> T | None:
+    """``work()`` in a forked child killed at ``at`` (a ``time.perf_counter()`` value): its
+    result, or None when the deadline passes first.  For work no clock check can stop (a
+    solver loading a large formula, CaDiCaL's preprocessing).  Where no child can be forked
+    (a platform without fork, a daemonic worker whose parent holds the hard limit) the work
+    runs here; an exception in the child is raised again here."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods() or (
+        multiprocessing.current_process().daemon
+    ):
+        return work()
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(work, send), daemon=True)
+    process.start()
+    send.close()
+    try:
+        if not receive.poll(max(0.0, at - time.perf_counter())):
+            return None
+        ok, value = receive.recv()
+    except EOFError:
+        raise RuntimeError(f"the child process died (exit code {process.exitcode})") from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receive.close()
+    if not ok:
+        raise value
+    result: T = value
+    return result
+
+
+def _child(work: Callable[[], object], send: Any) -> None:
+    try:
+        message: tuple[bool, object] = (True, work())
+    except BaseException as exc:  # the parent raises it again
+        message = (False, exc)
+    send.send(message)
+    send.close()

@@ -234,3 +234,16 @@ def test_bench_hint_on_a_60x60_within_5_s(kind, tmp_path) -> None:
         assert done.returncode == 0, done.stderr
     print(f"hint on 60x60 {kind}: best {min(times):.2f} s of {[round(t, 2) for t in times]}")
     assert min(times) < HINT_60_TARGET_S
+
+
+def test_work_in_a_child_is_stopped_at_its_deadline() -> None:
+    """deadline.in_child: the answer when the work ends in time, None (the child killed) when
+    it does not, and the child's exception raised again here."""
+    from kakurolab.deadline import in_child
+
+    assert in_child(lambda: sum(range(10)), time.perf_counter() + 30) == 45
+    start = time.perf_counter()
+    assert in_child(lambda: time.sleep(60), time.perf_counter() + 0.3) is None
+    assert time.perf_counter() - start < 0.3 + SLACK
+    with pytest.raises(ZeroDivisionError):
+        in_child(lambda: 1 // 0, time.perf_counter() + 30)

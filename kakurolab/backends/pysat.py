@@ -43,6 +43,39 @@ def _interruptible(solver: Any) -> bool:
     return True
 
 
+def solve_until(
+    solver: Any, deadline: float | None, *, interruptible: bool | None = None
+) -> bool | None:
+    """``solver.solve()`` stopped at ``deadline`` (a ``time.perf_counter()`` value): None when
+    it passes first.  A timer interrupts a solver that implements ``interrupt``; CaDiCaL in
+    PySAT does not, so it solves in conflict-budgeted calls of doubling size, the clock checked
+    between them (learnt clauses, and a proof being written, carry over from call to call)."""
+    if deadline is None:
+        return bool(solver.solve())
+    if deadline - time.perf_counter() <= 0:
+        return None
+    if interruptible is None:
+        interruptible = _interruptible(solver)
+    if interruptible:
+        timer = threading.Timer(max(0.0, deadline - time.perf_counter()), solver.interrupt)
+        timer.start()
+        try:
+            answer: bool | None = solver.solve_limited(expect_interrupt=True)
+            return answer
+        finally:
+            timer.cancel()
+            solver.clear_interrupt()
+    budget = SLICE_CONFLICTS
+    while True:
+        solver.conf_budget(budget)
+        answer = solver.solve_limited()
+        if answer is not None:
+            return answer
+        if time.perf_counter() >= deadline:
+            return None
+        budget = min(budget * 2, MAX_SLICE_CONFLICTS)
+
+
 @cache
 def _aliases() -> dict[str, str]:
     """Every name PySAT's ``SolverNames`` lists -> the canonical name (its attribute).
@@ -182,33 +215,7 @@ class PySATSession(Session):
         self.calls += 1
         if self.stale:
             self._rebuild()
-        if deadline is None:
-            return self.solver.solve()
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            return None
-        if not self.interruptible:
-            return self._solve_in_slices(deadline)
-        timer = threading.Timer(remaining, self.solver.interrupt)
-        timer.start()
-        try:
-            return self.solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-            self.solver.clear_interrupt()
-
-    def _solve_in_slices(self, deadline: float) -> bool | None:
-        """For solvers without ``interrupt`` (CaDiCaL in PySAT): conflict-budgeted calls of
-        doubling size, checking the clock between them; learnt clauses carry over."""
-        budget = SLICE_CONFLICTS
-        while True:
-            self.solver.conf_budget(budget)
-            answer = self.solver.solve_limited()
-            if answer is not None:
-                return answer
-            if time.perf_counter() >= deadline:
-                return None
-            budget = min(budget * 2, MAX_SLICE_CONFLICTS)
+        return solve_until(self.solver, deadline, interruptible=self.interruptible)
 
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
         deadline = None if timeout is None else time.perf_counter() + timeout
