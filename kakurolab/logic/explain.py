@@ -184,7 +184,11 @@ class Engine:
             technique, agenda = self.techniques[i], self._agendas[i]
             found = self._targets[i]
             if found is None:
-                found = self._targets[i] = targets(self.puzzle, technique.scope)
+                try:
+                    found = self._targets[i] = targets(self.puzzle, technique.scope)
+                except deadlines.EncodingTimeout:
+                    self.timed_out = True
+                    return None
                 agenda.heap = list(range(len(found.items)))
                 agenda.members = set(agenda.heap)
             items = found.items

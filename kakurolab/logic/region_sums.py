@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import accumulate
 
+from .. import deadline as deadlines
 from ..combos import bit, digits_of
 from ..model import Cell, Direction, Puzzle, Run
 from ..propagation.kernel import RunTable, revise_cached, run_table
@@ -69,6 +70,7 @@ def regions_of(puzzle: Puzzle) -> tuple[Region, ...]:
         for i in range(len(lines)):
             band: set[Cell] = set()
             for last in lines[i:]:
+                deadlines.check()
                 band.update(by_line[last])
                 areas = _components(band)
                 if all(len(area) > MAX_AREA for area in areas):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import deadline as deadlines
 from ..model import Cell, Puzzle, Run
 from .region_sums import regions_of
 from .swaps import rectangles_of
@@ -33,6 +34,8 @@ class Targets:
 def _watching(items: Iterable[Any], cells_of: Callable[[Any], Iterable[Cell]]) -> dict:
     watch: dict[Cell, list[int]] = {}
     for i, item in enumerate(items):
+        if not i % 1024:
+            deadlines.check()
         for cell in cells_of(item):
             watch.setdefault(cell, []).append(i)
     return {cell: tuple(dict.fromkeys(ids)) for cell, ids in watch.items()}
@@ -82,7 +85,9 @@ _CACHE_SIZE = 32
 
 
 def targets(puzzle: Puzzle, scope: str) -> Targets:
-    """The scope's targets for ``puzzle`` (built once per puzzle object)."""
+    """The scope's targets for ``puzzle`` (built once per puzzle object).  Building them
+    checks the current deadline (:class:`~kakurolab.deadline.EncodingTimeout`): a large
+    grid's rectangles take most of a second."""
     entry = _CACHE.get(id(puzzle))
     if entry is None or entry[0] is not puzzle:
         if len(_CACHE) >= _CACHE_SIZE:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+from .. import deadline as deadlines
 from ..combos import bit, digits_of
 from ..model import Cell, Direction, Puzzle, Run
 from .candidates import State, cell_name
@@ -42,6 +43,7 @@ def rectangles_of(puzzle: Puzzle) -> tuple[Rectangle, ...]:
         for cell in run.cells:
             table[cell] = run
     for top in (r for r in puzzle.runs if r.direction is Direction.ACROSS):
+        deadlines.check()  # a 100x100 grid has some 50,000 rectangles: building them is long
         for i, a in enumerate(top.cells):
             for b in top.cells[i + 1 :]:
                 left, right = down_of.get(a), down_of.get(b)
