@@ -319,7 +319,7 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     if dupes:
         raise KakuroError(f"{where}: configuration label(s) {dupes} appear twice")
     report = data.get("report", {})
-    check_table(report, {"scatter": _SCATTER}, f"{where}: [report]")
+    check_table(report, {"scatter": _SCATTER, "growth": _GROWTH}, f"{where}: [report]")
     return Experiment(
         name=name,
         path=path,
@@ -340,6 +340,18 @@ _SCATTER = Rule(
     "a list of two configuration labels",
     lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v),
 )
+
+
+_GROWTH = Rule(
+    'a table of families, each a non-empty list of puzzle set names: {loose = ["loose"]}',
+    lambda v: isinstance(v, dict)
+    and bool(v)
+    and all(
+        isinstance(sets, list) and sets and all(isinstance(s, str) for s in sets)
+        for sets in v.values()
+    ),
+)
+"""``[report] growth``: which puzzle sets form one family for the growth exponents."""
 
 
 def _axes(entry: Any, where: str) -> dict[str, list[Any]]:

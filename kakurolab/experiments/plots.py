@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import require
 from ..fileio import replacing
+from .growth import families_of, growth
 from .results import Results, Row, by_config, run_time, solved, summary_table
 
 _MIN_TIME = 1e-4  # log axes need a floor; faster runs are drawn here
@@ -141,9 +142,49 @@ def time_vs_size(results: Results) -> str:
     return name
 
 
+def growth_plot(results: Results, groups: Mapping[str, Any] | None) -> str | None:
+    """Log-log time against white cells, one panel per family: each configuration's solved
+    runs (points) and its fitted power law (line, exponent b in the legend)."""
+    fits = growth(results.timed_rows, groups)
+    if not fits:
+        return None
+    plt = _pyplot()
+    families = list(dict.fromkeys(g.family for g in fits))
+    fig, axes = plt.subplots(
+        1, len(families), figsize=(5.2 * len(families) + 2, 4.5), squeeze=False
+    )
+    order = [e["configuration"] for e in summary_table(results.timed_rows)][:MAX_LINES]
+    rows_of = families_of(results.timed_rows, groups)
+    for ax, family in zip(axes[0], families, strict=True):
+        mine = {g.configuration: g for g in fits if g.family == family}
+        configs = by_config(rows_of[family])
+        for config in (c for c in order if c in mine):
+            fit, style = mine[config], _style(plt, order.index(config))
+            done = [r for r in configs[config] if solved(r)]
+            xs = [r["white_cells"] for r in done]
+            ax.scatter(xs, [max(run_time(r), _MIN_TIME) for r in done], s=8, alpha=0.5,
+                       color=style["color"], marker=style["marker"])
+            ends = [fit.min_whites, fit.max_whites]
+            ax.plot(ends, [fit.seconds_at(w) for w in ends], color=style["color"],
+                    linewidth=1.2, label=f"{config}: {fit.label()}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("white cells (log)")
+        ax.set_ylabel("time (s, log)")
+        ax.set_title(f"{results.name}: {family}")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6, loc="upper left", frameon=False)
+    name = _save(fig, results, "growth")
+    plt.close(fig)
+    return name
+
+
 def write_plots(results: Results, options: Mapping[str, Any] | None = None) -> list[str]:
     """All plots; the scatter pair comes from ``[report] scatter = [X, Y]`` or the best two."""
     made = [cactus(results), time_vs_size(results)]
+    groups = (options or {}).get("growth")
+    if (grown := growth_plot(results, groups if isinstance(groups, dict) else None)) is not None:
+        made.append(grown)
     pair = (options or {}).get("scatter")
     configs = set(by_config(results.timed_rows))
     if not isinstance(pair, list) or len(pair) != 2 or not set(map(str, pair)) <= configs:

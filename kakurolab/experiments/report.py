@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import tables
 from ..fileio import write_text
+from .growth import growth_table
 from .records import Row
 from .results import (
     Results,
@@ -238,6 +239,7 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         "up": up_table(rows),
         "disagreements": disagreement_table(rows),
         "skipped": skipped_table(results),
+        "growth": growth_table(results.timed_rows, _growth_groups(results)),
     }
     for name, table in tables.items():
         target = out / f"{name}.csv"
@@ -288,6 +290,15 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     if tables["sizes"]:
         md.append("## Encoding size\n")
         md.append(markdown(tables["sizes"]))
+    if tables["growth"]:
+        md.append("## Growth with size\n")
+        md.append(
+            "`exponent`: slope b of ln(time) against ln(white cells) over the solved runs "
+            "(time grows as whites^b), with its 95% t interval and r²; unsolved runs are "
+            "left out (a configuration that times out on the largest puzzles grows faster "
+            "than its exponent says).\n"
+        )
+        md.append(markdown(tables["growth"]))
     md.append("## Disagreements\n")
     md.append(
         markdown(tables["disagreements"])
@@ -312,6 +323,12 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     text = "\n".join(md)
     write_text(out / "report.md", text)
     return text
+
+
+def _growth_groups(results: Results) -> dict[str, list[str]] | None:
+    """``[report] growth`` of the experiment: family -> puzzle sets (None: one family)."""
+    groups = results.environment.get("experiment", {}).get("report", {}).get("growth")
+    return groups if isinstance(groups, dict) else None
 
 
 def _answer_note(summary: Table, n_disagreements: int) -> str:
