@@ -171,7 +171,7 @@ def _base(record: dict[str, Any], puzzle: Puzzle, solution: Solution) -> Base:
     )
 
 
-def pick(size: str, difficulty: str, seed: int | None = None) -> BankPuzzle:
+def pick(size: str, difficulty: str, seed: int | str | None = None) -> BankPuzzle:
     """A random variant of a random base of the cell; the same ``seed`` gives the same one."""
     _check_cell(size, difficulty)
     choices = bases(size, difficulty)

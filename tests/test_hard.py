@@ -101,3 +101,23 @@ def test_smallest_unsat_member_has_a_checked_drat_refutation():
         proof = "".join(line + "\n" for line in solver.get_proof())
     formula = dratify.parse_dimacs(enc.to_text(), strict=True)
     assert dratify.check_proof(formula, proof, engine="python").ok
+
+
+def test_tiled_members_are_independent_bank_tiles_past_10000_white_cells():
+    """The scaling control: (side/20)^2 separate white areas, one per bank tile, each with
+    the bank's verified solution; the largest member passes 10,000 white cells."""
+    from kakurolab import bank
+    from kakurolab.check import white_components
+
+    puzzles = load(DATA / "tiled.txt")
+    assert max(len(p.whites) for p in puzzles) >= 10_000
+    for puzzle in puzzles[:3]:
+        tiles = puzzle.meta["tiles"].split()
+        assert len(tiles) == (puzzle.shape[0] // hard.TILE) ** 2
+        assert len(white_components(puzzle)) == len(tiles)
+    first = puzzles[0]
+    (tile,) = first.meta["tiles"].split()
+    base_id, _, variant = tile.partition("/")
+    (base,) = [b for b in bank.bases("20x20", "hard") if b.id == base_id]
+    (seen,) = [bank.variant_of(base, v) for v in bank.VARIANTS if v.name == variant]
+    assert seen.puzzle.grid == first.grid

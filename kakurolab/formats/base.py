@@ -24,9 +24,10 @@ MAX_SIDE = 200
 """Rows or columns a grid may have.  The largest real puzzles are 101x31 (data/) and 31x46
 (janko.at); a 1000x1000 grid took 9-17 s for ``info`` and 2.7 GB for ``solve``."""
 
-MAX_CELLS = 10_000
+MAX_CELLS = 20_000
 """Cells (rows x columns) a grid may have, so 200x200 is refused as well: ``info`` on a grid
-this size takes about a second."""
+this size takes about two seconds.  The research families reach 140x140 (19,600 cells, some
+12,000 of them white: scaling past 10,000 white cells, issue 26)."""
 
 MAX_JSON_CHARS = 16_000_000
 """Characters a JSON input may have.  JSON is decoded whole before a grid's size is known
