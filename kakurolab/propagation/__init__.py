@@ -33,6 +33,7 @@ from .kernel import (
     revise_cached,
     run_table,
 )
+from .totals import CutSums
 
 POP = [m.bit_count() for m in range(1 << 10)]
 """Set bits of each 10-bit mask (the size of a domain)."""
@@ -77,7 +78,9 @@ class Propagator:
 
     propagations: int = 0
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, *, cut_sums: bool = True) -> None:
+        """``cut_sums=False`` leaves out the band totals check (:mod:`.totals`): tests that
+        need the searches themselves to refute a puzzle whose clue totals do not balance."""
         self.cells = cells = puzzle.whites
         self.n_cells = n = len(cells)
         self.cryptic = puzzle.is_cryptic
@@ -149,6 +152,10 @@ class Propagator:
             self.order = used + self.order
         self.initial = state
         self.letter_slots = tuple(range(n, n_slots))
+        self.cuts = CutSums.of(puzzle) if cut_sums else None
+        self.refuted = self.cuts is not None and self.cuts.refuted
+        """The clue totals of some band do not balance (:mod:`.totals`): no state of this
+        puzzle propagates, whatever its domains."""
 
     def with_totals(self, totals: Mapping[int, int]) -> Propagator:
         """This propagator with new totals for some numeric runs (run index -> total): the
@@ -161,6 +168,9 @@ class Propagator:
                 raise ValueError(f"run {r} has a letter clue")
             other.fixed[r] = 1 << total
             other.tables[r] = run_table(other.fixed[r])
+        if self.cuts is not None:
+            other.cuts = self.cuts.with_totals(totals)
+            other.refuted = other.cuts.refuted
         return other
 
     def root(self) -> list[int] | None:
@@ -281,7 +291,10 @@ class Propagator:
 
         ``runs`` are the runs to revise first; ``letters`` the letter slots whose masks changed
         and whose consequences (all-different, shown cells, clue runs) are still to draw.
+        A puzzle whose cut sums are refuted fails at once (no grid exists).
         """
+        if self.refuted:
+            return False
         run_get, run_cells, cell_runs = self.run_get, self.run_cells, self.cell_runs
         tables, fixed, kind, reach = self.tables, self.fixed, self.kind, self.reach
         clue_slots, cell_letter = self.clue_slots, self.cell_letter
