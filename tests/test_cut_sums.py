@@ -45,14 +45,16 @@ def test_digit_sum_bounds() -> None:
 
 @pytest.mark.parametrize("family", ["loose-unsat", "unsat"])
 def test_near_misses_refuted_at_the_root_by_native(family: str) -> None:
-    """Every shipped near-miss: native proves it unsat with no revision and no node (the
-    loose ones took native past 20 s before), and CP-SAT agrees on the small ones."""
+    """Every shipped near-miss: native proves it unsat at the root, with no search node and
+    at most the root fixpoint's run revisions (the loose ones took native past 20 s before);
+    CP-SAT agrees on the small ones (below)."""
     puzzles = load(HARD / f"{family}.txt")
     assert len(puzzles) >= 3
     for puzzle in puzzles:
         result = count(puzzle, 2, backend="native", timeout=60)
         assert result.complete and not result.solutions, puzzle.id
-        assert result.stats["propagations"] == 0 and result.stats["nodes"] == 0, puzzle.id
+        assert result.stats["nodes"] == 0, puzzle.id
+        assert result.stats["propagations"] <= 4 * len(puzzle.runs), puzzle.id
         assert root_state(puzzle) is None, puzzle.id  # so the presolved CNF is refuted too
 
 

@@ -152,10 +152,10 @@ class Propagator:
             self.order = used + self.order
         self.initial = state
         self.letter_slots = tuple(range(n, n_slots))
-        self.cuts = CutSums.of(puzzle) if cut_sums else None
-        self.refuted = self.cuts is not None and self.cuts.refuted
-        """The clue totals of some band do not balance (:mod:`.totals`): no state of this
-        puzzle propagates, whatever its domains."""
+        self.puzzle = puzzle
+        self.use_cuts = cut_sums
+        self._cuts: CutSums | None = None
+        self._moved: dict[int, int] = {}  # with_totals before the cuts were built
 
     def with_totals(self, totals: Mapping[int, int]) -> Propagator:
         """This propagator with new totals for some numeric runs (run index -> total): the
@@ -168,16 +168,43 @@ class Propagator:
                 raise ValueError(f"run {r} has a letter clue")
             other.fixed[r] = 1 << total
             other.tables[r] = run_table(other.fixed[r])
-        if self.cuts is not None:
-            other.cuts = self.cuts.with_totals(totals)
-            other.refuted = other.cuts.refuted
+        if self._cuts is not None:
+            other._cuts = self._cuts.with_totals(totals)
+        else:
+            other._moved = {**self._moved, **totals}
         return other
+
+    @property
+    def cuts(self) -> CutSums | None:
+        """The cut sums (:mod:`.totals`), built on first use (None with ``cut_sums=False``):
+        most published puzzles are settled by propagation and never need them."""
+        if self._cuts is None and self.use_cuts:
+            cuts = CutSums.of(self.puzzle)
+            self._cuts = cuts.with_totals(self._moved) if self._moved else cuts
+        return self._cuts
+
+    @property
+    def refuted(self) -> bool:
+        """The clue totals of some band do not balance (:mod:`.totals`): no grid exists."""
+        cuts = self.cuts
+        return cuts is not None and cuts.refuted
+
+    def cuts_refute(self, state: list[int]) -> bool:
+        """Whether the cut sums refute a propagated ``state`` that propagation left open.
+
+        A state propagation completed is a grid, whose totals balance, so the cuts are only
+        built (a few milliseconds on a 250-cell grid, several times its root fixpoint) when
+        search would otherwise start."""
+        pop = _POP
+        return any(pop[m] > 1 for m in state[: self.n_cells]) and self.refuted
 
     def root(self) -> list[int] | None:
         """The fixpoint of the initial state (None when the clues contradict each other)."""
         state = self.initial[:]
         letters = self.letter_slots if self.cryptic else ()
-        return state if self._propagate(state, range(len(self.run_cells)), letters) else None
+        if not self._propagate(state, range(len(self.run_cells)), letters):
+            return None
+        return None if self.cuts_refute(state) else state
 
     def propagate(self, state: list[int], runs: Iterable[int], letters: Iterable[int] = ()) -> bool:
         """Revise ``runs`` and ``letters`` of ``state`` (in place) to the fixpoint."""
@@ -214,6 +241,8 @@ class Propagator:
         state = (self.initial if start is None else start)[:]
         letters = self.letter_slots if self.cryptic else ()
         if not self._propagate(state, range(len(self.run_cells)), letters):
+            return
+        if self.cuts_refute(state):
             return
         stack: list[tuple[list[int], int, int]] = []  # pending "x != v" branches
         current: list[int] | None = state
@@ -291,10 +320,7 @@ class Propagator:
 
         ``runs`` are the runs to revise first; ``letters`` the letter slots whose masks changed
         and whose consequences (all-different, shown cells, clue runs) are still to draw.
-        A puzzle whose cut sums are refuted fails at once (no grid exists).
         """
-        if self.refuted:
-            return False
         run_get, run_cells, cell_runs = self.run_get, self.run_cells, self.cell_runs
         tables, fixed, kind, reach = self.tables, self.fixed, self.kind, self.reach
         clue_slots, cell_letter = self.clue_slots, self.cell_letter

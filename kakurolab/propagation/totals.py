@@ -49,18 +49,28 @@ def run_interval(run: Run) -> tuple[int, int]:
     return low(n), high(n)
 
 
-@dataclass(frozen=True)
-class _Span:
-    """Where one run enters the cuts of one direction: cuts ``base + first .. base + last
-    - 1`` see its top part (``a = k - first + 1`` cells), cuts ``base + last .. end`` its
-    whole total, with ``sign`` (+1: the runs lying inside a band, -1: the crossing ones)."""
+_Span = tuple[int, int, int, int, int, int]
+"""Where one run enters the cuts of one direction, ``(base, first, last, end, sign,
+length)``: cuts ``base + first .. base + last - 1`` see its top part (``a = k - first + 1``
+cells), cuts ``base + last .. end`` its whole total, with ``sign`` (+1: the runs lying inside
+a band, -1: the crossing ones)."""
 
-    base: int
-    first: int
-    last: int
-    end: int
-    sign: int
-    length: int
+_PARTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def _parts(n: int, t_lo: int, t_hi: int) -> tuple[int, ...]:
+    """The top parts' intervals of a crossing run of ``n`` cells and totals ``t_lo..t_hi``,
+    for ``a = 1 .. n - 1`` cells above the cut, flat: ``(lo1, hi1, lo2, hi2, ...)``."""
+    key = (n, t_lo, t_hi)
+    found = _PARTS.get(key)
+    if found is None:
+        flat: list[int] = []
+        for a in range(1, n):
+            flat += (max(low(a), t_lo - high(n - a)), min(high(a), t_hi - low(n - a)))
+        if len(_PARTS) > 10_000:
+            _PARTS.clear()
+        found = _PARTS[key] = tuple(flat)
+    return found
 
 
 @dataclass
@@ -98,7 +108,7 @@ class CutSums:
                 end = base_of[a] + span_of[a][1]
                 first, last = run.cells[0][axis], run.cells[-1][axis]
                 sign = 1 if run.direction is inside else -1
-                spans[r].append(_Span(base_of[a], first, last, end, sign, len(run)))
+                spans[r].append((base_of[a], first, last, end, sign, len(run)))
         found = cls([0] * n_cuts, [0] * n_cuts, [tuple(s) for s in spans], intervals, False)
         # Whole totals go on difference arrays (one entry per run, then one running sum):
         # building stays linear in the cells, not in runs times cuts.
@@ -129,24 +139,21 @@ class CutSums:
         whole total onto the difference arrays ``diff`` when given."""
         t_lo, t_hi = self.intervals[r]
         lo, hi = self.lo, self.hi
-        for span in self.spans[r]:
-            base, n, sign = span.base, span.length, span.sign
-            for k in range(span.first, span.last):
-                a = k - span.first + 1
-                p_lo = max(low(a), t_lo - high(n - a))
-                p_hi = min(high(a), t_hi - low(n - a))
-                # sign is -1 here: a crossing run's top part sits on the down side
-                lo[base + k] -= times * p_hi
-                hi[base + k] -= times * p_lo
+        for base, first, last, end, sign, n in self.spans[r]:
+            if last > first:  # sign is -1: a crossing run's top part is on the down side
+                parts = _parts(n, t_lo, t_hi)
+                for i, k in enumerate(range(base + first, base + last)):
+                    lo[k] -= times * parts[2 * i + 1]
+                    hi[k] -= times * parts[2 * i]
             w_lo, w_hi = (t_lo, t_hi) if sign > 0 else (-t_hi, -t_lo)
             if diff is not None:
                 d_lo, d_hi = diff
-                d_lo[base + span.last] += times * w_lo
-                d_lo[span.end + 1] -= times * w_lo
-                d_hi[base + span.last] += times * w_hi
-                d_hi[span.end + 1] -= times * w_hi
+                d_lo[base + last] += times * w_lo
+                d_lo[end + 1] -= times * w_lo
+                d_hi[base + last] += times * w_hi
+                d_hi[end + 1] -= times * w_hi
                 continue
-            for k in range(base + span.last, span.end + 1):
+            for k in range(base + last, end + 1):
                 lo[k] += times * w_lo
                 hi[k] += times * w_hi
 
