@@ -155,7 +155,6 @@ class Propagator:
         self.puzzle = puzzle
         self.use_cuts = cut_sums
         self._cuts: CutSums | None = None
-        self._moved: dict[int, int] = {}  # with_totals before the cuts were built
 
     def with_totals(self, totals: Mapping[int, int]) -> Propagator:
         """This propagator with new totals for some numeric runs (run index -> total): the
@@ -168,10 +167,11 @@ class Propagator:
                 raise ValueError(f"run {r} has a letter clue")
             other.fixed[r] = 1 << total
             other.tables[r] = run_table(other.fixed[r])
-        if self._cuts is not None:
-            other._cuts = self._cuts.with_totals(totals)
-        else:
-            other._moved = {**self._moved, **totals}
+        # The base's cuts are built once and each variant's redone for its runs only (the
+        # look-ahead roots many variants of one propagator).
+        base = self.cuts
+        if base is not None:
+            other._cuts = base.with_totals(totals)
         return other
 
     @property
@@ -179,8 +179,7 @@ class Propagator:
         """The cut sums (:mod:`.totals`), built on first use (None with ``cut_sums=False``):
         most published puzzles are settled by propagation and never need them."""
         if self._cuts is None and self.use_cuts:
-            cuts = CutSums.of(self.puzzle)
-            self._cuts = cuts.with_totals(self._moved) if self._moved else cuts
+            self._cuts = CutSums.of(self.puzzle)
         return self._cuts
 
     @property
