@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from kakurolab import datasets
 from kakurolab.backends import BACKENDS, Config, Session, Status, coerce
 from kakurolab.backends.cpsat import CpSatBackend
 from kakurolab.cli import main
@@ -203,6 +204,22 @@ def test_native_meets_target(capsys, suite: str, target: float) -> None:
 def test_native_answers_the_stress_grid_as_fast_as_cpsat(capsys) -> None:
     code = main(["bench", "stress", "--config", "native", "--reference", "cpsat",
                  "--timeout", "60", "--target", "native=1.0"])
+    out = capsys.readouterr().out
+    print(out)
+    assert code == 0, out
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize(
+    "family", ["large-unique", "loose", "unsat", "loose-unsat", "ambiguous", "cryptic"]
+)
+def test_native_meets_the_hard_family_target(capsys, family: str) -> None:
+    """Issue 26: native at most 0.5x CP-SAT (1 worker) on each hard family, measured on the
+    two smallest members (those of experiments/hard-quick.toml), proved unique or not."""
+    path = datasets.DATA_DIR / "hard" / f"{family}.txt"
+    code = main(["bench", "stress", "--file", str(path), "--subset", "2", "--config", "native",
+                 "--reference", "cpsat", "--repeat", "3", "--timeout", "60",
+                 "--target", "native=0.5"])
     out = capsys.readouterr().out
     print(out)
     assert code == 0, out

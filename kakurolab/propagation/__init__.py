@@ -33,6 +33,7 @@ from .kernel import (
     revise_cached,
     run_table,
 )
+from .totals import CutSums
 
 POP = [m.bit_count() for m in range(1 << 10)]
 """Set bits of each 10-bit mask (the size of a domain)."""
@@ -77,7 +78,9 @@ class Propagator:
 
     propagations: int = 0
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, *, cut_sums: bool = True) -> None:
+        """``cut_sums=False`` leaves out the band totals check (:mod:`.totals`): tests that
+        need the searches themselves to refute a puzzle whose clue totals do not balance."""
         self.cells = cells = puzzle.whites
         self.n_cells = n = len(cells)
         self.cryptic = puzzle.is_cryptic
@@ -149,6 +152,9 @@ class Propagator:
             self.order = used + self.order
         self.initial = state
         self.letter_slots = tuple(range(n, n_slots))
+        self.puzzle = puzzle
+        self.use_cuts = cut_sums
+        self._cuts: CutSums | None = None
 
     def with_totals(self, totals: Mapping[int, int]) -> Propagator:
         """This propagator with new totals for some numeric runs (run index -> total): the
@@ -161,13 +167,43 @@ class Propagator:
                 raise ValueError(f"run {r} has a letter clue")
             other.fixed[r] = 1 << total
             other.tables[r] = run_table(other.fixed[r])
+        # The base's cuts are built once and each variant's redone for its runs only (the
+        # look-ahead roots many variants of one propagator).
+        base = self.cuts
+        if base is not None:
+            other._cuts = base.with_totals(totals)
         return other
+
+    @property
+    def cuts(self) -> CutSums | None:
+        """The cut sums (:mod:`.totals`), built on first use (None with ``cut_sums=False``):
+        most published puzzles are settled by propagation and never need them."""
+        if self._cuts is None and self.use_cuts:
+            self._cuts = CutSums.of(self.puzzle)
+        return self._cuts
+
+    @property
+    def refuted(self) -> bool:
+        """The clue totals of some band do not balance (:mod:`.totals`): no grid exists."""
+        cuts = self.cuts
+        return cuts is not None and cuts.refuted
+
+    def cuts_refute(self, state: list[int]) -> bool:
+        """Whether the cut sums refute a propagated ``state`` that propagation left open.
+
+        A state propagation completed is a grid, whose totals balance, so the cuts are only
+        built (a few milliseconds on a 250-cell grid, several times its root fixpoint) when
+        search would otherwise start."""
+        pop = _POP
+        return any(pop[m] > 1 for m in state[: self.n_cells]) and self.refuted
 
     def root(self) -> list[int] | None:
         """The fixpoint of the initial state (None when the clues contradict each other)."""
         state = self.initial[:]
         letters = self.letter_slots if self.cryptic else ()
-        return state if self._propagate(state, range(len(self.run_cells)), letters) else None
+        if not self._propagate(state, range(len(self.run_cells)), letters):
+            return None
+        return None if self.cuts_refute(state) else state
 
     def propagate(self, state: list[int], runs: Iterable[int], letters: Iterable[int] = ()) -> bool:
         """Revise ``runs`` and ``letters`` of ``state`` (in place) to the fixpoint."""
@@ -204,6 +240,8 @@ class Propagator:
         state = (self.initial if start is None else start)[:]
         letters = self.letter_slots if self.cryptic else ()
         if not self._propagate(state, range(len(self.run_cells)), letters):
+            return
+        if self.cuts_refute(state):
             return
         stack: list[tuple[list[int], int, int]] = []  # pending "x != v" branches
         current: list[int] | None = state

@@ -496,6 +496,8 @@ def search(
     state = (propagator.initial if start is None else start)[:]
     if not propagator.propagate(state, range(len(propagator.run_cells))):
         return
+    if propagator.cuts_refute(state):
+        return
     learning = LearningSearch(propagator, state, stats)
     counts = learning.stats
     countdown = CHECK_EVERY
