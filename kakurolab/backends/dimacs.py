@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from .. import deadline as deadlines
 from ..encodings import DEFAULT_PRESET, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError
@@ -259,15 +260,30 @@ def _limits(memory_mb: int | None, output_bytes: int) -> Callable[[], None]:
     return apply
 
 
+BODY_CHUNK = 20_000
+"""Clauses written between two deadline checks (some 30 ms)."""
+
+
+def _dimacs_body(clauses: list[list[int]]) -> str:
+    """The clause lines of the DIMACS text.  Writing 945,000 clauses (a 100x100 grid) takes
+    1.5 s, so the session's deadline (:mod:`kakurolab.deadline`) is checked as it goes."""
+    parts = []
+    for start in range(0, len(clauses), BODY_CHUNK):
+        deadlines.check()
+        chunk = clauses[start : start + BODY_CHUNK]
+        parts.append("".join(" ".join(map(str, c)) + " 0\n" for c in chunk))
+    return "".join(parts)
+
+
 class DimacsSession(Session):
     def __init__(self, encoding: CNFEncoding, command: Command, memory: int | None) -> None:
         self.enc = encoding
         self.encode_time = encoding.encode_time
         self.command = command
         self.memory = memory
+        self.body = _dimacs_body(encoding.clauses)  # before the folder: it may time out
         self.dir = Path(tempfile.mkdtemp(prefix="kakurolab-dimacs-"))
         self.added: list[list[int]] = []
-        self.body = "".join(" ".join(map(str, c)) + " 0\n" for c in encoding.clauses)
         self.calls = 0
         self.cuts = 0
         self.solver_time = 0.0

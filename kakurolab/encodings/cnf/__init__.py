@@ -267,6 +267,7 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     targets: list[list[Target]] = []
     ties = spec.get("ties") or DEFAULT_TIES
     for index, run in enumerate(puzzle.runs):
+        deadline.check()
         found, clauses = run_targets(enc, index, run, ties)
         targets.append(found)
         enc.clauses += clauses
