@@ -391,3 +391,22 @@ def test_committed_rows_fit_the_row_record(name: str) -> None:
     assert rows
     for row in rows:
         assert set(row) <= set(Row.__annotations__), set(row) - set(Row.__annotations__)
+
+
+def test_par2_by_puzzle_set_names_each_sets_best() -> None:
+    """Hard families differ in what wins: the table gives PAR-2 per set and each set's best."""
+    from kakurolab.experiments.report import family_table
+
+    def row(config: str, set_: str, i: int, time_s: float | None) -> Row:
+        return {"key": f"{set_}/{i}|{config}|0", "config": config, "set": set_,
+                "instance": f"{set_}/{i}", "status": "sat" if time_s else "timeout",
+                "verified": True if time_s else None, "time_s": time_s, "timeout_s": 10.0}
+
+    rows = [row("a", "easy", 1, 1.0), row("a", "easy", 2, 3.0), row("a", "hard", 1, None),
+            row("b", "easy", 1, 4.0), row("b", "easy", 2, 4.0), row("b", "hard", 1, 5.0)]
+    table = family_table(rows)
+    by_config = {line["configuration"]: line for line in table}
+    assert by_config["a"] == {"configuration": "a", "easy": "2 (2/2)", "hard": "20 (0/1)"}
+    assert by_config["b"] == {"configuration": "b", "easy": "4 (2/2)", "hard": "5 (1/1)"}
+    assert table[-1] == {"configuration": "best", "easy": "a", "hard": "b"}
+    assert family_table([r for r in rows if r["set"] == "easy"]) == []  # one set: no table

@@ -115,6 +115,41 @@ def task_table(rows: list[Row]) -> Table:
     return table
 
 
+def family_table(rows: list[Row]) -> Table:
+    """PAR-2 per configuration and puzzle set, with solved/runs, best overall first; a last
+    line names each set's best configuration.  Empty for a single set (the summary says it).
+
+    Hard families differ in what wins, so one overall ranking hides the answer a reader
+    wants: which solver for which kind of puzzle."""
+    sets = list(dict.fromkeys(r.get("set") or "-" for r in rows))
+    if len(sets) < 2:
+        return []
+    scores: dict[str, dict[str, tuple[float, int, int]]] = defaultdict(dict)
+    for config, group in by_config(rows).items():
+        for name in sets:
+            mine = [r for r in group if (r.get("set") or "-") == name]
+            if mine:
+                scores[config][name] = (
+                    statistics.fmean(par2(r) for r in mine),
+                    sum(solved(r) for r in mine),
+                    len(mine),
+                )
+    order = [e["configuration"] for e in summary_table(rows)]
+    table: Table = []
+    for config in order:
+        line: dict[str, Any] = {"configuration": config}
+        for name in sets:
+            found = scores[config].get(name)
+            line[name] = "-" if found is None else f"{found[0]:.3g} ({found[1]}/{found[2]})"
+        table.append(line)
+    best: dict[str, Any] = {"configuration": "best"}
+    for name in sets:
+        ranked = sorted((v[name][0], c) for c, v in scores.items() if name in v)
+        best[name] = ranked[0][1] if ranked else "-"
+    table.append(best)
+    return table
+
+
 def up_table(rows: list[Row]) -> Table:
     """Cells fixed by unit propagation alone (rows of the ``up-only`` task)."""
     table: Table = []
@@ -234,6 +269,7 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     env = results.environment
     tables = {
         "summary": summary_table(results.timed_rows),
+        "families": family_table(results.timed_rows),
         "tasks": task_table(rows),
         "sizes": size_table(rows),
         "up": up_table(rows),
@@ -280,6 +316,13 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     md.append("## Configurations\n")
     md.append(markdown(tables["summary"]))
     md.append(_answer_note(tables["summary"], len(tables["disagreements"])))
+    if tables["families"]:
+        md.append("## PAR-2 by puzzle set\n")
+        md.append(
+            "PAR-2 seconds of each configuration on each set (solved/runs); the last line "
+            "names each set's best configuration.\n"
+        )
+        md.append(markdown(tables["families"]))
     if tables["up"]:
         md.append("## Unit propagation alone\n")
         md.append(
