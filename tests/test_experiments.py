@@ -224,6 +224,11 @@ def test_disagreements_are_found() -> None:
     table = summary_table([dict(r, key=r["config"], timeout=1, time=0.1) for r in rows])
     assert {e["configuration"]: e["disagree"] for e in table} == {"a": 0, "b": 0, "c": 1, "d": 0}
     assert find_disagreements(rows[:2]) == []
+    # two grids that both pass the rule check: the puzzle has two solutions, nobody is wrong
+    checked = [dict(r, verified=True) for r in rows]
+    assert find_disagreements(checked) == []
+    assert find_disagreements([*checked, row("e", "unsat", "unsat")])[0]["outcomes"] == {
+        "sat": ["a", "b", "c"], "unsat": ["e"]}
 
 
 def test_cli_run_report_prints_the_table(tmp_path: Path, pe424_path: Path, capsys) -> None:

@@ -150,12 +150,14 @@ def growth_plot(results: Results, groups: Mapping[str, Any] | None) -> str | Non
         return None
     plt = _pyplot()
     families = list(dict.fromkeys(g.family for g in fits))
-    fig, axes = plt.subplots(
-        1, len(families), figsize=(5.2 * len(families) + 2, 4.5), squeeze=False
-    )
+    ncols = min(2, len(families))
+    nrows = -(-len(families) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(6.5 * ncols, 4.5 * nrows), squeeze=False)
+    for ax in axes.flat[len(families) :]:
+        ax.set_visible(False)
     order = [e["configuration"] for e in summary_table(results.timed_rows)][:MAX_LINES]
     rows_of = families_of(results.timed_rows, groups)
-    for ax, family in zip(axes[0], families, strict=True):
+    for ax, family in zip(axes.flat, families, strict=False):
         mine = {g.configuration: g for g in fits if g.family == family}
         configs = by_config(rows_of[family])
         for config in (c for c in order if c in mine):
@@ -174,6 +176,7 @@ def growth_plot(results: Results, groups: Mapping[str, Any] | None) -> str | Non
         ax.set_title(f"{results.name}: {family}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=6, loc="upper left", frameon=False)
+    fig.tight_layout()
     name = _save(fig, results, "growth")
     plt.close(fig)
     return name

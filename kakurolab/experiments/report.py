@@ -10,7 +10,7 @@ import json
 import re
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import tables
@@ -115,12 +115,15 @@ def task_table(rows: list[Row]) -> Table:
     return table
 
 
-def family_table(rows: list[Row]) -> Table:
+def family_table(rows: list[Row], groups: Mapping[str, Sequence[str]] | None = None) -> Table:
     """PAR-2 per configuration and puzzle set, with solved/runs, best overall first; a last
     line names each set's best configuration.  Empty for a single set (the summary says it).
+    ``groups`` (``[report] growth``) joins sets into families.
 
     Hard families differ in what wins, so one overall ranking hides the answer a reader
     wants: which solver for which kind of puzzle."""
+    family_of = {s: family for family, members in (groups or {}).items() for s in members}
+    rows = [{**r, "set": family_of.get(r.get("set") or "-", r.get("set") or "-")} for r in rows]
     sets = list(dict.fromkeys(r.get("set") or "-" for r in rows))
     if len(sets) < 2:
         return []
@@ -269,7 +272,7 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     env = results.environment
     tables = {
         "summary": summary_table(results.timed_rows),
-        "families": family_table(results.timed_rows),
+        "families": family_table(results.timed_rows, _growth_groups(results)),
         "tasks": task_table(rows),
         "sizes": size_table(rows),
         "up": up_table(rows),

@@ -355,11 +355,15 @@ def find_disagreements(rows: Iterable[Row]) -> list[dict[str, Any]]:
 
     An outcome is ``sat:<answer or solution digest>``, ``unsat``, ``unique:<digest>``,
     ``multiple`` or ``count:<n>``; timeouts and errors have none and never disagree.
-    Outcomes are compared within one task (a count and a solve say different things).
+    Outcomes are compared within one task (a count and a solve say different things).  Two
+    solutions that each passed the rule check are both right (the puzzle has several), so a
+    verified ``sat`` counts as plain ``sat``: only an unchecked grid's digest is compared.
     """
     groups: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for row in rows:
         outcome = row.get("outcome")
+        if outcome and outcome.startswith("sat:") and row.get("verified") is True:
+            outcome = "sat"
         if outcome and row.get("status") in DEFINITIVE:
             groups[row["instance"], row.get("task", "solve")][outcome].add(row["config"])
     found = []
