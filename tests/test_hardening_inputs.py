@@ -70,7 +70,8 @@ def test_a_1000x1000_grid_is_refused_quickly_with_the_limit(tmp_path, capsys, fm
 
 
 @pytest.mark.parametrize(
-    ("nrows", "ncols"), [(MAX_SIDE + 1, 4), (4, MAX_SIDE + 1), (MAX_SIDE, MAX_CELLS // MAX_SIDE + 1)]
+    ("nrows", "ncols"),
+    [(MAX_SIDE + 1, 4), (4, MAX_SIDE + 1), (MAX_SIDE, MAX_CELLS // MAX_SIDE + 1)],
 )
 @pytest.mark.parametrize("fmt", ["puzzlekit", "kakuro", "pycsp3"])
 def test_each_limit_is_enforced(nrows, ncols, fmt):
