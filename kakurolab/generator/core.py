@@ -31,7 +31,6 @@ from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
 from ..model import Cell, Puzzle, Solution
-from ..propagation import Propagator
 from ..shape import largest_black_region
 from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
@@ -39,6 +38,7 @@ from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
+from .region_search import LayoutPropagators
 
 GENERATOR_VERSION = "3.0"
 """Bumped whenever the same seed would give a different puzzle."""
@@ -306,6 +306,7 @@ def _make_unique(
     repairs = stuck = checks = 0
     best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
     stalled = 0  # checks since the best grid last improved
+    grids = LayoutPropagators()  # the look-ahead's propagators
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         puzzle = build_puzzle(layout, values)
@@ -352,7 +353,7 @@ def _make_unique(
             known = {c: d for c, d in spot.items() if d}  # the second solution's digits
             can_block = len(layout.whites) > floor
             repaired = _repair(
-                layout, values, diff, spec.level, rng, heat, known, spec.symmetric, can_block
+                layout, values, diff, spec.level, rng, heat, known, spec.symmetric, can_block, grids
             )
             repairs += 1
             stats.repairs += 1
@@ -402,6 +403,7 @@ def _repair(
     other: Mapping[Cell, int] | None = None,
     symmetric: bool = False,
     can_block: bool = True,
+    grids: LayoutPropagators | None = None,
 ) -> tuple[Layout, dict[Cell, int]] | None:
     """A locally changed layout/fill where two solutions disagreed.
 
@@ -452,7 +454,7 @@ def _repair(
         around = {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
         around |= {m for c in around for i in layout.runs_of[c] for m in layout.runs[i][1]}
         ranked: list[tuple[int, float, float, dict[Cell, int]]] = []
-        lookahead = _Lookahead(layout, values)
+        lookahead = _Lookahead(layout, values, grids or LayoutPropagators())
         for distance, cell, digit in options[:LOOKAHEAD]:
             changed = {**values, cell: digit}
             domains = lookahead.domains(cell, changed)
@@ -496,15 +498,10 @@ class _Lookahead:
     touches the clues of the cell's two runs only (the same domains as ``root_domains`` of
     the changed puzzle, without rebuilding the puzzle and its run tables each time)."""
 
-    def __init__(self, layout: Layout, values: Mapping[Cell, int]) -> None:
+    def __init__(self, layout: Layout, values: Mapping[Cell, int], grids: LayoutPropagators):
         self.layout = layout
-        self.prop = Propagator(build_puzzle(layout, dict(values)))
-        cells = self.prop.cells
-        index = {
-            frozenset(cells[j] for j in members): r
-            for r, members in enumerate(self.prop.run_cells)
-        }
-        self.run_of = [index[frozenset(run[1])] for run in layout.runs]
+        self.prop = grids.of(layout, values)
+        self.run_of = grids.run_of
 
     def domains(self, cell: Cell, changed: Mapping[Cell, int]) -> dict[Cell, int] | None:
         totals = {
