@@ -149,7 +149,9 @@ SEED_SALT = "kakurolab:2.5"
 """Salts every seed.  Version 3.0 changed only the gates a finished grid must pass (a subset
 of 2.5's: the level must be the grader's, ``logic.levels``), so the salt stayed: every random
 draw is 2.5's up to the first grid 3.0 refuses, and a seed whose 2.5 puzzle passes the new
-gates makes the same puzzle (the bank kept those bases; ``docs/generator.md``)."""
+gates makes the same puzzle (the bank kept those bases; ``docs/generator.md``).  Version 3.1
+(the best grid judged by open cells, ``REVERT_FACTOR``) kept it too: a seed's draws are
+3.0's up to the first check after which the two versions revert or block differently."""
 
 
 def derive_seed(seed: int | str, *parts: object) -> str:
