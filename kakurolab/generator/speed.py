@@ -35,6 +35,23 @@ TARGETS: dict[tuple[int, int], float] = {
 
 LEVEL_FACTOR: dict[str, float] = {"easy": 1.0, "normal": 1.0, "hard": 3.0, "expert": 3.0}
 
+CPU_TARGETS: dict[tuple[int, int, str], tuple[float, float | None]] = {
+    (20, 20, "expert"): (5.0, None),
+    (30, 30, "expert"): (15.0, 60.0),
+    (60, 60, "normal"): (60.0, None),
+}
+"""Issue 27's targets: median and (when set) worst CPU seconds over 10 seeds."""
+
+
+def meets_cpu_target(row: dict[str, Any]) -> bool | None:
+    """Whether a ``bench_generate`` row meets its ``CPU_TARGETS`` entry (None: it has none)."""
+    nrows, ncols = (int(x) for x in row["size"].split("x"))
+    target = CPU_TARGETS.get((nrows, ncols, row["difficulty"]))
+    if target is None:
+        return None
+    median, worst = target
+    return row["median_cpu_s"] <= median and (worst is None or row["max_cpu_s"] <= worst)
+
 
 def bench_generate(
     sizes: Sequence[tuple[int, int]] = DEFAULT_SIZES,
@@ -155,6 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             measured.append((row["cells"], row["median_cpu_s"]))
             target = row["target_s"]
             verdict = "" if target is None else (" ok" if row["median_s"] < target else " SLOW")
+            cpu_verdict = meets_cpu_target(row)
+            if cpu_verdict is not None:
+                verdict += f"; issue 27 CPU target {'met' if cpu_verdict else 'NOT met'}"
             print(
                 f"{row['size']:>6} {row['difficulty']:<7} median {row['median_s']:.3f} s, "
                 f"cpu {row['median_cpu_s']:.3f} s (worst {row['max_cpu_s']:.3f}; wall min "
