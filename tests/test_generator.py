@@ -523,6 +523,40 @@ def test_generation_speed(shape, level):
     assert row["median_s"] < row["target_s"], row
 
 
+@pytest.mark.bench
+@pytest.mark.parametrize("case", ["20x20 expert", "30x30 expert", "60x60 normal"])
+def test_generation_meets_issue_27_cpu_targets(case):
+    """Median (and worst, where set) CPU seconds over 10 seeds (``speed.CPU_TARGETS``)."""
+    from kakurolab.generator.speed import bench_generate, meets_cpu_target
+
+    size, level = case.split()
+    nrows, ncols = map(int, size.split("x"))
+    (row,) = bench_generate([(nrows, ncols)], difficulty=level, seeds=10)
+    assert meets_cpu_target(row), row
+
+
+def test_cpu_targets_judge_median_and_worst():
+    from kakurolab.generator.speed import meets_cpu_target
+
+    row = {"size": "30x30", "difficulty": "expert", "median_cpu_s": 14.0, "max_cpu_s": 59.0}
+    assert meets_cpu_target(row) is True
+    assert meets_cpu_target({**row, "max_cpu_s": 61.0}) is False
+    assert meets_cpu_target({**row, "median_cpu_s": 15.5}) is False
+    assert meets_cpu_target({**row, "size": "12x12"}) is None
+
+
+@pytest.mark.parametrize("power", [0.5, 1.0, 2.3])
+def test_loglog_slope_recovers_a_power_law(power):
+    from kakurolab.generator.speed import loglog_slope
+
+    points = [(cells, 0.01 * cells**power) for cells in (144, 400, 900, 3600)]
+    slope = loglog_slope(points)
+    assert slope is not None and abs(slope - power) < 1e-9
+    noisy = [(cells, t * (1.1 if i % 2 else 0.9)) for i, (cells, t) in enumerate(points)]
+    assert abs((loglog_slope(noisy) or 0) - power) < 0.2
+    assert loglog_slope(points[:1]) is None and loglog_slope([(144, 0.0), (400, 1.0)]) is None
+
+
 def test_region_probes_name_second_solutions_near_the_fill():
     """A large open region is probed, not counted: every solution a probe finds is a real
     second one, each differs from the fill in only part of the region, and one region can

@@ -19,7 +19,7 @@ from ..model import Cell, Puzzle, Solution
 from ..uniqueness import count
 from .layout import Layout
 from .records import GenerationStats
-from .region_search import check_regions
+from .region_search import LayoutPropagators, check_regions
 
 Spot = dict[Cell, int]
 """Cells where a second solution differs from the fill, each with that solution's digit
@@ -42,6 +42,16 @@ class Verdict:
     spots: list[Spot] = field(default_factory=list)
     search: dict[str, Any] | None = None
     timed_out: bool = False
+    open_cells: int | None = None
+    """Cells root propagation left open (None: the check does not know; the spots' cells
+    stand in for them)."""
+
+    @property
+    def left_open(self) -> int:
+        """Open cells, or the spots' cells when the check does not know them."""
+        if self.open_cells is not None:
+            return self.open_cells
+        return sum(len(spot) for spot in self.spots)
 
 
 class UniquenessCheck(Protocol):
@@ -75,19 +85,27 @@ class RegionCheck:
     differ: int = DIFFER
     """In a ``logic_only`` check, one probe for a second solution per this many cells of
     a large open region (``regions.check_regions``)."""
+    propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
+    """The propagators of the grids checked, one layout at a time (a check's cache)."""
 
     def check(
         self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
     ) -> Verdict:
+        prop = self.propagators.of(layout, values)
         if self.logic_only:
             # Every open region is a spot anyway: a small search only looks for a second
             # solution to aim the repair, and never spends the full budget proving a region
             # unique that must be repaired all the same.
             regions = check_regions(
-                puzzle, values, self.logic_nodes, search=self.logic_nodes > 0, differ=self.differ
+                puzzle,
+                values,
+                self.logic_nodes,
+                search=self.logic_nodes > 0,
+                differ=self.differ,
+                prop=prop,
             )
         else:
-            regions = check_regions(puzzle, values, self.node_limit, self.quick_limit)
+            regions = check_regions(puzzle, values, self.node_limit, self.quick_limit, prop=prop)
         if regions is None:
             raise KakuroError("the clues of a filled grid contradict its fill")
         stats.regions = (stats.regions or 0) + len(regions)
@@ -104,10 +122,12 @@ class RegionCheck:
                 for region in regions
                 if region.other is None and not found & set(region.cells)
             ]
+        left = sum(len(region.cells) for region in regions)
         if spots:
-            return Verdict(spots, timed_out=not all(r.complete for r in regions))
+            return Verdict(spots, timed_out=not all(r.complete for r in regions), open_cells=left)
         if not all(region.complete for region in regions):
-            return Verdict([{c: 0 for c in r.unsure} for r in regions if r.unsure], timed_out=True)
+            unsure = [{c: 0 for c in r.unsure} for r in regions if r.unsure]
+            return Verdict(unsure, timed_out=True, open_cells=left)
         search = {
             "nodes": sum(region.nodes for region in regions),
             "max_depth": max((region.depth for region in regions), default=0),

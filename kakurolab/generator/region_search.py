@@ -31,6 +31,8 @@ from itertools import islice
 
 from ..model import Cell, Puzzle
 from ..propagation import Propagator, SearchStats
+from .clues import build_puzzle
+from .layout import Layout
 
 DIFFER_OVER = 40
 """Open cells from which ``check_regions(differ=...)`` probes a region instead of counting
@@ -62,6 +64,43 @@ class Region:
         return self.complete and self.other is None
 
 
+class LayoutPropagators:
+    """Propagators for the grids of one layout at a time.
+
+    A repair changes digits, and so clues, but rarely the layout: the generator checks
+    hundreds of grids of one layout, and building each one's puzzle and propagator (its
+    run tables) from scratch was a tenth of the work.  A grid's propagator is the layout's
+    with new totals (``Propagator.with_totals``); a new layout (a block) builds a new one.
+    """
+
+    def __init__(self) -> None:
+        self.layout: Layout | None = None
+        self.base: Propagator | None = None
+        self.run_of: list[int] = []
+
+    def of(self, layout: Layout, values: Mapping[Cell, int]) -> Propagator:
+        """The propagator of ``layout`` with the clues ``values`` sum to."""
+        base = self.base_of(layout, values)
+        runs = enumerate(layout.runs)
+        totals = {self.run_of[i]: sum(values[c] for c in cells) for i, (_, cells) in runs}
+        return base.with_totals(totals)
+
+    def base_of(self, layout: Layout, values: Mapping[Cell, int]) -> Propagator:
+        """A propagator of ``layout`` (its clues: some grid's of this layout, ``values``
+        when a new one is built), and with ``run_of`` the propagator's run index of each
+        of the layout's runs."""
+        if self.base is None or layout is not self.layout:
+            self.layout = layout
+            self.base = Propagator(build_puzzle(layout, values))
+            cells = self.base.cells
+            index = {
+                frozenset(cells[j] for j in members): r
+                for r, members in enumerate(self.base.run_cells)
+            }
+            self.run_of = [index[frozenset(run[1])] for run in layout.runs]
+        return self.base
+
+
 def check_regions(
     puzzle: Puzzle,
     values: Mapping[Cell, int],
@@ -70,6 +109,7 @@ def check_regions(
     *,
     search: bool = True,
     differ: int = 0,
+    prop: Propagator | None = None,
 ) -> list[Region] | None:
     """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
     when the clues contradict themselves (``values`` then is no solution of ``puzzle``).
@@ -84,8 +124,9 @@ def check_regions(
     ``differ``, a region of at least ``DIFFER_OVER`` cells is not counted but probed for
     second solutions near the fill, one probe per ``differ`` cells (``_differ_region``): a
     generator that must repair every open region anyway learns where, not whether.
+    ``prop``, when given, is ``puzzle``'s propagator (``LayoutPropagators``), not rebuilt.
     """
-    root = Propagator(puzzle)
+    root = Propagator(puzzle) if prop is None else prop
     state = root.root()
     if state is None:
         return None

@@ -4,12 +4,15 @@ Run ``python -m kakurolab.generator.speed --difficulty normal,hard,expert``.  Ea
 generated from several seeds; the median hides the occasional seed that needs many repairs.
 Targets (issue 15, a 2-core machine) for ``normal``: 12x12 under 1 s, 16x22 under 5 s, 20x20
 under 10 s, 30x30 under 60 s; ``hard`` and ``expert`` within three times those.  Both wall
-and CPU seconds are reported: on a shared machine the CPU time is the honest one.
+and CPU seconds are reported: on a shared machine the CPU time is the honest one.  After each
+level's rows comes the log-log slope of the median CPU time against the number of cells
+(``loglog_slope``): time grows like cells to that power.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -31,6 +34,23 @@ TARGETS: dict[tuple[int, int], float] = {
 """Median seconds to one ``normal`` puzzle; other levels get ``LEVEL_FACTOR`` times that."""
 
 LEVEL_FACTOR: dict[str, float] = {"easy": 1.0, "normal": 1.0, "hard": 3.0, "expert": 3.0}
+
+CPU_TARGETS: dict[tuple[int, int, str], tuple[float, float | None]] = {
+    (20, 20, "expert"): (5.0, None),
+    (30, 30, "expert"): (15.0, 60.0),
+    (60, 60, "normal"): (60.0, None),
+}
+"""Issue 27's targets: median and (when set) worst CPU seconds over 10 seeds."""
+
+
+def meets_cpu_target(row: dict[str, Any]) -> bool | None:
+    """Whether a ``bench_generate`` row meets its ``CPU_TARGETS`` entry (None: it has none)."""
+    nrows, ncols = (int(x) for x in row["size"].split("x"))
+    target = CPU_TARGETS.get((nrows, ncols, row["difficulty"]))
+    if target is None:
+        return None
+    median, worst = target
+    return row["median_cpu_s"] <= median and (worst is None or row["max_cpu_s"] <= worst)
 
 
 def bench_generate(
@@ -59,11 +79,27 @@ def bench_generate(
                 "min_s": round(min(times), 3),
                 "max_s": round(max(times), 3),
                 "median_cpu_s": round(statistics.median(cpu), 3),
+                "max_cpu_s": round(max(cpu), 3),
+                "cells": nrows * ncols,
                 "median_solves": statistics.median(solves),
                 "target_s": None if target is None else target * LEVEL_FACTOR.get(difficulty, 1),
             }
         )
     return rows
+
+
+def loglog_slope(points: Sequence[tuple[float, float]]) -> float | None:
+    """The least-squares slope of log(seconds) against log(size) over ``(size, seconds)``
+    points: generation time grows like size to this power (None with fewer than two
+    distinct sizes, or a time of zero)."""
+    pairs = [(math.log(x), math.log(y)) for x, y in points if x > 0 and y > 0]
+    if len(pairs) < len(points) or len({x for x, _ in pairs}) < 2:
+        return None
+    mx = statistics.fmean(x for x, _ in pairs)
+    my = statistics.fmean(y for _, y in pairs)
+    num = sum((x - mx) * (y - my) for x, y in pairs)
+    den = sum((x - mx) ** 2 for x, _ in pairs)
+    return num / den
 
 
 LOOK_CASES: tuple[tuple[str, str], ...] = (
@@ -130,17 +166,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
     for level in args.difficulty.split(","):
+        measured = []
         for size in sizes:  # one at a time, so each line prints as soon as it is measured
             (row,) = bench_generate([size], difficulty=level, seeds=args.seeds)  # type: ignore[list-item]
+            measured.append((row["cells"], row["median_cpu_s"]))
             target = row["target_s"]
             verdict = "" if target is None else (" ok" if row["median_s"] < target else " SLOW")
+            cpu_verdict = meets_cpu_target(row)
+            if cpu_verdict is not None:
+                verdict += f"; issue 27 CPU target {'met' if cpu_verdict else 'NOT met'}"
             print(
                 f"{row['size']:>6} {row['difficulty']:<7} median {row['median_s']:.3f} s, "
-                f"cpu {row['median_cpu_s']:.3f} s (min {row['min_s']:.3f}, max "
-                f"{row['max_s']:.3f}, {row['median_solves']} solves)"
+                f"cpu {row['median_cpu_s']:.3f} s (worst {row['max_cpu_s']:.3f}; wall min "
+                f"{row['min_s']:.3f}, max {row['max_s']:.3f}, {row['median_solves']} solves)"
                 f"{'' if target is None else f' target {target} s'}{verdict}",
                 flush=True,
             )
+        slope = loglog_slope(measured)
+        if slope is not None:
+            print(f"{level}: log-log slope of median CPU time against cells {slope:.2f}")
     return 0
 
 
