@@ -309,42 +309,34 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         "PAR-2: mean over runs of the time when solved, twice the timeout otherwise. "
         "Times are encode + solve seconds measured in the child.\n"
     )
-    if tables["tasks"]:
-        md.append("## By configuration and task\n")
-        md.append(
-            "`up_solved`: puzzles unit propagation alone solves (of `of`); `up_fixed_pct`: "
-            "mean share of cells it fixes; `<task>_median_s` over solved runs.\n"
-        )
-        md.append(markdown(tables["tasks"]))
+    _section(
+        md, "By configuration and task", tables["tasks"],
+        "`up_solved`: puzzles unit propagation alone solves (of `of`); `up_fixed_pct`: "
+        "mean share of cells it fixes; `<task>_median_s` over solved runs.",
+    )
     md.append("## Configurations\n")
     md.append(markdown(tables["summary"]))
     md.append(_answer_note(tables["summary"], len(tables["disagreements"])))
-    if tables["families"]:
-        md.append("## PAR-2 by puzzle set\n")
-        md.append(
-            "PAR-2 seconds of each configuration on each set (solved/runs); the last line "
-            "names each set's best configuration.\n"
-        )
-        md.append(markdown(tables["families"]))
-    if tables["up"]:
-        md.append("## Unit propagation alone\n")
-        md.append(
-            "Cells fixed by unit propagation on the CNF encoding, without search; "
-            "`solved_by_up` counts puzzles propagation solves outright.\n"
-        )
-        md.append(markdown(tables["up"]))
+    _section(
+        md, "PAR-2 by puzzle set", tables["families"],
+        "PAR-2 seconds of each configuration on each set (solved/runs); the last line "
+        "names each set's best configuration.",
+    )
+    _section(
+        md, "Unit propagation alone", tables["up"],
+        "Cells fixed by unit propagation on the CNF encoding, without search; "
+        "`solved_by_up` counts puzzles propagation solves outright.",
+    )
     if tables["sizes"]:
         md.append("## Encoding size\n")
         md.append(markdown(tables["sizes"]))
-    if tables["growth"]:
-        md.append("## Growth with size\n")
-        md.append(
-            "`exponent`: slope b of ln(time) against ln(white cells) over the solved runs "
-            "(time grows as whites^b), with its 95% t interval and r²; unsolved runs are "
-            "left out (a configuration that times out on the largest puzzles grows faster "
-            "than its exponent says).\n"
-        )
-        md.append(markdown(tables["growth"]))
+    _section(
+        md, "Growth with size", tables["growth"],
+        "`exponent`: slope b of ln(time) against ln(white cells) over the solved runs "
+        "(time grows as whites^b), with its 95% t interval and r²; unsolved runs are "
+        "left out (a configuration that times out on the largest puzzles grows faster "
+        "than its exponent says).",
+    )
     md.append("## Disagreements\n")
     md.append(
         markdown(tables["disagreements"])
@@ -369,6 +361,12 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     text = "\n".join(md)
     write_text(out / "report.md", text)
     return text
+
+
+def _section(md: list[str], title: str, table: Table, note: str) -> None:
+    """A report section (heading, what its columns mean, the table), when the table has rows."""
+    if table:
+        md += [f"## {title}\n", f"{note}\n", markdown(table)]
 
 
 def _growth_groups(results: Results) -> dict[str, list[str]] | None:

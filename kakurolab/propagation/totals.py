@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..check import white_components
 from ..model import Direction, Puzzle, Run
 
 
@@ -165,20 +166,5 @@ class CutSums:
 
 def _areas(puzzle: Puzzle) -> dict[tuple[int, int], int]:
     """Each white cell's connected area (an index), areas joined through shared runs."""
-    parent = {cell: cell for cell in puzzle.whites}
-
-    def find(cell: tuple[int, int]) -> tuple[int, int]:
-        while parent[cell] != cell:
-            parent[cell] = parent[parent[cell]]
-            cell = parent[cell]
-        return cell
-
-    for run in puzzle.runs:
-        root = find(run.cells[0])
-        for cell in run.cells[1:]:
-            other = find(cell)
-            if other != root:
-                parent[other] = root
-    index: dict[tuple[int, int], int] = {}
-    return {cell: index.setdefault(find(cell), len(index)) for cell in puzzle.whites}
+    return {cell: i for i, part in enumerate(white_components(puzzle)) for cell in part}
 
