@@ -22,6 +22,7 @@ import kakurolab as kl
 from kakurolab import datasets
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import FORMATS, detect, dumps, load, loads, solutions_from_text
+from kakurolab.formats.base import MAX_CELLS
 from kakurolab.formats.minizinc import MODEL
 from kakurolab.model import LETTERS, Puzzle, Solution
 
@@ -331,7 +332,7 @@ def test_xcsp3_errors_are_one_line(text: str, message: str) -> None:
          "</variables><constraints><sum><list>x[0..999999999][0]</list><condition>(eq,3)"
          "</condition></sum></constraints></instance>", "xcsp3", "index 999999999 is outside"),
         ("grid_data = [| " + "0, " * 100_000 + "0 |];", "dzn", "array too large"),
-        ("h_clue = [" + "(row: 1, col: 1, len: 1, sum: 1), " * 20_000 + "];", "dzn",
+        ("h_clue = [" + "(row: 1, col: 1, len: 1, sum: 1), " * (MAX_CELLS + 1) + "];", "dzn",
          "array too large"),
         ("% " + "x" * 16_000_001, "dzn", "too large"),
     ],
