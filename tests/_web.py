@@ -156,6 +156,15 @@ def set_name(page: Any, name: str) -> None:
     page.press("#player-name", "Enter")
 
 
+def join(page: Any, url: str, player: str, code: str) -> None:
+    """``player`` joins the room ``code`` from the start page, and sees its board."""
+    page.goto(url)
+    set_name(page, player)
+    page.fill("#join-game input[name=code]", code)
+    page.click("#join")
+    page.wait_for_selector("#board rect.white")
+
+
 def new_game(
     page: Any,
     url: str,

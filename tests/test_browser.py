@@ -19,6 +19,7 @@ from _web import (
     click_cell,
     engine_games,
     frames,
+    join,
     live_server,
     name,
     new_game,
@@ -134,14 +135,6 @@ def test_each_shield(browser: Any, server: tuple[EngineGames, str]) -> None:
     assert after["shields_left"] == 0
     assert page.inner_text("#shield-count") == "0"
     assert all(b.is_disabled() for b in page.locator("[data-shield]").all())
-
-
-def join(page: Any, url: str, player: str, code: str) -> None:
-    page.goto(url)
-    set_name(page, player)
-    page.fill("#join-game input[name=code]", code)
-    page.click("#join")
-    page.wait_for_selector("#board rect.white")
 
 
 def test_battle_matrix_between_two_browsers(browser: Any, server: tuple[EngineGames, str]) -> None:

@@ -19,6 +19,7 @@ from _web import (
     click_cell,
     engine_games,
     frames,
+    join,
     live_server,
     name,
     new_game,
@@ -520,11 +521,7 @@ def test_an_arena_time_limit_ends_the_race_on_both_pages(
     ann.goto(f"{url}/#/game/{room['game_id']}")
     ann.wait_for_selector("#board rect.white")
     bob = browser.new_context().new_page()
-    bob.goto(url)
-    set_name(bob, "Bea")
-    bob.fill("#join-game input[name=code]", room["game_id"])
-    bob.click("#join")
-    bob.wait_for_selector("#board rect.white")
+    join(bob, url, "Bea", room["game_id"])
     ann.wait_for_selector("#start-game:not([hidden])")
     ann.click("#start-game")
     for page in (ann, bob):
@@ -563,11 +560,7 @@ def test_an_arena_from_the_page_is_permanent_by_default(
     view = seat_view(games, ann)
     assert view["spec"]["options"]["permanent"] is True
     bob = browser.new_context().new_page()
-    bob.goto(url)
-    set_name(bob, "Ben")
-    bob.fill("#join-game input[name=code]", code)
-    bob.click("#join")
-    bob.wait_for_selector("#board rect.white")
+    join(bob, url, "Ben", code)
     ann.wait_for_selector("#start-game:not([hidden])")
     ann.click("#start-game")
     ann.wait_for_function("document.body.dataset.phase === 'active'")
