@@ -68,11 +68,9 @@ def fit_line(xs: Sequence[float], ys: Sequence[float]) -> Fit | None:
     n = len(xs)
     if n < MIN_POINTS or len(set(xs)) < 2:
         return None
+    slope, intercept = statistics.linear_regression(xs, ys)
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
     sxx = sum((x - mx) ** 2 for x in xs)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    slope = sxy / sxx
-    intercept = my - slope * mx
     residual = sum((y - intercept - slope * x) ** 2 for x, y in zip(xs, ys, strict=True))
     total = sum((y - my) ** 2 for y in ys)
     half = t_quantile(n - 2) * math.sqrt(residual / (n - 2) / sxx)

@@ -95,11 +95,8 @@ def loglog_slope(points: Sequence[tuple[float, float]]) -> float | None:
     pairs = [(math.log(x), math.log(y)) for x, y in points if x > 0 and y > 0]
     if len(pairs) < len(points) or len({x for x, _ in pairs}) < 2:
         return None
-    mx = statistics.fmean(x for x, _ in pairs)
-    my = statistics.fmean(y for _, y in pairs)
-    num = sum((x - mx) * (y - my) for x, y in pairs)
-    den = sum((x - mx) ** 2 for x, _ in pairs)
-    return num / den
+    xs, ys = zip(*pairs, strict=True)
+    return statistics.linear_regression(xs, ys).slope
 
 
 LOOK_CASES: tuple[tuple[str, str], ...] = (
