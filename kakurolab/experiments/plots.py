@@ -170,6 +170,10 @@ def growth_plot(results: Results, groups: Mapping[str, Any] | None) -> str | Non
             ax.plot(ends, [fit.seconds_at(w) for w in ends], color=style["color"],
                     linewidth=1.2, label=f"{config}: {fit.label()}")
         ax.set_xscale("log")
+        # 10, 20, 50, 100 ...: a narrow span otherwise labels its minor ticks over each other
+        ax.xaxis.set_major_locator(plt.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.xaxis.set_minor_formatter(plt.NullFormatter())
         ax.set_yscale("log")
         ax.set_xlabel("white cells (log)")
         ax.set_ylabel("time (s, log)")
