@@ -32,7 +32,7 @@ nodes.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from ..errors import OptionValueError
@@ -44,6 +44,7 @@ from ..propagation import (
     RootState,
     SearchStats,
     learning,
+    local,
     root_domains,
     root_state,
 )
@@ -56,6 +57,10 @@ FIRST_SLICE = 1024
 """Depth-first nodes of the portfolio's first slice (``auto`` on smaller numeric puzzles);
 the learning search then gets a quarter as many decisions (each costs about five nodes),
 and every round doubles both."""
+
+LOCAL_SHARE = 2
+"""The local search's slice, in quarters of the round's budget counted in its moves and
+repair decisions (a move costs a few depth-first nodes)."""
 
 SEARCHES = ("auto", "dfs", "learning")
 """The ``search`` option: ``learning`` applies to numeric puzzles only (cryptic ones keep the
@@ -112,10 +117,13 @@ class NativeSession(Session):
             search == "learning"
             or (search == "auto" and propagator.n_cells >= LEARNING_CELLS)
         )
-        self.portfolio = numeric and search == "auto" and not self.uses_learning
+        self.portfolio = numeric and search == "auto"
         self.dfs_stats = SearchStats()
         self.learning = (
             learning.LearningStats() if self.uses_learning or self.portfolio else None
+        )
+        self.local = (
+            local.LocalStats() if self.portfolio and local.applies(propagator) else None
         )
         self.walk = self._search()
         """The running search: a generator resumed by each ``next``."""
@@ -181,9 +189,9 @@ class NativeSession(Session):
     # -- search ----------------------------------------------------------------------------
 
     def _search(self) -> Iterator[Found | None]:
-        """The learning search for large numeric puzzles, the portfolio of both for smaller
-        ones (without a node budget), else depth-first search, from the initial state under
-        this session's node budget and deadline."""
+        """The portfolio (:meth:`_portfolio`) without a node budget on numeric puzzles, else
+        the one search the budget counts: learning for large numeric puzzles, depth-first
+        otherwise, from the initial state under this session's deadline."""
         if self.portfolio and self.node_limit is None:
             return self._portfolio()
         if self.uses_learning and self.learning is not None:
@@ -197,55 +205,107 @@ class NativeSession(Session):
             node_limit=self.node_limit, stats=self.dfs_stats, out_of_time=self._out_of_time
         )
 
-    def _portfolio(self) -> Iterator[Found | None]:
-        """Depth-first and learning search in turns, slices doubling (:data:`FIRST_SLICE`).
+    def _turns(self) -> list[_Turn]:
+        """The portfolio's searches, in turn order.
 
-        Neither search wins everywhere below :data:`LEARNING_CELLS`: depth-first search
-        settles published puzzles in a few nodes and some small unsat ones in 7,000 nodes
-        where learning needs 25 s, while on a loose 258-cell grid it spent 32,597 nodes
-        (1.4 s) before its first grid and learning 145 decisions (0.04 s).  In turns, each
-        puzzle costs at most about twice its better search.  Both searches are resumable
-        generators and each reaches every grid once; a grid the other already gave is
-        skipped, and the first search to run out has seen every grid, so that ends both.
+        Depth-first search first on smaller puzzles (it settles published ones in a few
+        nodes, so they never reach the others); learning search (each decision costs about
+        five depth-first nodes, so a quarter as many); local search last (:mod:`.local`:
+        finds grids of loose puzzles where both complete searches flounder, proves nothing).
         """
-        dfs_stats, counts = self.dfs_stats, self.learning
+        dfs_stats, counts, moves = self.dfs_stats, self.learning, self.local
         if counts is None:
             raise ValueError("the portfolio needs the learning counters")
-        ends = [0, 0]
-
-        def dfs_over() -> bool:
-            return self._out_of_time() or dfs_stats.nodes >= ends[0]
-
-        def learning_over() -> bool:
-            return self._out_of_time() or counts.decisions >= ends[1]
-
-        searches = (
-            self.propagator.search(stats=dfs_stats, out_of_time=dfs_over),
-            learning.search(self.propagator, stats=counts, out_of_time=learning_over),
+        turns: list[_Turn] = []
+        propagator, over = self.propagator, self._out_of_time
+        if not self.uses_learning:
+            turns.append(
+                _Turn(
+                    lambda stop: propagator.search(stats=dfs_stats, out_of_time=stop),
+                    lambda: dfs_stats.nodes,
+                    4,
+                    complete=True,
+                    out_of_time=over,
+                )
+            )
+        turns.append(
+            _Turn(
+                lambda stop: learning.search(propagator, stats=counts, out_of_time=stop),
+                lambda: counts.decisions,
+                1,
+                complete=True,
+                out_of_time=over,
+            )
         )
+        if moves is not None:
+            turns.append(
+                _Turn(
+                    lambda stop: local.search(propagator, stats=moves, out_of_time=stop),
+                    lambda: moves.work,
+                    LOCAL_SHARE,
+                    complete=False,
+                    out_of_time=over,
+                )
+            )
+        return turns
+
+    def _portfolio(self) -> Iterator[Found | None]:
+        """The searches of :meth:`_turns` in turns, slices doubling (:data:`FIRST_SLICE`).
+
+        No search wins everywhere: depth-first search settles published puzzles in a few
+        nodes and some small unsat ones in 7,000 nodes where learning needs 25 s, while on a
+        loose 258-cell grid it spent 32,597 nodes (1.4 s) before its first grid and learning
+        145 decisions (0.04 s); on a loose 1,095-cell grid learning found no grid in 120 s
+        and local search can find one in seconds.  In turns, each puzzle costs at most a
+        few times its best search.  The searches are resumable generators; a grid another
+        already gave is skipped, and the first complete search to run out has seen every
+        grid, so that ends all of them.
+        """
+        turns = self._turns()
         returned: set[Key] = set()
         budget = FIRST_SLICE
         while True:
-            for turn, walk in enumerate(searches):
-                if turn == 0:
-                    ends[0] = dfs_stats.nodes + budget
-                else:
-                    ends[1] = counts.decisions + budget // 4
-                for found in walk:
+            for turn in list(turns):
+                turn.end = turn.spent() + budget * turn.share // 4
+                for found in turn.walk:
                     if found is None:
                         if not self._out_of_time():
-                            break  # this slice is spent: the other search's turn
+                            break  # this slice is spent: the next search's turn
                         yield None  # the caller's deadline: resumed by the next call
                         continue
                     if found[0] not in returned:
                         returned.add(found[0])
                         yield found
                 else:
-                    return  # this search ran out: every grid has been given
+                    if turn.complete:
+                        return  # a complete search ran out: every grid has been given
+                    turns.remove(turn)  # local search does not suit this puzzle
             budget *= 2
 
     def _out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
+
+
+class _Turn:
+    """One search of the portfolio: its walk (built with a stop test that ends its slice),
+    the work it has spent, and its slice in quarters of the round's budget."""
+
+    def __init__(
+        self,
+        make: Callable[[Callable[[], bool]], Iterator[Found | None]],
+        spent: Callable[[], int],
+        share: int,
+        *,
+        complete: bool,
+        out_of_time: Callable[[], bool] | None = None,
+    ) -> None:
+        self.spent, self.share, self.complete = spent, share, complete
+        self.end = 0
+        self.out_of_time = out_of_time
+        self.walk = make(self._over)
+
+    def _over(self) -> bool:
+        return (self.out_of_time is not None and self.out_of_time()) or self.spent() >= self.end
 
 
 __all__ = ["NativeBackend", "NativeSession", "RootState", "root_domains", "root_state"]

@@ -1,0 +1,374 @@
+"""Local search for numeric puzzles: finds grids fast where clues leave many, proves nothing.
+
+On a loose grid (clues copied from one random fill, so thousands of grids fit) the complete
+searches fail for a reason that has nothing to do with the answer's rarity: an early choice
+dooms a distant corner, and even learned clauses need tens of thousands of decisions to
+find the way back (a 1,095-cell loose grid: no grid in 120 s).  Local search never commits:
+
+1. **Every sum at once.**  Digits with every run's sum right are a flow problem (across runs
+   feed cells, cells feed down runs, a cell carries its digit within its root domain's
+   range), so one maximum flow (networkx) gives a start where only repeated digits are
+   wrong.  If the flow cannot meet every clue, no grid exists; the search stops (the
+   complete searches say so).
+2. **Moves that keep every sum.**  A digit changed by ``+d`` is paid back along an
+   alternating cycle (``-d`` in its across run, ``+d`` in that cell's down run, and so on,
+   back to the first cell's down run), found breadth first; a move that leaves more repeats is
+   taken with a probability that falls with how much worse it is (annealing at a fixed
+   temperature).
+3. **Exact repair of the last conflicts.**  Local search gets within a few runs of a grid
+   and stalls there, so every :data:`REPAIR_EVERY` moves with few conflicts left, the learning
+   search is run on a region around them (the rest of the grid fixed), the region doubling
+   until it holds a grid or the budget of the try is spent.
+
+After the first grid, :func:`search` keeps finding new ones the same way a puzzle author
+would: it frees a region around a random run of a known grid and asks the learning search
+for every grid of that region but the known one.  On a loose grid a small region almost
+always has a second filling, which refutes uniqueness in milliseconds.
+
+All of it is driven by one seeded :class:`random.Random`: the same seed reaches the same grids.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
+
+from ..model import Direction
+from . import CHECK_EVERY, Found, Key, Propagator, learning
+
+TEMPERATURE = 0.6
+"""Annealing temperature: a move adding ``k`` repeats is taken with probability
+``exp(-k / TEMPERATURE)`` (0.19 for one more, 0.04 for two)."""
+
+REPAIR_EVERY = 2000
+"""Moves between two exact repairs of the conflicts left."""
+
+REPAIR_CONFLICTS = 8
+"""An exact repair is only tried with at most this many runs in conflict (a region around
+more would be most of the grid)."""
+
+REGIONS = (200, 400, 800, 1600)
+"""Cells freed by the successive repairs of one try (whole runs, grown breadth first)."""
+
+REPAIR_DECISIONS = 500
+"""Learning-search decisions a repair region gets before the next, larger one."""
+
+NEIGHBOUR_REGIONS = (24, 48, 96, 192)
+"""Cells freed around a known grid when looking for another one."""
+
+CYCLE_LENGTH = 40
+"""Longest alternating cycle a move may change (cells)."""
+
+
+@dataclass
+class LocalStats:
+    """What the local search counts, shared with its caller (read them while it runs)."""
+
+    moves: int = 0
+    repairs: int = 0
+    repair_decisions: int = 0
+    neighbourhoods: int = 0
+
+    @property
+    def work(self) -> int:
+        """Moves, region searches and their decisions: the unit the native portfolio slices
+        by (a region that propagation settles costs no decision, but it still costs)."""
+        return self.moves + self.repairs + self.repair_decisions
+
+
+def applies(propagator: Propagator) -> bool:
+    """Numeric puzzles whose every run has a clue and every cell one across and one down
+    run: the flow start needs both."""
+    if propagator.cryptic or any(len(runs) != 2 for runs in propagator.cell_runs):
+        return False
+    return all(sums & (sums - 1) == 0 for sums in propagator.fixed)
+
+
+def search(
+    propagator: Propagator,
+    *,
+    seed: int = 0,
+    stats: LocalStats | None = None,
+    out_of_time: Callable[[], bool] | None = None,
+) -> Iterator[Found | None]:
+    """Yield grids of the puzzle (possibly one more than once), or ``None`` when
+    ``out_of_time()`` says so (resuming goes on).  It never ends on its own unless the puzzle
+    does not suit it (:func:`applies`) or no grid exists (root propagation or the flow
+    refutes it): incompleteness is the caller's to handle."""
+    if not applies(propagator):
+        return
+    root = propagator.root()
+    if root is None:
+        return
+    walk = _Walk(propagator, root, random.Random(seed), LocalStats() if stats is None else stats)
+    if not walk.start():
+        return
+    tick = _Clock(out_of_time)
+    while walk.bad:
+        walk.move()
+        if tick():
+            yield None
+        if walk.moves_since_repair >= REPAIR_EVERY and len(walk.bad) <= REPAIR_CONFLICTS:
+            walk.moves_since_repair = 0
+            repaired = yield from walk.repair(tick)
+            if repaired is not None:
+                walk.adopt(list(repaired))
+    known: list[Key] = [walk.key()]
+    yield known[0], ()
+    while True:
+        grid = known[walk.rng.randrange(len(known))]
+        other = yield from walk.neighbour(grid, tick)
+        if other is not None and other not in known:
+            known.append(other)
+            yield other, ()
+        elif tick.now():
+            yield None  # a region settled without a decision never asked the clock
+
+
+class _Clock:
+    """Asks ``out_of_time`` every :data:`CHECK_EVERY`-th call (a clock read costs
+    more than a move's bookkeeping)."""
+
+    def __init__(self, out_of_time: Callable[[], bool] | None) -> None:
+        self.out_of_time = out_of_time
+        self.countdown = CHECK_EVERY
+
+    def now(self) -> bool:
+        return self.out_of_time is not None and self.out_of_time()
+
+    def __call__(self) -> bool:
+        self.countdown -= 1
+        if self.countdown:
+            return False
+        self.countdown = CHECK_EVERY
+        return self.out_of_time is not None and self.out_of_time()
+
+
+class _Walk:
+    """The local search's state: a digit per cell, each run's digit counts, the runs with a
+    repeated digit."""
+
+    def __init__(
+        self, propagator: Propagator, root: list[int], rng: random.Random, stats: LocalStats
+    ) -> None:
+        self.propagator, self.root, self.rng, self.stats = propagator, root, rng, stats
+        n = propagator.n_cells
+        directions = [run.direction for run in propagator.puzzle.runs]
+        self.across = [0] * n
+        self.down = [0] * n
+        for c, runs in enumerate(propagator.cell_runs):
+            for r in runs:
+                if directions[r] is Direction.ACROSS:
+                    self.across[c] = r
+                else:
+                    self.down[c] = r
+        self.targets = [sums.bit_length() - 1 for sums in propagator.fixed]
+        self.digits: list[int] = []
+        self.counts: list[list[int]] = []
+        self.bad: set[int] = set()
+        self.moves_since_repair = 0
+
+    # -- state -----------------------------------------------------------------------------
+
+    def start(self) -> bool:
+        """Digits with every run's sum right (False when no such digits exist)."""
+        digits = _flow_start(self.propagator, self.root, self.across, self.down, self.targets)
+        if digits is None:
+            return False
+        self.adopt(digits)
+        return True
+
+    def adopt(self, digits: list[int]) -> None:
+        self.digits = digits
+        self.counts = [[0] * 10 for _ in self.propagator.run_cells]
+        for r, members in enumerate(self.propagator.run_cells):
+            for c in members:
+                self.counts[r][digits[c]] += 1
+        self.bad = {r for r in range(len(self.counts)) if self._repeats(r)}
+
+    def key(self) -> Key:
+        return tuple(self.digits)
+
+    def _repeats(self, r: int) -> int:
+        return sum(k - 1 for k in self.counts[r] if k > 1)
+
+    def _allowed(self, c: int, digit: int) -> bool:
+        return 0 < digit < 10 and bool(self.root[c] >> (digit - 1) & 1)
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def move(self) -> None:
+        """One alternating-cycle move from a cell with a repeated digit."""
+        self.stats.moves += 1
+        self.moves_since_repair += 1
+        rng, digits, counts = self.rng, self.digits, self.counts
+        r = rng.choice(tuple(self.bad))
+        c = rng.choice([x for x in self.propagator.run_cells[r] if counts[r][digits[x]] > 1])
+        options = [d for d in range(1, 10) if d != digits[c] and self._allowed(c, d)]
+        if not options:
+            return
+        row, column = counts[self.across[c]], counts[self.down[c]]
+        fresh = [d for d in options if not row[d] and not column[d]]
+        delta = rng.choice(fresh or options) - digits[c]
+        cycle = self._cycle(c, delta)
+        if cycle is None:
+            return
+        changes = [(x, digits[x], digits[x] + (delta if plus else -delta)) for x, plus in cycle]
+        touched = {q for x, _, _ in changes for q in (self.across[x], self.down[x])}
+        before = sum(self._repeats(q) for q in touched)
+        self._apply(changes)
+        worse = sum(self._repeats(q) for q in touched) - before
+        if worse > 0 and rng.random() >= math.exp(-worse / TEMPERATURE):
+            self._apply([(x, new, old) for x, old, new in changes])
+            return
+        for q in touched:
+            if self._repeats(q):
+                self.bad.add(q)
+            else:
+                self.bad.discard(q)
+
+    def _cycle(self, c: int, delta: int) -> list[tuple[int, bool]] | None:
+        """Cells and signs (``True``: ``+delta``) of an alternating cycle through ``c``
+        (``+delta``) that keeps every run's sum: breadth first over across runs."""
+        run_cells, digits = self.propagator.run_cells, self.digits
+        across, down = self.across, self.down
+        rng, allowed, goal = self.rng, self._allowed, down[c]
+        parent: dict[int, tuple[int, int, int] | None] = {across[c]: None}
+        queue = deque([across[c]])
+        while queue:
+            a = queue.popleft()
+            minus = list(run_cells[a])
+            rng.shuffle(minus)
+            for x in minus:
+                if x == c or not allowed(x, digits[x] - delta):
+                    continue
+                if down[x] == goal:
+                    cycle = [(c, True), (x, False)]
+                    while (link := parent[a]) is not None:
+                        a, px, py = link
+                        cycle += [(py, True), (px, False)]
+                    return cycle if len(cycle) <= CYCLE_LENGTH else None
+                plus = list(run_cells[down[x]])
+                rng.shuffle(plus)
+                for y in plus:
+                    if y != x and across[y] not in parent and allowed(y, digits[y] + delta):
+                        parent[across[y]] = (a, x, y)
+                        queue.append(across[y])
+        return None
+
+    def _apply(self, changes: list[tuple[int, int, int]]) -> None:
+        digits, counts, across, down = self.digits, self.counts, self.across, self.down
+        for x, old, new in changes:
+            digits[x] = new
+            for q in (across[x], down[x]):
+                counts[q][old] -= 1
+                counts[q][new] += 1
+
+    # -- exact search on regions -----------------------------------------------------------
+
+    def region(self, runs: list[int], size: int) -> set[int]:
+        """Whole runs around ``runs``, breadth first, until ``size`` cells."""
+        run_cells, cell_runs = self.propagator.run_cells, self.propagator.cell_runs
+        cells: set[int] = set()
+        seen = set(runs)
+        queue = deque(runs)
+        while queue and len(cells) < size:
+            for c in run_cells[queue.popleft()]:
+                cells.add(c)
+                for q in cell_runs[c]:
+                    if q not in seen:
+                        seen.add(q)
+                        queue.append(q)
+        return cells
+
+    def solve_region(
+        self, grid: Sequence[int], free: set[int], tick: _Clock, skip: Key | None
+    ) -> Generator[None, None, Key | None]:
+        """The learning search on ``free`` with every other cell fixed to ``grid``: the
+        first grid other than ``skip`` it reaches within :data:`REPAIR_DECISIONS`, else
+        ``None`` (yields ``None`` when out of time)."""
+        state = self.root[:]
+        for c, digit in enumerate(grid):
+            if c not in free:
+                state[c] = 1 << (digit - 1)
+        counts = learning.LearningStats()
+        self.stats.repairs += 1
+        try:
+            for found in learning.search(
+                self.propagator,
+                state,
+                node_limit=REPAIR_DECISIONS,
+                stats=counts,
+                out_of_time=tick,
+            ):
+                if found is None:
+                    if counts.decisions >= REPAIR_DECISIONS:
+                        return None
+                    yield None
+                elif found[0] != skip:
+                    return found[0]
+            return None
+        finally:
+            self.stats.repair_decisions += counts.decisions
+
+    def repair(self, tick: _Clock) -> Generator[None, None, Key | None]:
+        """Growing regions around the runs still in conflict, solved exactly: the repaired
+        grid, or ``None``."""
+        for size in REGIONS:
+            free = self.region(sorted(self.bad), size)
+            grid = yield from self.solve_region(self.digits, free, tick, None)
+            if grid is not None or len(free) >= self.propagator.n_cells:
+                return grid
+        return None
+
+    def neighbour(self, grid: Key, tick: _Clock) -> Generator[None, None, Key | None]:
+        """Another grid that differs from ``grid`` only around a random run, or ``None``."""
+        self.stats.neighbourhoods += 1
+        centre = self.rng.randrange(len(self.propagator.run_cells))
+        for size in NEIGHBOUR_REGIONS:
+            free = self.region([centre], size)
+            other = yield from self.solve_region(grid, free, tick, grid)
+            if other is not None or len(free) >= self.propagator.n_cells:
+                return other
+        return None
+
+
+def _flow_start(
+    propagator: Propagator,
+    root: list[int],
+    across: list[int],
+    down: list[int],
+    targets: list[int],
+) -> list[int] | None:
+    """Digits inside each cell's root range with every run's sum right (a maximum flow from
+    across runs through cells to down runs), or None when the clues' totals cannot be met."""
+    import networkx as nx  # a required dependency; only local search needs it
+
+    lows = [(mask & -mask).bit_length() for mask in root[: propagator.n_cells]]
+    highs = [mask.bit_length() for mask in root[: propagator.n_cells]]
+    # Integer nodes (runs, then source and sink): strings hash differently in every
+    # process, and the flow found (so every grid after it) would too.
+    source, sink = len(targets), len(targets) + 1
+    graph = nx.DiGraph()
+    need = 0
+    for r, members in enumerate(propagator.run_cells):
+        spare = targets[r] - sum(lows[c] for c in members)
+        if spare < 0:
+            return None
+        if any(across[c] == r for c in members):
+            graph.add_edge(source, r, capacity=spare)
+            need += spare
+        else:
+            graph.add_edge(r, sink, capacity=spare)
+    for c in range(propagator.n_cells):
+        graph.add_edge(across[c], down[c], capacity=highs[c] - lows[c])
+    value, flow = nx.maximum_flow(graph, source, sink)
+    if value != need or sum(d["capacity"] for _, _, d in graph.in_edges(sink, data=True)) != need:
+        return None
+    return [lows[c] + flow[across[c]][down[c]] for c in range(propagator.n_cells)]
+
+
+__all__ = ["LocalStats", "applies", "search"]
