@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from . import CHECK_EVERY, Found, Propagator
@@ -488,17 +488,23 @@ def search(
     node_limit: int | None = None,
     stats: LearningStats | None = None,
     out_of_time: Callable[[], bool] | None = None,
+    phase: Sequence[int] | None = None,
 ) -> Iterator[Found | None]:
     """The learning search from ``start`` (default: the initial state), with the interface of
     :meth:`Propagator.search`: yields each solution inside it once, or ``None`` when
     ``out_of_time()`` says so (resuming goes on) or the node budget (decisions) is spent
-    (``None`` from then on).  Numeric puzzles only (a ``ValueError`` otherwise)."""
+    (``None`` from then on).  Numeric puzzles only (a ``ValueError`` otherwise).
+
+    ``phase`` (a digit mask per cell) seeds phase saving: decisions try those digits first,
+    so a nearly right grid from local search guides the search (solution-guided search)."""
     state = (propagator.initial if start is None else start)[:]
     if not propagator.propagate(state, range(len(propagator.run_cells))):
         return
     if propagator.cuts_refute(state):
         return
     learning = LearningSearch(propagator, state, stats)
+    if phase is not None:
+        learning.phase[:] = phase[: learning.n]
     counts = learning.stats
     countdown = CHECK_EVERY
     limit = -1 if node_limit is None else node_limit
