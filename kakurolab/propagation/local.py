@@ -98,7 +98,7 @@ def search(
     stats: LocalStats | None = None,
     out_of_time: Callable[[], bool] | None = None,
 ) -> Iterator[Found | None]:
-    """Yield grids of the puzzle (possibly one more than once), or ``None`` when
+    """Yield grids of the puzzle, each once, or ``None`` when
     ``out_of_time()`` says so (resuming goes on).  It never ends on its own unless the puzzle
     does not suit it (:func:`applies`) or no grid exists (root propagation or the flow
     refutes it): incompleteness is the caller's to handle."""
