@@ -224,8 +224,8 @@ class NativeSession(Session):
                     lambda stop: propagator.search(stats=dfs_stats, out_of_time=stop),
                     lambda: dfs_stats.nodes,
                     4,
+                    over,
                     complete=True,
-                    out_of_time=over,
                 )
             )
         turns.append(
@@ -233,8 +233,8 @@ class NativeSession(Session):
                 lambda stop: learning.search(propagator, stats=counts, out_of_time=stop),
                 lambda: counts.decisions,
                 1,
+                over,
                 complete=True,
-                out_of_time=over,
             )
         )
         if moves is not None:
@@ -243,8 +243,8 @@ class NativeSession(Session):
                     lambda stop: local.search(propagator, stats=moves, out_of_time=stop),
                     lambda: moves.work,
                     LOCAL_SHARE,
+                    over,
                     complete=False,
-                    out_of_time=over,
                 )
             )
         return turns
@@ -287,17 +287,18 @@ class NativeSession(Session):
 
 
 class _Turn:
-    """One search of the portfolio: its walk (built with a stop test that ends its slice),
-    the work it has spent, and its slice in quarters of the round's budget."""
+    """One search of the portfolio: its walk (built with a stop test that ends its slice at
+    the session's deadline or when its work reaches ``end``), the work it has spent, and its
+    slice in quarters of the round's budget."""
 
     def __init__(
         self,
         make: Callable[[Callable[[], bool]], Iterator[Found | None]],
         spent: Callable[[], int],
         share: int,
+        out_of_time: Callable[[], bool],
         *,
         complete: bool,
-        out_of_time: Callable[[], bool] | None = None,
     ) -> None:
         self.spent, self.share, self.complete = spent, share, complete
         self.end = 0
@@ -305,7 +306,7 @@ class _Turn:
         self.walk = make(self._over)
 
     def _over(self) -> bool:
-        return (self.out_of_time is not None and self.out_of_time()) or self.spent() >= self.end
+        return self.out_of_time() or self.spent() >= self.end
 
 
 __all__ = ["NativeBackend", "NativeSession", "RootState", "root_domains", "root_state"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ..model import Cell, Puzzle
-from ..propagation import Propagator, SearchStats
+from ..propagation import Propagator, SearchStats, held_at
 from .clues import build_puzzle
 from .layout import Layout
 
@@ -173,15 +173,6 @@ def check_regions(
     return verdicts
 
 
-def _held_at_fill(root: list[int], fill: list[int], members: list[int]) -> list[int]:
-    """The state a region is searched from: its cells as root propagation left them, every
-    other cell held at its fill digit."""
-    state = fill[:]
-    for i in members:
-        state[i] = root[i]
-    return state
-
-
 def _search_region(
     prop: Propagator,
     root: list[int],
@@ -190,7 +181,7 @@ def _search_region(
     node_limit: int | None,
 ) -> Region:
     """Count one region's solutions up to two, every cell outside it held at the fill."""
-    start = _held_at_fill(root, fill, members)
+    start = held_at(root, fill, members)
     cells = [prop.cells[i] for i in members]
     fill_digits = {prop.cells[i]: fill[i].bit_length() for i in members}
     stats = SearchStats()
@@ -225,7 +216,7 @@ def _probe_region(
     region before the next probe.  All probes share the ``node_limit`` budget, and none may
     take more than a tenth of it; cells whose probe ran out are reported as ``unsure``.
     """
-    state = _held_at_fill(root, fill, members)
+    state = held_at(root, fill, members)
     cells = tuple(prop.cells[i] for i in members)
     cap = None if node_limit is None else max(1, node_limit // 10)
     nodes = depth = 0
@@ -273,7 +264,7 @@ def _differ_region(
     Cells sharing a run with a spot found so far are not probed, so the spots lie apart.
     Each probe gets ``node_limit`` nodes.
     """
-    state = _held_at_fill(root, fill, members)
+    state = held_at(root, fill, members)
     cells = tuple(prop.cells[i] for i in members)
     found: list[dict[Cell, int]] = []
     near: set[int] = set()

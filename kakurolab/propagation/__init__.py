@@ -561,6 +561,16 @@ def root_domains(puzzle: Puzzle) -> dict[Cell, int] | None:
     return None if found is None else found.cells
 
 
+def held_at(root: Sequence[int], fill: Sequence[int], free: Iterable[int]) -> list[int]:
+    """The state a region is searched from: its ``free`` slots as ``root`` left them, every
+    other slot held at ``fill`` (a singleton mask per slot): the generator's region checks
+    and local search's repairs both search one region of a grid this way."""
+    state = list(fill)
+    for i in free:
+        state[i] = root[i]
+    return state
+
+
 def _members(cells: tuple[Cell, ...], index: dict[Cell, int]) -> tuple[int, ...]:
     """The state slots of a run's cells."""
     return itemgetter(*cells)(index) if len(cells) > 1 else (index[cells[0]],)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..model import Direction
-from . import CHECK_EVERY, Found, Key, Propagator, learning
+from . import CHECK_EVERY, Found, Key, Propagator, held_at, learning
 
 TEMPERATURE = 0.6
 """Annealing temperature: a move adding ``k`` repeats is taken with probability
@@ -148,7 +148,7 @@ class _Clock:
         if self.countdown:
             return False
         self.countdown = CHECK_EVERY
-        return self.out_of_time is not None and self.out_of_time()
+        return self.now()
 
 
 class _Walk:
@@ -299,10 +299,8 @@ class _Walk:
         """The learning search on ``free`` with every other cell fixed to ``grid``: the
         first grid other than ``skip`` it reaches within ``decisions``, else ``None``
         (yields ``None`` when out of time)."""
-        state = self.root[:]
-        for c, digit in enumerate(grid):
-            if c not in free:
-                state[c] = 1 << (digit - 1)
+        fill = [1 << (digit - 1) for digit in grid]
+        state = held_at(self.root, fill, free)
         counts = learning.LearningStats()
         self.stats.repairs += 1
         try:
@@ -312,7 +310,7 @@ class _Walk:
                 node_limit=decisions,
                 stats=counts,
                 out_of_time=tick,
-                phase=[1 << (digit - 1) for digit in grid],
+                phase=fill,
             ):
                 if found is None:
                     if counts.decisions >= decisions:
@@ -364,20 +362,23 @@ def _flow_start(
     # process, and the flow found (so every grid after it) would too.
     source, sink = len(targets), len(targets) + 1
     graph = nx.DiGraph()
-    need = 0
+    supply = demand = 0  # what the across runs must give and the down runs must take
     for r, members in enumerate(propagator.run_cells):
         spare = targets[r] - sum(lows[c] for c in members)
         if spare < 0:
             return None
-        if any(across[c] == r for c in members):
+        if across[members[0]] == r:
             graph.add_edge(source, r, capacity=spare)
-            need += spare
+            supply += spare
         else:
             graph.add_edge(r, sink, capacity=spare)
+            demand += spare
+    if supply != demand:
+        return None  # the across and down totals differ: no digits meet both
     for c in range(propagator.n_cells):
         graph.add_edge(across[c], down[c], capacity=highs[c] - lows[c])
     value, flow = nx.maximum_flow(graph, source, sink)
-    if value != need or sum(d["capacity"] for _, _, d in graph.in_edges(sink, data=True)) != need:
+    if value != supply:
         return None
     return [lows[c] + flow[across[c]][down[c]] for c in range(propagator.n_cells)]
 
