@@ -31,10 +31,18 @@ def _pyplot() -> Any:
     return plt
 
 
+PALETTE = (
+    *(f"C{i}" for i in range(10)),  # matplotlib's tab10 cycle
+    "black", "navy", "magenta", "goldenrod", "teal", "maroon",
+)
+"""Sixteen colours, no two alike: tab20 pairs each hue with its light shade, and the pairs
+(native blue, then ``fast`` light blue) looked like one configuration at a glance."""
+
+
 def _style(plt: Any, index: int) -> dict[str, Any]:
-    """Up to sixteen lines told apart: twenty colours, and markers that change with them."""
+    """Up to sixteen lines told apart by colour, and by markers that change with them."""
     return {
-        "color": plt.get_cmap("tab20")(index % 20),
+        "color": PALETTE[index % len(PALETTE)],
         "marker": "o.sv^D"[index % 6],
         "markersize": 3,
         "linewidth": 1.2,
