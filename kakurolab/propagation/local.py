@@ -12,9 +12,11 @@ find the way back (a 1,095-cell loose grid: no grid in 120 s).  Local search nev
    complete searches say so).
 2. **Moves that keep every sum.**  A digit changed by ``+d`` is paid back along an
    alternating cycle (``-d`` in its across run, ``+d`` in that cell's down run, and so on,
-   back to the first cell's down run), found breadth first; a move that leaves more repeats is
-   taken with a probability that falls with how much worse it is (annealing at a fixed
-   temperature).
+   back to the first cell's down run), found breadth first; a move that leaves more conflicts
+   is taken with a probability that falls with how much worse it is (annealing at a fixed
+   temperature).  A conflict is a repeated digit, or a *stray*: the flow knows each cell's
+   range only, so a cell whose root domain is {7, 9} may start at 8 (59 cells of the
+   2,497-cell loose grid do); moves only ever take a cell to a digit of its domain.
 3. **Exact repair of the last conflicts.**  Local search gets within a few runs of a grid
    and stalls there, so every :data:`REPAIR_EVERY` moves with few conflicts left, the learning
    search is run on a region around them (the rest of the grid fixed), the region doubling
@@ -42,9 +44,13 @@ from dataclasses import dataclass
 from ..model import Direction
 from . import CHECK_EVERY, Found, Key, Propagator, held_at, learning
 
-TEMPERATURE = 0.6
-"""Annealing temperature: a move adding ``k`` repeats is taken with probability
-``exp(-k / TEMPERATURE)`` (0.19 for one more, 0.04 for two)."""
+TEMPERATURE = 1.0
+"""Annealing temperature: a move adding ``k`` conflicts is taken with probability
+``exp(-k / TEMPERATURE)`` (0.37 for one more, 0.14 for two).  Walks on loose grids stall with
+a handful of conflicts left; at 0.6 (the first setting) the 2,497-cell loose grid's walks
+stalled at 7-14 runs in conflict, at 1.0 at 3-6 (four seeds each, 40 s).  With this setting,
+strays counted as conflicts and the cheaper cycle search, the 1,095-cell grid's search found
+two grids for four seeds of four within 40 CPU s (median 6 s) against three of four before."""
 
 REPAIR_EVERY = 2000
 """Moves between two exact repairs of the conflicts left."""
@@ -172,6 +178,7 @@ class _Walk:
         self.targets = [sums.bit_length() - 1 for sums in propagator.fixed]
         self.digits: list[int] = []
         self.counts: list[list[int]] = []
+        self.strays: list[int] = []
         self.bad: set[int] = set()
         self.moves_since_repair = 0
 
@@ -188,16 +195,19 @@ class _Walk:
     def adopt(self, digits: list[int]) -> None:
         self.digits = digits
         self.counts = [[0] * 10 for _ in self.propagator.run_cells]
+        self.strays = [0] * len(self.counts)
         for r, members in enumerate(self.propagator.run_cells):
             for c in members:
                 self.counts[r][digits[c]] += 1
+                self.strays[r] += not self._allowed(c, digits[c])
         self.bad = {r for r in range(len(self.counts)) if self._repeats(r)}
 
     def key(self) -> Key:
         return tuple(self.digits)
 
     def _repeats(self, r: int) -> int:
-        return sum(k - 1 for k in self.counts[r] if k > 1)
+        """The run's conflicts: repeated digits, and digits its root domains rule out."""
+        return sum(k - 1 for k in self.counts[r] if k > 1) + self.strays[r]
 
     def _allowed(self, c: int, digit: int) -> bool:
         return 0 < digit < 10 and bool(self.root[c] >> (digit - 1) & 1)
@@ -210,7 +220,14 @@ class _Walk:
         self.moves_since_repair += 1
         rng, digits, counts = self.rng, self.digits, self.counts
         r = rng.choice(tuple(self.bad))
-        c = rng.choice([x for x in self.propagator.run_cells[r] if counts[r][digits[x]] > 1])
+        allowed = self._allowed
+        c = rng.choice(
+            [
+                x
+                for x in self.propagator.run_cells[r]
+                if counts[r][digits[x]] > 1 or not allowed(x, digits[x])
+            ]
+        )
         options = [d for d in range(1, 10) if d != digits[c] and self._allowed(c, d)]
         if not options:
             return
@@ -236,40 +253,49 @@ class _Walk:
 
     def _cycle(self, c: int, delta: int) -> list[tuple[int, bool]] | None:
         """Cells and signs (``True``: ``+delta``) of an alternating cycle through ``c``
-        (``+delta``) that keeps every run's sum: breadth first over across runs."""
+        (``+delta``) that keeps every run's sum: breadth first over across runs, at most
+        :data:`CYCLE_LENGTH` cells long.  Each run's cells are scanned from a random point
+        on (cheaper than shuffling them, which took half of a move's time)."""
         run_cells, digits = self.propagator.run_cells, self.digits
         across, down = self.across, self.down
-        rng, allowed, goal = self.rng, self._allowed, down[c]
+        rand, allowed, goal = self.rng.random, self._allowed, down[c]
         parent: dict[int, tuple[int, int, int] | None] = {across[c]: None}
-        queue = deque([across[c]])
-        while queue:
-            a = queue.popleft()
-            minus = list(run_cells[a])
-            rng.shuffle(minus)
-            for x in minus:
-                if x == c or not allowed(x, digits[x] - delta):
-                    continue
-                if down[x] == goal:
-                    cycle = [(c, True), (x, False)]
-                    while (link := parent[a]) is not None:
-                        a, px, py = link
-                        cycle += [(py, True), (px, False)]
-                    return cycle if len(cycle) <= CYCLE_LENGTH else None
-                plus = list(run_cells[down[x]])
-                rng.shuffle(plus)
-                for y in plus:
-                    if y != x and across[y] not in parent and allowed(y, digits[y] + delta):
-                        parent[across[y]] = (a, x, y)
-                        queue.append(across[y])
+        level = [across[c]]
+        for _ in range(CYCLE_LENGTH // 2):
+            following = []
+            for a in level:
+                minus = run_cells[a]
+                k = int(rand() * len(minus))
+                for x in minus[k:] + minus[:k]:
+                    if x == c or not allowed(x, digits[x] - delta):
+                        continue
+                    if down[x] == goal:
+                        cycle = [(c, True), (x, False)]
+                        while (link := parent[a]) is not None:
+                            a, px, py = link
+                            cycle += [(py, True), (px, False)]
+                        return cycle
+                    plus = run_cells[down[x]]
+                    j = int(rand() * len(plus))
+                    for y in plus[j:] + plus[:j]:
+                        if y != x and across[y] not in parent and allowed(y, digits[y] + delta):
+                            parent[across[y]] = (a, x, y)
+                            following.append(across[y])
+            if not following:
+                return None
+            level = following
         return None
 
     def _apply(self, changes: list[tuple[int, int, int]]) -> None:
         digits, counts, across, down = self.digits, self.counts, self.across, self.down
+        strays, allowed = self.strays, self._allowed
         for x, old, new in changes:
             digits[x] = new
+            stray = allowed(x, old) - allowed(x, new)
             for q in (across[x], down[x]):
                 counts[q][old] -= 1
                 counts[q][new] += 1
+                strays[q] += stray
 
     # -- exact search on regions -----------------------------------------------------------
 
