@@ -99,3 +99,53 @@ def test_time_runs_on_the_server_every_socket_is_told_within_a_second(tmp_path: 
         after = http.get(f"/api/games/{game}", headers=heads[1]).json()
         assert after["phase"] == "finished"
     games.close()
+
+
+class _ClockedGames:
+    """An engine stand-in whose one game ends when its clock is settled; each call yields to
+    the event loop first, as a call on the engine thread does."""
+
+    def __init__(self) -> None:
+        self.version_no = 1
+        self.phase = "active"
+
+    async def call(self, method: Any, *args: Any) -> Any:
+        await asyncio.sleep(0)
+        return method(*args)
+
+    def tick(self, game_id: str) -> None:
+        self.phase, self.version_no = "finished", self.version_no + 1
+
+    def version(self, game_id: str) -> int:
+        return self.version_no
+
+    def view(self, game_id: str, token: str) -> dict[str, Any]:
+        return {"phase": self.phase, "end_reason": "time", "remaining_s": 0.0}
+
+
+def test_time_up_is_pushed_once_while_the_poller_spins() -> None:
+    """The clock runs out with the poller checking versions on every turn of the loop: the
+    socket gets the finished view once, as ``over``, and no second ``view`` of it."""
+    from kakurolab.web.hub import Hub
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        games = _ClockedGames()
+        hub = Hub(games, poll_s=0)  # type: ignore[arg-type]
+        sub = Subscriber("g-1", "t" * 20, send)
+        hub.subscribe(sub, version=games.version_no)
+        pump = asyncio.get_running_loop().create_task(sub.pump())
+        hub.arm("g-1", {"phase": "active", "remaining_s": 0.0})
+        for _ in range(200):  # the timer's slack, then many poller turns
+            await asyncio.sleep(0.001)
+        hub.unsubscribe(sub)
+        await pump
+        await hub.close()
+
+    asyncio.run(run())
+    assert [m["type"] for m in sent] == ["over"], sent
+    assert sent[0]["view"]["phase"] == "finished"

@@ -109,9 +109,8 @@ class Hub:
     async def _time_up(self, game_id: str) -> None:
         self.timers.pop(game_id, None)
         subs = list(self.watchers.get(game_id, ()))
-        try:
-            await self.games.call(self.games.tick, game_id)
-            views = await self.games.call(_views, self.games, game_id, [s.token for s in subs])
+        try:  # one engine call: the poller never sees the new version before ``seen`` does
+            views = await self.games.call(_settled, self.games, game_id, [s.token for s in subs])
         except KakuroError:
             return
         except Exception:  # the timer must not take the server down
@@ -184,6 +183,14 @@ class Hub:
             self._poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._poller
+
+
+def _settled(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
+    """On the engine thread: the game's clock settled, then :func:`_views`.  Ticking and
+    reading in two calls let the poller see the tick's new version in between and push the
+    finished view a second time, as a plain ``view`` after the ``over``."""
+    games.tick(game_id)
+    return _views(games, game_id, tokens)
 
 
 def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
