@@ -9,7 +9,10 @@ Parts (``ENCODERS`` kinds):
 * ``alldiff`` -- per run and digit at-most-one (:mod:`.alldiff`), or ``none``;
 * ``redundant`` -- extra, logically implied clauses (``domain``, ``combo``);
 * ``ties`` -- how a two-letter cryptic clue's digits select its sum (:mod:`.letters`:
-  ``split``, the default, or ``pairs``, the encoder before 2026-12).
+  ``split``, the default, or ``pairs``, the encoder before 2026-12);
+* ``sets`` -- how ``combo:lean`` writes a guarded (cryptic) run's digit sets (:mod:`.sums`:
+  ``exclude``, the default, one clause per set where that is smaller than selectors, or
+  ``select``, selectors everywhere, the encoder before 2026-12-02).
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
@@ -68,6 +71,10 @@ class CNFEncoding(Encoding):
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
         self.presolved = False
         """True when ``pre=root`` narrowed the domains (sum encoders may skip dead sets)."""
+        self.exclusion = (spec.get("sets") or DEFAULT_SETS) == "exclude" and spec[
+            "alldiff"
+        ] != "none"
+        """Whether ``combo:lean`` may write guarded runs as exclusion clauses (``sets``)."""
         self._amo = spec["amo"]
         self.cells: CellEncoding = CELL_ENCODINGS[spec["cell"]][0](self)
 
@@ -346,6 +353,16 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
         ),
     },
     "ties": {name: Part(name, doc) for name, (_, doc) in TIES.items()},
+    "sets": {
+        "exclude": Part(
+            "exclude",
+            "combo:lean on guarded (cryptic) runs: one clause per digit set (all its digits "
+            "occur -> its sum's guard) where selectors cost more; needs an explicit alldiff",
+        ),
+        "select": Part(
+            "select", "combo:lean on guarded runs: selectors everywhere (the encoder before)"
+        ),
+    },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -359,7 +376,10 @@ DEFAULT_TIES = "split"
 """``ties`` when a spec names none: left out of canonical specs (as ``pre=none`` is), so the
 spec strings from before the part existed keep their names."""
 
-OPTIONAL_DEFAULTS = {"pre": "none", "ties": DEFAULT_TIES}
+DEFAULT_SETS = "exclude"
+"""``sets`` when a spec names none (left out of canonical specs, as ``ties``)."""
+
+OPTIONAL_DEFAULTS = {"pre": "none", "ties": DEFAULT_TIES, "sets": DEFAULT_SETS}
 """Parts a canonical spec leaves out when they have these values."""
 
 CNF_PRESETS: dict[str, tuple[str, str]] = {
@@ -397,6 +417,7 @@ __all__ = [
     "CNF_DEFAULTS",
     "CNF_ENCODERS",
     "CNF_PRESETS",
+    "DEFAULT_SETS",
     "DEFAULT_TIES",
     "OPTIONAL_DEFAULTS",
     "CNFEncoding",

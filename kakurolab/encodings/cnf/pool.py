@@ -64,7 +64,8 @@ class CellLiterals(Protocol):
 class Pool(VarPool, Protocol):
     """What a constraint part (sum, all-different, letters, redundant) may use: the
     :class:`VarPool`, the cells' literals, whether a presolve narrowed the domains (and the
-    letters' digits it left, bit d; empty: no presolve), and notes about fallbacks."""
+    letters' digits it left, bit d; empty: no presolve), how guarded runs' digit sets are
+    encoded, and notes about fallbacks."""
 
     @property
     def cells(self) -> CellLiterals: ...
@@ -74,5 +75,11 @@ class Pool(VarPool, Protocol):
 
     @property
     def letter_masks(self) -> dict[str, int]: ...
+
+    @property
+    def exclusion(self) -> bool:
+        """Whether ``combo:lean`` may encode guarded runs by exclusion clauses (``sets=exclude``
+        and an explicit all-different, which those clauses rely on)."""
+        ...
 
     def note(self, message: str) -> None: ...

@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations
+from itertools import combinations, permutations
+from math import comb
 
 from ... import combos
 from ...model import Run
@@ -98,6 +99,81 @@ def combo_layout(length: int, totals: tuple[int, ...], present: int) -> ComboLay
     return ComboLayout(tuple(masks), tuple(spans), holders)
 
 
+@dataclass(frozen=True)
+class ExclusionLayout:
+    """A guarded run's clauses under ``sets=exclude`` as digit patterns: per digit set over the
+    run's digits, its digits and the position of its sum among the totals (-1: no total, the
+    set is forbidden outright); per total, the digits its guard forbids (no set of that total
+    holds them) or demands (every set of it does); the totals no set reaches.  Cached per
+    (length, totals, digits present), like :class:`ComboLayout`."""
+
+    sets: tuple[tuple[tuple[int, ...], int], ...]
+    forbids: tuple[tuple[int, int], ...]
+    """``(total position, digit)``: the guard implies the digit occurs nowhere in the run."""
+    demands: tuple[tuple[int, int], ...]
+    """``(total position, digit)``: the guard implies the digit occurs in the run."""
+    dead: tuple[int, ...]
+
+
+@cache
+def exclusion_layout(length: int, totals: tuple[int, ...], present: int) -> ExclusionLayout | None:
+    """The run's :class:`ExclusionLayout`, or None when selectors cost fewer clauses: ``sets=
+    exclude`` writes one clause per digit set over the present digits, selectors write about
+    ``length - 1`` occurrence links per admissible set more than that, so exclusion pays on
+    cryptic runs whose many feasible totals admit most sets (it does from length 3 on PE424)."""
+    digits = combos.digits_of(present)
+    layout = combo_layout(length, totals, present)
+    if len(layout.masks) * (length - 1) <= comb(len(digits), length):
+        return None
+    position = {total: i for i, total in enumerate(totals)}
+    sets = tuple(
+        (chosen, position.get(sum(chosen), -1)) for chosen in combinations(digits, length)
+    )
+    forbids, demands, dead = [], [], []
+    for i, (first, last) in enumerate(layout.spans):
+        masks = layout.masks[first:last]
+        if not masks:
+            dead.append(i)
+            continue
+        union, common = 0, present
+        for m in masks:
+            union |= m
+            common &= m
+        forbids += [(i, d) for d in combos.digits_of(present & ~union)]
+        demands += [(i, d) for d in combos.digits_of(common)]
+    return ExclusionLayout(sets, tuple(forbids), tuple(demands), tuple(dead))
+
+
+def _encode_exclusion(
+    enc: Pool, index: int, by_digit: list[list[int]], guards: list[int], layout: ExclusionLayout
+) -> Clauses:
+    """``sets=exclude``: per digit set, ``its digits all occur -> the guard of its sum`` (a
+    plain conflict when its sum is no feasible total), over occurrence literals, plus each
+    guard's forbidden and demanded digits.  Complete with the explicit all-different (the
+    run's ``length`` cells then show exactly one set), and no selector variables at all."""
+    clauses: Clauses = []
+    occ = [0] * 10
+    var = enc.var
+    for d in range(1, 10):
+        cell_lits = by_digit[d]
+        if len(cell_lits) == 1:
+            occ[d] = cell_lits[0]
+        elif cell_lits:
+            o = occ[d] = var("occurs", index, d)
+            clauses.extend([[-lit, o] for lit in cell_lits])
+            clauses.append([-o, *cell_lits])
+    neg = [-o for o in occ]
+    for chosen, at in layout.sets:
+        clause = [neg[d] for d in chosen]
+        if at >= 0:  # else no feasible total: the set's digits may not all occur
+            clause.append(guards[at])
+        clauses.append(clause)
+    clauses.extend([[-guards[i], neg[d]] for i, d in layout.forbids])
+    clauses.extend([[-guards[i], occ[d]] for i, d in layout.demands])
+    clauses.extend([[-guards[i]] for i in layout.dead])
+    return clauses
+
+
 def encode_combo(
     enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
@@ -106,13 +182,23 @@ def encode_combo(
 
     ``combo:lean`` writes only at-least-one selector: two chosen sets of ``length`` digits
     would need more than ``length`` digits to occur, so at-most-one follows (with less
-    propagation but far fewer clauses on cryptic runs, which admit up to 126 sets)."""
+    propagation but far fewer clauses on cryptic runs, which admit up to 126 sets).  On a
+    guarded run where that still costs more than one clause per digit set, and the spec
+    encodes the all-different (``enc.exclusion``), ``lean`` writes no selectors at all
+    (:func:`exclusion_layout`)."""
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
     clauses: Clauses = []
     present = combos.ALL_DIGITS
     if enc.presolved:  # many sets then hold a digit no cell of the run may take: dead sets
         present = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
+    if arg == "lean" and enc.exclusion and targets[0][1] is not None:
+        held = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
+        totals = tuple(total for total, _ in targets)
+        found = exclusion_layout(length, totals, held)
+        if found is not None:
+            guards = [g for _, g in targets if g is not None]
+            return _encode_exclusion(enc, index, by_digit, guards, found)
     if len(targets) == 1 and targets[0][1] is None:
         sets = [m for m in combos.combos(length, targets[0][0]) if not m & ~present]
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
