@@ -6,11 +6,10 @@ forbid repeats (``SumEncoding.implies_alldiff``); the spec parser refuses it wit
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ...model import Run
-from .pool import Clauses, Pool
+from .pool import Clauses, Pool, pairwise
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -58,7 +57,7 @@ def at_most_one(pool: IDPool, lits: list[int], how: str) -> list[list[int]]:
             return _sequential(pool, lits)
         how = "pairwise"
     if how == "pairwise":  # written directly: the commonest case, no pysat round trip
-        return [[-a, -b] for a, b in combinations(lits, 2)]
+        return pairwise(lits)
     from pysat.card import CardEnc, EncType
 
     formula = CardEnc.atmost(lits, 1, vpool=pool, encoding=getattr(EncType, how))
@@ -70,6 +69,11 @@ def encode_alldiff(pool: Pool, run: Run, how: str) -> Clauses:
     pysat.card encoding, ``auto``, or ``none`` for no clauses)."""
     clauses: Clauses = []
     if how == "none":
+        return clauses
+    if how == "pairwise":  # the default: no call per digit
+        for lits in pool.cells.by_digit(run.cells):
+            if len(lits) > 1:
+                clauses += pairwise(lits)
         return clauses
     for lits in pool.cells.by_digit(run.cells):
         if len(lits) > 1:

@@ -37,22 +37,31 @@ def letter(enc: Pool, ch: str, d: int) -> int:
     known = enc.pool.obj2id
     lit = known.get(("letter", ch, d))
     if lit is None:
-        for c in LETTERS:
-            for v in range(10):
-                enc.var("letter", c, v)
+        enc.vars([("letter", c, v) for c in LETTERS for v in range(10)])
         lit = known[("letter", ch, d)]
     return lit
 
 
 def letter_row(enc: Pool, ch: str) -> list[int]:
-    """The literals ``letter ch = 0`` .. ``letter ch = 9``."""
+    """The literals ``letter ch = 0`` .. ``letter ch = 9``: one block of ids, as :func:`letter`
+    makes them (looked up one by one only if something made them apart)."""
+    first = letter(enc, ch, 0)
+    if enc.pool.obj2id.get(("letter", ch, 9)) == first + 9:
+        return list(range(first, first + 10))
     return [letter(enc, ch, d) for d in range(10)]
+
+
+_DIGITS_OF: dict[int, tuple[int, ...]] = {}
+"""Letter digit masks -> their digits (0-9), as :func:`letter_digits` gives them."""
 
 
 def letter_digits(enc: Pool, ch: str) -> tuple[int, ...]:
     """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
     mask = enc.letter_masks.get(ch, combos.ALL_LETTER_DIGITS)
-    return tuple(d for d in range(10) if mask >> d & 1)
+    found = _DIGITS_OF.get(mask)
+    if found is None:
+        found = _DIGITS_OF[mask] = tuple(d for d in range(10) if mask >> d & 1)
+    return found
 
 
 def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:

@@ -15,6 +15,9 @@ adds to the formula itself (:meth:`VarPool.define`), once, however many parts us
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...model import Cell
@@ -23,6 +26,34 @@ if TYPE_CHECKING:
     from pysat.formula import IDPool
 
 Clauses = list[list[int]]
+
+Pick = Callable[[list[int]], tuple[int, ...]]
+"""Items of a list at fixed positions, as one tuple (``operator.itemgetter``, always a tuple)."""
+
+
+def picker(positions: tuple[int, ...]) -> Pick:
+    """The :data:`Pick` of ``positions``.  Builders whose clauses follow a pattern fixed by a
+    run's shape pick their literals column by column and ``zip`` them into clauses: the
+    per-clause work then happens in C, a third of the time of a Python loop per clause."""
+    if len(positions) == 1:
+        (i,) = positions
+        return lambda items: (items[i],)
+    return itemgetter(*positions) if positions else lambda items: ()
+
+
+@cache
+def pairs(n: int) -> tuple[Pick, Pick]:
+    """The two columns of every pair ``i < j`` of ``n`` positions (a pairwise at-most-one)."""
+    firsts = tuple(i for i in range(n) for _ in range(i + 1, n))
+    seconds = tuple(j for i in range(n) for j in range(i + 1, n))
+    return picker(firsts), picker(seconds)
+
+
+def pairwise(lits: list[int]) -> Clauses:
+    """``[[-a, -b] for a, b in combinations(lits, 2)]``, in that order, built in C."""
+    neg = [-lit for lit in lits]
+    first, second = pairs(len(lits))
+    return list(map(list, zip(first(neg), second(neg), strict=True)))
 
 
 class VarPool(Protocol):

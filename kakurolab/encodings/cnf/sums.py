@@ -29,7 +29,7 @@ from math import comb
 
 from ... import combos
 from ...model import Run
-from .pool import Clauses, Pool
+from .pool import Clauses, Pick, Pool, picker
 
 Target = tuple[int, int | None]
 """A reachable total of a run and the literal that selects it (None: always)."""
@@ -101,13 +101,20 @@ def combo_layout(length: int, totals: tuple[int, ...], present: int) -> ComboLay
 
 @dataclass(frozen=True)
 class ExclusionLayout:
-    """A guarded run's clauses under ``sets=exclude`` as digit patterns: per digit set over the
-    run's digits, its digits and the position of its sum among the totals (-1: no total, the
-    set is forbidden outright); per total, the digits its guard forbids (no set of that total
-    holds them) or demands (every set of it does); the totals no set reaches.  Cached per
-    (length, totals, digits present), like :class:`ComboLayout`."""
+    """A guarded run's clauses under ``sets=exclude`` as digit patterns: the digit sets over
+    the run's digits whose sum is a feasible total (the clause ``not all occur, or that
+    total's guard``) and those whose sum is none (``not all occur``), each as ``length``
+    columns of digits (the k-th digit of every set, so one ``zip`` of picked literals writes
+    them all) plus, for the first kind, the column of total positions; per total, the digits
+    its guard forbids (no set of that total holds them) or demands (every set of it does);
+    the totals no set reaches.  Cached per (length, totals, digits present), like
+    :class:`ComboLayout`."""
 
-    sets: tuple[tuple[tuple[int, ...], int], ...]
+    guarded: tuple[Pick, ...]
+    """Per position k < length, the k-th digits of the sets with a feasible sum; last, the
+    positions of their sums among the totals."""
+    banned: tuple[Pick, ...]
+    """Per position k, the k-th digits of the sets whose sum is no feasible total."""
     forbids: tuple[tuple[int, int], ...]
     """``(total position, digit)``: the guard implies the digit occurs nowhere in the run."""
     demands: tuple[tuple[int, int], ...]
@@ -126,9 +133,16 @@ def exclusion_layout(length: int, totals: tuple[int, ...], present: int) -> Excl
     if len(layout.masks) * (length - 1) <= comb(len(digits), length):
         return None
     position = {total: i for i, total in enumerate(totals)}
-    sets = tuple(
-        (chosen, position.get(sum(chosen), -1)) for chosen in combinations(digits, length)
-    )
+    guarded: list[tuple[int, ...]] = []
+    at: list[int] = []
+    banned: list[tuple[int, ...]] = []
+    for chosen in combinations(digits, length):
+        i = position.get(sum(chosen))
+        if i is None:
+            banned.append(chosen)
+        else:
+            guarded.append(chosen)
+            at.append(i)
     forbids, demands, dead = [], [], []
     for i, (first, last) in enumerate(layout.spans):
         masks = layout.masks[first:last]
@@ -141,7 +155,13 @@ def exclusion_layout(length: int, totals: tuple[int, ...], present: int) -> Excl
             common &= m
         forbids += [(i, d) for d in combos.digits_of(present & ~union)]
         demands += [(i, d) for d in combos.digits_of(common)]
-    return ExclusionLayout(sets, tuple(forbids), tuple(demands), tuple(dead))
+    return ExclusionLayout(
+        tuple(map(picker, (*zip(*guarded, strict=True), tuple(at)))) if guarded else (),
+        tuple(map(picker, zip(*banned, strict=True))),
+        tuple(forbids),
+        tuple(demands),
+        tuple(dead),
+    )
 
 
 def _encode_exclusion(
@@ -163,15 +183,24 @@ def _encode_exclusion(
             clauses.extend([[-lit, o] for lit in cell_lits])
             clauses.append([-o, *cell_lits])
     neg = [-o for o in occ]
-    for chosen, at in layout.sets:
-        clause = [neg[d] for d in chosen]
-        if at >= 0:  # else no feasible total: the set's digits may not all occur
-            clause.append(guards[at])
-        clauses.append(clause)
+    if layout.guarded:
+        *digits, at = layout.guarded
+        columns = [pick(neg) for pick in digits]
+        clauses.extend(map(list, zip(*columns, at(guards), strict=True)))
+    clauses.extend(map(list, zip(*[pick(neg) for pick in layout.banned], strict=True)))
     clauses.extend([[-guards[i], neg[d]] for i, d in layout.forbids])
     clauses.extend([[-guards[i], occ[d]] for i, d in layout.demands])
     clauses.extend([[-guards[i]] for i in layout.dead])
     return clauses
+
+
+def _held(by_digit: list[list[int]]) -> int:
+    """The digits (mask) some cell of the run may take."""
+    held = 0
+    for d in range(1, 10):
+        if by_digit[d]:
+            held |= 1 << (d - 1)
+    return held
 
 
 def encode_combo(
@@ -190,12 +219,11 @@ def encode_combo(
     by_digit = enc.cells.by_digit(run.cells)
     clauses: Clauses = []
     present = combos.ALL_DIGITS
+    totals = tuple(total for total, _ in targets)
     if enc.presolved:  # many sets then hold a digit no cell of the run may take: dead sets
-        present = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
+        present = _held(by_digit)
     if arg == "lean" and enc.exclusion and targets[0][1] is not None:
-        held = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
-        totals = tuple(total for total, _ in targets)
-        found = exclusion_layout(length, totals, held)
+        found = exclusion_layout(length, totals, _held(by_digit))
         if found is not None:
             guards = [g for _, g in targets if g is not None]
             return _encode_exclusion(enc, index, by_digit, guards, found)
@@ -204,7 +232,7 @@ def encode_combo(
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
             clauses.extend([by_digit[d] for d in combos.digits_of(sets[0])])
             return clauses
-    layout = combo_layout(length, tuple(total for total, _ in targets), present)
+    layout = combo_layout(length, totals, present)
     all_sels = enc.vars([("combo", index, mask) for mask in layout.masks])
     if arg == "lean":  # at-most-one is implied: two chosen sets would need too many digits
         clauses.append(all_sels)
