@@ -38,6 +38,8 @@ def _specs() -> list[str]:
     specs += [f"sum=combo:lean,alldiff=pairwise,sets={name}" for name in CNF_ENCODERS["sets"]]
     specs += ["sum=combo:lean,sets=exclude", "cell=order,sum=combo:lean,alldiff=pairwise"]
     specs += ["cell=log,sum=combo:lean,alldiff=seqcounter,ties=pairs"]
+    specs += [f"sum=combo:lean,alldiff=pairwise,guards={name}" for name in CNF_ENCODERS["guards"]]
+    specs += ["sum=pb:bdd,alldiff=pairwise,guards=own", "sum=mdd,guards=own,pre=root"]
     seen: dict[str, str] = {}
     for spec in specs:
         seen.setdefault(str(parse_spec(spec)), spec)

@@ -12,7 +12,10 @@ Parts (``ENCODERS`` kinds):
   ``split``, the default, or ``pairs``, the encoder before 2026-12);
 * ``sets`` -- how ``combo:lean`` writes a guarded (cryptic) run's digit sets (:mod:`.sums`:
   ``exclude``, the default, one clause per set where that is smaller than selectors, or
-  ``select``, selectors everywhere, the encoder before 2026-12-02).
+  ``select``, selectors everywhere, the encoder before 2026-12-02);
+* ``guards`` -- what selects a cryptic run's sum (:mod:`.letters`): ``literal``, the default,
+  a letter's digit literal itself where the sum is one letter's digit, or ``own``, a guard
+  variable per feasible sum everywhere (the encoder before 2026-12-02).
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
@@ -273,9 +276,10 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     root = _presolve(enc) if spec.get("pre") == "root" else None
     targets: list[list[Target]] = []
     ties = spec.get("ties") or DEFAULT_TIES
+    guards = spec.get("guards") or DEFAULT_GUARDS
     for index, run in enumerate(puzzle.runs):
         deadline.check()
-        found, clauses = run_targets(enc, index, run, ties)
+        found, clauses = run_targets(enc, index, run, ties, guards)
         targets.append(found)
         enc.clauses += clauses
     sum_encoding = SUMS[spec.name("sum")]
@@ -363,6 +367,14 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
             "select", "combo:lean on guarded runs: selectors everywhere (the encoder before)"
         ),
     },
+    "guards": {
+        "literal": Part(
+            "literal",
+            "a cryptic sum that is one letter's digit (one letter, AA, or one tens digit left) "
+            "is selected by that letter literal itself",
+        ),
+        "own": Part("own", "every feasible cryptic sum gets its own guard (the encoder before)"),
+    },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -379,7 +391,15 @@ spec strings from before the part existed keep their names."""
 DEFAULT_SETS = "exclude"
 """``sets`` when a spec names none (left out of canonical specs, as ``ties``)."""
 
-OPTIONAL_DEFAULTS = {"pre": "none", "ties": DEFAULT_TIES, "sets": DEFAULT_SETS}
+DEFAULT_GUARDS = "literal"
+"""``guards`` when a spec names none (left out of canonical specs, as ``ties``)."""
+
+OPTIONAL_DEFAULTS = {
+    "pre": "none",
+    "ties": DEFAULT_TIES,
+    "sets": DEFAULT_SETS,
+    "guards": DEFAULT_GUARDS,
+}
 """Parts a canonical spec leaves out when they have these values."""
 
 CNF_PRESETS: dict[str, tuple[str, str]] = {
@@ -417,6 +437,7 @@ __all__ = [
     "CNF_DEFAULTS",
     "CNF_ENCODERS",
     "CNF_PRESETS",
+    "DEFAULT_GUARDS",
     "DEFAULT_SETS",
     "DEFAULT_TIES",
     "OPTIONAL_DEFAULTS",

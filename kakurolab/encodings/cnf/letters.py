@@ -120,13 +120,39 @@ def _feasible(enc: Pool, run: Run) -> list[int]:
     return [s for s in values if combos.count(length, s)]
 
 
+def _letter_guards(
+    enc: Pool, letters: str, feasible: list[int]
+) -> tuple[dict[int, int], Clauses]:
+    """``guards=literal``: when each feasible total of a letter clue is one letter's digit
+    (a one-letter clue; a doubled letter, ``AA``; two letters whose totals share their tens
+    digit, which becomes a unit), the guards are those letter literals and only the digits of
+    no feasible total need clauses (units); else empty guards (the caller makes its own)."""
+    first, second = letters[0], letters[-1]
+    clauses: Clauses = []
+    if len(letters) == 1:
+        owner, digit = first, list(feasible)
+    elif first == second:
+        owner, digit = first, [s // 10 for s in feasible]
+    else:
+        tens = {s // 10 for s in feasible}
+        if len(tens) > 1:
+            return {}, []
+        owner, digit = second, [s % 10 for s in feasible]
+        clauses.append([letter(enc, first, tens.pop())])
+    row = letter_row(enc, owner)
+    clauses += [[-row[d]] for d in letter_digits(enc, owner) if d not in digit]
+    return {s: row[d] for s, d in zip(feasible, digit, strict=True)}, clauses
+
+
 def run_targets(
-    enc: Pool, index: int, run: Run, ties: str = "split"
+    enc: Pool, index: int, run: Run, ties: str = "split", named: str = "literal"
 ) -> tuple[list[Target], Clauses]:
     """The run's (total, guard) pairs, and the clauses that define the guards (their
     exactly-one; for letter clues, their ties to the letters).  An impossible clue yields no
     target (and an empty clause).  A letter clue left with one feasible total is a known
-    total: its letters become units, and no guard."""
+    total: its letters become units, and no guard.  ``named`` is the spec's ``guards`` part:
+    with ``literal``, a guard that would be equivalent to one letter literal is that literal
+    (:func:`_letter_guards`)."""
     clue = run.clue
     clauses: Clauses = []
     if clue is not None and clue.value is not None:
@@ -144,6 +170,10 @@ def run_targets(
         if len(clue.letters) == 2:
             add([letter(enc, first, total // 10)])
         return [(total, None)], clauses
+    if named == "literal" and clue is not None and clue.letters is not None:
+        literals, defined = _letter_guards(enc, clue.letters, feasible)
+        if literals:
+            return list(literals.items()), defined
     guards = dict(zip(feasible, enc.vars([("sum", index, s) for s in feasible]), strict=True))
     if clue is None or clue.letters is None:
         clauses += enc.one_of(list(guards.values()))
