@@ -193,6 +193,8 @@ class PySATSession(Session):
         # Kissat in PySAT cannot take clauses after a solve (it aborts the process), so blocking
         # and lazy cuts are collected and the solver is rebuilt before its next call.
         self.incremental = not solver.startswith("kissat")
+        if self.incremental:  # the solver holds the clauses; decoding needs none of them
+            encoding.release()
         self.added: list[list[int]] = []
         self.stale = False
 
@@ -278,9 +280,12 @@ class PySATBackend(Backend):
         super().__init__(encoding=str(spec), solver=self.solver)
 
     def _open(self, puzzle: Puzzle) -> Session:
-        enc = encode(puzzle, self.spec)
-        assert isinstance(enc, CNFEncoding)
-        return PySATSession(enc, self.solver)
+        # One pause over building, loading and releasing the clauses: freed before the
+        # collector runs again, the clause lists are never walked by it.
+        with gc_paused():
+            enc = encode(puzzle, self.spec)
+            assert isinstance(enc, CNFEncoding)
+            return PySATSession(enc, self.solver)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "versions": versions()}

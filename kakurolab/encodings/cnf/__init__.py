@@ -33,6 +33,7 @@ from typing import Any
 from pysat.formula import CNF, IDPool
 
 from ... import combos, deadline
+from ...errors import KakuroError
 from ...gcpause import gc_paused
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
 from ..base import Encoding, Part
@@ -70,6 +71,7 @@ class CNFEncoding(Encoding):
         self.letter_masks: dict[str, int] = {}
         """Per letter, the digits (bit d) a presolve left it; empty: no presolve."""
         self.clauses: list[list[int]] = []
+        self._released: dict[str, int] | None = None
         self.notes: list[str] = []
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
         self.presolved = False
@@ -171,11 +173,28 @@ class CNFEncoding(Encoding):
         ]
 
     def stats(self) -> dict[str, int]:
+        if self._released is not None:
+            return dict(self._released)
         return {
             "variables": self.n_vars,
             "clauses": len(self.clauses),
             "literals": sum(map(len, self.clauses)),
         }
+
+    def release(self) -> None:
+        """Drop the clause list once a solver holds its copy (:meth:`stats` keeps its sizes).
+
+        A solving session keeps the encoding to decode models; the thousands of small clause
+        lists it would keep alive are what the cyclic garbage collector walks after the build
+        (about a fifth of building a PE424 puzzle's formula).  Freed while the collector is
+        paused, they are never walked.  The formula is gone: :meth:`to_text` and
+        :meth:`to_cnf` refuse."""
+        self._released = self.stats()
+        self.clauses = []
+
+    def _intact(self) -> None:
+        if self._released is not None:
+            raise KakuroError("this CNF encoding was released by its solver session")
 
     @property
     def n_vars(self) -> int:
@@ -218,6 +237,7 @@ class CNFEncoding(Encoding):
         return cnf
 
     def to_text(self) -> str:
+        self._intact()
         lines = self.comments()
         lines.append(f"p cnf {self.n_vars} {len(self.clauses)}")
         lines += [" ".join(map(str, clause)) + " 0" for clause in self.clauses]
