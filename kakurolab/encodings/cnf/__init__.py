@@ -304,17 +304,15 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
         enc.clauses += clauses
     sum_encoding = SUMS[spec.name("sum")]
     prune = sum_encoding.prunes or spec["redundant"] in ("domain", "combo")
-    domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
-    index_of = {run: i for i, run in enumerate(puzzle.runs)}
+    masks = dict(root) if root is not None else dict.fromkeys(puzzle.whites, combos.ALL_DIGITS)
+    if prune:  # per run, not per cell: a run's hash is not cached
+        for run, found in zip(puzzle.runs, targets, strict=True):
+            domain = run_domain(run, found)
+            for cell in run.cells:
+                masks[cell] &= domain
+    declare = enc.cells.declare
     for cell in deadline.checked(puzzle.whites):  # declaring 8,780 cells takes 2 s
-        if prune or root is not None:
-            mask = combos.ALL_DIGITS if root is None else root[cell]
-            if prune:
-                for run in puzzle.runs_of[cell]:
-                    mask &= domains[index_of[run]]
-            enc.clauses += enc.cells.declare(cell, combos.digits_of(mask))
-        else:
-            enc.clauses += enc.cells.declare(cell)
+        enc.clauses += declare(cell, combos.digits_of(masks[cell]))
     if puzzle.is_cryptic:
         enc.clauses += encode_letters(enc, puzzle)
     build_sum = sum_encoding.build

@@ -16,6 +16,7 @@ adds to the formula itself (:meth:`VarPool.define`), once, however many parts us
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
@@ -47,6 +48,41 @@ def pairs(n: int) -> tuple[Pick, Pick]:
     firsts = tuple(i for i in range(n) for _ in range(i + 1, n))
     seconds = tuple(j for i in range(n) for j in range(i + 1, n))
     return picker(firsts), picker(seconds)
+
+
+@dataclass(frozen=True)
+class Template:
+    """Clauses whose literals sit at fixed positions of an item list, in a fixed order: a
+    part whose clauses follow a run's shape builds this once per shape and instantiates it
+    per run.  Consecutive clauses of one width form a group, zipped from one
+    :data:`Pick` per column; a lone clause is picked whole."""
+
+    groups: tuple[tuple[tuple[Pick, ...], Pick | None], ...]
+
+    @classmethod
+    def of(cls, clauses: list[tuple[int, ...]]) -> Template:
+        groups: list[tuple[tuple[Pick, ...], Pick | None]] = []
+        i = 0
+        while i < len(clauses):
+            j = i + 1
+            while j < len(clauses) and len(clauses[j]) == len(clauses[i]):
+                j += 1
+            if j - i == 1:
+                groups.append(((), picker(clauses[i])))
+            else:
+                columns = zip(*clauses[i:j], strict=True)
+                groups.append((tuple(map(picker, columns)), None))
+            i = j
+        return cls(tuple(groups))
+
+    def clauses(self, items: list[int]) -> Clauses:
+        out: Clauses = []
+        for columns, whole in self.groups:
+            if whole is not None:
+                out.append(list(whole(items)))
+            else:
+                out.extend(map(list, zip(*[pick(items) for pick in columns], strict=True)))
+        return out
 
 
 def pairwise(lits: list[int]) -> Clauses:

@@ -29,7 +29,7 @@ from math import comb
 
 from ... import combos
 from ...model import Run
-from .pool import Clauses, Pick, Pool, picker
+from .pool import Clauses, Pick, Pool, Template, picker
 
 Target = tuple[int, int | None]
 """A reachable total of a run and the literal that selects it (None: always)."""
@@ -238,28 +238,77 @@ def encode_combo(
         clauses.append(all_sels)
     else:
         clauses += enc.one_of(all_sels)
-    for (first, last), (_total, guard) in zip(layout.spans, targets, strict=True):
-        if guard is None:
-            continue
-        sels = all_sels[first:last]
-        clauses.extend([[-sel, guard] for sel in sels])
-        clauses.append([-guard, *sels])
-    var = enc.var
-    for d in range(1, 10):
-        # A cell holds d <-> the chosen set holds d (a unit -lit if no set does).  Cryptic
-        # runs admit many sets: an occurrence literal then carries both directions, so each
-        # set costs binary clauses instead of one clause over all the run's cells per digit.
-        cell_lits, sels = by_digit[d], [all_sels[i] for i in layout.holders[d]]
-        if len(cell_lits) > 1 and len(sels) > 2:
-            occ = var("occurs", index, d)
-            clauses.extend([[-lit, occ] for lit in cell_lits])
-            clauses.append([-occ, *sels])
-            clauses.append([-occ, *cell_lits])
-            clauses.extend([[-sel, occ] for sel in sels])
-        else:
-            clauses.extend([[-lit, *sels] for lit in cell_lits])
-            clauses.extend([[-sel, *cell_lits] for sel in sels])
+    guarded = tuple(guard is not None for _, guard in targets)
+    shape = _selector_links(length, totals, present, guarded, tuple(map(len, by_digit)))
+    occs = enc.vars([("occurs", index, d) for d in shape.occurs])
+    guards = [guard for _, guard in targets if guard is not None]
+    cell_lits = [lit for lits in by_digit for lit in lits]
+    items = [*all_sels, *guards, *cell_lits, *occs]
+    items += [-item for item in items]
+    clauses += shape.template.clauses(items)
     return clauses
+
+
+@dataclass(frozen=True)
+class SelectorLinks:
+    """The clauses ``encode_combo`` writes after its selectors' at-least-one (or exactly-one)
+    for one run shape: the digits that get an occurrence literal, and a :class:`.pool.Template`
+    over ``[selectors, guards, the cells' literals by digit, occurrence literals]`` followed by
+    their negations."""
+
+    occurs: tuple[int, ...]
+    template: Template
+
+
+@cache
+def _selector_links(
+    length: int, totals: tuple[int, ...], present: int, guarded: tuple[bool, ...],
+    sizes: tuple[int, ...],
+) -> SelectorLinks:
+    """Guard links (``selector -> guard``, ``guard -> OR selectors`` per guarded total), then
+    per digit d: a cell holds d <-> the chosen set holds d (a unit ``-lit`` if no set does).
+    Cryptic runs admit many sets: where a digit has several cells and more than two sets, an
+    occurrence literal carries both directions, so each set costs binary clauses instead of
+    one clause over all the run's cells per digit.  ``sizes``: per digit, its cells."""
+    layout = combo_layout(length, totals, present)
+    n_sels = len(layout.masks)
+    guard_at = []
+    position = n_sels
+    for flag in guarded:
+        guard_at.append(position if flag else -1)
+        position += flag
+    cells_at = []
+    for size in sizes:
+        cells_at.append(tuple(range(position, position + size)))
+        position += size
+    occurs = tuple(
+        d for d in range(1, 10) if sizes[d] > 1 and len(layout.holders[d]) > 2
+    )
+    occ_at = {d: position + k for k, d in enumerate(occurs)}
+    total = position + len(occurs)
+
+    def neg(i: int) -> int:
+        return i + total
+
+    out: list[tuple[int, ...]] = []
+    for (first, last), g in zip(layout.spans, guard_at, strict=True):
+        if g < 0:
+            continue
+        span = range(first, last)
+        out += [(neg(sel), g) for sel in span]
+        out.append((neg(g), *span))
+    for d in range(1, 10):
+        lits, sels = cells_at[d], layout.holders[d]
+        if d in occ_at:
+            occ = occ_at[d]
+            out += [(neg(lit), occ) for lit in lits]
+            out.append((neg(occ), *sels))
+            out.append((neg(occ), *lits))
+            out += [(neg(sel), occ) for sel in sels]
+        else:
+            out += [(neg(lit), *sels) for lit in lits]
+            out += [(neg(sel), *lits) for sel in sels]
+    return SelectorLinks(occurs, Template.of(out))
 
 
 @cache
