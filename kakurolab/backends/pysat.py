@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from functools import cache
 from importlib import metadata
@@ -154,8 +155,7 @@ def _clause_adder(solver: Any, name: str) -> Callable[[list[list[int]]], Any]:
         return solver.append_formula
 
     def append(clauses: list[list[int]]) -> None:
-        for _ in map(add, repeat(handle), clauses):
-            pass
+        deque(map(add, repeat(handle), clauses), maxlen=0)  # consumed in C, no loop here
 
     return append
 
