@@ -80,7 +80,8 @@ class CNFEncoding(Encoding):
             "alldiff"
         ] != "none"
         """Whether ``combo:lean`` may write guarded runs as exclusion clauses (``sets``)."""
-        self._amo = spec["amo"]
+        self.amo: str = spec["amo"]
+        """The spec's exactly-one encoding (``amo``), which :meth:`one_of` writes."""
         self.cells: CellEncoding = CELL_ENCODINGS[spec["cell"]][0](self)
 
     # -- building ---------------------------------------------------------------------------
@@ -108,7 +109,7 @@ class CNFEncoding(Encoding):
 
     def one_of(self, lits: list[int]) -> list[list[int]]:
         """At least one plus at-most-one by the spec's ``amo`` encoding, as clauses."""
-        return [list(lits), *at_most_one(self.pool, lits, self._amo)]
+        return [list(lits), *at_most_one(self.pool, lits, self.amo)]
 
     def define(self, clauses: Clauses) -> None:
         """Add the definition of a literal made on demand (see :mod:`.pool`)."""

@@ -23,11 +23,14 @@ encodings constrain the cells under these guards, and here the guards are tied t
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from types import SimpleNamespace
 
 from ... import combos
 from ...check import clue_values
 from ...model import LETTERS, Puzzle, Run
-from .pool import Clauses, Pool
+from .alldiff import at_most_one
+from .pool import Clauses, Pool, Template
 from .sums import Target
 
 
@@ -64,6 +67,28 @@ def letter_digits(enc: Pool, ch: str) -> tuple[int, ...]:
     return found
 
 
+@cache
+def _bijection() -> tuple[Template, int]:
+    """The exactly-ones of the ten letters' rows, then of the ten digits' columns, under
+    ``amo=auto``, as :func:`encode_letters` writes them through ``one_of``: recorded once
+    over positions (the 100 letter literals A0..J9, then the auxiliaries the sequential
+    at-most-ones draw, in order), with how many auxiliaries that is."""
+    counter = SimpleNamespace(top=100)
+    recorded: Clauses = []
+    for i in range(10):
+        row = [10 * i + d + 1 for d in range(10)]
+        recorded += [row, *at_most_one(counter, row, "auto")]
+    for d in range(10):
+        column = [10 * i + d + 1 for i in range(10)]
+        recorded += [column, *at_most_one(counter, column, "auto")]
+    size = counter.top
+
+    def position(lit: int) -> int:
+        return abs(lit) - 1 + (size if lit < 0 else 0)
+
+    return Template.of([tuple(map(position, clause)) for clause in recorded]), size - 100
+
+
 def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     """The bijection between letters and digits, and shown letters tied to their cells.
 
@@ -73,12 +98,21 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     add = clauses.append
     allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
     rows = {ch: letter_row(enc, ch) for ch in LETTERS}
-    for ch in LETTERS:
-        clauses += enc.one_of([rows[ch][d] for d in allowed[ch]])
-        if len(allowed[ch]) < 10:
-            clauses.extend([-rows[ch][d]] for d in range(10) if d not in allowed[ch])
-    for d in range(10):
-        clauses += enc.one_of([rows[ch][d] for ch in LETTERS if d in allowed[ch]])
+    if not enc.letter_masks and enc.amo == "auto":  # the usual case: one fixed pattern
+        template, aux = _bijection()
+        first = enc.pool.top + 1
+        enc.pool.top += aux
+        items = [lit for ch in LETTERS for lit in rows[ch]]
+        items += range(first, first + aux)
+        items += [-item for item in items]
+        clauses += template.clauses(items)
+    else:
+        for ch in LETTERS:
+            clauses += enc.one_of([rows[ch][d] for d in allowed[ch]])
+            if len(allowed[ch]) < 10:
+                clauses.extend([-rows[ch][d]] for d in range(10) if d not in allowed[ch])
+        for d in range(10):
+            clauses += enc.one_of([rows[ch][d] for ch in LETTERS if d in allowed[ch]])
     for cell, ch in puzzle.shown_letters.items():
         digits = enc.cells.allowed[cell]
         add([-rows[ch][0]])  # white cells hold 1-9

@@ -108,6 +108,11 @@ class VarPool(Protocol):
 
     def one_of(self, lits: list[int]) -> Clauses: ...
 
+    @property
+    def amo(self) -> str:
+        """The ``amo`` part :meth:`one_of` writes its at-most-ones by."""
+        ...
+
     def define(self, clauses: Clauses) -> None: ...
 
 
