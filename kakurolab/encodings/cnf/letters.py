@@ -208,7 +208,20 @@ def run_targets(
         literals, defined = _letter_guards(enc, clue.letters, feasible)
         if literals:
             return list(literals.items()), defined
-    guards = dict(zip(feasible, enc.vars([("sum", index, s) for s in feasible]), strict=True))
+    ids = enc.vars([("sum", index, s) for s in feasible])
+    if (
+        clue is not None
+        and clue.letters is not None
+        and len(clue.letters) == 2
+        and ties == "split"
+        and not enc.letter_masks
+    ):  # the usual case: the clauses follow the feasible sums alone
+        first, second = clue.letters[0], clue.letters[1]
+        items = [*ids, *letter_row(enc, first), *letter_row(enc, second)]
+        items += [-item for item in items]
+        template = _two_letter_ties(tuple(feasible), first == second)
+        return list(zip(feasible, ids, strict=True)), template.clauses(items)
+    guards = dict(zip(feasible, ids, strict=True))
     if clue is None or clue.letters is None:
         clauses += enc.one_of(list(guards.values()))
     else:
@@ -234,6 +247,29 @@ def run_targets(
                 add([-g, units[s % 10]])
             clauses += TIES[ties][0](enc, first, second, guards)
     return list(guards.items()), clauses
+
+
+@cache
+def _two_letter_ties(feasible: tuple[int, ...], doubled: bool) -> Template:
+    """The clauses :func:`run_targets` writes for a two-letter clue with ``ties=split`` and
+    no presolve, in its order, over ``[guards, tens letter's row, units letter's row]`` and
+    their negations: at least one guard, tens digit not 0, each guard implies its two
+    digits, then :func:`_tie_split`'s ties."""
+    n = len(feasible)
+    tens, units = range(n, n + 10), range(n + 10, n + 20)
+    size = n + 20
+    out: list[tuple[int, ...]] = [tuple(range(n)), (tens[0] + size,)]
+    for i, s in enumerate(feasible):
+        out += [(i + size, tens[s // 10]), (i + size, units[s % 10])]
+    by_tens: list[list[int]] = [[] for _ in range(10)]
+    by_units: list[list[int]] = [[] for _ in range(10)]
+    for i, s in enumerate(feasible):
+        by_tens[s // 10].append(i)
+        by_units[s % 10].append(i)
+    out += [(tens[a] + size, *by_tens[a]) for a in range(1, 10)]
+    if not doubled:
+        out += [(units[b] + size, *by_units[b]) for b in range(10)]
+    return Template.of(out)
 
 
 def _tie_pairs(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Clauses:
