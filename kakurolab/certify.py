@@ -71,12 +71,18 @@ MergeSat, Minicard and the MiniSats refuse; checked with python-sat 1.9.dev24)."
 
 FORMAT = "kakurolab-certificate/1"
 
-ENCODER_VERSION = 2
+ENCODER_VERSION = 3
 """The CNF encoder's version, recorded in every manifest (``encoder``): verify re-encodes,
 and a formula from another version differs byte for byte.  1: before 2026-12 (no ``encoder``
-field), two-letter clues tied by one clause per digit pair; 2: ``ties=split`` by default."""
+field), two-letter clues tied by one clause per digit pair; 2: ``ties=split`` by default;
+3: ``sets=exclude`` (``combo:lean`` writes wide cryptic runs without selectors) and
+``guards=literal`` (a cryptic sum that is one letter's digit is selected by that literal) by
+default."""
 
-LEGACY_PARTS: dict[int, dict[str, str]] = {1: {"ties": "pairs"}}
+LEGACY_PARTS: dict[int, dict[str, str]] = {
+    1: {"ties": "pairs", "sets": "select", "guards": "own"},
+    2: {"sets": "select", "guards": "own"},
+}
 """Per older encoder version, the parts it used without naming them in its spec: verify adds
 them (unless the spec names the part) to re-encode such a certificate exactly."""
 PUZZLE, SOLUTION, FORMULA, PROOF, STEPS, MANIFEST = (

@@ -35,6 +35,11 @@ def _specs() -> list[str]:
     specs += ["sum=mdd,redundant=combo", "cell=order,sum=table"]
     specs += ["sum=mdd,pre=root", "cell=log,sum=pb:bdd,alldiff=ladder,pre=root"]
     specs += [f"sum=combo:lean,alldiff=pairwise,ties={name}" for name in CNF_ENCODERS["ties"]]
+    specs += [f"sum=combo:lean,alldiff=pairwise,sets={name}" for name in CNF_ENCODERS["sets"]]
+    specs += ["sum=combo:lean,sets=exclude", "cell=order,sum=combo:lean,alldiff=pairwise"]
+    specs += ["cell=log,sum=combo:lean,alldiff=seqcounter,ties=pairs"]
+    specs += [f"sum=combo:lean,alldiff=pairwise,guards={name}" for name in CNF_ENCODERS["guards"]]
+    specs += ["sum=pb:bdd,alldiff=pairwise,guards=own", "sum=mdd,guards=own,pre=root"]
     seen: dict[str, str] = {}
     for spec in specs:
         seen.setdefault(str(parse_spec(spec)), spec)

@@ -342,38 +342,62 @@ def test_other_encoding_in_the_manifest_is_rejected(tmp_path, pe424_cert):
     assert not report.ok and report.reason.startswith("formula:")
 
 
-def _as_version_1(directory: Path) -> None:
-    """Rewrite a ``ties=pairs`` certificate as the encoder before version 2 wrote it: no
-    ``encoder`` field, and the spec (manifest and formula comment) without the ``ties`` part,
-    which that encoder did not have.  (Checked against certificates made by that code.)"""
+def _as_version(directory: Path, version: int, parts: tuple[str, ...]) -> None:
+    """Rewrite a certificate as an older encoder wrote it: the spec (manifest and formula
+    comment) without the ``parts`` that encoder did not have, and its ``encoder`` field
+    (version 1 had none).  (Checked against certificates made by that code.)"""
     manifest = json.loads((directory / MANIFEST).read_text())
     spec = parse_spec(manifest["encoding"])
-    old = ",".join(f"{k}={v}" for k, v in spec if k != "ties")
+    old = ",".join(f"{k}={v}" for k, v in spec if k not in parts)
     formula = (directory / FORMULA).read_text()
     (directory / FORMULA).write_text(formula.replace(f"c encoding {spec}\n", f"c encoding {old}\n"))
-    del manifest["encoder"]
+    if version == 1:
+        del manifest["encoder"]
+    else:
+        manifest["encoder"] = version
     manifest["encoding"] = old
     (directory / MANIFEST).write_text(json.dumps(manifest))
     _rehash(directory, FORMULA)
 
 
-def test_certificates_of_encoder_version_1_still_verify(tmp_path, pe424_puzzles, pe424_cert):
-    """Version 2 ties two-letter clues by ``ties=split``; a certificate of the encoder before
-    it (``ties=pairs``, unnamed) still verifies, and a version the code does not know, or a
-    version-2 formula claimed as version 1, is rejected at the formula."""
-    assert json.loads((pe424_cert / MANIFEST).read_text())["encoder"] == ENCODER_VERSION
-    old = _made(pe424_puzzles[0], tmp_path / "v1", encoding=REFERENCE_ENCODING + ",ties=pairs")
-    _as_version_1(old)
-    report = verify_certificate(old, strict=True)
+@pytest.mark.parametrize(
+    ("version", "encoding", "parts"),
+    [
+        (1, REFERENCE_ENCODING + ",ties=pairs,sets=select,guards=own", ("ties", "sets", "guards")),
+        (2, "sum=combo:lean,alldiff=pairwise,sets=select,guards=own", ("sets", "guards")),
+    ],
+)
+def test_certificates_of_older_encoders_still_verify(
+    tmp_path, pe424_puzzles, version, encoding, parts
+):
+    """Version 2 ties two-letter clues by ``ties=split``, version 3 writes wide cryptic runs
+    by ``sets=exclude``; a certificate of an encoder before (its parts unnamed) still
+    verifies by re-encoding with the parts it used."""
+    old = _made(pe424_puzzles[0], tmp_path / "old", encoding=encoding)
+    _as_version(old, version, parts)
+    report = verify_certificate(old)
     assert report.ok, report.reason
-    assert "encoder version 1" in next(c.detail for c in report.checks if c.name == "formula")
-    for version, reason in ((1, "formula:"), (99, "encoding:")):
-        cert = _copy(pe424_cert, tmp_path / str(version))
-        manifest = json.loads((cert / MANIFEST).read_text())
-        manifest["encoder"] = version
-        (cert / MANIFEST).write_text(json.dumps(manifest))
-        report = verify_certificate(cert)
-        assert not report.ok and report.reason.startswith(reason), report.reason
+    assert f"encoder version {version}" in next(
+        c.detail for c in report.checks if c.name == "formula"
+    )
+
+
+def test_certificates_of_another_encoder_version_are_rejected(
+    tmp_path, pe424_puzzles, pe424_cert
+):
+    """A version the code does not know, or a current formula claimed as an older version
+    (``fast`` on a cryptic puzzle differs in each), is rejected."""
+    assert json.loads((pe424_cert / MANIFEST).read_text())["encoder"] == ENCODER_VERSION
+    fast = _made(pe424_puzzles[0], tmp_path / "fast", encoding="fast")
+    for version, reason in ((1, "formula:"), (2, "formula:"), (99, "encoding:")):
+        for source in (pe424_cert, fast):
+
+            cert = _copy(source, tmp_path / f"{version}-{source.name}")
+            manifest = json.loads((cert / MANIFEST).read_text())
+            manifest["encoder"] = version
+            (cert / MANIFEST).write_text(json.dumps(manifest))
+            report = verify_certificate(cert)
+            assert not report.ok and report.reason.startswith(reason), report.reason
 
 
 def test_missing_file_is_rejected(tmp_path, pe424_cert):

@@ -196,7 +196,7 @@ def test_split_ties_propagate_as_much_as_pairs(pe424_puzzles):
     """``ties=split`` replaces ~90 pair clauses per two-letter clue by ~19: with any letter
     digit assumed true or false (and with nothing assumed), unit propagation derives at least
     what it derives from ``ties=pairs`` (a conflict included), from far fewer clauses."""
-    spec = "sum=combo:lean,alldiff=pairwise,ties="
+    spec = "sum=combo:lean,alldiff=pairwise,guards=own,ties="
     stronger = 0
     for puzzle in pe424_puzzles[:3]:
         split, pairs = encode(puzzle, spec + "split"), encode(puzzle, spec + "pairs")
@@ -213,6 +213,54 @@ def test_split_ties_propagate_as_much_as_pairs(pe424_puzzles):
             if weak is not None:
                 stronger += strong is None or strong > weak
     assert stronger  # the split ties do derive more in places (X = a with no sum left)
+
+
+def test_letter_literal_guards_propagate_alike(pe424_puzzles):
+    """``guards=literal`` selects a sum that is one letter's digit by that letter literal
+    instead of a guard variable tied to it: fewer clauses, and unit propagation derives the
+    same about cells and letters with any letter digit assumed true or false."""
+    spec = "sum=combo:lean,alldiff=pairwise,sets=select,guards="
+    for puzzle in pe424_puzzles[:3]:
+        literal, own = encode(puzzle, spec + "literal"), encode(puzzle, spec + "own")
+        assert isinstance(literal, CNFEncoding) and isinstance(own, CNFEncoding)
+        assert len(literal.clauses) < len(own.clauses) - 100
+        trials = [[]] + [[(sign, ("letter", ch, d))] for ch in "ABEJ" for d in range(10)
+                         for sign in (1, -1)]  # fmt: skip
+        for assume in trials:
+            got = [_named_closure(enc, assume) for enc in (literal, own)]
+            if got[1] is None:
+                assert got[0] is None, (puzzle.id, assume)
+                continue
+            assert got[0] is not None, (puzzle.id, assume)
+            grid = [{(k, v) for k, v in found if k[0] != "sum"} for found in got]
+            assert grid[0] == grid[1], (puzzle.id, assume, grid[0] ^ grid[1])
+
+
+def test_exclusion_sets_are_smaller_and_agree(pe424_puzzles):
+    """``sets=exclude`` (the default) writes wide cryptic runs as one clause per digit set, no
+    selectors: a third fewer clauses than ``sets=select`` on PE424, the same unique grid."""
+    spec = "sum=combo:lean,alldiff=pairwise,sets="
+    for puzzle in pe424_puzzles[:5]:
+        exclude, select = encode(puzzle, spec + "exclude"), encode(puzzle, spec + "select")
+        assert isinstance(exclude, CNFEncoding) and isinstance(select, CNFEncoding)
+        assert len(exclude.clauses) < 0.8 * len(select.clauses), puzzle.id
+        selectors = [
+            sum(key[0] == "combo" for key in enc.pool.obj2id) for enc in (exclude, select)
+        ]
+        assert selectors[0] < 0.5 * selectors[1], (puzzle.id, selectors)
+        got = [prove_unique(puzzle, backend="pysat", encoding=spec + s)
+               for s in ("exclude", "select")]  # fmt: skip
+        assert got[0].verdict == got[1].verdict and got[0].solutions == got[1].solutions
+
+
+def test_exclusion_sets_need_the_alldiff(pe424_puzzles):
+    """Exclusion clauses only fire once a run shows as many digits as it has cells, which
+    takes the explicit all-different: without one (``alldiff=none``) the selectors stay."""
+    puzzle = pe424_puzzles[0]
+    texts = {encode(puzzle, f"sum=combo:lean,sets={s}").to_text() for s in ("exclude", "select")}
+    assert len(texts) == 2  # the spec comment differs; the clauses do not
+    exclude, select = (encode(puzzle, f"sum=combo:lean,sets={s}") for s in ("exclude", "select"))
+    assert exclude.clauses == select.clauses
 
 
 def test_unit_closure_detects_conflicts():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from functools import cache
 from importlib import metadata
@@ -154,8 +155,7 @@ def _clause_adder(solver: Any, name: str) -> Callable[[list[list[int]]], Any]:
         return solver.append_formula
 
     def append(clauses: list[list[int]]) -> None:
-        for _ in map(add, repeat(handle), clauses):
-            pass
+        deque(map(add, repeat(handle), clauses), maxlen=0)  # consumed in C, no loop here
 
     return append
 
@@ -193,6 +193,8 @@ class PySATSession(Session):
         # Kissat in PySAT cannot take clauses after a solve (it aborts the process), so blocking
         # and lazy cuts are collected and the solver is rebuilt before its next call.
         self.incremental = not solver.startswith("kissat")
+        if self.incremental:  # the solver holds the clauses; decoding needs none of them
+            encoding.release()
         self.added: list[list[int]] = []
         self.stale = False
 
@@ -278,9 +280,12 @@ class PySATBackend(Backend):
         super().__init__(encoding=str(spec), solver=self.solver)
 
     def _open(self, puzzle: Puzzle) -> Session:
-        enc = encode(puzzle, self.spec)
-        assert isinstance(enc, CNFEncoding)
-        return PySATSession(enc, self.solver)
+        # One pause over building, loading and releasing the clauses: freed before the
+        # collector runs again, the clause lists are never walked by it.
+        with gc_paused():
+            enc = encode(puzzle, self.spec)
+            assert isinstance(enc, CNFEncoding)
+            return PySATSession(enc, self.solver)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "versions": versions()}

@@ -9,7 +9,13 @@ Parts (``ENCODERS`` kinds):
 * ``alldiff`` -- per run and digit at-most-one (:mod:`.alldiff`), or ``none``;
 * ``redundant`` -- extra, logically implied clauses (``domain``, ``combo``);
 * ``ties`` -- how a two-letter cryptic clue's digits select its sum (:mod:`.letters`:
-  ``split``, the default, or ``pairs``, the encoder before 2026-12).
+  ``split``, the default, or ``pairs``, the encoder before 2026-12);
+* ``sets`` -- how ``combo:lean`` writes a guarded (cryptic) run's digit sets (:mod:`.sums`:
+  ``exclude``, the default, one clause per set where that is smaller than selectors, or
+  ``select``, selectors everywhere, the encoder before 2026-12-02);
+* ``guards`` -- what selects a cryptic run's sum (:mod:`.letters`): ``literal``, the default,
+  a letter's digit literal itself where the sum is one letter's digit, or ``own``, a guard
+  variable per feasible sum everywhere (the encoder before 2026-12-02).
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
@@ -27,6 +33,7 @@ from typing import Any
 from pysat.formula import CNF, IDPool
 
 from ... import combos, deadline
+from ...errors import KakuroError
 from ...gcpause import gc_paused
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
 from ..base import Encoding, Part
@@ -64,11 +71,17 @@ class CNFEncoding(Encoding):
         self.letter_masks: dict[str, int] = {}
         """Per letter, the digits (bit d) a presolve left it; empty: no presolve."""
         self.clauses: list[list[int]] = []
+        self._released: dict[str, int] | None = None
         self.notes: list[str] = []
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
         self.presolved = False
         """True when ``pre=root`` narrowed the domains (sum encoders may skip dead sets)."""
-        self._amo = spec["amo"]
+        self.exclusion = (spec.get("sets") or DEFAULT_SETS) == "exclude" and spec[
+            "alldiff"
+        ] != "none"
+        """Whether ``combo:lean`` may write guarded runs as exclusion clauses (``sets``)."""
+        self.amo: str = spec["amo"]
+        """The spec's exactly-one encoding (``amo``), which :meth:`one_of` writes."""
         self.cells: CellEncoding = CELL_ENCODINGS[spec["cell"]][0](self)
 
     # -- building ---------------------------------------------------------------------------
@@ -96,7 +109,7 @@ class CNFEncoding(Encoding):
 
     def one_of(self, lits: list[int]) -> list[list[int]]:
         """At least one plus at-most-one by the spec's ``amo`` encoding, as clauses."""
-        return [list(lits), *at_most_one(self.pool, lits, self._amo)]
+        return [list(lits), *at_most_one(self.pool, lits, self.amo)]
 
     def define(self, clauses: Clauses) -> None:
         """Add the definition of a literal made on demand (see :mod:`.pool`)."""
@@ -161,11 +174,28 @@ class CNFEncoding(Encoding):
         ]
 
     def stats(self) -> dict[str, int]:
+        if self._released is not None:
+            return dict(self._released)
         return {
             "variables": self.n_vars,
             "clauses": len(self.clauses),
             "literals": sum(map(len, self.clauses)),
         }
+
+    def release(self) -> None:
+        """Drop the clause list once a solver holds its copy (:meth:`stats` keeps its sizes).
+
+        A solving session keeps the encoding to decode models; the thousands of small clause
+        lists it would keep alive are what the cyclic garbage collector walks after the build
+        (about a fifth of building a PE424 puzzle's formula).  Freed while the collector is
+        paused, they are never walked.  The formula is gone: :meth:`to_text` and
+        :meth:`to_cnf` refuse."""
+        self._released = self.stats()
+        self.clauses = []
+
+    def _intact(self) -> None:
+        if self._released is not None:
+            raise KakuroError("this CNF encoding was released by its solver session")
 
     @property
     def n_vars(self) -> int:
@@ -208,6 +238,7 @@ class CNFEncoding(Encoding):
         return cnf
 
     def to_text(self) -> str:
+        self._intact()
         lines = self.comments()
         lines.append(f"p cnf {self.n_vars} {len(self.clauses)}")
         lines += [" ".join(map(str, clause)) + " 0" for clause in self.clauses]
@@ -266,24 +297,23 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     root = _presolve(enc) if spec.get("pre") == "root" else None
     targets: list[list[Target]] = []
     ties = spec.get("ties") or DEFAULT_TIES
+    guards = spec.get("guards") or DEFAULT_GUARDS
     for index, run in enumerate(puzzle.runs):
         deadline.check()
-        found, clauses = run_targets(enc, index, run, ties)
+        found, clauses = run_targets(enc, index, run, ties, guards)
         targets.append(found)
         enc.clauses += clauses
     sum_encoding = SUMS[spec.name("sum")]
     prune = sum_encoding.prunes or spec["redundant"] in ("domain", "combo")
-    domains = [run_domain(run, ts) for run, ts in zip(puzzle.runs, targets, strict=True)]
-    index_of = {run: i for i, run in enumerate(puzzle.runs)}
+    masks = dict(root) if root is not None else dict.fromkeys(puzzle.whites, combos.ALL_DIGITS)
+    if prune:  # per run, not per cell: a run's hash is not cached
+        for run, found in zip(puzzle.runs, targets, strict=True):
+            domain = run_domain(run, found)
+            for cell in run.cells:
+                masks[cell] &= domain
+    declare = enc.cells.declare
     for cell in deadline.checked(puzzle.whites):  # declaring 8,780 cells takes 2 s
-        if prune or root is not None:
-            mask = combos.ALL_DIGITS if root is None else root[cell]
-            if prune:
-                for run in puzzle.runs_of[cell]:
-                    mask &= domains[index_of[run]]
-            enc.clauses += enc.cells.declare(cell, combos.digits_of(mask))
-        else:
-            enc.clauses += enc.cells.declare(cell)
+        enc.clauses += declare(cell, combos.digits_of(masks[cell]))
     if puzzle.is_cryptic:
         enc.clauses += encode_letters(enc, puzzle)
     build_sum = sum_encoding.build
@@ -346,6 +376,24 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
         ),
     },
     "ties": {name: Part(name, doc) for name, (_, doc) in TIES.items()},
+    "sets": {
+        "exclude": Part(
+            "exclude",
+            "combo:lean on guarded (cryptic) runs: one clause per digit set (all its digits "
+            "occur -> its sum's guard) where selectors cost more; needs an explicit alldiff",
+        ),
+        "select": Part(
+            "select", "combo:lean on guarded runs: selectors everywhere (the encoder before)"
+        ),
+    },
+    "guards": {
+        "literal": Part(
+            "literal",
+            "a cryptic sum that is one letter's digit (one letter, AA, or one tens digit left) "
+            "is selected by that letter literal itself",
+        ),
+        "own": Part("own", "every feasible cryptic sum gets its own guard (the encoder before)"),
+    },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -359,7 +407,18 @@ DEFAULT_TIES = "split"
 """``ties`` when a spec names none: left out of canonical specs (as ``pre=none`` is), so the
 spec strings from before the part existed keep their names."""
 
-OPTIONAL_DEFAULTS = {"pre": "none", "ties": DEFAULT_TIES}
+DEFAULT_SETS = "exclude"
+"""``sets`` when a spec names none (left out of canonical specs, as ``ties``)."""
+
+DEFAULT_GUARDS = "literal"
+"""``guards`` when a spec names none (left out of canonical specs, as ``ties``)."""
+
+OPTIONAL_DEFAULTS = {
+    "pre": "none",
+    "ties": DEFAULT_TIES,
+    "sets": DEFAULT_SETS,
+    "guards": DEFAULT_GUARDS,
+}
 """Parts a canonical spec leaves out when they have these values."""
 
 CNF_PRESETS: dict[str, tuple[str, str]] = {
@@ -397,6 +456,8 @@ __all__ = [
     "CNF_DEFAULTS",
     "CNF_ENCODERS",
     "CNF_PRESETS",
+    "DEFAULT_GUARDS",
+    "DEFAULT_SETS",
     "DEFAULT_TIES",
     "OPTIONAL_DEFAULTS",
     "CNFEncoding",

@@ -100,11 +100,9 @@ class Direct(CellEncoding):
 
     def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         r, c = cell
-        lits = []
-        for d in allowed:  # digits outside the domain get no variable at all
-            lit = self.enc.var("cell", r, c, d)
-            self._eq[(cell, d)] = lit
-            lits.append(lit)
+        # digits outside the domain get no variable at all
+        lits = self.enc.vars([("cell", r, c, d) for d in allowed])
+        self._eq.update(zip([(cell, d) for d in allowed], lits, strict=True))
         return self.enc.one_of(lits)
 
     def own_vars(self, cell: Cell) -> list[int]:

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from types import SimpleNamespace
 
 from ... import combos
 from ...check import clue_values
 from ...model import LETTERS, Puzzle, Run
-from .pool import Clauses, Pool
+from .alldiff import at_most_one
+from .pool import Clauses, Pool, Template
 from .sums import Target
 
 
@@ -38,22 +40,53 @@ def letter(enc: Pool, ch: str, d: int) -> int:
     known = enc.pool.obj2id
     lit = known.get(("letter", ch, d))
     if lit is None:
-        for c in LETTERS:
-            for v in range(10):
-                enc.var("letter", c, v)
+        enc.vars([("letter", c, v) for c in LETTERS for v in range(10)])
         lit = known[("letter", ch, d)]
     return lit
 
 
 def letter_row(enc: Pool, ch: str) -> list[int]:
-    """The literals ``letter ch = 0`` .. ``letter ch = 9``."""
+    """The literals ``letter ch = 0`` .. ``letter ch = 9``: one block of ids, as :func:`letter`
+    makes them (looked up one by one only if something made them apart)."""
+    first = letter(enc, ch, 0)
+    if enc.pool.obj2id.get(("letter", ch, 9)) == first + 9:
+        return list(range(first, first + 10))
     return [letter(enc, ch, d) for d in range(10)]
+
+
+_DIGITS_OF: dict[int, tuple[int, ...]] = {}
+"""Letter digit masks -> their digits (0-9), as :func:`letter_digits` gives them."""
 
 
 def letter_digits(enc: Pool, ch: str) -> tuple[int, ...]:
     """The digits letter ``ch`` may still take (all ten unless ``pre=root`` narrowed them)."""
     mask = enc.letter_masks.get(ch, combos.ALL_LETTER_DIGITS)
-    return tuple(d for d in range(10) if mask >> d & 1)
+    found = _DIGITS_OF.get(mask)
+    if found is None:
+        found = _DIGITS_OF[mask] = tuple(d for d in range(10) if mask >> d & 1)
+    return found
+
+
+@cache
+def _bijection() -> tuple[Template, int]:
+    """The exactly-ones of the ten letters' rows, then of the ten digits' columns, under
+    ``amo=auto``, as :func:`encode_letters` writes them through ``one_of``: recorded once
+    over positions (the 100 letter literals A0..J9, then the auxiliaries the sequential
+    at-most-ones draw, in order), with how many auxiliaries that is."""
+    counter = SimpleNamespace(top=100)
+    recorded: Clauses = []
+    for i in range(10):
+        row = [10 * i + d + 1 for d in range(10)]
+        recorded += [row, *at_most_one(counter, row, "auto")]
+    for d in range(10):
+        column = [10 * i + d + 1 for i in range(10)]
+        recorded += [column, *at_most_one(counter, column, "auto")]
+    size = counter.top
+
+    def position(lit: int) -> int:
+        return abs(lit) - 1 + (size if lit < 0 else 0)
+
+    return Template.of([tuple(map(position, clause)) for clause in recorded]), size - 100
 
 
 def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
@@ -65,12 +98,21 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     add = clauses.append
     allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
     rows = {ch: letter_row(enc, ch) for ch in LETTERS}
-    for ch in LETTERS:
-        clauses += enc.one_of([rows[ch][d] for d in allowed[ch]])
-        if len(allowed[ch]) < 10:
-            clauses.extend([-rows[ch][d]] for d in range(10) if d not in allowed[ch])
-    for d in range(10):
-        clauses += enc.one_of([rows[ch][d] for ch in LETTERS if d in allowed[ch]])
+    if not enc.letter_masks and enc.amo == "auto":  # the usual case: one fixed pattern
+        template, aux = _bijection()
+        first = enc.pool.top + 1
+        enc.pool.top += aux
+        items = [lit for ch in LETTERS for lit in rows[ch]]
+        items += range(first, first + aux)
+        items += [-item for item in items]
+        clauses += template.clauses(items)
+    else:
+        for ch in LETTERS:
+            clauses += enc.one_of([rows[ch][d] for d in allowed[ch]])
+            if len(allowed[ch]) < 10:
+                clauses.extend([-rows[ch][d]] for d in range(10) if d not in allowed[ch])
+        for d in range(10):
+            clauses += enc.one_of([rows[ch][d] for ch in LETTERS if d in allowed[ch]])
     for cell, ch in puzzle.shown_letters.items():
         digits = enc.cells.allowed[cell]
         add([-rows[ch][0]])  # white cells hold 1-9
@@ -121,13 +163,39 @@ def _feasible(enc: Pool, run: Run) -> list[int]:
     return list(_letter_totals(length, len(clue.letters), first == last, tens, units))
 
 
+def _letter_guards(
+    enc: Pool, letters: str, feasible: list[int]
+) -> tuple[dict[int, int], Clauses]:
+    """``guards=literal``: when each feasible total of a letter clue is one letter's digit
+    (a one-letter clue; a doubled letter, ``AA``; two letters whose totals share their tens
+    digit, which becomes a unit), the guards are those letter literals and only the digits of
+    no feasible total need clauses (units); else empty guards (the caller makes its own)."""
+    first, second = letters[0], letters[-1]
+    clauses: Clauses = []
+    if len(letters) == 1:
+        owner, digit = first, list(feasible)
+    elif first == second:
+        owner, digit = first, [s // 10 for s in feasible]
+    else:
+        tens = {s // 10 for s in feasible}
+        if len(tens) > 1:
+            return {}, []
+        owner, digit = second, [s % 10 for s in feasible]
+        clauses.append([letter(enc, first, tens.pop())])
+    row = letter_row(enc, owner)
+    clauses += [[-row[d]] for d in letter_digits(enc, owner) if d not in digit]
+    return {s: row[d] for s, d in zip(feasible, digit, strict=True)}, clauses
+
+
 def run_targets(
-    enc: Pool, index: int, run: Run, ties: str = "split"
+    enc: Pool, index: int, run: Run, ties: str = "split", named: str = "literal"
 ) -> tuple[list[Target], Clauses]:
     """The run's (total, guard) pairs, and the clauses that define the guards (their
     exactly-one; for letter clues, their ties to the letters).  An impossible clue yields no
     target (and an empty clause).  A letter clue left with one feasible total is a known
-    total: its letters become units, and no guard."""
+    total: its letters become units, and no guard.  ``named`` is the spec's ``guards`` part:
+    with ``literal``, a guard that would be equivalent to one letter literal is that literal
+    (:func:`_letter_guards`)."""
     clue = run.clue
     clauses: Clauses = []
     if clue is not None and clue.value is not None:
@@ -145,7 +213,24 @@ def run_targets(
         if len(clue.letters) == 2:
             add([letter(enc, first, total // 10)])
         return [(total, None)], clauses
-    guards = dict(zip(feasible, enc.vars([("sum", index, s) for s in feasible]), strict=True))
+    if named == "literal" and clue is not None and clue.letters is not None:
+        literals, defined = _letter_guards(enc, clue.letters, feasible)
+        if literals:
+            return list(literals.items()), defined
+    ids = enc.vars([("sum", index, s) for s in feasible])
+    if (
+        clue is not None
+        and clue.letters is not None
+        and len(clue.letters) == 2
+        and ties == "split"
+        and not enc.letter_masks
+    ):  # the usual case: the clauses follow the feasible sums alone
+        first, second = clue.letters[0], clue.letters[1]
+        items = [*ids, *letter_row(enc, first), *letter_row(enc, second)]
+        items += [-item for item in items]
+        template = _two_letter_ties(tuple(feasible), first == second)
+        return list(zip(feasible, ids, strict=True)), template.clauses(items)
+    guards = dict(zip(feasible, ids, strict=True))
     if clue is None or clue.letters is None:
         clauses += enc.one_of(list(guards.values()))
     else:
@@ -171,6 +256,29 @@ def run_targets(
                 add([-g, units[s % 10]])
             clauses += TIES[ties][0](enc, first, second, guards)
     return list(guards.items()), clauses
+
+
+@cache
+def _two_letter_ties(feasible: tuple[int, ...], doubled: bool) -> Template:
+    """The clauses :func:`run_targets` writes for a two-letter clue with ``ties=split`` and
+    no presolve, in its order, over ``[guards, tens letter's row, units letter's row]`` and
+    their negations: at least one guard, tens digit not 0, each guard implies its two
+    digits, then :func:`_tie_split`'s ties."""
+    n = len(feasible)
+    tens, units = range(n, n + 10), range(n + 10, n + 20)
+    size = n + 20
+    out: list[tuple[int, ...]] = [tuple(range(n)), (tens[0] + size,)]
+    for i, s in enumerate(feasible):
+        out += [(i + size, tens[s // 10]), (i + size, units[s % 10])]
+    by_tens: list[list[int]] = [[] for _ in range(10)]
+    by_units: list[list[int]] = [[] for _ in range(10)]
+    for i, s in enumerate(feasible):
+        by_tens[s // 10].append(i)
+        by_units[s % 10].append(i)
+    out += [(tens[a] + size, *by_tens[a]) for a in range(1, 10)]
+    if not doubled:
+        out += [(units[b] + size, *by_units[b]) for b in range(10)]
+    return Template.of(out)
 
 
 def _tie_pairs(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Clauses:

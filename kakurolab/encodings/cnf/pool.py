@@ -15,6 +15,10 @@ adds to the formula itself (:meth:`VarPool.define`), once, however many parts us
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...model import Cell
@@ -23,6 +27,69 @@ if TYPE_CHECKING:
     from pysat.formula import IDPool
 
 Clauses = list[list[int]]
+
+Pick = Callable[[list[int]], tuple[int, ...]]
+"""Items of a list at fixed positions, as one tuple (``operator.itemgetter``, always a tuple)."""
+
+
+def picker(positions: tuple[int, ...]) -> Pick:
+    """The :data:`Pick` of ``positions``.  Builders whose clauses follow a pattern fixed by a
+    run's shape pick their literals column by column and ``zip`` them into clauses: the
+    per-clause work then happens in C, a third of the time of a Python loop per clause."""
+    if len(positions) == 1:
+        (i,) = positions
+        return lambda items: (items[i],)
+    return itemgetter(*positions) if positions else lambda items: ()
+
+
+@cache
+def pairs(n: int) -> tuple[Pick, Pick]:
+    """The two columns of every pair ``i < j`` of ``n`` positions (a pairwise at-most-one)."""
+    firsts = tuple(i for i in range(n) for _ in range(i + 1, n))
+    seconds = tuple(j for i in range(n) for j in range(i + 1, n))
+    return picker(firsts), picker(seconds)
+
+
+@dataclass(frozen=True)
+class Template:
+    """Clauses whose literals sit at fixed positions of an item list, in a fixed order: a
+    part whose clauses follow a run's shape builds this once per shape and instantiates it
+    per run.  Consecutive clauses of one width form a group, zipped from one
+    :data:`Pick` per column; a lone clause is picked whole."""
+
+    groups: tuple[tuple[tuple[Pick, ...], Pick | None], ...]
+
+    @classmethod
+    def of(cls, clauses: list[tuple[int, ...]]) -> Template:
+        groups: list[tuple[tuple[Pick, ...], Pick | None]] = []
+        i = 0
+        while i < len(clauses):
+            j = i + 1
+            while j < len(clauses) and len(clauses[j]) == len(clauses[i]):
+                j += 1
+            if j - i == 1:
+                groups.append(((), picker(clauses[i])))
+            else:
+                columns = zip(*clauses[i:j], strict=True)
+                groups.append((tuple(map(picker, columns)), None))
+            i = j
+        return cls(tuple(groups))
+
+    def clauses(self, items: list[int]) -> Clauses:
+        out: Clauses = []
+        for columns, whole in self.groups:
+            if whole is not None:
+                out.append(list(whole(items)))
+            else:
+                out.extend(map(list, zip(*[pick(items) for pick in columns], strict=True)))
+        return out
+
+
+def pairwise(lits: list[int]) -> Clauses:
+    """``[[-a, -b] for a, b in combinations(lits, 2)]``, in that order, built in C."""
+    neg = [-lit for lit in lits]
+    first, second = pairs(len(lits))
+    return list(map(list, zip(first(neg), second(neg), strict=True)))
 
 
 class VarPool(Protocol):
@@ -40,6 +107,11 @@ class VarPool(Protocol):
         ...
 
     def one_of(self, lits: list[int]) -> Clauses: ...
+
+    @property
+    def amo(self) -> str:
+        """The ``amo`` part :meth:`one_of` writes its at-most-ones by."""
+        ...
 
     def define(self, clauses: Clauses) -> None: ...
 
@@ -64,7 +136,8 @@ class CellLiterals(Protocol):
 class Pool(VarPool, Protocol):
     """What a constraint part (sum, all-different, letters, redundant) may use: the
     :class:`VarPool`, the cells' literals, whether a presolve narrowed the domains (and the
-    letters' digits it left, bit d; empty: no presolve), and notes about fallbacks."""
+    letters' digits it left, bit d; empty: no presolve), how guarded runs' digit sets are
+    encoded, and notes about fallbacks."""
 
     @property
     def cells(self) -> CellLiterals: ...
@@ -74,5 +147,11 @@ class Pool(VarPool, Protocol):
 
     @property
     def letter_masks(self) -> dict[str, int]: ...
+
+    @property
+    def exclusion(self) -> bool:
+        """Whether ``combo:lean`` may encode guarded runs by exclusion clauses (``sets=exclude``
+        and an explicit all-different, which those clauses rely on)."""
+        ...
 
     def note(self, message: str) -> None: ...

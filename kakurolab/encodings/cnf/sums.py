@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations
+from itertools import combinations, permutations
+from math import comb
 
 from ... import combos
 from ...model import Run
-from .pool import Clauses, Pool
+from .pool import Clauses, Pick, Pool, Template, picker
 
 Target = tuple[int, int | None]
 """A reachable total of a run and the literal that selects it (None: always)."""
@@ -98,6 +99,110 @@ def combo_layout(length: int, totals: tuple[int, ...], present: int) -> ComboLay
     return ComboLayout(tuple(masks), tuple(spans), holders)
 
 
+@dataclass(frozen=True)
+class ExclusionLayout:
+    """A guarded run's clauses under ``sets=exclude`` as digit patterns: the digit sets over
+    the run's digits whose sum is a feasible total (the clause ``not all occur, or that
+    total's guard``) and those whose sum is none (``not all occur``), each as ``length``
+    columns of digits (the k-th digit of every set, so one ``zip`` of picked literals writes
+    them all) plus, for the first kind, the column of total positions; per total, the digits
+    its guard forbids (no set of that total holds them) or demands (every set of it does);
+    the totals no set reaches.  Cached per (length, totals, digits present), like
+    :class:`ComboLayout`."""
+
+    guarded: tuple[Pick, ...]
+    """Per position k < length, the k-th digits of the sets with a feasible sum; last, the
+    positions of their sums among the totals."""
+    banned: tuple[Pick, ...]
+    """Per position k, the k-th digits of the sets whose sum is no feasible total."""
+    forbids: tuple[tuple[int, int], ...]
+    """``(total position, digit)``: the guard implies the digit occurs nowhere in the run."""
+    demands: tuple[tuple[int, int], ...]
+    """``(total position, digit)``: the guard implies the digit occurs in the run."""
+    dead: tuple[int, ...]
+
+
+@cache
+def exclusion_layout(length: int, totals: tuple[int, ...], present: int) -> ExclusionLayout | None:
+    """The run's :class:`ExclusionLayout`, or None when selectors cost fewer clauses: ``sets=
+    exclude`` writes one clause per digit set over the present digits, selectors write about
+    ``length - 1`` occurrence links per admissible set more than that, so exclusion pays on
+    cryptic runs whose many feasible totals admit most sets (it does from length 3 on PE424)."""
+    digits = combos.digits_of(present)
+    layout = combo_layout(length, totals, present)
+    if len(layout.masks) * (length - 1) <= comb(len(digits), length):
+        return None
+    position = {total: i for i, total in enumerate(totals)}
+    guarded: list[tuple[int, ...]] = []
+    at: list[int] = []
+    banned: list[tuple[int, ...]] = []
+    for chosen in combinations(digits, length):
+        i = position.get(sum(chosen))
+        if i is None:
+            banned.append(chosen)
+        else:
+            guarded.append(chosen)
+            at.append(i)
+    forbids, demands, dead = [], [], []
+    for i, (first, last) in enumerate(layout.spans):
+        masks = layout.masks[first:last]
+        if not masks:
+            dead.append(i)
+            continue
+        union, common = 0, present
+        for m in masks:
+            union |= m
+            common &= m
+        forbids += [(i, d) for d in combos.digits_of(present & ~union)]
+        demands += [(i, d) for d in combos.digits_of(common)]
+    return ExclusionLayout(
+        tuple(map(picker, (*zip(*guarded, strict=True), tuple(at)))) if guarded else (),
+        tuple(map(picker, zip(*banned, strict=True))),
+        tuple(forbids),
+        tuple(demands),
+        tuple(dead),
+    )
+
+
+def _encode_exclusion(
+    enc: Pool, index: int, by_digit: list[list[int]], guards: list[int], layout: ExclusionLayout
+) -> Clauses:
+    """``sets=exclude``: per digit set, ``its digits all occur -> the guard of its sum`` (a
+    plain conflict when its sum is no feasible total), over occurrence literals, plus each
+    guard's forbidden and demanded digits.  Complete with the explicit all-different (the
+    run's ``length`` cells then show exactly one set), and no selector variables at all."""
+    clauses: Clauses = []
+    occ = [0] * 10
+    var = enc.var
+    for d in range(1, 10):
+        cell_lits = by_digit[d]
+        if len(cell_lits) == 1:
+            occ[d] = cell_lits[0]
+        elif cell_lits:
+            o = occ[d] = var("occurs", index, d)
+            clauses.extend([[-lit, o] for lit in cell_lits])
+            clauses.append([-o, *cell_lits])
+    neg = [-o for o in occ]
+    if layout.guarded:
+        *digits, at = layout.guarded
+        columns = [pick(neg) for pick in digits]
+        clauses.extend(map(list, zip(*columns, at(guards), strict=True)))
+    clauses.extend(map(list, zip(*[pick(neg) for pick in layout.banned], strict=True)))
+    clauses.extend([[-guards[i], neg[d]] for i, d in layout.forbids])
+    clauses.extend([[-guards[i], occ[d]] for i, d in layout.demands])
+    clauses.extend([[-guards[i]] for i in layout.dead])
+    return clauses
+
+
+def _held(by_digit: list[list[int]]) -> int:
+    """The digits (mask) some cell of the run may take."""
+    held = 0
+    for d in range(1, 10):
+        if by_digit[d]:
+            held |= 1 << (d - 1)
+    return held
+
+
 def encode_combo(
     enc: Pool, index: int, run: Run, targets: list[Target], arg: str | None = None
 ) -> Clauses:
@@ -106,46 +211,104 @@ def encode_combo(
 
     ``combo:lean`` writes only at-least-one selector: two chosen sets of ``length`` digits
     would need more than ``length`` digits to occur, so at-most-one follows (with less
-    propagation but far fewer clauses on cryptic runs, which admit up to 126 sets)."""
+    propagation but far fewer clauses on cryptic runs, which admit up to 126 sets).  On a
+    guarded run where that still costs more than one clause per digit set, and the spec
+    encodes the all-different (``enc.exclusion``), ``lean`` writes no selectors at all
+    (:func:`exclusion_layout`)."""
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
     clauses: Clauses = []
     present = combos.ALL_DIGITS
+    totals = tuple(total for total, _ in targets)
     if enc.presolved:  # many sets then hold a digit no cell of the run may take: dead sets
-        present = combos.mask_of(d for d in combos.DIGITS if by_digit[d])
+        present = _held(by_digit)
+    if arg == "lean" and enc.exclusion and targets[0][1] is not None:
+        found = exclusion_layout(length, totals, _held(by_digit))
+        if found is not None:
+            guards = [g for _, g in targets if g is not None]
+            return _encode_exclusion(enc, index, by_digit, guards, found)
     if len(targets) == 1 and targets[0][1] is None:
         sets = [m for m in combos.combos(length, targets[0][0]) if not m & ~present]
         if len(sets) == 1:  # one admissible set (domains already pruned): each digit occurs
             clauses.extend([by_digit[d] for d in combos.digits_of(sets[0])])
             return clauses
-    layout = combo_layout(length, tuple(total for total, _ in targets), present)
+    layout = combo_layout(length, totals, present)
     all_sels = enc.vars([("combo", index, mask) for mask in layout.masks])
     if arg == "lean":  # at-most-one is implied: two chosen sets would need too many digits
         clauses.append(all_sels)
     else:
         clauses += enc.one_of(all_sels)
-    for (first, last), (_total, guard) in zip(layout.spans, targets, strict=True):
-        if guard is None:
-            continue
-        sels = all_sels[first:last]
-        clauses.extend([[-sel, guard] for sel in sels])
-        clauses.append([-guard, *sels])
-    var = enc.var
-    for d in range(1, 10):
-        # A cell holds d <-> the chosen set holds d (a unit -lit if no set does).  Cryptic
-        # runs admit many sets: an occurrence literal then carries both directions, so each
-        # set costs binary clauses instead of one clause over all the run's cells per digit.
-        cell_lits, sels = by_digit[d], [all_sels[i] for i in layout.holders[d]]
-        if len(cell_lits) > 1 and len(sels) > 2:
-            occ = var("occurs", index, d)
-            clauses.extend([[-lit, occ] for lit in cell_lits])
-            clauses.append([-occ, *sels])
-            clauses.append([-occ, *cell_lits])
-            clauses.extend([[-sel, occ] for sel in sels])
-        else:
-            clauses.extend([[-lit, *sels] for lit in cell_lits])
-            clauses.extend([[-sel, *cell_lits] for sel in sels])
+    guarded = tuple(guard is not None for _, guard in targets)
+    shape = _selector_links(length, totals, present, guarded, tuple(map(len, by_digit)))
+    occs = enc.vars([("occurs", index, d) for d in shape.occurs])
+    guards = [guard for _, guard in targets if guard is not None]
+    cell_lits = [lit for lits in by_digit for lit in lits]
+    items = [*all_sels, *guards, *cell_lits, *occs]
+    items += [-item for item in items]
+    clauses += shape.template.clauses(items)
     return clauses
+
+
+@dataclass(frozen=True)
+class SelectorLinks:
+    """The clauses ``encode_combo`` writes after its selectors' at-least-one (or exactly-one)
+    for one run shape: the digits that get an occurrence literal, and a :class:`.pool.Template`
+    over ``[selectors, guards, the cells' literals by digit, occurrence literals]`` followed by
+    their negations."""
+
+    occurs: tuple[int, ...]
+    template: Template
+
+
+@cache
+def _selector_links(
+    length: int, totals: tuple[int, ...], present: int, guarded: tuple[bool, ...],
+    sizes: tuple[int, ...],
+) -> SelectorLinks:
+    """Guard links (``selector -> guard``, ``guard -> OR selectors`` per guarded total), then
+    per digit d: a cell holds d <-> the chosen set holds d (a unit ``-lit`` if no set does).
+    Cryptic runs admit many sets: where a digit has several cells and more than two sets, an
+    occurrence literal carries both directions, so each set costs binary clauses instead of
+    one clause over all the run's cells per digit.  ``sizes``: per digit, its cells."""
+    layout = combo_layout(length, totals, present)
+    n_sels = len(layout.masks)
+    guard_at = []
+    position = n_sels
+    for flag in guarded:
+        guard_at.append(position if flag else -1)
+        position += flag
+    cells_at = []
+    for size in sizes:
+        cells_at.append(tuple(range(position, position + size)))
+        position += size
+    occurs = tuple(
+        d for d in range(1, 10) if sizes[d] > 1 and len(layout.holders[d]) > 2
+    )
+    occ_at = {d: position + k for k, d in enumerate(occurs)}
+    total = position + len(occurs)
+
+    def neg(i: int) -> int:
+        return i + total
+
+    out: list[tuple[int, ...]] = []
+    for (first, last), g in zip(layout.spans, guard_at, strict=True):
+        if g < 0:
+            continue
+        span = range(first, last)
+        out += [(neg(sel), g) for sel in span]
+        out.append((neg(g), *span))
+    for d in range(1, 10):
+        lits, sels = cells_at[d], layout.holders[d]
+        if d in occ_at:
+            occ = occ_at[d]
+            out += [(neg(lit), occ) for lit in lits]
+            out.append((neg(occ), *sels))
+            out.append((neg(occ), *lits))
+            out += [(neg(sel), occ) for sel in sels]
+        else:
+            out += [(neg(lit), *sels) for lit in lits]
+            out += [(neg(sel), *lits) for sel in sels]
+    return SelectorLinks(occurs, Template.of(out))
 
 
 @cache
