@@ -61,18 +61,25 @@ def test_session_releases_the_clauses_it_loaded(solver, pe424_puzzles):
             enc.to_text()
 
 
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def _direct_or_not() -> list[str]:
+    from kakurolab.backends.pysat import DIRECT_ADD
+
+    return [*sorted(DIRECT_ADD), "lingeling"]  # lingeling: through ``append_formula``
+
+
+@pytest.mark.parametrize("solver", _direct_or_not())
 def test_loading_clauses_directly_gives_the_same_formula(solver, pe424_puzzles):
-    """cadical195 takes its clauses straight from PySAT's C extension (glucose4 through
-    ``append_formula``): the solver holds as many clauses and finds the same answer, and a
-    clause the formula rules out then makes it unsatisfiable."""
+    """The solvers of DIRECT_ADD take their clauses straight from PySAT's C extension (the
+    others through ``append_formula``): the solver holds as many clauses and finds the same
+    answer, and a clause the formula rules out then makes it unsatisfiable."""
     from pysat.solvers import Solver
 
-    from kakurolab.backends.pysat import DIRECT_ADD, _clause_adder, _load
+    from kakurolab.backends.pysat import DIRECT_ADD, _clause_adder, _load, pysat_name
     from kakurolab.encodings import encode
 
     enc = encode(pe424_puzzles[0], "fast")
-    with Solver(name=solver) as direct, Solver(name=solver) as plain:
+    name = pysat_name(solver)
+    with Solver(name=name) as direct, Solver(name=name) as plain:
         adder = _clause_adder(direct, solver)
         assert (getattr(adder, "__self__", None) is direct) == (solver not in DIRECT_ADD)
         _load(direct, enc.clauses, solver)
@@ -83,6 +90,8 @@ def test_loading_clauses_directly_gives_the_same_formula(solver, pe424_puzzles):
         assert solution.answer == "8426039571" == enc.decode(plain.get_model() or []).answer
         _load(direct, [[-lit for lit in enc.solution_lits(solution)]], solver)
         assert direct.solve() is False  # puzzle 1 is unique
+        _load(direct, [[1], [-1]], solver)  # refuted while loading: the result is ignored
+        assert direct.solve() is False
 
 
 @pytest.mark.parametrize("solver", SOLVERS)

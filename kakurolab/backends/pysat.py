@@ -131,11 +131,21 @@ def versions() -> dict[str, str]:
     return out
 
 
-DIRECT_ADD = {"cadical195": ("cadical", "cadical195_add_cl")}
+DIRECT_ADD = {
+    **{name: ("cadical", f"{name}_add_cl") for name in ("cadical103", "cadical153", "cadical195")},
+    **{name: ("minisat", f"{name}_add_cl") for name in ("minisat22", "minisatgh")},
+    **{name: ("maplesat", f"{name}_add_cl") for name in ("maplechrono", "maplecm", "maplesat")},
+    "glucose3": ("glucose", "glucose3_add_cl"),
+    "glucose4": ("glucose", "glucose41_add_cl"),
+    "glucose42": ("glucose", "glucose421_add_cl"),
+    "mergesat3": ("mergesat", "mergesat3_add_cl"),
+}
 """Solvers whose clauses :func:`_load` hands straight to PySAT's C extension: solver name ->
 (the handle's attribute on PySAT's solver object, the ``pysolvers`` function adding one
 clause).  ``append_formula`` makes two Python calls and a type check per clause around that
-same C call, about a third of the load time of a PE424 puzzle's 5,000 clauses."""
+same C call, about a third of the load time of a PE424 puzzle's 5,000 clauses.  The C call's
+result (False: the formula is already refuted) is not needed: each of these solvers' own
+solve starts by answering False for a refuted formula."""
 
 
 def _clause_adder(solver: Any, name: str) -> Callable[[list[list[int]]], Any]:
