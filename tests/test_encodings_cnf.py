@@ -388,3 +388,45 @@ def test_encodings_listing_json(capsys):
     assert {p["name"] for p in data["presets"]} >= {"naive", "compact", "strong", "fast"}
     assert set(data["parts"]) >= {"cell", "amo", "sum", "alldiff", "redundant", "smt"}
     assert "bdd" in data["parts"]["sum"]["pb"]["args"]
+
+
+# -- presolve short-cuts -------------------------------------------------------------------
+
+
+def _hard_member(family: str, index: int):
+    from kakurolab.formats import load
+
+    return load(f"data/hard/{family}.txt")[index]
+
+
+def test_presolve_refuted_formula_is_the_empty_clause_alone():
+    """An unsat near-miss is refuted by root propagation: nothing else is built, and the
+    verdict agrees with CP-SAT on the full model."""
+    puzzle = _hard_member("unsat", 0)
+    enc = encode(puzzle, "presolved")
+    assert enc.stats()["clauses"] == 1 and enc.clauses == [[]]
+    assert str(prove_unique(puzzle, backend="pysat", encoding="presolved").verdict) == "unsat"
+    assert str(prove_unique(puzzle, backend="cpsat").verdict) == "unsat"
+
+
+@pytest.mark.parametrize(("family", "index"), [("cryptic", 2), ("large-unique", 0)])
+def test_presolve_settled_or_open(family, index):
+    """A puzzle root propagation settles becomes units alone (one per cell, ten per letter);
+    one it leaves open gets the full formula.  Either way the grid is the one CP-SAT proves
+    unique."""
+    from kakurolab.propagation import root_state
+
+    puzzle = _hard_member(family, index)
+    state = root_state(puzzle)
+    assert state is not None
+    settled = not any(m & (m - 1) for m in [*state.cells.values(), *state.letters.values()])
+    enc = encode(puzzle, "presolved")
+    stats = enc.stats()
+    units = stats["clauses"] == stats["literals"]
+    assert units == settled
+    if settled:
+        assert stats["clauses"] == len(puzzle.whites) + (100 if puzzle.is_cryptic else 0)
+    ours = prove_unique(puzzle, backend="pysat", encoding="presolved")
+    theirs = prove_unique(puzzle, backend="cpsat")
+    assert str(ours.verdict) == str(theirs.verdict) == "unique"
+    assert ours.solutions[0] == theirs.solutions[0]

@@ -33,6 +33,7 @@ from typing import Any
 from pysat.formula import CNF, IDPool
 
 from ... import combos, deadline
+from ...check import solution_problems
 from ...errors import KakuroError
 from ...gcpause import gc_paused
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
@@ -40,7 +41,7 @@ from ..base import Encoding, Part
 from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
 from .cells import CELL_ENCODINGS, CellEncoding, Direct, Log, Order
-from .letters import TIES, encode_letters, letter, run_targets
+from .letters import TIES, encode_letters, letter, letter_row, run_targets
 from .pool import Clauses, Pool
 from .sums import SUMS, SumBuilder, Target, encode_combo
 
@@ -270,7 +271,7 @@ def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
     Domain filtering before encoding, as Savile Row (with Minion) and Picat's SAT compiler
     do: propagation removes only values no solution uses, so the CNF keeps every solution
     (counts and uniqueness verdicts are unchanged) and encodes what is left.  Contradictory
-    clues give an empty clause and the plain encoding."""
+    clues give the empty clause, the whole formula."""
     from ...propagation import root_state
 
     found = root_state(enc.puzzle)
@@ -280,6 +281,31 @@ def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
     enc.presolved = True
     enc.letter_masks.update(found.letters)
     return found.cells
+
+
+def _encode_settled(enc: CNFEncoding, root: dict[Cell, int]) -> bool:
+    """When root propagation left one digit per cell (and per letter) and that grid keeps
+    every rule, it is the puzzle's only solution: the formula is then its units alone (the
+    run constraints could only agree).  True when it wrote them.  Published-look puzzles
+    often settle so; on the hard cryptic family writing every run for them took most of the
+    presolved preset's time."""
+    if any(mask & (mask - 1) for mask in root.values()):
+        return False
+    masks = enc.letter_masks
+    if enc.puzzle.is_cryptic and (
+        len(masks) < len(LETTERS) or any(mask & (mask - 1) for mask in masks.values())
+    ):
+        return False
+    values = {cell: mask.bit_length() for cell, mask in root.items()}
+    letters = {ch: mask.bit_length() - 1 for ch, mask in masks.items()}
+    if solution_problems(enc.puzzle, Solution(values, letters)):
+        return False
+    declare = enc.cells.declare
+    for cell in enc.puzzle.whites:
+        enc.clauses += declare(cell, (values[cell],))
+    for ch, digit in letters.items():
+        enc.clauses += [[lit if d == digit else -lit] for d, lit in enumerate(letter_row(enc, ch))]
+    return True
 
 
 def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
@@ -294,7 +320,11 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
 
 def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     enc = CNFEncoding(puzzle, spec)
-    root = _presolve(enc) if spec.get("pre") == "root" else None
+    root = None
+    if spec.get("pre") == "root":
+        root = _presolve(enc)
+        if root is None or _encode_settled(enc, root):
+            return enc  # refuted (the empty clause is the formula), or settled at the root
     targets: list[list[Target]] = []
     ties = spec.get("ties") or DEFAULT_TIES
     guards = spec.get("guards") or DEFAULT_GUARDS
