@@ -393,6 +393,29 @@ def test_encodings_listing_json(capsys):
 # -- presolve short-cuts -------------------------------------------------------------------
 
 
+def _runs_given_sums(puzzle, spec) -> set[int]:
+    """The indices of the runs whose sum constraint the encoder builds (a spy on SUMS)."""
+    import dataclasses
+
+    from kakurolab.encodings import parse_spec
+    from kakurolab.encodings.cnf import sums
+
+    name = parse_spec(spec).name("sum")
+    record = sums.SUMS[name]
+    seen: set[int] = set()
+
+    def spy(enc, index, run, targets, arg):
+        seen.add(index)
+        return record.build(enc, index, run, targets, arg)
+
+    sums.SUMS[name] = dataclasses.replace(record, build=spy)
+    try:
+        encode(puzzle, spec)
+    finally:
+        sums.SUMS[name] = record
+    return seen
+
+
 def _hard_member(family: str, index: int):
     from kakurolab.formats import load
 
@@ -426,6 +449,14 @@ def test_presolve_settled_or_open(family, index):
     assert units == settled
     if settled:
         assert stats["clauses"] == len(puzzle.whites) + (100 if puzzle.is_cryptic else 0)
+    else:  # runs the presolve filled in get no sum constraint, the others do
+        filled = {
+            i
+            for i, run in enumerate(puzzle.runs)
+            if not any(state.cells[c] & (state.cells[c] - 1) for c in run.cells)
+        }
+        built = _runs_given_sums(puzzle, "presolved")
+        assert filled and built == set(range(len(puzzle.runs))) - filled
     ours = prove_unique(puzzle, backend="pysat", encoding="presolved")
     theirs = prove_unique(puzzle, backend="cpsat")
     assert str(ours.verdict) == str(theirs.verdict) == "unique"

@@ -308,6 +308,30 @@ def _encode_settled(enc: CNFEncoding, root: dict[Cell, int]) -> bool:
     return True
 
 
+def _filled_runs(enc: CNFEncoding, root: dict[Cell, int]) -> set[int] | None:
+    """The runs root propagation filled in whose clue is known (a number, or letters it
+    fixed too), each checked here: distinct digits adding up to the clue.  Their cells'
+    units say all there is, so the presolved formula leaves their constraints out (most
+    runs of a published-look puzzle: 653 of 682 on the 40x40 large-unique member).  None
+    when a filled run breaks a rule: then no solution exists."""
+    filled: set[int] = set()
+    letters = enc.letter_masks
+    for index, run in enumerate(enc.puzzle.runs):
+        masks = [root[cell] for cell in run.cells]
+        clue = run.clue
+        if clue is None or any(mask & (mask - 1) for mask in masks):
+            continue
+        known = {ch: letters.get(ch, combos.ALL_LETTER_DIGITS) for ch in clue.letters or ""}
+        if any(mask & (mask - 1) for mask in known.values()):
+            continue
+        target = clue.evaluate({ch: mask.bit_length() - 1 for ch, mask in known.items()})
+        digits = {mask.bit_length() for mask in masks}
+        if len(digits) != len(masks) or sum(digits) != target:
+            return None
+        filled.add(index)
+    return filled
+
+
 def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     """The puzzle as CNF under a canonical CNF spec (see :func:`..parse_spec`), built with
     the garbage collector paused (:mod:`kakurolab.gcpause`: clause lists form no cycles)."""
@@ -321,15 +345,24 @@ def encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
 def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     enc = CNFEncoding(puzzle, spec)
     root = None
+    filled: set[int] = set()
     if spec.get("pre") == "root":
         root = _presolve(enc)
         if root is None or _encode_settled(enc, root):
             return enc  # refuted (the empty clause is the formula), or settled at the root
+        found_filled = _filled_runs(enc, root)
+        if found_filled is None:
+            enc.clauses.append([])
+            return enc
+        filled = found_filled
     targets: list[list[Target]] = []
     ties = spec.get("ties") or DEFAULT_TIES
     guards = spec.get("guards") or DEFAULT_GUARDS
     for index, run in enumerate(puzzle.runs):
         deadline.check()
+        if index in filled:
+            targets.append([])  # no constraint left: its cells' units say it all
+            continue
         found, clauses = run_targets(enc, index, run, ties, guards)
         targets.append(found)
         enc.clauses += clauses
@@ -337,7 +370,9 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     prune = sum_encoding.prunes or spec["redundant"] in ("domain", "combo")
     masks = dict(root) if root is not None else dict.fromkeys(puzzle.whites, combos.ALL_DIGITS)
     if prune:  # per run, not per cell: a run's hash is not cached
-        for run, found in zip(puzzle.runs, targets, strict=True):
+        for index, (run, found) in enumerate(zip(puzzle.runs, targets, strict=True)):
+            if index in filled:
+                continue
             domain = run_domain(run, found)
             for cell in run.cells:
                 masks[cell] &= domain
