@@ -77,13 +77,31 @@ class LayoutPropagators:
         self.layout: Layout | None = None
         self.base: Propagator | None = None
         self.run_of: list[int] = []
+        self.last: Propagator | None = None
+        self.last_totals: list[int] = []
 
     def of(self, layout: Layout, values: Mapping[Cell, int]) -> Propagator:
-        """The propagator of ``layout`` with the clues ``values`` sum to."""
+        """The propagator of ``layout`` with the clues ``values`` sum to.
+
+        Derived from the last grid's propagator with the totals that differ (a repair
+        changes a few clues of a grid of hundreds): deriving one from the base with every
+        total re-added each run's part of the cut sums (``Propagator.with_totals``), a
+        twentieth of a 30x30 expert generation."""
         base = self.base_of(layout, values)
-        runs = enumerate(layout.runs)
-        totals = {self.run_of[i]: sum(values[c] for c in cells) for i, (_, cells) in runs}
-        return base.with_totals(totals)
+        totals = [sum(values[c] for c in cells) for _, cells in layout.runs]
+        if self.last is None:
+            self.last, self.last_totals = base, [
+                base.fixed[r].bit_length() - 1 for r in self.run_of
+            ]
+        changed = {
+            self.run_of[i]: total
+            for i, (total, old) in enumerate(zip(totals, self.last_totals, strict=True))
+            if total != old
+        }
+        if changed:
+            self.last = self.last.with_totals(changed)
+            self.last_totals = totals
+        return self.last
 
     def base_of(self, layout: Layout, values: Mapping[Cell, int]) -> Propagator:
         """A propagator of ``layout`` (its clues: some grid's of this layout, ``values``
@@ -91,6 +109,7 @@ class LayoutPropagators:
         of the layout's runs."""
         if self.base is None or layout is not self.layout:
             self.layout = layout
+            self.last = None
             self.base = Propagator(build_puzzle(layout, values))
             cells = self.base.cells
             index = {
@@ -187,7 +206,7 @@ def _search_region(
     stats = SearchStats()
     other: dict[Cell, int] | None = None
     complete = True  # unless the budget runs out first
-    for found in prop.search(start, node_limit=node_limit, stats=stats):
+    for found in prop.search(start, node_limit=node_limit, stats=stats, order=members, revise=()):
         if found is None:
             complete = False
             break
@@ -233,7 +252,10 @@ def _probe_region(
         probe = state[:]
         probe[i] &= ~fill[i]
         stats = SearchStats()
-        first = list(islice(prop.search(probe, node_limit=budget, stats=stats), 1))
+        search = prop.search(
+            probe, node_limit=budget, stats=stats, order=members, revise=prop.cell_runs[i]
+        )
+        first = list(islice(search, 1))
         nodes += stats.nodes
         depth = max(depth, stats.max_depth + 1)
         if first and first[0] is not None:  # a solution where the cell differs: a second one
@@ -280,7 +302,15 @@ def _differ_region(
         probe = state[:]
         probe[i] &= ~fill[i]
         stats = SearchStats()
-        first = list(islice(prop.search(probe, node_limit=node_limit, stats=stats, prefer=fill), 1))
+        search = prop.search(
+            probe,
+            node_limit=node_limit,
+            stats=stats,
+            prefer=fill,
+            order=members,
+            revise=prop.cell_runs[i],
+        )
+        first = list(islice(search, 1))
         nodes += stats.nodes
         depth = max(depth, stats.max_depth)
         if not first or first[0] is None:

@@ -222,6 +222,8 @@ class Propagator:
         stats: SearchStats | None = None,
         out_of_time: Callable[[], bool] | None = None,
         prefer: Sequence[int] | None = None,
+        order: Sequence[int] | None = None,
+        revise: Iterable[int] | None = None,
     ) -> Iterator[Found | None]:
         """Depth-first search from ``start`` (default: the initial state): yields each
         solution inside it once, or ``None`` when ``out_of_time()`` says so (resuming goes
@@ -234,12 +236,21 @@ class Propagator:
         differs from it as little as the search can tell.  A node budget, unlike a clock,
         stops at the same point on any machine, which is what the generator's reproducible
         checks need.
+
+        ``order`` (default: every slot, letters first) lists the slots to branch on, in
+        tie-break order; the others must be decided in ``start``.  ``revise`` (default: every
+        run) names the runs to revise before the first node, for a ``start`` that is a
+        fixpoint but for a few narrowed cells.  The generator searches a region of a large
+        grid many times, every other cell held at its fill: neither scanning the held cells
+        for a branch nor revising their runs again changes what the search does.
         """
         stats = SearchStats() if stats is None else stats
-        order, pop, assign = self.order, _POP, self._assign
+        pop, assign = _POP, self._assign
+        order = self.order if order is None else order
         state = (self.initial if start is None else start)[:]
         letters = self.letter_slots if self.cryptic else ()
-        if not self._propagate(state, range(len(self.run_cells)), letters):
+        runs = range(len(self.run_cells)) if revise is None else revise
+        if not self._propagate(state, runs, letters):
             return
         if self.cuts_refute(state):
             return
