@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from _registries import require_backend
@@ -584,6 +585,82 @@ def test_region_probes_name_second_solutions_near_the_fill():
                 assert 0 < len(changed) < len(region.cells)
                 assert solution_problems(puzzle, Solution({**values, **other})) == []
     assert found
+
+
+def test_region_search_from_a_fixpoint_matches_a_whole_grid_search():
+    """A region's searches branch on its cells only and revise only the runs of the barred
+    cell (``Propagator.search(order=, revise=)``): the same solutions in the same order
+    after the same number of nodes as a search that scans and revises the whole grid."""
+    from kakurolab.generator.layout import published_layout
+    from kakurolab.propagation import Propagator, SearchStats, held_at
+
+    level = DIFFICULTIES["expert"]
+    rng = random.Random(11)
+    layout = published_layout(16, 16, rng, white_share=0.72, max_run=7, symmetric=True)
+    values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
+    assert values is not None
+    prop = Propagator(build_puzzle(layout, values))
+    root = prop.root()
+    assert root is not None
+    fill = [1 << (values[cell] - 1) for cell in prop.cells]
+    members = [i for i in range(prop.n_cells) if root[i] & (root[i] - 1)]
+    assert len(members) > 20
+    start = held_at(root, fill, members)
+    compared = 0
+    for i in members[:: max(1, len(members) // 8)]:
+        probe = start[:]
+        probe[i] &= ~fill[i]
+        for prefer in (None, fill):
+            whole, region = SearchStats(), SearchStats()
+            expected = _up_to_budget(prop.search(probe, node_limit=400, stats=whole, prefer=prefer))
+            got = _up_to_budget(
+                prop.search(
+                    probe,
+                    node_limit=400,
+                    stats=region,
+                    prefer=prefer,
+                    order=members,
+                    revise=prop.cell_runs[i],
+                )
+            )
+            assert got == expected
+            assert (region.nodes, region.fails) == (whole.nodes, whole.fails)
+            compared += len(expected) > 1
+    assert compared  # some probes found solutions, not only contradictions
+
+
+def _up_to_budget(search: Iterator[object]) -> list[object]:
+    """A search's answers up to the first None (its node budget spent: None from then on)."""
+    found = []
+    for answer in search:
+        found.append(answer)
+        if answer is None:
+            break
+    return found
+
+
+def test_layout_propagators_follow_the_grids_of_a_layout():
+    """Each grid's propagator is the last one's with the changed totals: the same root
+    domains and cut-sum verdict as a propagator of the grid's puzzle built afresh."""
+    from kakurolab.generator.layout import published_layout
+    from kakurolab.generator.region_search import LayoutPropagators
+    from kakurolab.propagation import Propagator
+
+    level = DIFFICULTIES["hard"]
+    rng = random.Random(5)
+    layout = published_layout(12, 12, rng, white_share=0.72, max_run=7, symmetric=True)
+    values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
+    assert values is not None
+    grids = LayoutPropagators()
+    refuted = 0
+    for step, cell in enumerate(sorted(values)[:: max(1, len(values) // 10)]):
+        values = {**values, cell: 1 + (values[cell] + 3 * step) % 9}
+        shared = grids.of(layout, values)
+        fresh = Propagator(build_puzzle(layout, values))
+        assert shared.root() == fresh.root()
+        assert shared.refuted == fresh.refuted
+        refuted += shared.root() is None
+    assert refuted < 10  # not every grid contradicts itself
 
 
 def test_changed_totals_propagate_as_a_rebuilt_puzzle():
