@@ -164,7 +164,10 @@ compare rows, not runs.
   SAT compiler filter domains.  Its UP-fixed cells are mostly fixed by that presolve, so its row
   says how small the formula gets, not how strong the encoding is; and its answers are not
   independent of the native backend (cross-checks use the pure presets).  On PE424 the presolve
-  alone fixes every cell and letter in 184 of the 200 puzzles.  It is the fastest CNF preset:
+  alone fixes every cell and letter in 184 of the 200 puzzles.  What the presolve decides
+  is not encoded again: clues it refutes give the empty clause alone, a grid it settles
+  (rule-checked) gives one unit per cell and letter, and a run it fills in gets no sum or
+  all-different clauses.  It is the fastest CNF preset:
   `kakuro bench pe424 --config 'pysat:encoding=presolved'` (see the README for ratios).
 * Cryptic clues (PE424; not in this janko table) tie a two-letter clue's digits to its sum's
   guard literals.  `ties=split`, the default, ties the tens and the units digit each on its
@@ -193,7 +196,10 @@ compare rows, not runs.
   guard per feasible sum everywhere, is the encoder before 2026-12-02.
 * `lazy` writes no sum clauses, so it fixes nothing; the solver loop adds cuts instead.
 * Exact counts (`kakuro count --exact`) run pyganak on the same CNF, projected on the cell and
-  letter variables, so auxiliary variables never multiply the count.
+  letter variables, so auxiliary variables never multiply the count. pyganak takes no time
+  limit and cannot be interrupted, so with `--timeout` each count runs in a forked child that
+  is killed at the deadline: the puzzle's status is `unknown`, its `message` starts with
+  `timeout:`, and the exit code is 1.
 """
 
 
