@@ -13,10 +13,12 @@ plain dict :data:`SUITES` (name -> :class:`Suite`); adding a suite touches nothi
 
 from __future__ import annotations
 
+import gc
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -323,21 +325,23 @@ def run_bench(
         cases[0].run(backend, timeout)
     samples: dict[str, dict[str, list[float]]] = {label: {} for label in labels}
     timed_out: dict[str, set[str]] = {label: set() for label in labels}
-    iterable: Iterable[Case] = progress(cases, len(cases)) if progress else cases
-    for index, case in enumerate(iterable):
-        order = labels[index % len(labels) :] + labels[: index % len(labels)]
-        answers: dict[str, object] = {}
-        for _ in range(repeat):
-            for label in order:
-                t0 = time.perf_counter()
-                outcome = case.run(backends[label], timeout)
-                elapsed = time.perf_counter() - t0
-                samples[label].setdefault(case.id, []).append(elapsed)
-                if outcome.timeout:
-                    timed_out[label].add(case.id)
-                else:
-                    answers.setdefault(label, outcome.answer)
-                    _agree(case.id, answers, label, outcome.answer)
+    with _quiet_heap():
+        iterable: Iterable[Case] = progress(cases, len(cases)) if progress else cases
+        for index, case in enumerate(iterable):
+            order = labels[index % len(labels) :] + labels[: index % len(labels)]
+            answers: dict[str, object] = {}
+            for _ in range(repeat):
+                for label in order:
+                    gc.collect()  # this run's garbage is its own (see _quiet_heap)
+                    t0 = time.perf_counter()
+                    outcome = case.run(backends[label], timeout)
+                    elapsed = time.perf_counter() - t0
+                    samples[label].setdefault(case.id, []).append(elapsed)
+                    if outcome.timeout:
+                        timed_out[label].add(case.id)
+                    else:
+                        answers.setdefault(label, outcome.answer)
+                        _agree(case.id, answers, label, outcome.answer)
     wall = time.perf_counter() - start
 
     reduce = AGGREGATES[aggregate]
@@ -363,6 +367,23 @@ def run_bench(
         if report is not ref:
             report.target = targets.get(report.config.label, targets.get("*"))
     return BenchReport(suite, reference.label, repeat, aggregate, reports, wall)
+
+
+@contextmanager
+def _quiet_heap() -> Iterator[None]:
+    """Freeze what the warm-up left on the heap, for the timed runs.
+
+    The cyclic collector runs when allocations pile up, so a run could pay for the garbage of
+    the run before it, another configuration's.  Each timed run starts after a collection,
+    which with the warm-up's objects frozen (``gc.freeze``) walks only what came since:
+    microseconds, not the 50 ms of a full collection.  (Ratios still move a little with the
+    mix of configurations in one bench, through the CPU's caches: compare two at a time.)"""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _agree(case_id: str, answers: dict[str, object], label: str, answer: object) -> None:

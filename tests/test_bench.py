@@ -223,3 +223,30 @@ def test_native_meets_the_hard_family_target(capsys, family: str) -> None:
     out = capsys.readouterr().out
     print(out)
     assert code == 0, out
+
+
+def test_each_timed_run_starts_on_a_collected_heap(monkeypatch) -> None:
+    """A timed run must not pay for the garbage of the run before it (another
+    configuration's): each starts right after a collection, with the warm-up's heap frozen
+    so that collection is cheap; afterwards the heap is unfrozen."""
+    import gc
+
+    from kakurolab.ratios import SUITES, Case, Outcome, Suite
+
+    kept: list[object] = []
+    seen: list[tuple[int, int]] = []
+
+    def run(backend: object, timeout: float | None) -> Outcome:
+        seen.append((gc.get_count()[0], gc.get_freeze_count()))
+        kept.extend([{} for _ in range(300)])  # young objects the next run would inherit
+        return Outcome("same")
+
+    cases = [Case(str(i), run) for i in range(4)]
+    monkeypatch.setitem(SUITES, "heap", Suite("heap test", lambda options: cases))
+    monkeypatch.setitem(BACKENDS, "recorder", _Recorder)
+    run_bench("heap", [Config.parse("recorder:random_seed=2")],
+              reference=Config.parse("recorder:random_seed=1"), repeat=2)  # fmt: skip
+    timed = seen[2:]  # after one warm-up run per configuration
+    assert len(timed) == 4 * 2 * 2
+    assert all(young < 100 and frozen > 0 for young, frozen in timed), timed
+    assert gc.get_freeze_count() == 0
