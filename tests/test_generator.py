@@ -558,20 +558,27 @@ def test_loglog_slope_recovers_a_power_law(power):
     assert loglog_slope(points[:1]) is None and loglog_slope([(144, 0.0), (400, 1.0)]) is None
 
 
+def _published_fill(size: int, level: str, rng: random.Random):
+    """A published-look layout of ``size`` x ``size`` and a fill of it at ``level``."""
+    from kakurolab.generator.layout import published_layout
+
+    layout = published_layout(size, size, rng, white_share=0.72, max_run=7, symmetric=True)
+    values = fill_grid(layout, rng, allows=DIFFICULTIES[level].allows,
+                       weight=DIFFICULTIES[level].weight)  # fmt: skip
+    assert values is not None
+    return layout, values
+
+
 def test_region_probes_name_second_solutions_near_the_fill():
     """A large open region is probed, not counted: every solution a probe finds is a real
     second one, each differs from the fill in only part of the region, and one region can
     name several (the spots a check repairs at once)."""
-    from kakurolab.generator.layout import published_layout
     from kakurolab.generator.region_search import DIFFER_OVER
 
-    level = DIFFICULTIES["expert"]
     rng = random.Random(7)
     found = 0
     for _ in range(3):
-        layout = published_layout(16, 16, rng, white_share=0.72, max_run=7, symmetric=True)
-        values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
-        assert values is not None
+        layout, values = _published_fill(16, "expert", rng)
         puzzle = build_puzzle(layout, values)
         regions = check_regions(puzzle, values, 300, differ=10)
         assert regions is not None
@@ -591,14 +598,9 @@ def test_region_search_from_a_fixpoint_matches_a_whole_grid_search():
     """A region's searches branch on its cells only and revise only the runs of the barred
     cell (``Propagator.search(order=, revise=)``): the same solutions in the same order
     after the same number of nodes as a search that scans and revises the whole grid."""
-    from kakurolab.generator.layout import published_layout
     from kakurolab.propagation import Propagator, SearchStats, held_at
 
-    level = DIFFICULTIES["expert"]
-    rng = random.Random(11)
-    layout = published_layout(16, 16, rng, white_share=0.72, max_run=7, symmetric=True)
-    values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
-    assert values is not None
+    layout, values = _published_fill(16, "expert", random.Random(11))
     prop = Propagator(build_puzzle(layout, values))
     root = prop.root()
     assert root is not None
@@ -642,15 +644,10 @@ def _up_to_budget(search: Iterator[object]) -> list[object]:
 def test_layout_propagators_follow_the_grids_of_a_layout():
     """Each grid's propagator is the last one's with the changed totals: the same root
     domains and cut-sum verdict as a propagator of the grid's puzzle built afresh."""
-    from kakurolab.generator.layout import published_layout
     from kakurolab.generator.region_search import LayoutPropagators
     from kakurolab.propagation import Propagator
 
-    level = DIFFICULTIES["hard"]
-    rng = random.Random(5)
-    layout = published_layout(12, 12, rng, white_share=0.72, max_run=7, symmetric=True)
-    values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
-    assert values is not None
+    layout, values = _published_fill(12, "hard", random.Random(5))
     grids = LayoutPropagators()
     refuted = 0
     for step, cell in enumerate(sorted(values)[:: max(1, len(values) // 10)]):
@@ -667,14 +664,9 @@ def test_changed_totals_propagate_as_a_rebuilt_puzzle():
     """The look-ahead repair shares one propagator among one-digit changes of a grid
     (``Propagator.with_totals``): its root domains equal those of the changed puzzle built
     afresh, contradictions included, and the shared propagator is left as it was."""
-    from kakurolab.generator.layout import published_layout
     from kakurolab.propagation import Propagator
 
-    level = DIFFICULTIES["hard"]
-    rng = random.Random(3)
-    layout = published_layout(12, 12, rng, white_share=0.72, max_run=7, symmetric=True)
-    values = fill_grid(layout, rng, allows=level.allows, weight=level.weight)
-    assert values is not None
+    layout, values = _published_fill(12, "hard", random.Random(3))
     prop = Propagator(build_puzzle(layout, values))
     before = prop.root()
     index = {frozenset(prop.cells[j] for j in m): r for r, m in enumerate(prop.run_cells)}
