@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ..model import Cell, Puzzle
-from ..propagation import Propagator, SearchStats, held_at
+from ..propagation import Found, Propagator, SearchStats, held_at
 from .clues import build_puzzle
 from .layout import Layout
 
@@ -218,6 +218,35 @@ def _search_region(
     return Region(tuple(cells), other, complete, stats.nodes, stats.max_depth)
 
 
+def _barred(
+    prop: Propagator,
+    state: list[int],
+    fill: list[int],
+    members: list[int],
+    i: int,
+    node_limit: int | None,
+    *,
+    prefer: bool = False,
+) -> tuple[list[Found | None], SearchStats]:
+    """One search of the region ``members`` from ``state`` (a fixpoint, every other cell held)
+    with slot ``i`` barred from its fill digit: its first yield (none: no such solution) and
+    its statistics.  It branches on the region's cells only and revises only the barred
+    cell's runs (``Propagator.search(order=, revise=)``); ``prefer`` tries the fill digits
+    first, so a solution found differs from the fill where the bar forces it to."""
+    probe = state[:]
+    probe[i] &= ~fill[i]
+    stats = SearchStats()
+    search = prop.search(
+        probe,
+        node_limit=node_limit,
+        stats=stats,
+        prefer=fill if prefer else None,
+        order=members,
+        revise=prop.cell_runs[i],
+    )
+    return list(islice(search, 1)), stats
+
+
 def _probe_region(
     prop: Propagator,
     root: list[int],
@@ -249,13 +278,7 @@ def _probe_region(
             if budget <= 0:
                 unsure.append(prop.cells[i])  # the next cell to probe, for the repair
                 break
-        probe = state[:]
-        probe[i] &= ~fill[i]
-        stats = SearchStats()
-        search = prop.search(
-            probe, node_limit=budget, stats=stats, order=members, revise=prop.cell_runs[i]
-        )
-        first = list(islice(search, 1))
+        first, stats = _barred(prop, state, fill, members, i, budget)
         nodes += stats.nodes
         depth = max(depth, stats.max_depth + 1)
         if first and first[0] is not None:  # a solution where the cell differs: a second one
@@ -299,18 +322,7 @@ def _differ_region(
         if i in near:
             continue
         probes += 1
-        probe = state[:]
-        probe[i] &= ~fill[i]
-        stats = SearchStats()
-        search = prop.search(
-            probe,
-            node_limit=node_limit,
-            stats=stats,
-            prefer=fill,
-            order=members,
-            revise=prop.cell_runs[i],
-        )
-        first = list(islice(search, 1))
+        first, stats = _barred(prop, state, fill, members, i, node_limit, prefer=True)
         nodes += stats.nodes
         depth = max(depth, stats.max_depth)
         if not first or first[0] is None:
