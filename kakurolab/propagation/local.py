@@ -7,9 +7,9 @@ find the way back (a 1,095-cell loose grid: no grid in 120 s).  Local search nev
 
 1. **Every sum at once.**  Digits with every run's sum right are a flow problem (across runs
    feed cells, cells feed down runs, a cell carries its digit within its root domain's
-   range), so one maximum flow (networkx) gives a start where only repeated digits are
-   wrong.  If the flow cannot meet every clue, no grid exists; the search stops (the
-   complete searches say so).
+   range), so one maximum flow (networkx) gives a start where only repeated digits (and
+   strays, below) are wrong.  If the flow cannot meet every clue, no grid exists; the
+   search stops (the complete searches say so).
 2. **Moves that keep every sum.**  A digit changed by ``+d`` is paid back along an
    alternating cycle (``-d`` in its across run, ``+d`` in that cell's down run, and so on,
    back to the first cell's down run), found breadth first; a move that leaves more conflicts
@@ -158,8 +158,8 @@ class _Clock:
 
 
 class _Walk:
-    """The local search's state: a digit per cell, each run's digit counts, the runs with a
-    repeated digit."""
+    """The local search's state: a digit per cell, each run's digit counts and strays, the
+    runs in conflict."""
 
     def __init__(
         self, propagator: Propagator, root: list[int], rng: random.Random, stats: LocalStats
@@ -200,12 +200,12 @@ class _Walk:
             for c in members:
                 self.counts[r][digits[c]] += 1
                 self.strays[r] += not self._allowed(c, digits[c])
-        self.bad = {r for r in range(len(self.counts)) if self._repeats(r)}
+        self.bad = {r for r in range(len(self.counts)) if self._conflicts(r)}
 
     def key(self) -> Key:
         return tuple(self.digits)
 
-    def _repeats(self, r: int) -> int:
+    def _conflicts(self, r: int) -> int:
         """The run's conflicts: repeated digits, and digits its root domains rule out."""
         return sum(k - 1 for k in self.counts[r] if k > 1) + self.strays[r]
 
@@ -215,7 +215,7 @@ class _Walk:
     # -- moves -----------------------------------------------------------------------------
 
     def move(self) -> None:
-        """One alternating-cycle move from a cell with a repeated digit."""
+        """One alternating-cycle move from a cell in conflict (a repeated digit or a stray)."""
         self.stats.moves += 1
         self.moves_since_repair += 1
         rng, digits, counts = self.rng, self.digits, self.counts
@@ -228,7 +228,7 @@ class _Walk:
                 if counts[r][digits[x]] > 1 or not allowed(x, digits[x])
             ]
         )
-        options = [d for d in range(1, 10) if d != digits[c] and self._allowed(c, d)]
+        options = [d for d in range(1, 10) if d != digits[c] and allowed(c, d)]
         if not options:
             return
         row, column = counts[self.across[c]], counts[self.down[c]]
@@ -239,14 +239,14 @@ class _Walk:
             return
         changes = [(x, digits[x], digits[x] + (delta if plus else -delta)) for x, plus in cycle]
         touched = {q for x, _, _ in changes for q in (self.across[x], self.down[x])}
-        before = sum(self._repeats(q) for q in touched)
+        before = sum(self._conflicts(q) for q in touched)
         self._apply(changes)
-        worse = sum(self._repeats(q) for q in touched) - before
+        worse = sum(self._conflicts(q) for q in touched) - before
         if worse > 0 and rng.random() >= math.exp(-worse / TEMPERATURE):
             self._apply([(x, new, old) for x, old, new in changes])
             return
         for q in touched:
-            if self._repeats(q):
+            if self._conflicts(q):
                 self.bad.add(q)
             else:
                 self.bad.discard(q)
