@@ -77,9 +77,8 @@ class CNFEncoding(Encoding):
         self.lazy_runs: list[tuple[Run, list[Target]]] = []
         self.presolved = False
         """True when ``pre=root`` narrowed the domains (sum encoders may skip dead sets)."""
-        self.exclusion = (spec.get("sets") or DEFAULT_SETS) == "exclude" and spec[
-            "alldiff"
-        ] != "none"
+        sets = spec.get("sets") or DEFAULT_SETS
+        self.exclusion = sets == "exclude" and spec["alldiff"] != "none"
         """Whether ``combo:lean`` may write guarded runs as exclusion clauses (``sets``)."""
         self.amo: str = spec["amo"]
         """The spec's exactly-one encoding (``amo``), which :meth:`one_of` writes."""

@@ -218,12 +218,12 @@ def encode_combo(
     length = len(run)
     by_digit = enc.cells.by_digit(run.cells)
     clauses: Clauses = []
-    present = combos.ALL_DIGITS
+    held = _held(by_digit)
     totals = tuple(total for total, _ in targets)
-    if enc.presolved:  # many sets then hold a digit no cell of the run may take: dead sets
-        present = _held(by_digit)
+    # with a presolve many sets hold a digit no cell of the run may take: dead sets
+    present = held if enc.presolved else combos.ALL_DIGITS
     if arg == "lean" and enc.exclusion and targets[0][1] is not None:
-        found = exclusion_layout(length, totals, _held(by_digit))
+        found = exclusion_layout(length, totals, held)
         if found is not None:
             guards = [g for _, g in targets if g is not None]
             return _encode_exclusion(enc, index, by_digit, guards, found)
