@@ -434,9 +434,9 @@ def test_presolve_refuted_formula_is_the_empty_clause_alone():
 
 @pytest.mark.parametrize(("family", "index"), [("cryptic", 2), ("large-unique", 0)])
 def test_presolve_settled_or_open(family, index):
-    """A puzzle root propagation settles becomes units alone (one per cell, ten per letter);
-    one it leaves open gets the full formula.  Either way the grid is the one CP-SAT proves
-    unique."""
+    """A puzzle root propagation settles becomes units alone (one per cell; its letters are
+    constants, or ten units each with ``letters=all``); one it leaves open gets the full
+    formula.  Either way the grid is the one CP-SAT proves unique."""
     from kakurolab.propagation import root_state
 
     puzzle = _hard_member(family, index)
@@ -448,7 +448,9 @@ def test_presolve_settled_or_open(family, index):
     units = stats["clauses"] == stats["literals"]
     assert units == settled
     if settled:
-        assert stats["clauses"] == len(puzzle.whites) + (100 if puzzle.is_cryptic else 0)
+        assert stats["clauses"] == stats["variables"] == len(puzzle.whites)
+        every = encode(puzzle, PRESETS["presolved"].spec + ",letters=all").stats()
+        assert every["clauses"] == len(puzzle.whites) + (100 if puzzle.is_cryptic else 0)
     else:  # runs the presolve filled in get no sum constraint, the others do
         filled = {
             i

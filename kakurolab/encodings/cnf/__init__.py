@@ -16,6 +16,10 @@ Parts (``ENCODERS`` kinds):
 * ``guards`` -- what selects a cryptic run's sum (:mod:`.letters`): ``literal``, the default,
   a letter's digit literal itself where the sum is one letter's digit, or ``own``, a guard
   variable per feasible sum everywhere (the encoder before 2026-12-02).
+* ``letters`` -- which letter variables a presolved (``pre=root``) cryptic formula has:
+  ``live``, the default, only the digits the presolve left to undecided letters (a decided
+  letter is a constant, with no variable and no clause), or ``all``, 100 letter variables
+  with units for the removed digits (the encoder before 2026-12-02, later in the day).
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
@@ -27,13 +31,12 @@ clauses; :func:`encode_cnf` alone adds them to the formula, in a fixed order.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pysat.formula import CNF, IDPool
 
 from ... import combos, deadline
-from ...check import solution_problems
 from ...errors import KakuroError
 from ...gcpause import gc_paused
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
@@ -41,7 +44,14 @@ from ..base import Encoding, Part
 from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
 from .cells import CELL_ENCODINGS, CellEncoding, Direct, Log, Order
-from .letters import TIES, encode_letters, letter, letter_row, run_targets
+from .letters import (
+    TIES,
+    encode_letters,
+    letter,
+    letter_row,
+    make_live_letters,
+    run_targets,
+)
 from .pool import Clauses, Pool
 from .sums import SUMS, SumBuilder, Target, encode_combo
 
@@ -71,6 +81,11 @@ class CNFEncoding(Encoding):
         self._ids = self.pool.obj2id
         self.letter_masks: dict[str, int] = {}
         """Per letter, the digits (bit d) a presolve left it; empty: no presolve."""
+        self.live_letters = False
+        """Whether only the pairs a presolve left to undecided letters have variables
+        (``letters=live`` once ``pre=root`` ran on a cryptic puzzle)."""
+        self.fixed_letters: dict[str, int] = {}
+        """With :attr:`live_letters`, each decided letter's digit (a constant: no variable)."""
         self.clauses: list[list[int]] = []
         self._released: dict[str, int] | None = None
         self.notes: list[str] = []
@@ -148,19 +163,25 @@ class CNFEncoding(Encoding):
         """The variables that define the grid: cells' own variables and letters only."""
         out = [v for cell in self.puzzle.whites for v in self.cells.own_vars(cell)]
         if self.puzzle.is_cryptic:
-            out += [self.var("letter", ch, d) for ch in LETTERS for d in range(10)]
+            out += [lit for ch in LETTERS for lit in letter_row(self, ch) if lit]
         return out
 
     def decode(self, model: Iterable[int]) -> Solution:
         true = {lit for lit in model if lit > 0}
         values = {cell: self.cells.decode(cell, true) for cell in self.puzzle.whites}
-        letters = {}
+        letters = dict(self.fixed_letters)
         if self.puzzle.is_cryptic:
             for ch in LETTERS:
                 for d in range(10):
-                    if letter(self, ch, d) in true:
+                    lit = letter(self, ch, d)
+                    if lit and lit in true:
                         letters[ch] = d
         return Solution(values, letters)
+
+    def letter_lits(self, letters: Mapping[str, int]) -> list[int]:
+        """The letter literals that spell ``letters`` (each letter's digit), leaving out the
+        decided letters, which are constants (``letters=live``)."""
+        return [lit for ch in LETTERS if (lit := letter(self, ch, letters[ch]))]
 
     def solution_lits(self, solution: Solution) -> list[int]:
         """Own cell literals that together spell the grid of ``solution`` (negate them to
@@ -279,15 +300,27 @@ def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
         return None
     enc.presolved = True
     enc.letter_masks.update(found.letters)
+    if found.letters and (enc.spec.get("letters") or DEFAULT_LETTERS) == "live":
+        enc.live_letters = True
+        enc.fixed_letters.update(
+            (ch, mask.bit_length() - 1)
+            for ch, mask in found.letters.items()
+            if not mask & (mask - 1)
+        )
+        make_live_letters(enc)
     return found.cells
 
 
 def _encode_settled(enc: CNFEncoding, root: dict[Cell, int]) -> bool:
-    """When root propagation left one digit per cell (and per letter) and that grid keeps
-    every rule, it is the puzzle's only solution: the formula is then its units alone (the
-    run constraints could only agree).  True when it wrote them.  Published-look puzzles
-    often settle so; on the hard cryptic family writing every run for them took most of the
-    presolved preset's time."""
+    """When root propagation left one digit per cell (and per letter), that grid is the
+    puzzle's only solution: the formula is then its units alone (the run constraints could
+    only agree).  True when it wrote them.  Published-look puzzles often settle so; on the
+    hard cryptic family writing every run for them took most of the presolved preset's time.
+
+    The grid is not rule-checked here (that took a third of the rest of the work): the
+    propagator revises each run exactly, so a run whose cells are all decided keeps its
+    distinct digits and its clue or is wiped out (refuted), and native's search yields such
+    a state as a solution as it stands.  Every session's answers are rule-checked anyway."""
     if any(mask & (mask - 1) for mask in root.values()):
         return False
     masks = enc.letter_masks
@@ -295,15 +328,16 @@ def _encode_settled(enc: CNFEncoding, root: dict[Cell, int]) -> bool:
         len(masks) < len(LETTERS) or any(mask & (mask - 1) for mask in masks.values())
     ):
         return False
-    values = {cell: mask.bit_length() for cell, mask in root.items()}
     letters = {ch: mask.bit_length() - 1 for ch, mask in masks.items()}
-    if solution_problems(enc.puzzle, Solution(values, letters)):
-        return False
-    declare = enc.cells.declare
-    for cell in enc.puzzle.whites:
-        enc.clauses += declare(cell, (values[cell],))
-    for ch, digit in letters.items():
-        enc.clauses += [[lit if d == digit else -lit] for d, lit in enumerate(letter_row(enc, ch))]
+    if len(set(letters.values())) < len(letters):
+        return False  # not a bijection: let the letter clauses refute it
+    enc.clauses += enc.cells.declare_fixed(
+        {cell: root[cell].bit_length() for cell in enc.puzzle.whites}
+    )
+    if not enc.live_letters:  # live: every letter is decided, a constant
+        for ch, digit in letters.items():
+            row = letter_row(enc, ch)
+            enc.clauses += [[lit if d == digit else -lit] for d, lit in enumerate(row)]
     return True
 
 
@@ -458,6 +492,14 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
         ),
         "own": Part("own", "every feasible cryptic sum gets its own guard (the encoder before)"),
     },
+    "letters": {
+        "live": Part(
+            "live",
+            "pre=root on cryptic puzzles: letter variables only for the digits the presolve "
+            "left to undecided letters; a decided letter is a constant",
+        ),
+        "all": Part("all", "pre=root: all 100 letter variables (the encoder before)"),
+    },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -477,11 +519,15 @@ DEFAULT_SETS = "exclude"
 DEFAULT_GUARDS = "literal"
 """``guards`` when a spec names none (left out of canonical specs, as ``ties``)."""
 
+DEFAULT_LETTERS = "live"
+"""``letters`` when a spec names none (left out of canonical specs, as ``ties``)."""
+
 OPTIONAL_DEFAULTS = {
     "pre": "none",
     "ties": DEFAULT_TIES,
     "sets": DEFAULT_SETS,
     "guards": DEFAULT_GUARDS,
+    "letters": DEFAULT_LETTERS,
 }
 """Parts a canonical spec leaves out when they have these values."""
 
@@ -521,6 +567,7 @@ __all__ = [
     "CNF_ENCODERS",
     "CNF_PRESETS",
     "DEFAULT_GUARDS",
+    "DEFAULT_LETTERS",
     "DEFAULT_SETS",
     "DEFAULT_TIES",
     "OPTIONAL_DEFAULTS",

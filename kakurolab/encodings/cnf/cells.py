@@ -50,6 +50,14 @@ class CellEncoding(ABC):
     @abstractmethod
     def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses: ...
 
+    def declare_fixed(self, values: dict[Cell, int]) -> Clauses:
+        """:meth:`declare` of each cell with its one digit, in ``values``' order: the same
+        variables and clauses (a presolve that settled every cell writes only these)."""
+        clauses: Clauses = []
+        for cell, digit in values.items():
+            clauses += self.declare(cell, (digit,))
+        return clauses
+
     def _exclude(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         """Clauses forbidding the digits outside ``allowed`` (non-direct encodings)."""
         return [[-a for a in self.value_lits(cell, d)] for d in DIGITS if d not in allowed]
@@ -104,6 +112,15 @@ class Direct(CellEncoding):
         lits = self.enc.vars([("cell", r, c, d) for d in allowed])
         self._eq.update(zip([(cell, d) for d in allowed], lits, strict=True))
         return self.enc.one_of(lits)
+
+    def declare_fixed(self, values: dict[Cell, int]) -> Clauses:
+        """One block of variables, one unit each (what ``declare`` makes cell by cell: a
+        one-digit exactly-one is that unit)."""
+        keys = [("cell", r, c, d) for (r, c), d in values.items()]
+        lits = self.enc.vars(keys)
+        self._eq.update(zip(values.items(), lits, strict=True))
+        self.allowed.update((cell, (d,)) for cell, d in values.items())
+        return [[lit] for lit in lits]
 
     def own_vars(self, cell: Cell) -> list[int]:
         return [self._eq[(cell, d)] for d in self.allowed[cell]]
