@@ -547,9 +547,10 @@ class RootState:
     letters: dict[str, int]
 
 
-def root_state(puzzle: Puzzle) -> RootState | None:
-    """Propagate the puzzle at the root; None when the clues contradict each other."""
-    propagator = Propagator(puzzle)
+def root_state(puzzle: Puzzle, *, cut_sums: bool = True) -> RootState | None:
+    """Propagate the puzzle at the root; None when the clues contradict each other (or,
+    with ``cut_sums``, when some band's clue totals do not balance: :mod:`.totals`)."""
+    propagator = Propagator(puzzle, cut_sums=cut_sums)
     state = propagator.root()
     if state is None:
         return None
