@@ -509,16 +509,20 @@ def test_presolved_cryptic_formula_is_smaller_with_live_letters(index):
     assert live["clauses"] < every["clauses"]
 
 
-@pytest.mark.parametrize("letters", ["live", "all"])
+@pytest.mark.parametrize(
+    "spec",
+    [PRESETS["presolved"].spec, PRESOLVED_ALL_LETTERS, PRESETS["probed"].spec],
+    ids=["presolved", "presolved-all-letters", "probed"],
+)
 @pytest.mark.parametrize("index", CRYPTIC_MEMBERS)
-def test_presolved_cryptic_answers_agree(index, letters, tmp_path):
-    """The presolved formula (either letter model) proves every cryptic member unique with
-    the grid and letters native and CP-SAT find, and a certificate of it verifies (its
-    blocking clause names only the letters that have variables)."""
+def test_presolved_cryptic_answers_agree(index, spec, tmp_path):
+    """The presolved formula (either letter model, root propagation or letter probing)
+    proves every cryptic member unique with the grid and letters native and CP-SAT find, and
+    a certificate of it verifies (its blocking clause names only the letters that have
+    variables)."""
     from kakurolab.certify import certify, verify_certificate, write_certificate
 
     puzzle = _hard_member("cryptic", index)
-    spec = PRESETS["presolved"].spec + f",letters={letters}"
     ours = prove_unique(puzzle, backend="pysat", encoding=spec)
     for other in ("native", "cpsat"):
         theirs = prove_unique(puzzle, backend=other)
@@ -528,3 +532,20 @@ def test_presolved_cryptic_answers_agree(index, letters, tmp_path):
     assert str(cert.verdict) == "unique"
     report = verify_certificate(write_certificate(cert, tmp_path / "cert"))
     assert report.ok, report.reason
+
+
+def test_probing_settles_the_open_cryptic_member_root_propagation_leaves():
+    """``pre=probe``: the 12x12 cryptic member root propagation leaves open (75 of 85 cells)
+    is settled by probing its letters, so its formula is its cell units alone, while
+    ``pre=root`` writes the whole formula; the units spell the grid native finds."""
+    puzzle = _hard_member("cryptic", 1)
+    root = encode(puzzle, "presolved").stats()
+    assert root["clauses"] > root["literals"] / 3  # runs and bijection: not units alone
+    probed = encode(puzzle, "probed")
+    assert isinstance(probed, CNFEncoding)
+    stats = probed.stats()
+    assert stats["clauses"] == stats["literals"] == stats["variables"] == len(puzzle.whites)
+    solution = prove_unique(puzzle, backend="native").solutions[0]
+    units = {clause[0] for clause in probed.clauses}
+    assert set(probed.solution_lits(solution)) == units
+    assert probed.letter_lits(solution.letters) == []  # every letter decided: constants

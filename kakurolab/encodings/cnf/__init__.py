@@ -55,6 +55,9 @@ from .letters import (
 from .pool import Clauses, Pool
 from .sums import SUMS, SumBuilder, Target, encode_combo
 
+PRESOLVES = ("root", "probe")
+"""``pre`` values that narrow domains by native propagation before encoding."""
+
 DECLARE_CHUNK = 500
 """Cells declared between two deadline checks."""
 
@@ -289,19 +292,25 @@ def run_domain(run: Run, targets: list[Target]) -> int:
 
 
 def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
-    """``pre=root``: narrow cell and letter domains by the native propagator at the root.
+    """``pre=root``: narrow cell and letter domains by the native propagator at the root;
+    ``pre=probe``: then probe the letters too (:func:`~kakurolab.propagation.probed_state`).
 
     Domain filtering before encoding, as Savile Row (with Minion) and Picat's SAT compiler
     do: propagation removes only values no solution uses, so the CNF keeps every solution
     (counts and uniqueness verdicts are unchanged) and encodes what is left.  Contradictory
-    clues give the empty clause, the whole formula."""
-    from ...propagation import root_state
+    clues give the empty clause, the whole formula.  Probing is the singleton consistency
+    such systems offer as a stronger preprocessing level, on the ten letters alone."""
+    from ...propagation import probed_state, root_state
 
     # The band totals (cut sums) only refute, never narrow a domain, and a letter clue
     # bounds its run by the run's length alone, so on a cryptic puzzle they are weak while
     # building them took half of the root propagation of the open hard-cryptic members
     # (0.24-0.31 ms): there the formula refutes what they would.
-    found = root_state(enc.puzzle, cut_sums=not enc.puzzle.is_cryptic)
+    cut_sums = not enc.puzzle.is_cryptic
+    if enc.spec.get("pre") == "probe":
+        found = probed_state(enc.puzzle, cut_sums=cut_sums)
+    else:
+        found = root_state(enc.puzzle, cut_sums=cut_sums)
     if found is None:
         enc.clauses.append([])
         return None
@@ -386,7 +395,7 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     enc = CNFEncoding(puzzle, spec)
     root = None
     filled: set[int] = set()
-    if spec.get("pre") == "root":
+    if spec.get("pre") in PRESOLVES:
         root = _presolve(enc)
         if root is None or _encode_settled(enc, root):
             return enc  # refuted (the empty clause is the formula), or settled at the root
@@ -482,6 +491,11 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
         "root": Part(
             "root", "presolve: cell and letter domains narrowed by native root propagation"
         ),
+        "probe": Part(
+            "probe",
+            "presolve: root propagation, then the letters' digits probed (a digit whose "
+            "propagation fails is removed), at most 16 probes; numeric puzzles as root",
+        ),
     },
     "ties": {name: Part(name, doc) for name, (_, doc) in TIES.items()},
     "sets": {
@@ -562,6 +576,10 @@ CNF_PRESETS: dict[str, tuple[str, str]] = {
     "presolved": (
         "cell=direct,sum=combo:lean,alldiff=pairwise,pre=root",
         "fast after root propagation by the native solver (fastest; not independent of native)",
+    ),
+    "probed": (
+        "cell=direct,sum=combo:lean,alldiff=pairwise,pre=probe",
+        "presolved plus probing of a cryptic puzzle's letters (not independent of native)",
     ),
     "table": ("cell=direct,sum=table", "tuple support encoding, GAC per run"),
     "strong": ("cell=direct,sum=mdd", "MDD per run, GAC on sum + all-different by propagation"),
