@@ -16,7 +16,7 @@ Parts (``ENCODERS`` kinds):
 * ``guards`` -- what selects a cryptic run's sum (:mod:`.letters`): ``literal``, the default,
   a letter's digit literal itself where the sum is one letter's digit, or ``own``, a guard
   variable per feasible sum everywhere (the encoder before 2026-12-02).
-* ``letters`` -- which letter variables a presolved (``pre=root``) cryptic formula has:
+* ``letters`` -- which letter variables a presolved (``pre=root``/``probe``) cryptic formula has:
   ``live``, the default, only the digits the presolve left to undecided letters (a decided
   letter is a constant, with no variable and no clause), or ``all``, 100 letter variables
   with units for the removed digits (the encoder before 2026-12-02, later in the day).
@@ -519,10 +519,10 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
     "letters": {
         "live": Part(
             "live",
-            "pre=root on cryptic puzzles: letter variables only for the digits the presolve "
-            "left to undecided letters; a decided letter is a constant",
+            "presolved (pre=root/probe) cryptic puzzles: letter variables only for the digits "
+            "the presolve left to undecided letters; a decided letter is a constant",
         ),
-        "all": Part("all", "pre=root: all 100 letter variables (the encoder before)"),
+        "all": Part("all", "presolved: all 100 letter variables (the encoder before)"),
     },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
