@@ -36,7 +36,7 @@ from .encodings.cnf import CNFEncoding
 from .encodings.spec import Spec
 from .errors import KakuroError, require
 from .formats import dumps, loads
-from .model import LETTERS, Block, Clue, ClueCell, Puzzle, Solution, Square, White
+from .model import Block, Clue, ClueCell, Puzzle, Solution, Square, White
 from .schema import seconds
 from .uniqueness import Verdict
 
@@ -71,17 +71,19 @@ MergeSat, Minicard and the MiniSats refuse; checked with python-sat 1.9.dev24)."
 
 FORMAT = "kakurolab-certificate/1"
 
-ENCODER_VERSION = 3
+ENCODER_VERSION = 4
 """The CNF encoder's version, recorded in every manifest (``encoder``): verify re-encodes,
 and a formula from another version differs byte for byte.  1: before 2026-12 (no ``encoder``
 field), two-letter clues tied by one clause per digit pair; 2: ``ties=split`` by default;
 3: ``sets=exclude`` (``combo:lean`` writes wide cryptic runs without selectors) and
 ``guards=literal`` (a cryptic sum that is one letter's digit is selected by that literal) by
-default."""
+default; 4: ``letters=live`` (a presolved cryptic formula has letter variables only for the
+digits the presolve left to undecided letters) by default."""
 
 LEGACY_PARTS: dict[int, dict[str, str]] = {
-    1: {"ties": "pairs", "sets": "select", "guards": "own"},
-    2: {"sets": "select", "guards": "own"},
+    1: {"ties": "pairs", "sets": "select", "guards": "own", "letters": "all"},
+    2: {"sets": "select", "guards": "own", "letters": "all"},
+    3: {"letters": "all"},
 }
 """Per older encoder version, the parts it used without naming them in its spec: verify adds
 them (unless the spec names the part) to re-encode such a certificate exactly."""
@@ -151,7 +153,7 @@ def blocking_clause(enc: CNFEncoding, solution: Solution) -> list[int]:
     certified unique, as :mod:`kakurolab.uniqueness` counts those as distinct solutions."""
     lits = list(enc.solution_lits(solution))
     if enc.puzzle.is_cryptic:
-        lits += [enc.var("letter", ch, solution.letters[ch]) for ch in LETTERS]
+        lits += enc.letter_lits(solution.letters)
     return [-lit for lit in lits]
 
 

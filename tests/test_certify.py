@@ -365,14 +365,16 @@ def _as_version(directory: Path, version: int, parts: tuple[str, ...]) -> None:
     [
         (1, REFERENCE_ENCODING + ",ties=pairs,sets=select,guards=own", ("ties", "sets", "guards")),
         (2, "sum=combo:lean,alldiff=pairwise,sets=select,guards=own", ("sets", "guards")),
+        (3, "sum=combo:lean,alldiff=pairwise,pre=root,letters=all", ("letters",)),
     ],
 )
 def test_certificates_of_older_encoders_still_verify(
     tmp_path, pe424_puzzles, version, encoding, parts
 ):
     """Version 2 ties two-letter clues by ``ties=split``, version 3 writes wide cryptic runs
-    by ``sets=exclude``; a certificate of an encoder before (its parts unnamed) still
-    verifies by re-encoding with the parts it used."""
+    by ``sets=exclude``, version 4 gives a presolved cryptic formula live letters only; a
+    certificate of an encoder before (its parts unnamed) still verifies by re-encoding with
+    the parts it used."""
     old = _made(pe424_puzzles[0], tmp_path / "old", encoding=encoding)
     _as_version(old, version, parts)
     report = verify_certificate(old)

@@ -434,9 +434,9 @@ def test_presolve_refuted_formula_is_the_empty_clause_alone():
 
 @pytest.mark.parametrize(("family", "index"), [("cryptic", 2), ("large-unique", 0)])
 def test_presolve_settled_or_open(family, index):
-    """A puzzle root propagation settles becomes units alone (one per cell, ten per letter);
-    one it leaves open gets the full formula.  Either way the grid is the one CP-SAT proves
-    unique."""
+    """A puzzle root propagation settles becomes units alone (one per cell; its letters are
+    constants, or ten units each with ``letters=all``); one it leaves open gets the full
+    formula.  Either way the grid is the one CP-SAT proves unique."""
     from kakurolab.propagation import root_state
 
     puzzle = _hard_member(family, index)
@@ -448,7 +448,9 @@ def test_presolve_settled_or_open(family, index):
     units = stats["clauses"] == stats["literals"]
     assert units == settled
     if settled:
-        assert stats["clauses"] == len(puzzle.whites) + (100 if puzzle.is_cryptic else 0)
+        assert stats["clauses"] == stats["variables"] == len(puzzle.whites)
+        every = encode(puzzle, PRESETS["presolved"].spec + ",letters=all").stats()
+        assert every["clauses"] == len(puzzle.whites) + (100 if puzzle.is_cryptic else 0)
     else:  # runs the presolve filled in get no sum constraint, the others do
         filled = {
             i
@@ -461,3 +463,89 @@ def test_presolve_settled_or_open(family, index):
     theirs = prove_unique(puzzle, backend="cpsat")
     assert str(ours.verdict) == str(theirs.verdict) == "unique"
     assert ours.solutions[0] == theirs.solutions[0]
+
+
+CRYPTIC_MEMBERS = range(6)
+"""The members of ``data/hard/cryptic.txt`` (10x10 to 20x20; two left open by the presolve)."""
+
+PRESOLVED_ALL_LETTERS = PRESETS["presolved"].spec + ",letters=all"
+
+
+def test_presolved_cryptic_letters_are_live_only():
+    """``letters=live``: a letter the presolve decided has no variable at all, an undecided
+    one a variable for each digit the presolve left it and none other; ``letters=all`` keeps
+    all 100."""
+    from kakurolab.propagation import root_state
+
+    puzzle = _hard_member("cryptic", 1)  # left open by the presolve, some letters decided
+    state = root_state(puzzle)
+    assert state is not None
+    decided = {ch for ch, mask in state.letters.items() if not mask & (mask - 1)}
+    assert decided and len(decided) < len(LETTERS)
+    enc = encode(puzzle, "presolved")
+    assert isinstance(enc, CNFEncoding)
+    made = {(k[1], k[2]) for k in enc.pool.obj2id if k[0] == "letter"}
+    live = {
+        (ch, d)
+        for ch, mask in state.letters.items()
+        if ch not in decided
+        for d in range(10)
+        if mask >> d & 1
+    }
+    assert made == live
+    every = encode(puzzle, PRESOLVED_ALL_LETTERS)
+    assert isinstance(every, CNFEncoding)
+    assert sum(k[0] == "letter" for k in every.pool.obj2id) == 100
+
+
+@pytest.mark.parametrize("index", CRYPTIC_MEMBERS)
+def test_presolved_cryptic_formula_is_smaller_with_live_letters(index):
+    """On every cryptic member the live-letter formula has fewer variables and clauses than
+    the one with all 100 letter variables."""
+    puzzle = _hard_member("cryptic", index)
+    live = encode(puzzle, "presolved").stats()
+    every = encode(puzzle, PRESOLVED_ALL_LETTERS).stats()
+    assert live["variables"] < every["variables"]
+    assert live["clauses"] < every["clauses"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [PRESETS["presolved"].spec, PRESOLVED_ALL_LETTERS, PRESETS["probed"].spec],
+    ids=["presolved", "presolved-all-letters", "probed"],
+)
+@pytest.mark.parametrize("index", CRYPTIC_MEMBERS)
+def test_presolved_cryptic_answers_agree(index, spec, tmp_path):
+    """The presolved formula (either letter model, root propagation or letter probing)
+    proves every cryptic member unique with the grid and letters native and CP-SAT find, and
+    a certificate of it verifies (its blocking clause names only the letters that have
+    variables)."""
+    from kakurolab.certify import certify, verify_certificate, write_certificate
+
+    puzzle = _hard_member("cryptic", index)
+    ours = prove_unique(puzzle, backend="pysat", encoding=spec)
+    for other in ("native", "cpsat"):
+        theirs = prove_unique(puzzle, backend=other)
+        assert str(ours.verdict) == str(theirs.verdict) == "unique"
+        assert ours.solutions[0] == theirs.solutions[0]
+    cert = certify(puzzle, encoding=spec)
+    assert str(cert.verdict) == "unique"
+    report = verify_certificate(write_certificate(cert, tmp_path / "cert"))
+    assert report.ok, report.reason
+
+
+def test_probing_settles_the_open_cryptic_member_root_propagation_leaves():
+    """``pre=probe``: the 12x12 cryptic member root propagation leaves open (75 of 85 cells)
+    is settled by probing its letters, so its formula is its cell units alone, while
+    ``pre=root`` writes the whole formula; the units spell the grid native finds."""
+    puzzle = _hard_member("cryptic", 1)
+    root = encode(puzzle, "presolved").stats()
+    assert root["clauses"] > root["literals"] / 3  # runs and bijection: not units alone
+    probed = encode(puzzle, "probed")
+    assert isinstance(probed, CNFEncoding)
+    stats = probed.stats()
+    assert stats["clauses"] == stats["literals"] == stats["variables"] == len(puzzle.whites)
+    solution = prove_unique(puzzle, backend="native").solutions[0]
+    units = {clause[0] for clause in probed.clauses}
+    assert set(probed.solution_lits(solution)) == units
+    assert probed.letter_lits(solution.letters) == []  # every letter decided: constants

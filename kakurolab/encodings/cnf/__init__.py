@@ -16,6 +16,10 @@ Parts (``ENCODERS`` kinds):
 * ``guards`` -- what selects a cryptic run's sum (:mod:`.letters`): ``literal``, the default,
   a letter's digit literal itself where the sum is one letter's digit, or ``own``, a guard
   variable per feasible sum everywhere (the encoder before 2026-12-02).
+* ``letters`` -- which letter variables a presolved (``pre=root``/``probe``) cryptic formula has:
+  ``live``, the default, only the digits the presolve left to undecided letters (a decided
+  letter is a constant, with no variable and no clause), or ``all``, 100 letter variables
+  with units for the removed digits (the encoder before 2026-12-02, later in the day).
 
 All variables come from one shared ``IDPool`` keyed by readable tuples (``("cell", r, c, d)``,
 ``("letter", "A", d)``, ``("combo", run, mask)`` ...), so a model decodes in one place and
@@ -27,13 +31,12 @@ clauses; :func:`encode_cnf` alone adds them to the formula, in a fixed order.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pysat.formula import CNF, IDPool
 
 from ... import combos, deadline
-from ...check import solution_problems
 from ...errors import KakuroError
 from ...gcpause import gc_paused
 from ...model import LETTERS, Cell, Puzzle, Run, Solution
@@ -41,9 +44,22 @@ from ..base import Encoding, Part
 from ..spec import Spec
 from .alldiff import CARD_ENCODINGS, at_most_one, encode_alldiff
 from .cells import CELL_ENCODINGS, CellEncoding, Direct, Log, Order
-from .letters import TIES, encode_letters, letter, letter_row, run_targets
+from .letters import (
+    TIES,
+    encode_letters,
+    letter,
+    letter_row,
+    make_live_letters,
+    run_targets,
+)
 from .pool import Clauses, Pool
 from .sums import SUMS, SumBuilder, Target, encode_combo
+
+PRESOLVES = ("root", "probe")
+"""``pre`` values that narrow domains by native propagation before encoding."""
+
+DECLARE_CHUNK = 500
+"""Cells declared between two deadline checks."""
 
 CELL_KEYS = frozenset({"cell", "ge", "bit"})
 """Variable kinds keyed by a cell's row and column (0-based in the key, like ``Puzzle``)."""
@@ -71,6 +87,11 @@ class CNFEncoding(Encoding):
         self._ids = self.pool.obj2id
         self.letter_masks: dict[str, int] = {}
         """Per letter, the digits (bit d) a presolve left it; empty: no presolve."""
+        self.live_letters = False
+        """Whether only the pairs a presolve left to undecided letters have variables
+        (``letters=live`` once ``pre=root`` ran on a cryptic puzzle)."""
+        self.fixed_letters: dict[str, int] = {}
+        """With :attr:`live_letters`, each decided letter's digit (a constant: no variable)."""
         self.clauses: list[list[int]] = []
         self._released: dict[str, int] | None = None
         self.notes: list[str] = []
@@ -148,19 +169,25 @@ class CNFEncoding(Encoding):
         """The variables that define the grid: cells' own variables and letters only."""
         out = [v for cell in self.puzzle.whites for v in self.cells.own_vars(cell)]
         if self.puzzle.is_cryptic:
-            out += [self.var("letter", ch, d) for ch in LETTERS for d in range(10)]
+            out += [lit for ch in LETTERS for lit in letter_row(self, ch) if lit]
         return out
 
     def decode(self, model: Iterable[int]) -> Solution:
         true = {lit for lit in model if lit > 0}
         values = {cell: self.cells.decode(cell, true) for cell in self.puzzle.whites}
-        letters = {}
+        letters = dict(self.fixed_letters)
         if self.puzzle.is_cryptic:
             for ch in LETTERS:
                 for d in range(10):
-                    if letter(self, ch, d) in true:
+                    lit = letter(self, ch, d)
+                    if lit and lit in true:
                         letters[ch] = d
         return Solution(values, letters)
+
+    def letter_lits(self, letters: Mapping[str, int]) -> list[int]:
+        """The letter literals that spell ``letters`` (each letter's digit), leaving out the
+        decided letters, which are constants (``letters=live``)."""
+        return [lit for ch in LETTERS if (lit := letter(self, ch, letters[ch]))]
 
     def solution_lits(self, solution: Solution) -> list[int]:
         """Own cell literals that together spell the grid of ``solution`` (negate them to
@@ -265,29 +292,51 @@ def run_domain(run: Run, targets: list[Target]) -> int:
 
 
 def _presolve(enc: CNFEncoding) -> dict[Cell, int] | None:
-    """``pre=root``: narrow cell and letter domains by the native propagator at the root.
+    """``pre=root``: narrow cell and letter domains by the native propagator at the root;
+    ``pre=probe``: then probe the letters too (:func:`~kakurolab.propagation.probed_state`).
 
     Domain filtering before encoding, as Savile Row (with Minion) and Picat's SAT compiler
     do: propagation removes only values no solution uses, so the CNF keeps every solution
     (counts and uniqueness verdicts are unchanged) and encodes what is left.  Contradictory
-    clues give the empty clause, the whole formula."""
-    from ...propagation import root_state
+    clues give the empty clause, the whole formula.  Probing is the singleton consistency
+    such systems offer as a stronger preprocessing level, on the ten letters alone."""
+    from ...propagation import probed_state, root_state
 
-    found = root_state(enc.puzzle)
+    # The band totals (cut sums) only refute, never narrow a domain, and a letter clue
+    # bounds its run by the run's length alone, so on a cryptic puzzle they are weak while
+    # building them took half of the root propagation of the open hard-cryptic members
+    # (0.24-0.31 ms): there the formula refutes what they would.
+    cut_sums = not enc.puzzle.is_cryptic
+    if enc.spec.get("pre") == "probe":
+        found = probed_state(enc.puzzle, cut_sums=cut_sums)
+    else:
+        found = root_state(enc.puzzle, cut_sums=cut_sums)
     if found is None:
         enc.clauses.append([])
         return None
     enc.presolved = True
     enc.letter_masks.update(found.letters)
+    if found.letters and (enc.spec.get("letters") or DEFAULT_LETTERS) == "live":
+        enc.live_letters = True
+        enc.fixed_letters.update(
+            (ch, mask.bit_length() - 1)
+            for ch, mask in found.letters.items()
+            if not mask & (mask - 1)
+        )
+        make_live_letters(enc)
     return found.cells
 
 
 def _encode_settled(enc: CNFEncoding, root: dict[Cell, int]) -> bool:
-    """When root propagation left one digit per cell (and per letter) and that grid keeps
-    every rule, it is the puzzle's only solution: the formula is then its units alone (the
-    run constraints could only agree).  True when it wrote them.  Published-look puzzles
-    often settle so; on the hard cryptic family writing every run for them took most of the
-    presolved preset's time."""
+    """When root propagation left one digit per cell (and per letter), that grid is the
+    puzzle's only solution: the formula is then its units alone (the run constraints could
+    only agree).  True when it wrote them.  Published-look puzzles often settle so; on the
+    hard cryptic family writing every run for them took most of the presolved preset's time.
+
+    The grid is not rule-checked here (that took a third of the rest of the work): the
+    propagator revises each run exactly, so a run whose cells are all decided keeps its
+    distinct digits and its clue or is wiped out (refuted), and native's search yields such
+    a state as a solution as it stands.  Every session's answers are rule-checked anyway."""
     if any(mask & (mask - 1) for mask in root.values()):
         return False
     masks = enc.letter_masks
@@ -295,15 +344,16 @@ def _encode_settled(enc: CNFEncoding, root: dict[Cell, int]) -> bool:
         len(masks) < len(LETTERS) or any(mask & (mask - 1) for mask in masks.values())
     ):
         return False
-    values = {cell: mask.bit_length() for cell, mask in root.items()}
     letters = {ch: mask.bit_length() - 1 for ch, mask in masks.items()}
-    if solution_problems(enc.puzzle, Solution(values, letters)):
-        return False
-    declare = enc.cells.declare
-    for cell in enc.puzzle.whites:
-        enc.clauses += declare(cell, (values[cell],))
-    for ch, digit in letters.items():
-        enc.clauses += [[lit if d == digit else -lit] for d, lit in enumerate(letter_row(enc, ch))]
+    if len(set(letters.values())) < len(letters):
+        return False  # not a bijection: let the letter clauses refute it
+    enc.clauses += enc.cells.declare_fixed(
+        {cell: root[cell].bit_length() for cell in enc.puzzle.whites}
+    )
+    if not enc.live_letters:  # live: every letter is decided, a constant
+        for ch, digit in letters.items():
+            row = letter_row(enc, ch)
+            enc.clauses += [[lit if d == digit else -lit] for d, lit in enumerate(row)]
     return True
 
 
@@ -345,7 +395,7 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
     enc = CNFEncoding(puzzle, spec)
     root = None
     filled: set[int] = set()
-    if spec.get("pre") == "root":
+    if spec.get("pre") in PRESOLVES:
         root = _presolve(enc)
         if root is None or _encode_settled(enc, root):
             return enc  # refuted (the empty clause is the formula), or settled at the root
@@ -375,9 +425,12 @@ def _encode_cnf(puzzle: Puzzle, spec: Spec) -> CNFEncoding:
             domain = run_domain(run, found)
             for cell in run.cells:
                 masks[cell] &= domain
-    declare = enc.cells.declare
-    for cell in deadline.checked(puzzle.whites):  # declaring 8,780 cells takes 2 s
-        enc.clauses += declare(cell, combos.digits_of(masks[cell]))
+    declare = enc.cells.declare_all
+    whites = puzzle.whites
+    for start in range(0, len(whites), DECLARE_CHUNK):  # declaring 8,780 cells takes 1-2 s
+        deadline.check()
+        chunk = whites[start : start + DECLARE_CHUNK]
+        enc.clauses += declare({cell: combos.digits_of(masks[cell]) for cell in chunk})
     if puzzle.is_cryptic:
         enc.clauses += encode_letters(enc, puzzle)
     build_sum = sum_encoding.build
@@ -438,6 +491,11 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
         "root": Part(
             "root", "presolve: cell and letter domains narrowed by native root propagation"
         ),
+        "probe": Part(
+            "probe",
+            "presolve: root propagation, then the letters' digits probed (a digit whose "
+            "propagation fails is removed), at most 16 probes; numeric puzzles as root",
+        ),
     },
     "ties": {name: Part(name, doc) for name, (_, doc) in TIES.items()},
     "sets": {
@@ -458,6 +516,14 @@ CNF_ENCODERS: dict[str, dict[str, Part]] = {
         ),
         "own": Part("own", "every feasible cryptic sum gets its own guard (the encoder before)"),
     },
+    "letters": {
+        "live": Part(
+            "live",
+            "presolved (pre=root/probe) cryptic puzzles: letter variables only for the digits "
+            "the presolve left to undecided letters; a decided letter is a constant",
+        ),
+        "all": Part("all", "presolved: all 100 letter variables (the encoder before)"),
+    },
     "redundant": {
         "none": Part("none", "no redundant clauses"),
         "domain": Part("domain", "remove digits that no admissible digit set of a run holds"),
@@ -477,11 +543,15 @@ DEFAULT_SETS = "exclude"
 DEFAULT_GUARDS = "literal"
 """``guards`` when a spec names none (left out of canonical specs, as ``ties``)."""
 
+DEFAULT_LETTERS = "live"
+"""``letters`` when a spec names none (left out of canonical specs, as ``ties``)."""
+
 OPTIONAL_DEFAULTS = {
     "pre": "none",
     "ties": DEFAULT_TIES,
     "sets": DEFAULT_SETS,
     "guards": DEFAULT_GUARDS,
+    "letters": DEFAULT_LETTERS,
 }
 """Parts a canonical spec leaves out when they have these values."""
 
@@ -507,6 +577,10 @@ CNF_PRESETS: dict[str, tuple[str, str]] = {
         "cell=direct,sum=combo:lean,alldiff=pairwise,pre=root",
         "fast after root propagation by the native solver (fastest; not independent of native)",
     ),
+    "probed": (
+        "cell=direct,sum=combo:lean,alldiff=pairwise,pre=probe",
+        "presolved plus probing of a cryptic puzzle's letters (not independent of native)",
+    ),
     "table": ("cell=direct,sum=table", "tuple support encoding, GAC per run"),
     "strong": ("cell=direct,sum=mdd", "MDD per run, GAC on sum + all-different by propagation"),
     "lazy": (
@@ -521,6 +595,7 @@ __all__ = [
     "CNF_ENCODERS",
     "CNF_PRESETS",
     "DEFAULT_GUARDS",
+    "DEFAULT_LETTERS",
     "DEFAULT_SETS",
     "DEFAULT_TIES",
     "OPTIONAL_DEFAULTS",

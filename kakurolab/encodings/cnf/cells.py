@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 
 from ...model import Cell
-from .pool import Clauses, VarPool
+from .pool import Clauses, VarPool, pairwise
 
 DIGITS = range(1, 10)
 
@@ -49,6 +49,18 @@ class CellEncoding(ABC):
 
     @abstractmethod
     def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses: ...
+
+    def declare_all(self, domains: dict[Cell, tuple[int, ...]]) -> Clauses:
+        """:meth:`declare` of each cell with its digits, in ``domains``' order."""
+        clauses: Clauses = []
+        for cell, allowed in domains.items():
+            clauses += self.declare(cell, allowed)
+        return clauses
+
+    def declare_fixed(self, values: dict[Cell, int]) -> Clauses:
+        """:meth:`declare` of each cell with its one digit, in ``values``' order: the same
+        variables and clauses (a presolve that settled every cell writes only these)."""
+        return self.declare_all({cell: (digit,) for cell, digit in values.items()})
 
     def _exclude(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         """Clauses forbidding the digits outside ``allowed`` (non-direct encodings)."""
@@ -104,6 +116,35 @@ class Direct(CellEncoding):
         lits = self.enc.vars([("cell", r, c, d) for d in allowed])
         self._eq.update(zip([(cell, d) for d in allowed], lits, strict=True))
         return self.enc.one_of(lits)
+
+    def declare_all(self, domains: dict[Cell, tuple[int, ...]]) -> Clauses:
+        """One block of variables for all the cells, then each cell's exactly-one: what
+        ``declare`` makes cell by cell when the at-most-ones are pairwise (``amo=auto`` on at
+        most nine digits, or ``pairwise``), which draw no auxiliaries in between."""
+        if self.enc.amo not in ("auto", "pairwise"):
+            return super().declare_all(domains)
+        pairs = [(cell, d) for cell, allowed in domains.items() for d in allowed]
+        lits = self.enc.vars([("cell", r, c, d) for (r, c), d in pairs])
+        self._eq.update(zip(pairs, lits, strict=True))
+        self.allowed.update(domains)
+        clauses: Clauses = []
+        at = 0
+        for allowed in domains.values():
+            row = lits[at : at + len(allowed)]
+            at += len(allowed)
+            clauses.append(row)
+            if len(row) > 1:
+                clauses += pairwise(row)
+        return clauses
+
+    def declare_fixed(self, values: dict[Cell, int]) -> Clauses:
+        """One block of variables, one unit each (what ``declare`` makes cell by cell: a
+        one-digit exactly-one is that unit)."""
+        keys = [("cell", r, c, d) for (r, c), d in values.items()]
+        lits = self.enc.vars(keys)
+        self._eq.update(zip(values.items(), lits, strict=True))
+        self.allowed.update((cell, (d,)) for cell, d in values.items())
+        return [[lit] for lit in lits]
 
     def own_vars(self, cell: Cell) -> list[int]:
         return [self._eq[(cell, d)] for d in self.allowed[cell]]

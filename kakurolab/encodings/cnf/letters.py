@@ -36,10 +36,15 @@ from .sums import Target
 
 def letter(enc: Pool, ch: str, d: int) -> int:
     """The literal ``letter ch = d``.  The first one asked for makes all 100, in A0..J9
-    order, so letter variables are numbered alike whichever part asks first."""
+    order, so letter variables are numbered alike whichever part asks first.  With
+    :attr:`~.pool.Pool.live_letters` the presolve made them, only for the digits it left to
+    undecided letters: any other pair has none (0 here and in :func:`letter_row`), and no part
+    writes one into a clause (a removed digit is false, a decided letter's digit true)."""
     known = enc.pool.obj2id
     lit = known.get(("letter", ch, d))
     if lit is None:
+        if enc.live_letters:
+            return 0
         enc.vars([("letter", c, v) for c in LETTERS for v in range(10)])
         lit = known[("letter", ch, d)]
     return lit
@@ -47,7 +52,11 @@ def letter(enc: Pool, ch: str, d: int) -> int:
 
 def letter_row(enc: Pool, ch: str) -> list[int]:
     """The literals ``letter ch = 0`` .. ``letter ch = 9``: one block of ids, as :func:`letter`
-    makes them (looked up one by one only if something made them apart)."""
+    makes them (looked up one by one only if something made them apart; 0 for a pair without
+    a variable, see :func:`letter`)."""
+    if enc.live_letters:
+        get = enc.pool.obj2id.get
+        return [get(("letter", ch, d), 0) for d in range(10)]
     first = letter(enc, ch, 0)
     if enc.pool.obj2id.get(("letter", ch, 9)) == first + 9:
         return list(range(first, first + 10))
@@ -94,6 +103,8 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
 
     Digits a presolve removed from a letter become unit clauses, and the exactly-ones run
     over what is left, so a fully presolved puzzle costs about a hundred units."""
+    if enc.live_letters:
+        return _live_letters(enc, puzzle)
     clauses: Clauses = []
     add = clauses.append
     allowed = {ch: letter_digits(enc, ch) for ch in LETTERS}
@@ -124,6 +135,57 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
             x = enc.cells.eq(cell, d)
             add([-x, lit])
             add([x, -lit])
+    return clauses
+
+
+def make_live_letters(enc: Pool) -> None:
+    """``letters=live``: the variables of the pairs the presolve left to undecided letters,
+    in A0..J9 order, made before any part asks (:func:`letter`)."""
+    fixed = enc.fixed_letters
+    enc.vars([("letter", c, v) for c in LETTERS if c not in fixed for v in letter_digits(enc, c)])
+
+
+def _live_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
+    """:func:`encode_letters` under ``letters=live``: the bijection over the pairs with a
+    variable only.  A decided letter is its digit: that digit is taken from every other
+    letter (units, should propagation have left it) and its column needs no clause; a shown
+    cell of a decided letter keeps that digit alone.  About a tenth of the clauses of the
+    whole bijection on a presolved cryptic puzzle."""
+    clauses: Clauses = []
+    add = clauses.append
+    fixed = enc.fixed_letters
+    taken: dict[int, str] = {}
+    for ch, value in fixed.items():
+        if value in taken:
+            return [[]]  # two letters decided alike: no bijection
+        taken[value] = ch
+    rows = {ch: letter_row(enc, ch) for ch in LETTERS if ch not in fixed}
+    for ch, row in rows.items():
+        live = [row[d] for d in letter_digits(enc, ch) if d not in taken]
+        clauses += [[-row[d]] for d in letter_digits(enc, ch) if d in taken]
+        clauses += enc.one_of(live)
+    for d in range(10):
+        if d not in taken:
+            clauses += enc.one_of([row[d] for row in rows.values() if row[d]])
+    for cell, ch in puzzle.shown_letters.items():
+        digits = enc.cells.allowed[cell]
+        eq = enc.cells.eq
+        if ch in fixed:
+            clauses += [[-eq(cell, d)] for d in digits if d != fixed[ch]]
+            if fixed[ch] not in digits:
+                add([])
+            continue
+        row = rows[ch]
+        for d in letter_digits(enc, ch):
+            if d not in digits:  # 0, or a digit the cell lost
+                add([-row[d]])
+        for d in digits:
+            if not row[d]:  # a digit the letter lost
+                add([-eq(cell, d)])
+                continue
+            x = eq(cell, d)
+            add([-x, row[d]])
+            add([x, -row[d]])
     return clauses
 
 
@@ -181,7 +243,8 @@ def _letter_guards(
         if len(tens) > 1:
             return {}, []
         owner, digit = second, [s % 10 for s in feasible]
-        clauses.append([letter(enc, first, tens.pop())])
+        if first not in enc.fixed_letters:  # a decided letter is its digit: no unit
+            clauses.append([letter(enc, first, tens.pop())])
     row = letter_row(enc, owner)
     clauses += [[-row[d]] for d in letter_digits(enc, owner) if d not in digit]
     return {s: row[d] for s, d in zip(feasible, digit, strict=True)}, clauses
@@ -209,8 +272,10 @@ def run_targets(
     if len(feasible) == 1 and clue is not None and clue.letters is not None:
         (total,) = feasible
         first, second = clue.letters[0], clue.letters[-1]
-        add([letter(enc, second, total % 10)])
-        if len(clue.letters) == 2:
+        fixed = enc.fixed_letters
+        if second not in fixed:
+            add([letter(enc, second, total % 10)])
+        if len(clue.letters) == 2 and first not in fixed:
             add([letter(enc, first, total // 10)])
         return [(total, None)], clauses
     if named == "literal" and clue is not None and clue.letters is not None:
@@ -250,10 +315,14 @@ def run_targets(
         else:
             first, second = clue.letters[0], clue.letters[1]
             tens, units = letter_row(enc, first), letter_row(enc, second)
-            add([-tens[0]])
+            if tens[0]:
+                add([-tens[0]])
+            fixed = enc.fixed_letters  # a decided letter's digit is true: no clause
             for s, g in guards.items():
-                add([-g, tens[s // 10]])
-                add([-g, units[s % 10]])
+                if first not in fixed:
+                    add([-g, tens[s // 10]])
+                if second not in fixed:
+                    add([-g, units[s % 10]])
             clauses += TIES[ties][0](enc, first, second, guards)
     return list(guards.items()), clauses
 
@@ -296,6 +365,7 @@ def _tie_pairs(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Cl
             body = [-letter(enc, first, a), -letter(enc, second, b)]
             if first == second:
                 body = body[:1]
+            body = [lit for lit in body if lit]  # a decided letter's digit is true
             add([*body, guards[s]] if s in guards else body)
     return clauses
 
@@ -310,8 +380,11 @@ def _tie_split(enc: Pool, first: str, second: str, guards: dict[int, int]) -> Cl
         by_tens[s // 10].append(g)
         by_units[s % 10].append(g)
     tens, units = letter_row(enc, first), letter_row(enc, second)
-    clauses = [[-tens[a], *by_tens[a]] for a in letter_digits(enc, first) if a]
-    if first != second:
+    fixed = enc.fixed_letters  # a decided letter's one tie repeats the guards' at-least-one
+    clauses = []
+    if first not in fixed:
+        clauses += [[-tens[a], *by_tens[a]] for a in letter_digits(enc, first) if a]
+    if first != second and second not in fixed:
         clauses += [[-units[b], *by_units[b]] for b in letter_digits(enc, second)]
     return clauses
 

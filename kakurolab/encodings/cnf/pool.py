@@ -136,8 +136,9 @@ class CellLiterals(Protocol):
 class Pool(VarPool, Protocol):
     """What a constraint part (sum, all-different, letters, redundant) may use: the
     :class:`VarPool`, the cells' literals, whether a presolve narrowed the domains (and the
-    letters' digits it left, bit d; empty: no presolve), how guarded runs' digit sets are
-    encoded, and notes about fallbacks."""
+    letters' digits it left, bit d; empty: no presolve; and whether only those digits, of
+    undecided letters, get variables), how guarded runs' digit sets are encoded, and notes
+    about fallbacks."""
 
     @property
     def cells(self) -> CellLiterals: ...
@@ -147,6 +148,18 @@ class Pool(VarPool, Protocol):
 
     @property
     def letter_masks(self) -> dict[str, int]: ...
+
+    @property
+    def live_letters(self) -> bool:
+        """Whether letter variables exist only for the digits the presolve left
+        (``letters=live`` with ``pre=root``); else all 100 exist."""
+        ...
+
+    @property
+    def fixed_letters(self) -> dict[str, int]:
+        """With :attr:`live_letters`, the letters the presolve decided, each a constant (its
+        digit) with no variable at all; else empty."""
+        ...
 
     @property
     def exclusion(self) -> bool:
