@@ -573,13 +573,16 @@ def test_region_probes_name_second_solutions_near_the_fill():
     """A large open region is probed, not counted: every solution a probe finds is a real
     second one, each differs from the fill in only part of the region, and one region can
     name several (the spots a check repairs at once)."""
-    from kakurolab.generator.region_search import DIFFER_OVER
+    from kakurolab.generator.region_search import DIFFER_OVER, PROBE_RADIUS, ball
+    from kakurolab.propagation import Propagator
 
     rng = random.Random(7)
     found = 0
     for _ in range(3):
         layout, values = _published_fill(16, "expert", rng)
         puzzle = build_puzzle(layout, values)
+        prop = Propagator(puzzle)
+        index = {cell: i for i, cell in enumerate(prop.cells)}
         regions = check_regions(puzzle, values, 300, differ=10)
         assert regions is not None
         for region in regions:
@@ -587,10 +590,15 @@ def test_region_probes_name_second_solutions_near_the_fill():
                 continue
             others = [region.other, *region.more]
             found += len(others) > 1
+            inside = {index[c] for c in region.cells}
             for other in others:
                 changed = [c for c in region.cells if other[c] != values[c]]
                 assert 0 < len(changed) < len(region.cells)
                 assert solution_problems(puzzle, Solution({**values, **other})) == []
+                # the barred cell is one of the changed ones, and a probe changes only
+                # cells within PROBE_RADIUS run steps of it
+                moved = {index[c] for c in changed}
+                assert any(moved <= set(ball(prop, i, inside, PROBE_RADIUS)) for i in moved)
     assert found
 
 

@@ -25,7 +25,7 @@ against whole-grid counts).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 
@@ -33,6 +33,15 @@ from ..model import Cell, Puzzle
 from ..propagation import Found, Propagator, SearchStats, held_at
 from .clues import build_puzzle
 from .layout import Layout
+
+PROBE_RADIUS = 4
+"""Run steps from the barred cell within which a probe for a second solution near the fill
+may change digits (``_differ_region``; generator 3.2).  Probes over the whole region
+(3.1) spent most of a 30x30 expert generation on searches that ran out of their node
+budget: with the fill preferred everywhere, a depth-first search that meets the barred
+digit's conflict deep down backtracks through distant cells.  Held to a ball around the
+barred cell, a probe mostly ends within a few nodes, and what it finds is a spot a repair
+can aim at all the same."""
 
 DIFFER_OVER = 40
 """Open cells from which ``check_regions(differ=...)`` probes a region instead of counting
@@ -227,12 +236,14 @@ def _barred(
     node_limit: int | None,
     *,
     prefer: bool = False,
+    revise: Iterable[int] | None = None,
 ) -> tuple[list[Found | None], SearchStats]:
     """One search of the region ``members`` from ``state`` (a fixpoint, every other cell held)
     with slot ``i`` barred from its fill digit: its first yield (none: no such solution) and
     its statistics.  It branches on the region's cells only and revises only the barred
-    cell's runs (``Propagator.search(order=, revise=)``); ``prefer`` tries the fill digits
-    first, so a solution found differs from the fill where the bar forces it to."""
+    cell's runs (``Propagator.search(order=, revise=)``; ``revise`` widens that to the runs of
+    every held cell when ``members`` is a ball inside a larger region); ``prefer`` tries the
+    fill digits first, so a solution found differs from the fill where the bar forces it to."""
     probe = state[:]
     probe[i] &= ~fill[i]
     stats = SearchStats()
@@ -242,7 +253,7 @@ def _barred(
         stats=stats,
         prefer=fill if prefer else None,
         order=members,
-        revise=prop.cell_runs[i],
+        revise=prop.cell_runs[i] if revise is None else revise,
     )
     return list(islice(search, 1)), stats
 
@@ -299,6 +310,7 @@ def _differ_region(
     members: list[int],
     node_limit: int | None,
     per: int,
+    radius: int | None = PROBE_RADIUS,
 ) -> Region:
     """Second solutions near the fill in one region, one per probe, for up to one probe
     per ``per`` open cells.
@@ -306,11 +318,14 @@ def _differ_region(
     A probe bars one cell from its fill digit and searches for one solution, preferring the
     fill digit everywhere else: what it finds differs from the fill where the barred digit
     forces it to, a small spot a repair can aim at, not a reshuffle of the whole region.
+    Only the cells within ``radius`` run steps of the barred one may change (the rest of
+    the region is held at the fill; None: the whole region), nearest first on ties.
     Cells sharing a run with a spot found so far are not probed, so the spots lie apart.
     Each probe gets ``node_limit`` nodes.
     """
     state = held_at(root, fill, members)
     cells = tuple(prop.cells[i] for i in members)
+    inside = set(members)
     found: list[dict[Cell, int]] = []
     near: set[int] = set()
     nodes = depth = probes = 0
@@ -322,7 +337,19 @@ def _differ_region(
         if i in near:
             continue
         probes += 1
-        first, stats = _barred(prop, state, fill, members, i, node_limit, prefer=True)
+        free = ball(prop, i, inside, radius)
+        held = inside.difference(free)
+        held.add(i)
+        first, stats = _barred(
+            prop,
+            held_at(state, fill, free),
+            fill,
+            free,
+            i,
+            node_limit,
+            prefer=True,
+            revise={run for j in held for run in prop.cell_runs[j]},
+        )
         nodes += stats.nodes
         depth = max(depth, stats.max_depth)
         if not first or first[0] is None:
@@ -335,3 +362,19 @@ def _differ_region(
     if not found:
         return Region(cells, None, complete, nodes, depth)
     return Region(cells, found[0], True, nodes, depth, more=tuple(found[1:]))
+
+
+def ball(prop: Propagator, start: int, inside: set[int], radius: int | None) -> list[int]:
+    """The slots of ``inside`` within ``radius`` run steps of ``start`` (None: all those
+    connected to it), breadth first: nearest first, ``start`` itself first."""
+    order = [start]
+    dist = {start: 0}
+    for i in order:
+        if radius is not None and dist[i] >= radius:
+            continue
+        for run in prop.cell_runs[i]:
+            for j in prop.run_cells[run]:
+                if j in inside and j not in dist:
+                    dist[j] = dist[i] + 1
+                    order.append(j)
+    return order
