@@ -535,10 +535,22 @@ def test_presolved_cryptic_answers_agree(index, spec, tmp_path):
 
 
 def test_probing_settles_the_open_cryptic_member_root_propagation_leaves():
-    """``pre=probe``: the 12x12 cryptic member root propagation leaves open (75 of 85 cells)
-    is settled by probing its letters, so its formula is its cell units alone, while
-    ``pre=root`` writes the whole formula; the units spell the grid native finds."""
-    puzzle = _hard_member("cryptic", 1)
+    """``pre=probe``: a cryptic member root propagation leaves open (with generator 3.2's
+    members: 10x10 and 16x16, 48 of 49 and 142 of 157 cells open) is settled by probing its
+    letters, so its formula is its cell units alone, while ``pre=root`` writes the whole
+    formula; the units spell the grid native finds."""
+    from kakurolab.formats import load
+    from kakurolab.propagation import probed_state, root_state
+
+    def open_cells(state) -> int:
+        return sum(1 for mask in state.cells.values() if mask & (mask - 1))
+
+    members = load("data/hard/cryptic.txt")
+    settled = [
+        p for p in members if open_cells(root_state(p)) and not open_cells(probed_state(p))
+    ]
+    assert settled, "no cryptic member is open at the root and settled by probing"
+    puzzle = settled[0]
     root = encode(puzzle, "presolved").stats()
     assert root["clauses"] > root["literals"] / 3  # runs and bijection: not units alone
     probed = encode(puzzle, "probed")

@@ -574,7 +574,7 @@ def probed_state(
     digit that fails is removed and the removal propagated, until a pass changes nothing or
     ``budget`` probes are spent.  Still only values no solution uses are removed.  Every clue
     of a cryptic puzzle hangs on its letters, so deciding one often settles the rest: the
-    open 12x12 member of ``data/hard/cryptic.txt`` is settled after four probes.  Numeric
+    open 10x10 member of ``data/hard/cryptic.txt`` is settled after four probes.  Numeric
     puzzles have no letters: the root state as it is."""
     propagator = Propagator(puzzle, cut_sums=cut_sums)
     state = propagator.root()
