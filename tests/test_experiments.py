@@ -265,6 +265,24 @@ def test_generated_sets_are_made_once_and_cached(tmp_path: Path) -> None:
     assert [i.hash for i in again] == [i.hash for i in first]
 
 
+def test_a_set_another_generator_version_cached_is_made_again(tmp_path: Path, monkeypatch) -> None:
+    """The cache of generated sets is keyed by the generator's version too: after a generator
+    change the set is made again (another version makes other puzzles from the same seeds)."""
+    import kakurolab.generator as generator
+    from kakurolab.experiments import load_instances
+
+    text = (
+        'name = "g"\n[[puzzles]]\ngenerate = { size = "6x6", difficulty = "easy", seeds = 1 }\n'
+        f'name = "g6"\n[[configs]]\nbackend = "{BACKEND}"\n'
+    )
+    experiment = load_experiment(write_config(tmp_path, text))
+    load_instances(experiment)
+    monkeypatch.setattr(generator, "GENERATOR_VERSION", "0.0-test")
+    load_instances(experiment)
+    cached = sorted((tmp_path / "results" / "g" / "generated").glob("g6-*.kakuro"))
+    assert len(cached) == 2
+
+
 def test_task_lists_and_the_by_task_table(tmp_path: Path, janko_path: Path) -> None:
     from kakurolab.experiments.report import task_table
 

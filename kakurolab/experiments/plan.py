@@ -535,8 +535,10 @@ def _generate(
     """Puzzles from ``kakurolab.generator``: ``generate = {size=, difficulty=, seeds=}``.
 
     Large puzzles take the generator a while, so a set is generated once and kept beside the
-    results (``results/<name>/generated/<set>-<spec hash>.kakuro``); later runs and resumes
-    read that file.  Delete it to generate afresh.
+    results (``results/<name>/generated/<set>-<hash>.kakuro``); later runs and resumes read
+    that file.  Delete it to generate afresh.  The hash covers the spec and the generator's
+    version: another version makes other puzzles from the same seeds, so a set an earlier
+    generator cached is not measured as if this one had made it.
     """
     import importlib
     import json
@@ -544,11 +546,13 @@ def _generate(
 
     from ..formats import dumps, load
 
-    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:10]
     try:
         generator = importlib.import_module("kakurolab.generator")
     except ImportError:
         raise KakuroError(f"{where}: generated sets need kakurolab.generator (absent)") from None
+    version = getattr(generator, "GENERATOR_VERSION", None)
+    keyed = {**spec, "generator": version}
+    key = hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()[:10]
     make = getattr(generator, "generate", None)
     parse_size = getattr(generator, "parse_size", None)
     if make is None or parse_size is None:

@@ -177,7 +177,8 @@ compare rows, not runs.
   letters alone), at most 16 probes, a count rather than a clock, so the formula is the same
   on any machine.  Every cryptic clue hangs on its letters: of the `data/hard/cryptic.txt`
   members root propagation leaves open, the 10x10 (48 of 49 cells open) is settled after four
-  probes and the 16x16 (142 of 157) after one; the 12x12 (81 of 83) stays open.  Numeric puzzles have no letters, so on them it is `presolved` (this table).
+  probes and the 16x16 (142 of 157) after one; the 12x12 (81 of 83) stays open.  Numeric
+  puzzles have no letters, so on them it is `presolved` (this table).
 * Cryptic clues (PE424; not in this janko table) tie a two-letter clue's digits to its sum's
   guard literals.  `ties=split`, the default, ties the tens and the units digit each on its
   own through the feasible sums (about 19 clauses per run) instead of one clause per digit
