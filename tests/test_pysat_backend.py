@@ -234,3 +234,36 @@ def test_cnf_preset_meets_target(capsys, preset, suite, target, solver):
     out = capsys.readouterr().out
     print(out)
     assert code == 0, out
+
+
+class _SlowingSolver:
+    """A stand-in for CaDiCaL that never answers and whose conflicts get slower as its search
+    goes on (0.3 ms each for the first 1,000, then 1 ms), as on the 8,780-cell deadline grid."""
+
+    def __init__(self) -> None:
+        self.budget = 0
+        self.done = 0
+
+    def conf_budget(self, budget: int) -> None:
+        self.budget = budget
+
+    def solve_limited(self) -> None:
+        import time
+
+        per = 0.0003 if self.done < 1000 else 0.001
+        time.sleep(self.budget * per)
+        self.done += self.budget
+
+
+def test_conflict_slices_end_near_the_deadline():
+    """CaDiCaL is stopped between conflict-budgeted slices: a slice sized by the last one's
+    rate ends near the deadline, where doubling blindly (1,000 then 2,000 conflicts here:
+    2.3 s in all) overran it by almost two seconds."""
+    import time
+
+    from kakurolab.backends.pysat import solve_until
+
+    start = time.perf_counter()
+    answer = solve_until(_SlowingSolver(), start + 0.5, interruptible=False)
+    assert answer is None
+    assert time.perf_counter() - start < 0.5 + 0.35
