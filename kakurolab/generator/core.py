@@ -38,7 +38,7 @@ from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
-from .region_search import LayoutPropagators
+from .region_search import LayoutPropagators, ball
 
 GENERATOR_VERSION = "3.2"
 """Bumped whenever the same seed would give a different puzzle."""
@@ -521,6 +521,7 @@ class _Lookahead:
         self.prop = grids.of(layout, values)
         self.run_of = grids.run_of
         self.index = {cell: i for i, cell in enumerate(self.prop.cells)}
+        self.slots = set(range(self.prop.n_cells))
         self.root = self.prop.root()
 
     def domains(self, cell: Cell, changed: Mapping[Cell, int]) -> dict[Cell, int] | None:
@@ -533,7 +534,7 @@ class _Lookahead:
             state = prop.root()
         else:
             state = self.root[:]
-            reset = [self.index[c] for c in _ball(self.layout, cell, LOOKAHEAD_RADIUS)]
+            reset = ball(prop, self.index[cell], self.slots, LOOKAHEAD_RADIUS)
             for i in reset:
                 state[i] = prop.initial[i]
             runs = {run for i in reset for run in prop.cell_runs[i]}
@@ -542,16 +543,6 @@ class _Lookahead:
         if state is None:
             return None
         return dict(zip(prop.cells, state[: prop.n_cells], strict=True))
-
-
-def _ball(layout: Layout, start: Cell, radius: int) -> set[Cell]:
-    """The white cells within ``radius`` run steps of ``start``."""
-    found = {start}
-    ring = found
-    for _ in range(radius):
-        ring = {m for c in ring for i in layout.runs_of[c] for m in layout.runs[i][1]} - found
-        found |= ring
-    return found
 
 
 def _refill(
