@@ -550,15 +550,7 @@ class RootState:
 def root_state(puzzle: Puzzle, *, cut_sums: bool = True) -> RootState | None:
     """Propagate the puzzle at the root; None when the clues contradict each other (or,
     with ``cut_sums``, when some band's clue totals do not balance: :mod:`.totals`)."""
-    propagator = Propagator(puzzle, cut_sums=cut_sums)
-    state = propagator.root()
-    if state is None:
-        return None
-    n = propagator.n_cells
-    return RootState(
-        dict(zip(propagator.cells, state[:n], strict=True)),
-        dict(zip(LETTERS, state[n:], strict=True)) if propagator.cryptic else {},
-    )
+    return probed_state(puzzle, budget=0, cut_sums=cut_sums)
 
 
 PROBE_BUDGET = 16
@@ -575,40 +567,48 @@ def probed_state(
     ``budget`` probes are spent.  Still only values no solution uses are removed.  Every clue
     of a cryptic puzzle hangs on its letters, so deciding one often settles the rest: the
     open 10x10 member of ``data/hard/cryptic.txt`` is settled after four probes.  Numeric
-    puzzles have no letters: the root state as it is."""
+    puzzles have no letters, and a budget of 0 probes nothing: the root state as it is."""
     propagator = Propagator(puzzle, cut_sums=cut_sums)
     state = propagator.root()
     if state is None:
         return None
     n = propagator.n_cells
-    if propagator.cryptic:
-        letters = range(n, n + len(LETTERS))
-        left = budget
-        changed = True
-        while changed and left > 0:
-            changed = False
-            for slot in sorted(letters, key=lambda i: (_POP[state[i]], i)):
-                mask = state[slot]
-                if not mask & (mask - 1):
-                    continue
-                keep, bits = 0, mask
-                while bits and left > 0:
-                    low = bits & -bits
-                    bits ^= low
-                    left -= 1
-                    if propagator.assign(state[:], slot, low):
-                        keep |= low
-                keep |= bits  # digits left untried when the budget ran out
-                if keep != mask:
-                    if not propagator.assign(state, slot, keep):
-                        return None
-                    changed = True
-                if left <= 0:
-                    break
+    if propagator.cryptic and not _probe_letters(propagator, state, budget):
+        return None
     return RootState(
         dict(zip(propagator.cells, state[:n], strict=True)),
         dict(zip(LETTERS, state[n:], strict=True)) if propagator.cryptic else {},
     )
+
+
+def _probe_letters(propagator: Propagator, state: list[int], budget: int) -> bool:
+    """:func:`probed_state`'s probes, narrowing ``state`` (a root fixpoint) in place; False
+    when a letter is left no digit."""
+    n = propagator.n_cells
+    letters = range(n, n + len(LETTERS))
+    left = budget
+    changed = True
+    while changed and left > 0:
+        changed = False
+        for slot in sorted(letters, key=lambda i: (_POP[state[i]], i)):
+            mask = state[slot]
+            if not mask & (mask - 1):
+                continue
+            keep, bits = 0, mask
+            while bits and left > 0:
+                low = bits & -bits
+                bits ^= low
+                left -= 1
+                if propagator.assign(state[:], slot, low):
+                    keep |= low
+            keep |= bits  # digits left untried when the budget ran out
+            if keep != mask:
+                if not propagator.assign(state, slot, keep):
+                    return False
+                changed = True
+            if left <= 0:
+                break
+    return True
 
 
 def root_domains(puzzle: Puzzle) -> dict[Cell, int] | None:
