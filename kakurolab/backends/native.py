@@ -58,9 +58,16 @@ FIRST_SLICE = 1024
 the learning search then gets a quarter as many decisions (each costs about five nodes),
 and every round doubles both."""
 
-LOCAL_SHARE = 2
+LOCAL_SHARE = 4
 """The local search's slice, in quarters of the round's budget counted in its moves and
-repair decisions (a move costs a few depth-first nodes)."""
+repair decisions (a move costs a few depth-first nodes).  A whole budget against the learning
+search's quarter splits a loose grid's time about evenly: a learning decision over the whole
+grid costs four to five times a unit of local work (1.1 against 0.23 ms on a 1,095-cell loose
+grid).  At 2 the learning search had about 70% of the time, and the grids local search finds
+came later.  CPU seconds to prove seven loose grids of 600-1,100 cells not unique (``python
+-m kakurolab.hard build loose``: seed 1 at 40x40, seeds 2-4 at 30x30 and 40x40): 51.6 s at
+2, 34.4 s at 4, 29.0 s at 6; the 1,931-cell stress grid, whose grid the learning search
+finds: 3.9-4.5 s at 2, 4.3 s at 4, 5.4 s at 6."""
 
 SEARCHES = ("auto", "dfs", "learning")
 """The ``search`` option: ``learning`` applies to numeric puzzles only (cryptic ones keep the
