@@ -17,7 +17,7 @@ from kakurolab import bank
 from kakurolab.check import solution_problems
 from kakurolab.formats import load
 from kakurolab.model import Puzzle, Solution
-from kakurolab.propagation import Propagator, local
+from kakurolab.propagation import Propagator, held_at, learning, local
 from kakurolab.uniqueness import count
 
 HARD = Path(__file__).resolve().parents[1] / "data" / "hard"
@@ -84,3 +84,37 @@ def test_the_same_seed_walks_the_same_way() -> None:
     first, stats_a = _grids(puzzle, 2, 100_000)
     again, stats_b = _grids(puzzle, 2, 100_000)
     assert first == again and stats_a == stats_b
+
+
+def test_a_region_search_on_its_own_runs_ignores_a_conflict_held_elsewhere() -> None:
+    """What a mend relies on: with ``runs=`` the learning search checks the runs that touch
+    the free region only, so a repeated digit held far away no longer refutes the region,
+    and the grid it yields is right on every run that touches the region."""
+    puzzle = _member("loose", "loose-20x20-s1")
+    propagator = Propagator(puzzle)
+    root = propagator.root()
+    assert root is not None
+    grid = list(next(found for found in learning.search(propagator) if found)[0])
+    runs, cell_runs = propagator.run_cells, propagator.cell_runs
+    free = set(runs[0])
+    touching = sorted({r for c in free for r in cell_runs[c]})
+    near = {c for r in touching for c in runs[r]}
+    far = next(r for r, cells in enumerate(runs) if len(cells) > 1 and not near & set(cells))
+    broken = grid[:]
+    broken[runs[far][1]] = broken[runs[far][0]]  # a repeated digit, away from the region
+    fill = [1 << (digit - 1) for digit in broken]
+
+    def first(**kwargs: object) -> list[int] | None:
+        state = held_at(root, fill, free)
+        for found in learning.search(propagator, state, **kwargs):  # type: ignore[arg-type]
+            return list(found[0]) if found else None
+        return None
+
+    assert first() is None  # every run checked: the held conflict refutes the region
+    mended = first(runs=touching)
+    assert mended is not None
+    assert all(mended[c] == broken[c] for c in range(len(broken)) if c not in free)
+    for r in touching:
+        digits = [mended[c] for c in runs[r]]
+        assert len(set(digits)) == len(digits)
+        assert sum(digits) == puzzle.runs[r].clue.value  # type: ignore[union-attr]

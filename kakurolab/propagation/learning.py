@@ -489,6 +489,7 @@ def search(
     stats: LearningStats | None = None,
     out_of_time: Callable[[], bool] | None = None,
     phase: Sequence[int] | None = None,
+    runs: Sequence[int] | None = None,
 ) -> Iterator[Found | None]:
     """The learning search from ``start`` (default: the initial state), with the interface of
     :meth:`Propagator.search`: yields each solution inside it once, or ``None`` when
@@ -496,11 +497,17 @@ def search(
     (``None`` from then on).  Numeric puzzles only (a ``ValueError`` otherwise).
 
     ``phase`` (a digit mask per cell) seeds phase saving: decisions try those digits first,
-    so a nearly right grid from local search guides the search (solution-guided search)."""
+    so a nearly right grid from local search guides the search (solution-guided search).
+
+    ``runs`` (default: every run) are the runs revised before the first decision; a run
+    outside them is only revised once one of its cells changes.  Local search mends a region
+    of a grid that is wrong elsewhere this way (:mod:`.local`): the runs that touch the
+    region's free cells are checked, the held conflicts far from it are not, and a grid
+    yielded is right on every run that touches the region (not a solution of the puzzle)."""
     state = (propagator.initial if start is None else start)[:]
-    if not propagator.propagate(state, range(len(propagator.run_cells))):
+    if not propagator.propagate(state, range(len(propagator.run_cells)) if runs is None else runs):
         return
-    if propagator.cuts_refute(state):
+    if runs is None and propagator.cuts_refute(state):
         return
     learning = LearningSearch(propagator, state, stats)
     if phase is not None:
