@@ -205,6 +205,8 @@ class _Walk:
         self.bad: set[int] = set()
         self.moves_since_repair = 0
         self.moves_since_mend = 0
+        self.failed: set[tuple[int, tuple[tuple[int, int], ...]]] = set()
+        """Mends that found nothing: a run and the digits its searches held."""
 
     # -- state -----------------------------------------------------------------------------
 
@@ -389,8 +391,14 @@ class _Walk:
         cells); on the loose 40x40 grid of seed 4 one seed of five found a grid within 40 s
         without mends, three with them."""
         n = self.propagator.n_cells
+        run_cells, cell_runs = self.propagator.run_cells, self.propagator.cell_runs
         for r in sorted(self.bad):
             if r not in self.bad:  # mended with an earlier region
+                continue
+            widest = self.region([r], MEND_REGIONS[-1])
+            seen = {x for c in widest for q in cell_runs[c] for x in run_cells[q]}
+            held = (r, tuple(sorted((c, self.digits[c]) for c in seen)))
+            if held in self.failed:  # the same digits around it: the same searches fail
                 continue
             for size in MEND_REGIONS:
                 free = self.region([r], size)
@@ -401,7 +409,10 @@ class _Walk:
                     self.adopt(list(grid))
                     break
                 if len(free) >= n:
+                    self.failed.add(held)
                     break
+            else:
+                self.failed.add(held)
 
     def repair(self, tick: _Clock) -> Generator[None, None, Key | None]:
         """Growing regions around the runs still in conflict, solved exactly: the repaired
