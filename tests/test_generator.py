@@ -169,6 +169,57 @@ def test_fill_grid_is_reproducible():
     assert len(found) >= 2 and found[0] != found[1]  # the seed matters
 
 
+def test_escalating_dead_ends_fill_large_layouts(monkeypatch):
+    """``fill.ESCALATE`` (off in generator 3.2): a dead end that keeps coming back frees a
+    widening ball around it.  Default fills of 30x30 ``normal`` layouts mostly run out of
+    conflicts on one cell; escalating ones fill them, and the fills are valid."""
+    from kakurolab.generator import fill as fill_module
+    from kakurolab.generator.layout import published_layout
+
+    spec = DIFFICULTIES["normal"]
+    rng = random.Random(30)
+    layouts = [published_layout(30, 30, rng, max_run=7, full_frame=True) for _ in range(4)]
+    filled: dict[int, list[dict | None]] = {}
+    for escalate in (0, 10):
+        monkeypatch.setattr(fill_module, "ESCALATE", escalate)
+        filled[escalate] = [
+            fill_grid(layout, random.Random(i), allows=spec.allows, weight=spec.weight)
+            for i, layout in enumerate(layouts)
+        ]
+    assert all(values is not None for values in filled[10])
+    assert sum(values is not None for values in filled[0]) < len(layouts)
+    for layout, values in zip(layouts, filled[10], strict=True):
+        assert values is not None and set(values) == set(layout.whites)
+        for _, cells in layout.runs:
+            digits = [values[c] for c in cells]
+            assert len(set(digits)) == len(digits) and spec.allows(combos.mask_of(digits))
+
+
+def test_hot_region_is_local_only_when_asked(monkeypatch):
+    """``core.LOCAL_HOT_REFILL`` (off in generator 3.2): a heated spot re-fills the hot
+    cells linked to it through runs of hot cells, not every hot cell of the grid."""
+    from kakurolab.generator import core
+
+    layout = random_layout(16, 16, random.Random(3), max_run=7)
+    values = fill_grid(layout, random.Random(3))
+    assert values is not None
+    cells = sorted(layout.whites)
+    near, far = cells[0], cells[-1]
+    mates = {m for i in layout.runs_of[near] for m in layout.runs[i][1]}
+    heat = {far: 5, near: 6}
+    monkeypatch.setattr(core, "LOCAL_HOT_REFILL", False)
+    assert core.hot_region(layout, values, [near], heat) == mates | {far}
+    monkeypatch.setattr(core, "LOCAL_HOT_REFILL", True)
+    assert core.hot_region(layout, values, [near], heat) == mates
+    # a hot cell on a run of a hot run-mate belongs to the spot's region
+    mate = next(m for m in sorted(mates) if m != near)
+    beyond = next(
+        m for i in layout.runs_of[mate] for m in layout.runs[i][1] if m not in mates
+    )
+    heat |= {mate: 2, beyond: 2}
+    assert core.hot_region(layout, values, [near], heat) == mates | {beyond}
+
+
 def _region_cases():
     """Filled grids, some ambiguous (any clues) and some unique (generated)."""
     rng = random.Random(17)

@@ -104,3 +104,23 @@ def test_done_when_sets(shape, level):
         assert deduce(m.puzzle).solved
         for backend in ("native", "cpsat"):
             assert prove_unique(m.puzzle, backend=backend).verdict is Verdict.UNIQUE
+
+
+def test_layout_connectivity_matches_networkx():
+    """``layout.connected`` is a plain flood fill (generator 3.2's speed work dropped the
+    networkx graph per blocking candidate): it must agree with networkx on random cell
+    sets, connected or not."""
+    import networkx as nx
+
+    from kakurolab.generator.layout import connected
+
+    rng = random.Random(7)
+    answers = set()
+    for _ in range(60):
+        cells = {(r, c) for r in range(8) for c in range(8) if rng.random() < 0.6}
+        graph = nx.grid_2d_graph(8, 8).subgraph(cells)
+        expected = bool(cells) and nx.is_connected(graph)
+        assert connected(cells) == expected
+        answers.add(expected)
+    assert answers == {True, False}
+    assert not connected(set())

@@ -14,8 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-import networkx as nx
-
 from ..combos import MAX_RUN
 from ..errors import KakuroError
 from ..model import Cell, Direction, Puzzle, White
@@ -127,15 +125,23 @@ def frame_gaps(layout: Layout) -> list[str]:
 
 def connected(whites: Iterable[Cell]) -> bool:
     """Whether the white cells form one network (orthogonal adjacency = shared runs)."""
-    graph = nx.Graph()
-    cells = list(whites)
-    graph.add_nodes_from(cells)
-    white = set(cells)
-    for r, c in cells:
-        for nb in ((r + 1, c), (r, c + 1)):
-            if nb in white:
-                graph.add_edge((r, c), nb)
-    return len(cells) > 0 and nx.is_connected(graph)
+    white = set(whites)
+    return bool(white) and len(_component(white, next(iter(white)))) == len(white)
+
+
+def _component(white: set[Cell], start: Cell) -> set[Cell]:
+    """The white cells orthogonally connected to ``start`` (a plain search: blocking
+    repairs check a 60x60 layout's connectivity per candidate cell, and building a
+    networkx graph for each was a sixth of a 60x60 generation)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in white and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
 
 
 def closed_rectangles(layout: Layout) -> list[tuple[Cell, Cell]]:
@@ -227,16 +233,19 @@ def _settled(
 
 def _safe(white: set[Cell], cell: Cell, nrows: int, ncols: int, symmetric: bool) -> bool:
     """Whether blocking ``cell`` (and its mirror) leaves no white line of a single cell."""
-    cells = [cell, mirror(cell, nrows, ncols)] if symmetric else [cell]
-    after = white - set(cells)
+    cells = (cell, mirror(cell, nrows, ncols)) if symmetric else (cell,)
+
+    def after(x: Cell) -> bool:  # white once ``cells`` are blocked (no copy of ``white``:
+        return x in white and x not in cells  # that made layouts quadratic in the cells)
+
     for r, c in cells:
         for dr, dc in _STEPS:
             nb = (r + dr, c + dc)
             # a white neighbour with no white beyond it would be left alone in its line
             if (
-                nb in after
-                and (nb[0] + dr, nb[1] + dc) not in after
-                and (nb[0] - dr, nb[1] - dc) not in after
+                after(nb)
+                and not after((nb[0] + dr, nb[1] + dc))
+                and not after((nb[0] - dr, nb[1] - dc))
             ):
                 return False
     return True
@@ -286,14 +295,16 @@ def _settle(
 
 
 def _largest_component(white: set[Cell]) -> set[Cell]:
-    graph = nx.Graph()
-    graph.add_nodes_from(sorted(white))
-    for r, c in sorted(white):
-        for nb in ((r + 1, c), (r, c + 1)):
-            if nb in white:
-                graph.add_edge((r, c), nb)
-    parts = sorted(nx.connected_components(graph), key=lambda p: (-len(p), min(p)))
-    return set(parts[0])
+    """The largest white network (ties: the one holding the smallest cell)."""
+    parts: list[set[Cell]] = []
+    left = set(white)
+    for cell in sorted(white):
+        if cell in left:
+            part = _component(left, cell)
+            left -= part
+            parts.append(part)
+    biggest = max(len(part) for part in parts)
+    return next(part for part in parts if len(part) == biggest)  # found in order of min
 
 
 def without(layout: Layout, cell: Cell, *, max_run: int = MAX_RUN) -> Layout | None:
