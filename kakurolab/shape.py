@@ -14,6 +14,7 @@ black cells into one region.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .combos import MAX_RUN
@@ -86,22 +87,33 @@ def _run_lengths(whites: frozenset[Cell]) -> list[int]:
     return lengths
 
 
+def pieces(cells: Collection[Cell]) -> list[set[Cell]]:
+    """The 4-connected pieces of ``cells``, in the order their first cells come in
+    ``cells``: one flood fill for black areas, a layout's white network and the logic
+    engine's bands."""
+    inside = cells if isinstance(cells, (set, frozenset)) else set(cells)
+    seen: set[Cell] = set()
+    found = []
+    for start in cells:
+        if start in seen:
+            continue
+        seen.add(start)
+        todo, piece = [start], {start}
+        while todo:
+            r, c = todo.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb in inside and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+                    piece.add(nb)
+        found.append(piece)
+    return found
+
+
 def largest_black_region(nrows: int, ncols: int, whites: frozenset[Cell]) -> int:
     """The largest 4-connected group of interior cells that are not white."""
     black = {(r, c) for r in range(1, nrows) for c in range(1, ncols)} - whites
-    best = 0
-    while black:
-        todo = [black.pop()]
-        size = 0
-        while todo:
-            r, c = todo.pop()
-            size += 1
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nb in black:
-                    black.discard(nb)
-                    todo.append(nb)
-        best = max(best, size)
-    return best
+    return max(map(len, pieces(black)), default=0)
 
 
 def is_half_turn_symmetric(nrows: int, ncols: int, whites: frozenset[Cell]) -> bool:

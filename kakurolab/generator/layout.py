@@ -17,7 +17,7 @@ from functools import cached_property
 from ..combos import MAX_RUN
 from ..errors import KakuroError
 from ..model import Cell, Direction, Puzzle, White
-from ..shape import pattern_stats
+from ..shape import pattern_stats, pieces
 
 Segment = tuple[Cell, ...]
 
@@ -125,23 +125,9 @@ def frame_gaps(layout: Layout) -> list[str]:
 
 def connected(whites: Iterable[Cell]) -> bool:
     """Whether the white cells form one network (orthogonal adjacency = shared runs)."""
-    white = set(whites)
-    return bool(white) and len(_component(white, next(iter(white)))) == len(white)
-
-
-def _component(white: set[Cell], start: Cell) -> set[Cell]:
-    """The white cells orthogonally connected to ``start`` (a plain search: blocking
-    repairs check a 60x60 layout's connectivity per candidate cell, and building a
-    networkx graph for each was a sixth of a 60x60 generation)."""
-    seen = {start}
-    todo = [start]
-    while todo:
-        r, c = todo.pop()
-        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if nb in white and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return seen
+    # A plain flood fill: blocking repairs check a 60x60 layout's connectivity per
+    # candidate cell, and building a networkx graph for each was a sixth of a generation.
+    return len(pieces(set(whites))) == 1
 
 
 def closed_rectangles(layout: Layout) -> list[tuple[Cell, Cell]]:
@@ -296,15 +282,7 @@ def _settle(
 
 def _largest_component(white: set[Cell]) -> set[Cell]:
     """The largest white network (ties: the one holding the smallest cell)."""
-    parts: list[set[Cell]] = []
-    left = set(white)
-    for cell in sorted(white):
-        if cell in left:
-            part = _component(left, cell)
-            left -= part
-            parts.append(part)
-    biggest = max(len(part) for part in parts)
-    return next(part for part in parts if len(part) == biggest)  # found in order of min
+    return max(pieces(sorted(white)), key=len)  # pieces come in order of their least cell
 
 
 def without(layout: Layout, cell: Cell, *, max_run: int = MAX_RUN) -> Layout | None:

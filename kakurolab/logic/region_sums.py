@@ -21,6 +21,7 @@ from .. import deadline as deadlines
 from ..combos import bit, digits_of
 from ..model import Cell, Direction, Puzzle, Run
 from ..propagation.kernel import RunTable, revise_cached, run_table
+from ..shape import pieces
 from .candidates import Contradiction, State, cell_name, run_label
 from .techniques import Finding
 
@@ -85,23 +86,8 @@ def regions_of(puzzle: Puzzle) -> tuple[Region, ...]:
 
 
 def _components(cells: set[Cell]) -> list[frozenset[Cell]]:
-    """The 4-connected pieces of ``cells``."""
-    seen: set[Cell] = set()
-    pieces = []
-    for start in cells:
-        if start in seen:
-            continue
-        seen.add(start)
-        stack, piece = [start], [start]
-        while stack:
-            r, c = stack.pop()
-            for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nxt in cells and nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-                    piece.append(nxt)
-        pieces.append(frozenset(piece))
-    return pieces
+    """The 4-connected pieces of ``cells`` (in the set's own order, as before)."""
+    return [frozenset(piece) for piece in pieces(cells)]
 
 
 def _region(puzzle: Puzzle, direction: Direction, area: frozenset[Cell]) -> Region | None:
