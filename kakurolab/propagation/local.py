@@ -205,8 +205,9 @@ class _Walk:
         self.bad: set[int] = set()
         self.moves_since_repair = 0
         self.moves_since_mend = 0
-        self.failed: set[tuple[int, tuple[tuple[int, int], ...]]] = set()
-        """Mends that found nothing: a run and the digits its searches held."""
+        self.failed: set[tuple[int, tuple[int, ...]]] = set()
+        """Mends that found nothing: a run and the digits its searches held (the cells of
+        the runs around it, in cell order)."""
 
     # -- state -----------------------------------------------------------------------------
 
@@ -396,23 +397,22 @@ class _Walk:
             if r not in self.bad:  # mended with an earlier region
                 continue
             widest = self.region([r], MEND_REGIONS[-1])
-            seen = {x for c in widest for q in cell_runs[c] for x in run_cells[q]}
-            held = (r, tuple(sorted((c, self.digits[c]) for c in seen)))
+            seen = sorted({x for c in widest for q in cell_runs[c] for x in run_cells[q]})
+            held = (r, tuple(self.digits[c] for c in seen))  # the cells follow from r
             if held in self.failed:  # the same digits around it: the same searches fail
                 continue
+            grid = None
             for size in MEND_REGIONS:
                 free = self.region([r], size)
                 grid = yield from self.solve_region(
                     self.digits, free, tick, None, MEND_DECISIONS * size, alone=True
                 )
-                if grid is not None:
-                    self.adopt(list(grid))
+                if grid is not None or len(free) >= n:
                     break
-                if len(free) >= n:
-                    self.failed.add(held)
-                    break
-            else:
+            if grid is None:
                 self.failed.add(held)
+            else:
+                self.adopt(list(grid))
 
     def repair(self, tick: _Clock) -> Generator[None, None, Key | None]:
         """Growing regions around the runs still in conflict, solved exactly: the repaired
