@@ -35,6 +35,18 @@ def allowed_sets(length: int, allows: Callable[[int], bool]) -> tuple[int, ...]:
     return tuple(m for total in range(lo, hi + 1) for m in combos(length, total) if allows(m))
 
 
+@lru_cache(maxsize=256)
+def _open_memo(sets: tuple[int, ...]) -> dict[int, tuple[int, bool]]:
+    """Placed digits -> (the digits still open, whether a set fits) for runs with ``sets``."""
+    return {}
+
+
+@lru_cache(maxsize=256)
+def _best_memo(sets: tuple[int, ...], weight: Callable[[int], float]) -> dict[int, float]:
+    """Digits placed -> the weight of the best set holding them, for runs with ``sets``."""
+    return {}
+
+
 class _Board:
     """A layout being filled: the digits placed and, per run, the digits still open."""
 
@@ -51,6 +63,13 @@ class _Board:
         self.runs_of = layout.runs_of
         self.sets = [allowed_sets(len(cells), allows) for cells in self.runs]
         self.weights = {m: weight(m) for options in set(self.sets) for m in options}
+        # What refresh and ranked compute from a run's sets and placed digits, remembered
+        # per distinct set list (runs of one length share one) across boards.
+        kinds = {id(options): options for options in self.sets}
+        opens = {k: _open_memo(options) for k, options in kinds.items()}
+        bests = {k: _best_memo(options, weight) for k, options in kinds.items()}
+        self.opens = [opens[id(options)] for options in self.sets]
+        self.bests = [bests[id(options)] for options in self.sets]
         self.used = [0] * len(self.runs)
         self.union = [0] * len(self.runs)
         self.values: dict[Cell, int] = {}
@@ -66,14 +85,17 @@ class _Board:
     def refresh(self, i: int) -> bool:
         """Recompute the digits still open to run i; False when no allowed set fits."""
         u = self.used[i]
-        acc = 0
-        fits = False
-        for m in self.sets[i]:
-            if m & u == u:
-                acc |= m
-                fits = True
-        self.union[i] = acc & ~u
-        return fits
+        known = self.opens[i].get(u)
+        if known is None:
+            acc = 0
+            fits = False
+            for m in self.sets[i]:
+                if m & u == u:
+                    acc |= m
+                    fits = True
+            known = self.opens[i][u] = (acc & ~u, fits)
+        self.union[i] = known[0]
+        return known[1]
 
     def domain(self, cell: Cell) -> int:
         a, b = self.runs_of[cell]
@@ -121,23 +143,31 @@ class _Board:
 
     def _touch(self, i: int) -> None:
         """Re-rank the open cells of run i after its open digits changed."""
+        open_cells, sizes, union, runs_of = self.open_cells, self.size, self.union, self.runs_of
+        forbid = self.forbid.get
         for cell in self.runs[i]:
-            if cell in self.open_cells:
-                size = self.domain(cell).bit_count()
-                if size != self.size[cell]:
-                    self.size[cell] = size
+            if cell in open_cells:
+                a, b = runs_of[cell]
+                size = (union[a] & union[b] & ~forbid(cell, 0) & ALL_DIGITS).bit_count()
+                if size != sizes[cell]:
+                    sizes[cell] = size
                     heapq.heappush(self.heap, (size, self.rank[cell], cell))
 
     def ranked(self, cell: Cell) -> list[int]:
         """The cell's digits in weighted random order (preferred sets first, usually)."""
         scores: dict[int, float] = {}
-        used, sets, weights = self.used, self.sets, self.weights
+        used, sets, weights, bests = self.used, self.sets, self.weights, self.bests
         for d in digits_of(self.domain(cell)):
             bit = 1 << (d - 1)
             score = 1.0
             for i in self.runs_of[cell]:
                 u = used[i] | bit
-                score *= max((weights[m] for m in sets[i] if m & u == u), default=0.0)
+                best = bests[i].get(u)
+                if best is None:
+                    best = bests[i][u] = max(
+                        (weights[m] for m in sets[i] if m & u == u), default=0.0
+                    )
+                score *= best
             if score > 0:
                 scores[d] = score
         # Exponential race: sorting by -log(U)/w draws a weighted random permutation.
