@@ -62,6 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--asymmetric", action="store_true", help="a layout without half-turn symmetry"
     )
+    parser.add_argument(
+        "--white-goal",
+        type=float,
+        metavar="SHARE",
+        help="whiten black cells of each finished puzzle (in mirror pairs, keeping it unique, "
+        "solved by deduction and at its level) until its interior white share reaches SHARE "
+        "(published puzzles: about 0.73) or no cell can be whitened",
+    )
     parser.add_argument("--backend", default="native", help="uniqueness solver (default native)")
     parser.add_argument(
         "--to", choices=sorted(FORMATS), help="output format (default: kakuro, pe424 for --cryptic)"
@@ -90,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError("--logic-only and --allow-search exclude each other")
     if args.cryptic and args.logic_only:
         raise KakuroError("--logic-only applies to standard puzzles only")
+    if args.cryptic and args.white_goal is not None:
+        raise KakuroError("--white-goal applies to standard puzzles only")
     fmt = args.to or ("pe424" if args.cryptic else "kakuro")
     puzzles: list[Puzzle] = []
     seeds = range(args.seed, args.seed + args.count)
@@ -112,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
                 symmetric=not args.asymmetric,
                 logic_only=not args.allow_search,
                 backend=args.backend,
+                white_goal=args.white_goal,
             )
             puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))

@@ -39,6 +39,7 @@ from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
 from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
 from .region_search import LayoutPropagators, ball
+from .whiten import whiten
 
 GENERATOR_VERSION = "3.2"
 """Bumped whenever the same seed would give a different puzzle."""
@@ -178,6 +179,7 @@ def generate(
     timeout: float | None = None,
     pid: str | None = None,
     full_frame: bool = True,
+    white_goal: float | None = None,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -197,9 +199,16 @@ def generate(
     (``layout.Layout``), so a 12x12 request never comes back as a smaller puzzle padded with
     blocks.  Turning it off gives a seed the same puzzle as with it whenever that puzzle
     used the full grid and no layout was dropped on the way.
+
+    ``white_goal`` (an interior white share, e.g. 0.72) whitens black cells of the finished
+    puzzle in mirror pairs while it passes every gate again, until that share is reached
+    or no cell can be whitened (:mod:`.whiten`); the puzzle before that step is the one
+    the seed gives without it.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
-    spec = GenerationSpec(nrows, ncols, level, seed, symmetric, logic_only, full_frame, pid)
+    spec = GenerationSpec(
+        nrows, ncols, level, seed, symmetric, logic_only, full_frame, pid, white_goal
+    )
     limits = GenerationLimits(backend, max_repairs, max_layouts, node_limit, timeout)
     return generate_spec(spec, limits)
 
@@ -210,6 +219,8 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
     problem = size_problem(spec.nrows, spec.ncols)
     if problem:
         raise KakuroError(f"size {spec.size}: {problem}")
+    if spec.white_goal is not None and not 0 < spec.white_goal <= 1:
+        raise KakuroError(f"white share goal must be in (0, 1], got {spec.white_goal}")
     level = spec.level
     rng = random.Random(
         derive_seed(spec.seed, spec.size, level.name, spec.symmetric, spec.logic_only)
@@ -250,6 +261,10 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
                 stats.shrunk += 1
                 continue
             layout, values, result = found
+            if spec.white_goal is not None:
+                layout, values, result = _denser(
+                    layout, values, result, spec, spec.white_goal, rng, check, stats, max_run
+                )
             stats.seconds = round(time.perf_counter() - start, 3)
             puzzle = build_puzzle(layout, values, spec.name, _meta(spec))
             stats.mean_ambiguity = round(mean_ambiguity(puzzle), 3)
@@ -273,7 +288,42 @@ def _meta(spec: GenerationSpec) -> dict[str, Any]:
     }
     if not spec.full_frame:  # the default is not recorded
         meta["full_frame"] = False
+    if spec.white_goal is not None:
+        meta["white_goal"] = spec.white_goal
     return meta
+
+
+def _denser(
+    layout: Layout,
+    values: dict[Cell, int],
+    result: dict[str, Any],
+    spec: GenerationSpec,
+    goal: float,
+    rng: random.Random,
+    check: UniquenessCheck,
+    stats: GenerationStats,
+    max_run: int,
+) -> tuple[Layout, dict[Cell, int], dict[str, Any]]:
+    """:func:`.whiten.whiten` towards ``goal``, each step kept only when the
+    grown puzzle passes the same check and gates as any generated one."""
+    final = result
+
+    def keeps(grown: Layout, trial: dict[Cell, int]) -> bool:
+        nonlocal final
+        puzzle = build_puzzle(grown, trial)
+        probe = GenerationStats()
+        verdict = check.check(grown, puzzle, trial, probe)
+        if verdict.search is None:
+            return False
+        if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, probe):
+            return False
+        final = verdict.search
+        return True
+
+    layout, values, stats.whitened = whiten(
+        layout, values, rng, goal, keeps, max_run=max_run, symmetric=spec.symmetric
+    )
+    return layout, values, final
 
 
 CHECKS: dict[str, Callable[[GenerationLimits, bool], UniquenessCheck]] = {

@@ -31,6 +31,8 @@ class GenerationSpec:
     logic_only: bool = True
     full_frame: bool = True
     pid: str | None = None
+    white_goal: float | None = None
+    """Interior white share to whiten a finished puzzle towards (``whiten``; None: leave it)."""
 
     @property
     def size(self) -> str:
@@ -86,6 +88,7 @@ class GenerationStats:
     off_band: int = 0
     reverts: int = 0
     blocks: int = 0
+    whitened: int = 0
     seconds: float | None = None
     mean_ambiguity: float | None = None
     search: dict[str, Any] = field(default_factory=dict)
@@ -107,6 +110,7 @@ class GenerationStats:
             "off_band": self.off_band,
             "reverts": self.reverts,
             "blocks": self.blocks,
+            "whitened": self.whitened,
         }
         record |= {k: v for k, v in optional.items() if v}
         if self.seconds is not None:

@@ -1,0 +1,97 @@
+"""Whitening a finished puzzle towards a white share (``generate(white_goal=)``, issue 27)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _registries import require_backend
+
+from kakurolab.cli import main
+from kakurolab.errors import KakuroError
+from kakurolab.formats import load
+from kakurolab.generator import generate
+from kakurolab.generator.layout import Layout, problems, published_layout
+from kakurolab.generator.whiten import whiten
+from kakurolab.logic import deduce
+from kakurolab.logic.grading import grade
+from kakurolab.shape import interior_whites, layout_stats
+from kakurolab.uniqueness import Verdict, prove_unique
+
+GOAL = 0.72
+
+
+@pytest.mark.parametrize(
+    ("size", "level", "seed"),
+    [((16, 22), "normal", 0), ((16, 22), "hard", 2), ((12, 12), "hard", 1)],
+    ids=str,
+)
+def test_white_goal_whitens_and_keeps_every_gate(size, level, seed):
+    require_backend("cpsat")
+    plain = generate(*size, level, seed=seed)
+    dense = generate(*size, level, seed=seed, white_goal=GOAL)
+    assert dense.stats.whitened > 0  # these seeds exercise the step
+    before, after = interior_whites(plain.puzzle), interior_whites(dense.puzzle)
+    assert before < after and len(after - before) == 2 * dense.stats.whitened
+    look, old_look = layout_stats(dense.puzzle), layout_stats(plain.puzzle)
+    assert look.white_share > old_look.white_share
+    assert look.symmetric and look.largest_black <= max(9, old_look.largest_black)
+    assert look.two_cell_share <= max(0.45, old_look.two_cell_share)
+    assert look.run_lengths[0] == 0  # no one-cell runs
+    deduction = deduce(dense.puzzle)
+    assert deduction.solved and dict(deduction.state.placed) == dict(dense.solution.values)
+    assert grade(dense.puzzle, deduction).grade == level
+    for backend in ("native", "cpsat"):
+        proof = prove_unique(dense.puzzle, backend=backend)
+        assert proof.verdict is Verdict.UNIQUE
+        assert proof.solutions[0].values == dense.solution.values
+    assert dense.puzzle.meta["white_goal"] == GOAL and "white_goal" not in plain.puzzle.meta
+
+
+def test_a_goal_already_met_changes_nothing():
+    plain = generate(12, 12, "normal", seed=0)
+    met = generate(12, 12, "normal", seed=0, white_goal=0.5)
+    assert met.stats.whitened == 0
+    assert met.puzzle.grid == plain.puzzle.grid and met.solution == plain.solution
+
+
+def test_whitened_cells_never_repeat_a_digit_in_a_run():
+    """With a gate that accepts everything, every candidate with a digit choice is taken:
+    the grown grids must still have distinct digits in every run and a valid layout."""
+    rng = random.Random(3)
+    layout = published_layout(14, 14, rng, max_run=9)
+    values: dict[tuple[int, int], int] = {}
+    for _, cells in layout.runs:  # any digits with no repeat across runs: a Latin-like fill
+        for cell in cells:
+            values.setdefault(cell, (cell[0] + 2 * cell[1]) % 9 + 1)
+    seen: list[Layout] = []
+
+    def keeps(grown: Layout, trial: dict[tuple[int, int], int]) -> bool:
+        seen.append(grown)
+        for _, cells in grown.runs:
+            digits = [trial[c] for c in cells]
+            assert len(set(digits)) == len(digits)
+        assert not problems(grown, max_run=9)
+        return True
+
+    grown, digits, kept = whiten(layout, values, rng, 1.0, keeps, max_run=9)
+    assert kept == len(seen) and kept > 0
+    assert len(grown.whites) > len(layout.whites) and grown.whites <= set(digits)
+
+
+@pytest.mark.parametrize("goal", ["0", "1.5", "nan"])
+def test_a_goal_outside_the_unit_interval_is_a_one_line_error(goal, capsys):
+    with pytest.raises(KakuroError, match="white share goal"):
+        generate(8, 8, "normal", white_goal=float(goal))
+    assert main(["generate", "--size", "8x8", "--white-goal", goal]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kakuro: error:") and err.count("\n") == 1
+
+
+def test_cli_white_goal_writes_a_denser_puzzle(tmp_path):
+    plain, dense = tmp_path / "plain.txt", tmp_path / "dense.txt"
+    args = ["generate", "--size", "16x22", "--difficulty", "normal", "--seed", "0"]
+    assert main([*args, "-o", str(plain)]) == 0
+    assert main([*args, "--white-goal", str(GOAL), "-o", str(dense)]) == 0
+    (a,), (b,) = load(plain), load(dense)
+    assert layout_stats(b).white_share > layout_stats(a).white_share
