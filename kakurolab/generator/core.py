@@ -98,6 +98,10 @@ BLOCK_HEAT = 10
 """Repairs a spot takes (its heat) before a repair may block one of its cells: digits and
 clues change first, since blocks are what made earlier puzzles look unpublished."""
 
+WHITEN_REPAIRS = 6
+"""Checks the repair loop gets to mend a whitened grid no digit choice keeps unique (fewer
+than ``STALL``, so it never blocks a cell: that would undo the whitening)."""
+
 BLOCK_SLACK = 0.05
 """Blocking repairs stop once the white share falls this far below the level's layout
 share (``Difficulty.white_share``): a puzzle stays as dense as published ones."""
@@ -320,8 +324,29 @@ def _denser(
         final = verdict.search
         return True
 
+    def mend(
+        grown: Layout, values: dict[Cell, int], region: set[Cell]
+    ) -> tuple[Layout, dict[Cell, int]] | None:
+        nonlocal final
+        trial = _refill(grown, values, region, spec.level, rng, 200)
+        if trial is None:
+            return None
+        found = _make_unique(grown, trial, spec, rng, check, WHITEN_REPAIRS, GenerationStats())
+        if found is None:
+            return None
+        final = found[2]
+        return found[0], found[1]
+
     layout, values, stats.whitened = whiten(
-        layout, values, rng, goal, keeps, max_run=max_run, symmetric=spec.symmetric
+        layout,
+        values,
+        rng,
+        goal,
+        keeps,
+        mend,
+        max_run=max_run,
+        symmetric=spec.symmetric,
+        weight=lambda mask: spec.level.weight(mask) if spec.level.allows(mask) else 0.0,
     )
     return layout, values, final
 

@@ -9,13 +9,17 @@ A finished unique puzzle can be made denser cheaply instead.  A black cell with 
 on both axes joins their runs when it turns white; given a digit none of its merged runs
 holds, the grid keeps every clue rule, and the change is kept when the puzzle passes the
 generator's gates again (unique, solved by deduction, at its level: the caller's
-``keeps``).  Cells go in mirror pairs, so half-turn symmetry holds; black areas only
-shrink and two-cell runs only merge into longer ones, so the other look figures do not
-get worse.
+``keeps``).  When no digit passes, the caller's ``mend`` may re-fill the merged runs and
+repair the grown grid (the generator's repair loop, on a small budget): a merged run may
+repeat a digit or break the level's cap on clue ambiguity, and a longer run is often
+ambiguous only until a digit or two nearby change.  Cells go in mirror pairs, so half-turn symmetry
+holds; black areas only shrink and two-cell runs only merge into longer ones, so the
+other look figures do not get worse.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator, Mapping
 from itertools import product
@@ -29,6 +33,11 @@ DIGIT_TRIES = 6
 Keeps = Callable[[Layout, dict[Cell, int]], bool]
 """Whether a grown layout with its digits still passes the generator's gates."""
 
+Mend = Callable[[Layout, dict[Cell, int], set[Cell]], "tuple[Layout, dict[Cell, int]] | None"]
+"""``mend(grown, values, region)``: a grown grid that passes the gates with new digits in
+``region`` (the runs through the whitened cells, which ``values`` lacks) and perhaps
+repairs elsewhere, or None."""
+
 
 def whiten(
     layout: Layout,
@@ -36,12 +45,16 @@ def whiten(
     rng: random.Random,
     goal: float,
     keeps: Keeps,
+    mend: Mend | None = None,
     *,
     max_run: int,
     symmetric: bool = True,
+    weight: Callable[[int], float] = lambda mask: 1.0,
 ) -> tuple[Layout, dict[Cell, int], int]:
     """Whiten candidates (in ``rng``'s order) until the interior white share reaches
-    ``goal`` or none is left: the layout, its digits and how many candidates were kept."""
+    ``goal`` or none is left: the layout, its digits and how many candidates were kept.
+    ``weight`` rates a run's digit set as the level does (0: not allowed); digit choices
+    are drawn in that preference, so a merged run tends to stay in the level's band."""
     values = dict(values)
     nrows, ncols = layout.nrows, layout.ncols
     interior = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
@@ -61,36 +74,55 @@ def whiten(
             grown = Layout(nrows, ncols, layout.whites | pair, layout.full_frame)
             if pair & layout.whites or problems(grown, max_run=max_run):
                 continue
-            for digits in _digit_choices(grown, values, sorted(pair), rng):
-                trial = {**values, **digits}
-                if keeps(grown, trial):
-                    layout, values = grown, trial
-                    kept += 1
-                    progress = True
-                    break
+            trials = [
+                {**values, **digits}
+                for digits in _digit_choices(grown, values, sorted(pair), rng, weight)
+            ]
+            found = next(((grown, trial) for trial in trials if keeps(grown, trial)), None)
+            if found is None and mend is not None:
+                region = {c for x in pair for i in grown.runs_of[x] for c in grown.runs[i][1]}
+                found = mend(grown, values, region)
+            if found is not None and len(found[0].whites) > len(layout.whites):
+                layout, values = found
+                kept += 1
+                progress = True
         candidates = [cell for cell in candidates if cell not in layout.whites]
     return layout, values, kept
 
 
 def _digit_choices(
-    grown: Layout, values: Mapping[Cell, int], cells: list[Cell], rng: random.Random
+    grown: Layout,
+    values: Mapping[Cell, int],
+    cells: list[Cell],
+    rng: random.Random,
+    weight: Callable[[int], float],
 ) -> Iterator[dict[Cell, int]]:
     """Up to :data:`DIGIT_TRIES` digit assignments of ``cells`` that repeat no digit in any
-    run through them (none when a merged run already repeats one)."""
-    options: list[list[int]] = []
-    for cell in cells:
-        held: set[int] = set()
-        for i in grown.runs_of[cell]:
-            digits = [values[c] for c in grown.runs[i][1] if c not in cells]
-            if len(set(digits)) < len(digits):
-                return
-            held.update(digits)
-        options.append([d for d in range(1, 10) if d not in held])
-    shared = len(cells) == 2 and bool(set(grown.runs_of[cells[0]]) & set(grown.runs_of[cells[1]]))
-    choices = [
-        dict(zip(cells, digits, strict=True))
-        for digits in product(*options)
-        if not (shared and digits[0] == digits[1])
+    run through them (none when a merged run already repeats one), in a random order
+    weighted by ``weight`` of the runs' digit sets (an exponential race, as the fill
+    draws digits)."""
+    runs = sorted({i for cell in cells for i in grown.runs_of[cell]})
+    held: dict[int, int] = {}  # run -> mask of the digits it keeps
+    for i in runs:
+        kept = [values[c] for c in grown.runs[i][1] if c not in cells]
+        if len(set(kept)) < len(kept):
+            return
+        held[i] = sum(1 << (d - 1) for d in kept)
+    options = [
+        [d for d in range(1, 10) if not any(held[i] >> (d - 1) & 1 for i in grown.runs_of[c])]
+        for c in cells
     ]
-    rng.shuffle(choices)
-    yield from choices[:DIGIT_TRIES]
+    scored: list[tuple[float, dict[Cell, int]]] = []
+    for digits in product(*options):
+        masks = dict(held)
+        repeat = False
+        for cell, d in zip(cells, digits, strict=True):
+            for i in grown.runs_of[cell]:
+                repeat = repeat or bool(masks[i] >> (d - 1) & 1)
+                masks[i] |= 1 << (d - 1)
+        score = 0.0 if repeat else math.prod(weight(m) for m in masks.values())
+        if score > 0:
+            race = -math.log(1.0 - rng.random()) / score
+            scored.append((race, dict(zip(cells, digits, strict=True))))
+    scored.sort(key=lambda item: item[0])
+    yield from (choice for _, choice in scored[:DIGIT_TRIES])
