@@ -39,7 +39,10 @@ def test_white_goal_whitens_and_keeps_every_gate(size, level, seed):
     assert dense.stats.whitened > 0  # these seeds exercise the step
     before, after = interior_whites(plain.puzzle), interior_whites(dense.puzzle)
     assert (
-        before < after and dense.stats.whitened <= len(after - before) <= 2 * dense.stats.whitened
+        before < after
+        and dense.stats.whitened
+        <= len(after - before)
+        <= 4 * dense.stats.whitened  # shapes of 1-4 cells
     )
     look, old_look = layout_stats(dense.puzzle), layout_stats(plain.puzzle)
     assert look.white_share > old_look.white_share

@@ -1,20 +1,20 @@
 """Denser layouts after the fact: whiten black cells of a finished puzzle while it still
 passes every gate.
 
-Published puzzles are about 0.73 white in the interior; the generator's layouts end at
+Published puzzles are about 0.71-0.73 white in the interior; the generator's layouts end at
 0.65-0.71 once long runs are cut and blocking repairs have run, and drawing denser layouts
 from the start made generation 5-50 times slower (branch ``share70``, docs/generator.md):
 denser grids are more ambiguous, and a white floor takes away the repair of last resort.
-A finished unique puzzle can be made denser cheaply instead.  A black cell with white cells
-on both axes joins their runs when it turns white; given a digit none of its merged runs
-holds, the grid keeps every clue rule, and the change is kept when the puzzle passes the
-generator's gates again (unique, solved by deduction, at its level: the caller's
-``keeps``).  When no digit passes, the caller's ``mend`` may re-fill the merged runs and
-repair the grown grid (the generator's repair loop, on a small budget): a merged run may
-repeat a digit or break the level's cap on clue ambiguity, and a longer run is often
-ambiguous only until a digit or two nearby change.  Cells go in mirror pairs, so half-turn symmetry
-holds; black areas only shrink and two-cell runs only merge into longer ones, so the
-other look figures do not get worse.
+A finished unique puzzle can be made denser cheaply instead.  A black cell (or two side by
+side, where one alone would make a one-cell run) joins the runs around it when it turns
+white; given digits none of its merged runs holds, the grid keeps every clue rule, and the
+change is kept when the puzzle passes the generator's gates again (unique, solved by
+deduction, at its level: the caller's ``keeps``).  When no digit passes, the caller's
+``mend`` may re-fill the merged runs and repair the grown grid (the generator's repair
+loop, on a small budget): a merged run may repeat a digit or break the level's cap on clue
+ambiguity, and a longer run is often ambiguous only until a digit or two nearby change.
+Cells go with their mirror images, so half-turn symmetry holds; black areas only shrink
+and two-cell runs only merge into longer ones, so the other look figures do not get worse.
 """
 
 from __future__ import annotations
@@ -22,13 +22,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping
-from itertools import product
+from itertools import islice, product
 
 from ..model import Cell
 from .layout import Layout, mirror, problems
 
 DIGIT_TRIES = 6
-"""Digit choices tried per candidate (a pair of cells has up to 81)."""
+"""Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
+
+COMBOS = 400
+"""Digit combinations weighed per candidate (two side-by-side pairs have up to 9^4)."""
 
 Keeps = Callable[[Layout, dict[Cell, int]], bool]
 """Whether a grown layout with its digits still passes the generator's gates."""
@@ -57,37 +60,56 @@ def whiten(
     are drawn in that preference, so a merged run tends to stay in the level's band."""
     values = dict(values)
     nrows, ncols = layout.nrows, layout.ncols
-    interior = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
-    candidates = sorted(
-        {min(cell, mirror(cell, nrows, ncols)) if symmetric else cell for cell in interior}
-        - layout.whites
-    )
+    candidates = _shapes(layout, symmetric)
     rng.shuffle(candidates)
     kept = 0
     progress = True
     while progress:  # a whitened cell changes its runs: earlier misses may fit now
         progress = False
-        for cell in candidates:
+        for shape in candidates:
             if len(layout.whites) >= goal * layout.interior:
                 return layout, values, kept
-            pair = frozenset({cell, mirror(cell, nrows, ncols)} if symmetric else {cell})
-            grown = Layout(nrows, ncols, layout.whites | pair, layout.full_frame)
-            if pair & layout.whites or problems(grown, max_run=max_run):
+            grown = Layout(nrows, ncols, layout.whites | shape, layout.full_frame)
+            if shape & layout.whites or problems(grown, max_run=max_run):
                 continue
             trials = [
                 {**values, **digits}
-                for digits in _digit_choices(grown, values, sorted(pair), rng, weight)
+                for digits in _digit_choices(grown, values, sorted(shape), rng, weight)
             ]
             found = next(((grown, trial) for trial in trials if keeps(grown, trial)), None)
             if found is None and mend is not None:
-                region = {c for x in pair for i in grown.runs_of[x] for c in grown.runs[i][1]}
+                region = {c for x in shape for i in grown.runs_of[x] for c in grown.runs[i][1]}
                 found = mend(grown, values, region)
             if found is not None and len(found[0].whites) > len(layout.whites):
                 layout, values = found
                 kept += 1
                 progress = True
-        candidates = [cell for cell in candidates if cell not in layout.whites]
+        candidates = [shape for shape in candidates if not shape & layout.whites]
     return layout, values, kept
+
+
+def _shapes(layout: Layout, symmetric: bool) -> list[frozenset[Cell]]:
+    """The cells whitened together, in a fixed order: each black interior cell, and each
+    pair of side-by-side black cells (a cell alone between blocks on one axis would make a
+    one-cell run there; two make a run of two), with their mirror images when
+    ``symmetric``."""
+    nrows, ncols = layout.nrows, layout.ncols
+
+    def black(cell: Cell) -> bool:
+        return 0 < cell[0] < nrows and 0 < cell[1] < ncols and cell not in layout.whites
+
+    found: set[frozenset[Cell]] = set()
+    for r in range(1, nrows):
+        for c in range(1, ncols):
+            if not black((r, c)):
+                continue
+            for cells in ({(r, c)}, {(r, c), (r, c + 1)}, {(r, c), (r + 1, c)}):
+                if all(black(cell) for cell in cells):
+                    mirrored = (
+                        {mirror(cell, nrows, ncols) for cell in cells} if symmetric else set()
+                    )
+                    found.add(frozenset(cells | mirrored))
+    return sorted(found, key=sorted)
 
 
 def _digit_choices(
@@ -113,7 +135,9 @@ def _digit_choices(
         for c in cells
     ]
     scored: list[tuple[float, dict[Cell, int]]] = []
-    for digits in product(*options):
+    for option in options:
+        rng.shuffle(option)
+    for digits in islice(product(*options), COMBOS):
         masks = dict(held)
         repeat = False
         for cell, d in zip(cells, digits, strict=True):
