@@ -30,6 +30,9 @@ from .layout import Layout, mirror, problems
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
 
+MEND_STEPS = 2
+"""Mends per candidate: the merged runs re-filled, then also the runs crossing them."""
+
 COMBOS = 400
 """Digit combinations weighed per candidate (two side-by-side pairs have up to 9^4)."""
 
@@ -78,14 +81,26 @@ def whiten(
             ]
             found = next(((grown, trial) for trial in trials if keeps(grown, trial)), None)
             if found is None and mend is not None:
-                region = {c for x in shape for i in grown.runs_of[x] for c in grown.runs[i][1]}
-                found = mend(grown, values, region)
+                found = _mended(grown, values, shape, mend)
             if found is not None and len(found[0].whites) > len(layout.whites):
                 layout, values = found
                 kept += 1
                 progress = True
         candidates = [shape for shape in candidates if not shape & layout.whites]
     return layout, values, kept
+
+
+def _mended(
+    grown: Layout, values: dict[Cell, int], shape: frozenset[Cell], mend: Mend
+) -> tuple[Layout, dict[Cell, int]] | None:
+    """``mend`` on the runs through ``shape``, then on those and the runs crossing them."""
+    region: set[Cell] = set(shape)
+    for _ in range(MEND_STEPS):
+        region = {c for x in region for i in grown.runs_of[x] for c in grown.runs[i][1]}
+        found = mend(grown, values, region)
+        if found is not None:
+            return found
+    return None
 
 
 def _shapes(layout: Layout, symmetric: bool) -> list[frozenset[Cell]]:
