@@ -10,7 +10,7 @@ from _registries import require_backend
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import load
-from kakurolab.generator import generate
+from kakurolab.generator import generate, speed
 from kakurolab.generator.difficulty import get_difficulty
 from kakurolab.generator.layout import Layout, problems, published_layout
 from kakurolab.generator.whiten import whiten
@@ -109,3 +109,18 @@ def test_cli_white_goal_writes_a_denser_puzzle(tmp_path):
     assert main([*args, "--white-goal", str(GOAL), "-o", str(dense)]) == 0
     (a,), (b,) = load(plain), load(dense)
     assert layout_stats(b).white_share > layout_stats(a).white_share
+
+
+def test_the_look_table_takes_cases_and_a_white_goal(capsys):
+    args = ["--look", "--cases", "12x12:hard", "--seeds", "2"]
+    tables = []
+    for extra in ([], ["--white-goal", str(GOAL)]):
+        assert speed.main([*args, *extra]) == 0
+        tables.append(capsys.readouterr().out)
+    assert all("12x12 hard (2 seeds)" in table for table in tables)
+
+    def least(table: str) -> float:
+        row = next(line for line in table.splitlines() if "(least)" in line)
+        return float(row.strip().strip("|").split("|")[-1])
+
+    assert least(tables[1]) > least(tables[0])

@@ -59,14 +59,18 @@ def bench_generate(
     difficulty: str = "normal",
     seeds: int = 5,
     backend: str = "native",
+    white_goal: float | None = None,
 ) -> list[dict[str, Any]]:
-    """One row per size: median, min and max seconds over ``seeds`` seeds, and the target."""
+    """One row per size: median, min and max seconds over ``seeds`` seeds, and the target
+    (``white_goal``: as ``generate``'s, whitening included in the time)."""
     rows = []
     for nrows, ncols in sizes:
         times, cpu, solves = [], [], []
         for seed in range(seeds):
             start, start_cpu = time.perf_counter(), time.process_time()
-            made = generate(nrows, ncols, difficulty, seed=seed, backend=backend)
+            made = generate(
+                nrows, ncols, difficulty, seed=seed, backend=backend, white_goal=white_goal
+            )
             times.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
             solves.append(made.stats.solves)
@@ -108,9 +112,14 @@ LOOK_CASES: tuple[tuple[str, str], ...] = (
 """The issue's table columns (Done-when: normal and hard at 12x12 and 16x22)."""
 
 
-def look_table(cases: Sequence[tuple[str, str]] = LOOK_CASES, seeds: int = 5) -> str:
+def look_table(
+    cases: Sequence[tuple[str, str]] = LOOK_CASES,
+    seeds: int = 5,
+    white_goal: float | None = None,
+) -> str:
     """The layout statistics table (``kakurolab.shape``) of freshly generated sets next to
-    the janko dev set, as markdown: medians, and how many layouts are symmetric."""
+    the janko dev set, as markdown: medians (and the least white share), and how many
+    layouts are symmetric; ``white_goal`` as ``generate``'s."""
     from .. import datasets
     from ..formats import load
     from ..shape import layout_stats
@@ -119,10 +128,14 @@ def look_table(cases: Sequence[tuple[str, str]] = LOOK_CASES, seeds: int = 5) ->
     columns = [("janko dev", [layout_stats(p) for p in load(datasets.JANKO_DEV)])]
     for size, level in cases:
         nrows, ncols = parse_size(size)
-        made = [generate(nrows, ncols, level, seed=s).puzzle for s in range(seeds)]
+        made = [
+            generate(nrows, ncols, level, seed=s, white_goal=white_goal).puzzle
+            for s in range(seeds)
+        ]
         columns.append((f"{size} {level} ({seeds} seeds)", [layout_stats(p) for p in made]))
     rows: list[Statistic] = [
         ("white cells / interior area (median)", _median(lambda st: st.white_share, "{:.2f}")),
+        ("white cells / interior area (least)", _least(lambda st: st.white_share, "{:.2f}")),
         ("share of runs with 2 cells (median)", _median(lambda st: st.two_cell_share, "{:.2f}")),
         ("largest non-white region (median cells)", _median(lambda st: st.largest_black, "{:g}")),
         ("half-turn symmetric layouts", _symmetric),
@@ -149,6 +162,16 @@ def _median(get: Callable[[LayoutStats], float], fmt: str) -> Callable[[list[Lay
     return lambda stats: fmt.format(statistics.median(get(st) for st in stats))
 
 
+def _least(get: Callable[[LayoutStats], float], fmt: str) -> Callable[[list[LayoutStats]], str]:
+    """The least value of one statistic over a set of layouts, printed with ``fmt``."""
+    return lambda stats: fmt.format(min(get(st) for st in stats))
+
+
+def _cases(text: str) -> list[tuple[str, str]]:
+    """``12x12:normal,16x22:hard`` as (size, level) pairs."""
+    return [(size, level) for size, _, level in (item.partition(":") for item in text.split(","))]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="12x12,16x22,20x20,30x30")
@@ -157,15 +180,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--look", action="store_true", help="print the layout statistics table against janko"
     )
+    parser.add_argument(
+        "--cases",
+        type=_cases,
+        default=LOOK_CASES,
+        help="the --look table's columns, SIZE:LEVEL,... (default: the issue's four)",
+    )
+    parser.add_argument(
+        "--white-goal", type=float, metavar="SHARE", help="whiten each puzzle (generate's)"
+    )
     args = parser.parse_args(argv)
     if args.look:
-        print(look_table(seeds=args.seeds))
+        print(look_table(args.cases, seeds=args.seeds, white_goal=args.white_goal))
         return 0
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
     for level in args.difficulty.split(","):
         measured = []
         for size in sizes:  # one at a time, so each line prints as soon as it is measured
-            (row,) = bench_generate([size], difficulty=level, seeds=args.seeds)  # type: ignore[list-item]
+            (row,) = bench_generate(
+                [size],  # type: ignore[list-item]
+                difficulty=level,
+                seeds=args.seeds,
+                white_goal=args.white_goal,
+            )
             measured.append((row["cells"], row["median_cpu_s"]))
             target = row["target_s"]
             verdict = "" if target is None else (" ok" if row["median_s"] < target else " SLOW")
