@@ -30,8 +30,9 @@ from .layout import Layout, mirror, problems
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
 
-MEND_STEPS = 2
-"""Mends per candidate: the merged runs re-filled, then also the runs crossing them."""
+MEND_STEPS = 3
+"""How far mends reach, in run steps from the whitened cells: the merged runs (1), then
+also the runs crossing them (2), each in a pass of its own after the digits-only passes."""
 
 COMBOS = 400
 """Digit combinations weighed per candidate (two side-by-side pairs have up to 9^4)."""
@@ -66,41 +67,40 @@ def whiten(
     candidates = _shapes(layout, symmetric)
     rng.shuffle(candidates)
     kept = 0
-    progress = True
-    while progress:  # a whitened cell changes its runs: earlier misses may fit now
-        progress = False
-        for shape in candidates:
-            if len(layout.whites) >= goal * layout.interior:
-                return layout, values, kept
-            grown = Layout(nrows, ncols, layout.whites | shape, layout.full_frame)
-            if shape & layout.whites or problems(grown, max_run=max_run):
-                continue
-            trials = [
-                {**values, **digits}
-                for digits in _digit_choices(grown, values, sorted(shape), rng, weight)
-            ]
-            found = next(((grown, trial) for trial in trials if keeps(grown, trial)), None)
-            if found is None and mend is not None:
-                found = _mended(grown, values, shape, mend)
-            if found is not None and len(found[0].whites) > len(layout.whites):
-                layout, values = found
-                kept += 1
-                progress = True
-        candidates = [shape for shape in candidates if not shape & layout.whites]
+    # Digits alone first (one check a try); mends (a re-fill and a few repair rounds each)
+    # only for what is still short of the goal after that, the merged runs before the
+    # wider regions around them.
+    for steps in range(MEND_STEPS + 1 if mend is not None else 1):
+        progress = True
+        while progress:  # a whitened cell changes its runs: earlier misses may fit now
+            progress = False
+            for shape in candidates:
+                if len(layout.whites) >= goal * layout.interior:
+                    return layout, values, kept
+                grown = Layout(nrows, ncols, layout.whites | shape, layout.full_frame)
+                if shape & layout.whites or problems(grown, max_run=max_run):
+                    continue
+                trials = [
+                    {**values, **digits}
+                    for digits in _digit_choices(grown, values, sorted(shape), rng, weight)
+                ]
+                found = next(((grown, trial) for trial in trials if keeps(grown, trial)), None)
+                if found is None and steps and mend is not None:
+                    found = mend(grown, values, _around(grown, shape, steps))
+                if found is not None and len(found[0].whites) > len(layout.whites):
+                    layout, values = found
+                    kept += 1
+                    progress = True
+            candidates = [shape for shape in candidates if not shape & layout.whites]
     return layout, values, kept
 
 
-def _mended(
-    grown: Layout, values: dict[Cell, int], shape: frozenset[Cell], mend: Mend
-) -> tuple[Layout, dict[Cell, int]] | None:
-    """``mend`` on the runs through ``shape``, then on those and the runs crossing them."""
+def _around(grown: Layout, shape: frozenset[Cell], steps: int) -> set[Cell]:
+    """The cells within ``steps`` run steps of ``shape`` (1: its merged runs)."""
     region: set[Cell] = set(shape)
-    for _ in range(MEND_STEPS):
+    for _ in range(steps):
         region = {c for x in region for i in grown.runs_of[x] for c in grown.runs[i][1]}
-        found = mend(grown, values, region)
-        if found is not None:
-            return found
-    return None
+    return region
 
 
 def _shapes(layout: Layout, symmetric: bool) -> list[frozenset[Cell]]:
