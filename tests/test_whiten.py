@@ -11,6 +11,7 @@ from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import load
 from kakurolab.generator import generate, speed
+from kakurolab.generator.cryptic import generate_cryptic
 from kakurolab.generator.difficulty import get_difficulty
 from kakurolab.generator.layout import Layout, problems, published_layout
 from kakurolab.generator.whiten import whiten
@@ -124,3 +125,15 @@ def test_the_look_table_takes_cases_and_a_white_goal(capsys):
         return float(row.strip().strip("|").split("|")[-1])
 
     assert least(tables[1]) > least(tables[0])
+
+
+def test_cryptic_puzzles_can_be_whitened_too():
+    require_backend("cpsat")
+    plain = generate_cryptic(10, seed=1)
+    dense = generate_cryptic(10, seed=1, white_goal=GOAL)
+    assert layout_stats(dense.puzzle).white_share > layout_stats(plain.puzzle).white_share
+    assert dense.puzzle.is_cryptic and deduce(dense.puzzle).solved
+    for backend in ("native", "cpsat"):
+        proof = prove_unique(dense.puzzle, backend=backend)
+        assert proof.verdict is Verdict.UNIQUE
+        assert proof.solutions[0] == dense.solution

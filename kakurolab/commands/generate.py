@@ -98,8 +98,6 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError("--logic-only and --allow-search exclude each other")
     if args.cryptic and args.logic_only:
         raise KakuroError("--logic-only applies to standard puzzles only")
-    if args.cryptic and args.white_goal is not None:
-        raise KakuroError("--white-goal applies to standard puzzles only")
     fmt = args.to or ("pe424" if args.cryptic else "kakuro")
     puzzles: list[Puzzle] = []
     seeds = range(args.seed, args.seed + args.count)
@@ -111,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 difficulty=args.difficulty,
                 symmetric=not args.asymmetric,
                 backend=args.backend,
+                white_goal=args.white_goal,
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
         else:

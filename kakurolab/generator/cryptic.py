@@ -135,11 +135,13 @@ def generate_cryptic(
     attempts: int = 20,
     pid: str | None = None,
     full_frame: bool = True,
+    white_goal: float | None = None,
 ) -> CrypticGenerated:
     """A square cryptic puzzle (the PE424 format holds square grids only) in the published
     look (half-turn symmetric unless ``symmetric`` is off), unique in grid and letters and
     solved by ``logic.deduce`` (an attempt deduction cannot finish is dropped); ``full_frame``
-    as in :func:`core.generate`."""
+    and ``white_goal`` as in :func:`core.generate` (the digit grid is whitened before its
+    clues become letters)."""
     last: KakuroError | None = None
     for attempt in range(attempts):
         base: Generated = generate(
@@ -151,6 +153,7 @@ def generate_cryptic(
             backend=backend,
             pid=pid or f"c{size}x{size}-s{seed}",
             full_frame=full_frame,
+            white_goal=white_goal,
         )
         rng = random.Random(derive_seed(seed, "cryptic", size, attempt))
         try:
