@@ -32,7 +32,8 @@ DIGIT_TRIES = 6
 
 MEND_STEPS = 3
 """How far mends reach, in run steps from the whitened cells: the merged runs (1), then
-also the runs crossing them (2), each in a pass of its own after the digits-only passes."""
+also the runs crossing them (2), and one step further (3), each reach in passes of its own
+after the digits-only passes (30x30 expert: a mend costs about 0.2 s, one in ten works)."""
 
 COMBOS = 400
 """Digit combinations weighed per candidate (two side-by-side pairs have up to 9^4)."""
@@ -42,8 +43,8 @@ Keeps = Callable[[Layout, dict[Cell, int]], bool]
 
 Mend = Callable[[Layout, dict[Cell, int], set[Cell]], "tuple[Layout, dict[Cell, int]] | None"]
 """``mend(grown, values, region)``: a grown grid that passes the gates with new digits in
-``region`` (the runs through the whitened cells, which ``values`` lacks) and perhaps
-repairs elsewhere, or None."""
+``region`` (cells around the whitened ones; ``values`` has no digits for those) and
+perhaps repairs elsewhere, or None."""
 
 
 def whiten(
@@ -141,10 +142,10 @@ def _digit_choices(
     runs = sorted({i for cell in cells for i in grown.runs_of[cell]})
     held: dict[int, int] = {}  # run -> mask of the digits it keeps
     for i in runs:
-        kept = [values[c] for c in grown.runs[i][1] if c not in cells]
-        if len(set(kept)) < len(kept):
+        others = [values[c] for c in grown.runs[i][1] if c not in cells]
+        if len(set(others)) < len(others):
             return
-        held[i] = sum(1 << (d - 1) for d in kept)
+        held[i] = sum(1 << (d - 1) for d in others)
     options = [
         [d for d in range(1, 10) if not any(held[i] >> (d - 1) & 1 for i in grown.runs_of[c])]
         for c in cells
