@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..combos import ALL_DIGITS, combos, digits_of, sum_range
 from ..model import Cell
-from .layout import Layout
+from .layout import Layout, within
 
 
 @lru_cache(maxsize=256)
@@ -250,17 +250,6 @@ fills that ran out had up to 2,759 of 2,773 dead ends at a single cell, rebuilt 
 neighbours, and at 60x60 three fills in 28 succeeded (20x20: 5 in 8)."""
 
 
-def _ball(layout: Layout, cell: Cell, radius: int) -> set[Cell]:
-    """The white cells within ``radius`` run steps of ``cell``."""
-    found, ring = {cell}, [cell]
-    for _ in range(radius):
-        ring = [
-            m for c in ring for i in layout.runs_of[c] for m in layout.runs[i][1] if m not in found
-        ]
-        found.update(ring)
-    return found
-
-
 def fill_grid(
     layout: Layout,
     rng: random.Random,
@@ -306,7 +295,7 @@ def fill_grid(
         if ESCALATE and again[cell] >= ESCALATE:
             # The same dead end keeps coming back: free a ball of cells around it, wider
             # each time, instead of rebuilding it from the same neighbours.
-            freed = _ball(layout, cell, 1 + again[cell] // ESCALATE)
+            freed = within(layout, [cell], 1 + again[cell] // ESCALATE)
             freed = {m for m in freed if m in board.values and m not in keep}
         else:
             freed = {

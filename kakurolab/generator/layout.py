@@ -89,6 +89,19 @@ def segments(whites: Iterable[Cell], nrows: int, ncols: int) -> list[tuple[Direc
     return found
 
 
+def within(layout: Layout, cells: Iterable[Cell], steps: int) -> set[Cell]:
+    """The white cells within ``steps`` run steps of ``cells`` (1: the cells of their runs):
+    the regions a stuck fill frees and a whitening's mend re-fills."""
+    found = set(cells)
+    ring = list(found)
+    for _ in range(steps):
+        ring = [
+            m for c in ring for i in layout.runs_of[c] for m in layout.runs[i][1] if m not in found
+        ]
+        found.update(ring)
+    return found
+
+
 def mirror(cell: Cell, nrows: int, ncols: int) -> Cell:
     """The partner of an interior cell under the half-turn of the interior (rows/cols >= 1)."""
     return nrows - cell[0], ncols - cell[1]

@@ -134,10 +134,19 @@ def look_table(
         ]
         columns.append((f"{size} {level} ({seeds} seeds)", [layout_stats(p) for p in made]))
     rows: list[Statistic] = [
-        ("white cells / interior area (median)", _median(lambda st: st.white_share, "{:.2f}")),
-        ("white cells / interior area (least)", _least(lambda st: st.white_share, "{:.2f}")),
-        ("share of runs with 2 cells (median)", _median(lambda st: st.two_cell_share, "{:.2f}")),
-        ("largest non-white region (median cells)", _median(lambda st: st.largest_black, "{:g}")),
+        (
+            "white cells / interior area (median)",
+            _over(statistics.median, lambda st: st.white_share, "{:.2f}"),
+        ),
+        ("white cells / interior area (least)", _over(min, lambda st: st.white_share, "{:.2f}")),
+        (
+            "share of runs with 2 cells (median)",
+            _over(statistics.median, lambda st: st.two_cell_share, "{:.2f}"),
+        ),
+        (
+            "largest non-white region (median cells)",
+            _over(statistics.median, lambda st: st.largest_black, "{:g}"),
+        ),
         ("half-turn symmetric layouts", _symmetric),
     ]
 
@@ -157,14 +166,11 @@ def _symmetric(stats: list[LayoutStats]) -> str:
     return f"{sum(st.symmetric for st in stats)} / {len(stats)}"
 
 
-def _median(get: Callable[[LayoutStats], float], fmt: str) -> Callable[[list[LayoutStats]], str]:
-    """The median of one statistic over a set of layouts, printed with ``fmt``."""
-    return lambda stats: fmt.format(statistics.median(get(st) for st in stats))
-
-
-def _least(get: Callable[[LayoutStats], float], fmt: str) -> Callable[[list[LayoutStats]], str]:
-    """The least value of one statistic over a set of layouts, printed with ``fmt``."""
-    return lambda stats: fmt.format(min(get(st) for st in stats))
+def _over(
+    reduce: Callable[[list[float]], float], get: Callable[[LayoutStats], float], fmt: str
+) -> Callable[[list[LayoutStats]], str]:
+    """One statistic over a set of layouts, reduced (median, least) and printed with ``fmt``."""
+    return lambda stats: fmt.format(reduce([get(st) for st in stats]))
 
 
 def _cases(text: str) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import islice, product
 
 from ..model import Cell
-from .layout import Layout, mirror, problems
+from .layout import Layout, mirror, problems, within
 
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
@@ -78,8 +78,10 @@ def whiten(
             for shape in candidates:
                 if len(layout.whites) >= goal * layout.interior:
                     return layout, values, kept
+                if shape & layout.whites:  # a shape whitened earlier in this pass overlaps
+                    continue
                 grown = Layout(nrows, ncols, layout.whites | shape, layout.full_frame)
-                if shape & layout.whites or problems(grown, max_run=max_run):
+                if problems(grown, max_run=max_run):
                     continue
                 trials = [
                     {**values, **digits}
@@ -87,21 +89,13 @@ def whiten(
                 ]
                 found = next(((grown, trial) for trial in trials if keeps(grown, trial)), None)
                 if found is None and steps and mend is not None:
-                    found = mend(grown, values, _around(grown, shape, steps))
+                    found = mend(grown, values, within(grown, shape, steps))
                 if found is not None and len(found[0].whites) > len(layout.whites):
                     layout, values = found
                     kept += 1
                     progress = True
             candidates = [shape for shape in candidates if not shape & layout.whites]
     return layout, values, kept
-
-
-def _around(grown: Layout, shape: frozenset[Cell], steps: int) -> set[Cell]:
-    """The cells within ``steps`` run steps of ``shape`` (1: its merged runs)."""
-    region: set[Cell] = set(shape)
-    for _ in range(steps):
-        region = {c for x in region for i in grown.runs_of[x] for c in grown.runs[i][1]}
-    return region
 
 
 def _shapes(layout: Layout, symmetric: bool) -> list[frozenset[Cell]]:
