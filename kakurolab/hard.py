@@ -77,7 +77,7 @@ class Family:
 
 def _large_unique(size: int, seed: int) -> Puzzle:
     made = generate(
-        size, size, "normal", seed=f"hard/{seed}", logic_only=False,
+        size, size, "normal", seed=f"hard/{seed}", logic_only=False, white_goal=None,
         pid=FAMILIES["large-unique"].member_id(size, seed),
     )
     return made.puzzle
@@ -85,7 +85,7 @@ def _large_unique(size: int, seed: int) -> Puzzle:
 
 def _ambiguous(size: int, seed: int) -> Puzzle:
     made = generate(
-        size, size, "expert", seed=f"hard-ambiguous/{seed}", logic_only=False,
+        size, size, "expert", seed=f"hard-ambiguous/{seed}", logic_only=False, white_goal=None,
         pid=FAMILIES["ambiguous"].member_id(size, seed),
     )
     return made.puzzle
@@ -124,7 +124,9 @@ def moved_clue(puzzle: Puzzle, rng: random.Random) -> tuple[int, int, int]:
 
 
 def _unsat(size: int, seed: int) -> Puzzle:
-    base = generate(size, size, "hard", seed=f"hard-unsat/{seed}", logic_only=False).puzzle
+    base = generate(
+        size, size, "hard", seed=f"hard-unsat/{seed}", logic_only=False, white_goal=None
+    ).puzzle
     return _near_miss(base, "unsat", size, seed)
 
 
@@ -147,7 +149,8 @@ def _near_miss(base: Puzzle, family: str, size: int, seed: int) -> Puzzle:
 
 def _cryptic(size: int, seed: int) -> Puzzle:
     made = generate_cryptic(
-        size, seed=f"hard/{seed}", pid=FAMILIES["cryptic"].member_id(size, seed)
+        size, seed=f"hard/{seed}", pid=FAMILIES["cryptic"].member_id(size, seed),
+        white_goal=None,
     )
     return made.puzzle
 

@@ -124,3 +124,20 @@ def test_layout_connectivity_matches_networkx():
         answers.add(expected)
     assert answers == {True, False}
     assert not connected(set())
+
+
+LOOK_27 = {"white_share": 0.70, "two_cell_share": 0.45, "largest_black": 9}
+"""Issue 27: interior white share at least 0.70 from 12x12 up, the other figures kept."""
+
+
+@pytest.mark.parametrize("size", ["12x12", "16x22", "20x20"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
+def test_bank_cells_from_12x12_up_have_the_published_white_share(size, level):
+    """Every bank cell from 12x12 up (what players get): median interior white share at
+    least 0.70 (generator 3.2 made 0.65-0.69), two-cell runs at most 0.45 (median), no black
+    area above 9 cells, every layout half-turn symmetric."""
+    stats = [layout_stats(b.puzzle) for b in bank.bases(size, level)]
+    assert statistics.median(s.white_share for s in stats) >= LOOK_27["white_share"]
+    assert statistics.median(s.two_cell_share for s in stats) <= LOOK_27["two_cell_share"]
+    assert max(s.largest_black for s in stats) <= LOOK_27["largest_black"]
+    assert all(s.symmetric for s in stats)

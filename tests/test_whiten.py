@@ -1,4 +1,5 @@
-"""Whitening a finished puzzle towards a white share (``generate(white_goal=)``, issue 27)."""
+"""Whitening a finished puzzle towards a white share (``generate(white_goal=)``, issue 27):
+on by default (``WHITE_GOAL``), off with ``white_goal=None`` / ``--white-goal off``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from _registries import require_backend
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import load
-from kakurolab.generator import generate, speed
+from kakurolab.generator import WHITE_GOAL, generate, speed
 from kakurolab.generator.cryptic import generate_cryptic
 from kakurolab.generator.difficulty import get_difficulty
 from kakurolab.generator.layout import Layout, problems, published_layout
@@ -20,7 +21,7 @@ from kakurolab.logic.grading import grade
 from kakurolab.shape import interior_whites, layout_stats
 from kakurolab.uniqueness import Verdict, prove_unique
 
-GOAL = 0.72
+GOAL = WHITE_GOAL
 
 
 @pytest.mark.parametrize(
@@ -35,8 +36,8 @@ GOAL = 0.72
 )
 def test_white_goal_whitens_and_keeps_every_gate(size, level, seed):
     require_backend("cpsat")
-    plain = generate(*size, level, seed=seed)
-    dense = generate(*size, level, seed=seed, white_goal=GOAL)
+    plain = generate(*size, level, seed=seed, white_goal=None)
+    dense = generate(*size, level, seed=seed)  # the default
     assert dense.stats.whitened > 0  # these seeds exercise the step
     before, after = interior_whites(plain.puzzle), interior_whites(dense.puzzle)
     assert (
@@ -60,11 +61,12 @@ def test_white_goal_whitens_and_keeps_every_gate(size, level, seed):
         proof = prove_unique(dense.puzzle, backend=backend)
         assert proof.verdict is Verdict.UNIQUE
         assert proof.solutions[0].values == dense.solution.values
-    assert dense.puzzle.meta["white_goal"] == GOAL and "white_goal" not in plain.puzzle.meta
+    # the default is not recorded; off is, so the meta alone makes the puzzle again
+    assert "white_goal" not in dense.puzzle.meta and plain.puzzle.meta["white_goal"] == "off"
 
 
 def test_a_goal_already_met_changes_nothing():
-    plain = generate(12, 12, "normal", seed=0)
+    plain = generate(12, 12, "normal", seed=0, white_goal=None)
     met = generate(12, 12, "normal", seed=0, white_goal=0.5)
     assert met.stats.whitened == 0
     assert met.puzzle.grid == plain.puzzle.grid and met.solution == plain.solution
@@ -94,28 +96,31 @@ def test_whitened_cells_never_repeat_a_digit_in_a_run():
     assert len(grown.whites) > len(layout.whites) and grown.whites <= set(digits)
 
 
-@pytest.mark.parametrize("goal", ["0", "1.5", "nan"])
+@pytest.mark.parametrize("goal", ["0", "1.5", "nan", "dense"])
 def test_a_goal_outside_the_unit_interval_is_a_one_line_error(goal, capsys):
-    with pytest.raises(KakuroError, match="white share goal"):
-        generate(8, 8, "normal", white_goal=float(goal))
+    if goal != "dense":
+        with pytest.raises(KakuroError, match="white share goal"):
+            generate(8, 8, "normal", white_goal=float(goal))
     assert main(["generate", "--size", "8x8", "--white-goal", goal]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kakuro: error:") and err.count("\n") == 1
 
 
-def test_cli_white_goal_writes_a_denser_puzzle(tmp_path):
-    plain, dense = tmp_path / "plain.txt", tmp_path / "dense.txt"
+def test_cli_whitens_by_default_and_off_turns_it_off(tmp_path):
+    plain, dense, named = tmp_path / "plain.txt", tmp_path / "dense.txt", tmp_path / "named.txt"
     args = ["generate", "--size", "16x22", "--difficulty", "normal", "--seed", "0"]
-    assert main([*args, "-o", str(plain)]) == 0
-    assert main([*args, "--white-goal", str(GOAL), "-o", str(dense)]) == 0
-    (a,), (b,) = load(plain), load(dense)
+    assert main([*args, "--white-goal", "off", "-o", str(plain)]) == 0
+    assert main([*args, "-o", str(dense)]) == 0
+    assert main([*args, "--white-goal", str(GOAL), "-o", str(named)]) == 0
+    (a,), (b,), (c,) = load(plain), load(dense), load(named)
     assert layout_stats(b).white_share > layout_stats(a).white_share
+    assert b.grid == c.grid and b.grid == generate(16, 22, "normal", seed=0).puzzle.grid
 
 
 def test_the_look_table_takes_cases_and_a_white_goal(capsys):
     args = ["--look", "--cases", "12x12:hard", "--seeds", "2"]
     tables = []
-    for extra in ([], ["--white-goal", str(GOAL)]):
+    for extra in (["--white-goal", "off"], []):
         assert speed.main([*args, *extra]) == 0
         tables.append(capsys.readouterr().out)
     assert all("12x12 hard (2 seeds)" in table for table in tables)
@@ -129,8 +134,8 @@ def test_the_look_table_takes_cases_and_a_white_goal(capsys):
 
 def test_cryptic_puzzles_can_be_whitened_too():
     require_backend("cpsat")
-    plain = generate_cryptic(10, seed=1)
-    dense = generate_cryptic(10, seed=1, white_goal=GOAL)
+    plain = generate_cryptic(10, seed=1, white_goal=None)
+    dense = generate_cryptic(10, seed=1)
     assert layout_stats(dense.puzzle).white_share > layout_stats(plain.puzzle).white_share
     assert dense.puzzle.is_cryptic and deduce(dense.puzzle).solved
     for backend in ("native", "cpsat"):

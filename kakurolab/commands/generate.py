@@ -19,9 +19,11 @@ from ..generator import (
     MAX_SIZE,
     MIN_SIZE,
     PRESETS,
+    WHITE_GOAL,
     generate,
     generate_cryptic,
     parse_size,
+    white_goal_arg,
 )
 from ..model import Puzzle
 from ._common import emit_json, progress
@@ -64,11 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--white-goal",
-        type=float,
-        metavar="SHARE",
+        default=str(WHITE_GOAL),
+        metavar="SHARE|off",
         help="whiten black cells of each finished puzzle (in mirror pairs, keeping it unique, "
         "solved by deduction and at its level) until its interior white share reaches SHARE "
-        "(published puzzles: about 0.73) or no cell can be whitened",
+        f"(default {WHITE_GOAL}; published puzzles: about 0.73) or no cell can be whitened; "
+        "off keeps the layout as drawn",
     )
     parser.add_argument("--backend", default="native", help="uniqueness solver (default native)")
     parser.add_argument(
@@ -98,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError("--logic-only and --allow-search exclude each other")
     if args.cryptic and args.logic_only:
         raise KakuroError("--logic-only applies to standard puzzles only")
+    white_goal = white_goal_arg(args.white_goal)
     fmt = args.to or ("pe424" if args.cryptic else "kakuro")
     puzzles: list[Puzzle] = []
     seeds = range(args.seed, args.seed + args.count)
@@ -109,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 difficulty=args.difficulty,
                 symmetric=not args.asymmetric,
                 backend=args.backend,
-                white_goal=args.white_goal,
+                white_goal=white_goal,
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
         else:
@@ -121,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                 symmetric=not args.asymmetric,
                 logic_only=not args.allow_search,
                 backend=args.backend,
-                white_goal=args.white_goal,
+                white_goal=white_goal,
             )
             puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))

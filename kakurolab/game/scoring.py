@@ -180,22 +180,22 @@ def _with_rank(line: Standing, rank: int) -> Standing:
 # --- target times --------------------------------------------------------------------------------
 
 TARGET_TIMES: dict[tuple[str, str], int] = {
-    ("8x8", "easy"): 420,
-    ("8x8", "normal"): 510,
-    ("8x8", "hard"): 720,
-    ("8x8", "expert"): 960,
-    ("10x10", "easy"): 750,
-    ("10x10", "normal"): 900,
-    ("10x10", "hard"): 1170,
-    ("10x10", "expert"): 1500,
-    ("12x12", "easy"): 1080,
-    ("12x12", "normal"): 1410,
-    ("12x12", "hard"): 2040,
-    ("12x12", "expert"): 2190,
-    ("16x22", "easy"): 2940,
-    ("16x22", "normal"): 3660,
-    ("16x22", "hard"): 5550,
-    ("16x22", "expert"): 5970,
+    ("8x8", "easy"): 480,
+    ("8x8", "normal"): 600,
+    ("8x8", "hard"): 780,
+    ("8x8", "expert"): 930,
+    ("10x10", "easy"): 840,
+    ("10x10", "normal"): 1050,
+    ("10x10", "hard"): 1500,
+    ("10x10", "expert"): 1620,
+    ("12x12", "easy"): 1260,
+    ("12x12", "normal"): 1560,
+    ("12x12", "hard"): 2160,
+    ("12x12", "expert"): 2310,
+    ("16x22", "easy"): 3360,
+    ("16x22", "normal"): 4290,
+    ("16x22", "hard"): 5850,
+    ("16x22", "expert"): 6600,
 }
 """Seconds, per (size, difficulty): the measured median solving estimate (see module doc);
 filled in from :func:`measure_target` (``python -m kakurolab.game.scoring`` prints it)."""

@@ -50,7 +50,13 @@ from .core import (
 )
 from .cryptic import generate_cryptic
 from .difficulty import DIFFICULTIES, mean_ambiguity
-from .records import GenerationLimits, GenerationSpec, GenerationStats
+from .records import (
+    WHITE_GOAL,
+    GenerationLimits,
+    GenerationSpec,
+    GenerationStats,
+    white_goal_arg,
+)
 from .transforms import Transform, transform_puzzle, transform_solution
 
 __all__ = [
@@ -60,6 +66,7 @@ __all__ = [
     "MAX_SIZE",
     "MIN_SIZE",
     "PRESETS",
+    "WHITE_GOAL",
     "Generated",
     "GenerationLimits",
     "GenerationSpec",
@@ -72,4 +79,5 @@ __all__ = [
     "parse_size",
     "transform_puzzle",
     "transform_solution",
+    "white_goal_arg",
 ]

@@ -37,11 +37,18 @@ from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
 from .layout import Layout, block_cascade, published_layout
-from .records import NODE_LIMIT, GenerationLimits, GenerationSpec, GenerationStats
+from .records import (
+    NODE_LIMIT,
+    WHITE_GOAL,
+    GenerationLimits,
+    GenerationSpec,
+    GenerationStats,
+    check_white_goal,
+)
 from .region_search import LayoutPropagators, ball
 from .whiten import whiten
 
-GENERATOR_VERSION = "3.2"
+GENERATOR_VERSION = "3.3"
 """Bumped whenever the same seed would give a different puzzle."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -183,7 +190,7 @@ def generate(
     timeout: float | None = None,
     pid: str | None = None,
     full_frame: bool = True,
-    white_goal: float | None = None,
+    white_goal: float | None = WHITE_GOAL,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -204,10 +211,10 @@ def generate(
     blocks.  Turning it off gives a seed the same puzzle as with it whenever that puzzle
     used the full grid and no layout was dropped on the way.
 
-    ``white_goal`` (an interior white share, e.g. 0.72) whitens black cells of the finished
-    puzzle in mirror pairs while it passes every gate again, until that share is reached
-    or no cell can be whitened (:mod:`.whiten`); the puzzle before that step is the one
-    the seed gives without it.
+    ``white_goal`` (an interior white share, default ``WHITE_GOAL`` = 0.72, the published
+    look) whitens black cells of the finished puzzle in mirror pairs while it passes every
+    gate again, until that share is reached or no cell can be whitened (:mod:`.whiten`);
+    the puzzle before that step is the one the seed gives with ``white_goal=None``.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     spec = GenerationSpec(
@@ -223,8 +230,7 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
     problem = size_problem(spec.nrows, spec.ncols)
     if problem:
         raise KakuroError(f"size {spec.size}: {problem}")
-    if spec.white_goal is not None and not 0 < spec.white_goal <= 1:
-        raise KakuroError(f"white share goal must be in (0, 1], got {spec.white_goal}")
+    check_white_goal(spec.white_goal)
     level = spec.level
     rng = random.Random(
         derive_seed(spec.seed, spec.size, level.name, spec.symmetric, spec.logic_only)
@@ -292,8 +298,8 @@ def _meta(spec: GenerationSpec) -> dict[str, Any]:
     }
     if not spec.full_frame:  # the default is not recorded
         meta["full_frame"] = False
-    if spec.white_goal is not None:
-        meta["white_goal"] = spec.white_goal
+    if spec.white_goal != WHITE_GOAL:  # nor is this default
+        meta["white_goal"] = "off" if spec.white_goal is None else spec.white_goal
     return meta
 
 

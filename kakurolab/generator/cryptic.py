@@ -23,7 +23,7 @@ from ..uniqueness import count
 from .clues import from_clues
 from .core import Generated, derive_seed, generate
 from .layout import Layout
-from .records import NODE_LIMIT, GenerationLimits
+from .records import NODE_LIMIT, WHITE_GOAL, GenerationLimits
 
 
 @dataclass
@@ -135,7 +135,7 @@ def generate_cryptic(
     attempts: int = 20,
     pid: str | None = None,
     full_frame: bool = True,
-    white_goal: float | None = None,
+    white_goal: float | None = WHITE_GOAL,
 ) -> CrypticGenerated:
     """A square cryptic puzzle (the PE424 format holds square grids only) in the published
     look (half-turn symmetric unless ``symmetric`` is off), unique in grid and letters and

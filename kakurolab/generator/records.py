@@ -7,12 +7,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..backends import Backend
+from ..errors import KakuroError
 from .difficulty import Difficulty
 
 NODE_LIMIT = 30_000
 """Search nodes one uniqueness check may expand (native backend: per region) before it counts
 as undecided.  Typical checks need well under 200 nodes; a node costs 0.1-0.2 ms here, so the
 budget is a few seconds at most and, unlike a timeout, the same on any machine."""
+
+WHITE_GOAL = 0.72
+"""The interior white share a finished puzzle is whitened towards by default (``whiten``):
+published puzzles sit near 0.73 (janko.at's median), while layouts drawn that dense from the
+start make large grids many times slower to fill.  ``None`` turns whitening off."""
+
+
+def white_goal_arg(text: str) -> float | None:
+    """A white share goal as the command lines take it: a number in (0, 1], or ``off``."""
+    if text.strip().lower() in ("off", "none"):
+        return None
+    try:
+        goal = float(text)
+    except ValueError:
+        message = f"white share goal must be a number in (0, 1] or off, got {text!r}"
+        raise KakuroError(message) from None
+    check_white_goal(goal)
+    return goal
+
+
+def check_white_goal(goal: float | None) -> None:
+    """Refuse a goal outside (0, 1] before any work is spent on it."""
+    if goal is not None and not 0 < goal <= 1:
+        raise KakuroError(f"white share goal must be in (0, 1], got {goal}")
 
 
 @dataclass(frozen=True)
@@ -31,7 +56,7 @@ class GenerationSpec:
     logic_only: bool = True
     full_frame: bool = True
     pid: str | None = None
-    white_goal: float | None = None
+    white_goal: float | None = WHITE_GOAL
     """Interior white share to whiten a finished puzzle towards (``whiten``; None: leave it)."""
 
     @property

@@ -19,6 +19,7 @@ from ..formats import dumps
 from ..model import Puzzle
 from .core import GENERATOR_VERSION, generate
 from .cryptic import generate_cryptic
+from .records import WHITE_GOAL
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "generated"
 MANIFEST = DATA / "manifest.json"
@@ -86,6 +87,7 @@ def build(out: Path = DATA, kinds: tuple[str, ...] = ("standard", "cryptic")) ->
                         "symmetric": True,
                         "logic_only": True,
                         "full_frame": True,
+                        "white_goal": WHITE_GOAL,
                         "max_layouts": MAX_LAYOUTS,
                         "backend": "native",
                     },
@@ -111,7 +113,12 @@ def build(out: Path = DATA, kinds: tuple[str, ...] = ("standard", "cryptic")) ->
                 "difficulty": "hard",
                 "seeds": seeds,
                 "answers": answers,
-                "params": {"backend": "native", "full_frame": True, "symmetric": True},
+                "params": {
+                    "backend": "native",
+                    "full_frame": True,
+                    "symmetric": True,
+                    "white_goal": WHITE_GOAL,
+                },
             }
         )
         print(name, flush=True)

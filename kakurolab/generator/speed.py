@@ -18,8 +18,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..errors import KakuroError
 from ..tables import Column, Table
 from .core import generate
+from .records import WHITE_GOAL, white_goal_arg
 
 if TYPE_CHECKING:
     from ..shape import LayoutStats
@@ -59,7 +61,7 @@ def bench_generate(
     difficulty: str = "normal",
     seeds: int = 5,
     backend: str = "native",
-    white_goal: float | None = None,
+    white_goal: float | None = WHITE_GOAL,
 ) -> list[dict[str, Any]]:
     """One row per size: median, min and max seconds over ``seeds`` seeds, and the target
     (``white_goal``: as ``generate``'s, whitening included in the time)."""
@@ -115,7 +117,7 @@ LOOK_CASES: tuple[tuple[str, str], ...] = (
 def look_table(
     cases: Sequence[tuple[str, str]] = LOOK_CASES,
     seeds: int = 5,
-    white_goal: float | None = None,
+    white_goal: float | None = WHITE_GOAL,
 ) -> str:
     """The layout statistics table (``kakurolab.shape``) of freshly generated sets next to
     the janko dev set, as markdown: medians (and the least white share), and how many
@@ -178,6 +180,13 @@ def _cases(text: str) -> list[tuple[str, str]]:
     return [(size, level) for size, _, level in (item.partition(":") for item in text.split(","))]
 
 
+def _white_goal(text: str) -> float | None:
+    try:
+        return white_goal_arg(text)
+    except KakuroError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="12x12,16x22,20x20,30x30")
@@ -193,7 +202,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the --look table's columns, SIZE:LEVEL,... (default: the issue's four)",
     )
     parser.add_argument(
-        "--white-goal", type=float, metavar="SHARE", help="whiten each puzzle (generate's)"
+        "--white-goal",
+        type=_white_goal,
+        default=WHITE_GOAL,
+        metavar="SHARE|off",
+        help=f"whiten each puzzle towards SHARE, as generate does (default {WHITE_GOAL})",
     )
     args = parser.parse_args(argv)
     if args.look:
