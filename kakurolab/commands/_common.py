@@ -14,10 +14,12 @@ import argparse
 import json
 import math
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from ..errors import KakuroError, PuzzleError
 from ..fileio import OutputError
@@ -224,6 +226,49 @@ def emit_json(obj: dict[str, Any]) -> None:
 def solution_rows(puzzle: Puzzle, solution: Solution | None) -> list[str] | None:
     """Rows of digits, blocks and clue cells as ``-`` (the JSON ``solution`` field)."""
     return None if solution is None else [row.replace(".", "0") for row in solution.rows(puzzle)]
+
+
+@contextmanager
+def live_status(
+    desc: str,
+    read: Callable[[], str],
+    *,
+    enabled: bool | None = None,
+    interval: float = 0.5,
+    position: int = 0,
+    file: IO[str] | None = None,
+) -> Iterator[None]:
+    """A status line for one long piece of work: the elapsed time and ``read()``, refreshed
+    every ``interval`` seconds by a helper thread (a 60x60 generation takes minutes and says
+    nothing otherwise).  ``enabled`` None shows it on a terminal only."""
+    from tqdm import tqdm
+
+    bar = tqdm(
+        total=None,
+        desc=desc,
+        file=file or sys.stderr,
+        leave=False,
+        disable=None if enabled is None else not enabled,
+        position=position,
+        bar_format="{desc}: {elapsed}{postfix}",
+    )
+    if bar.disable:
+        yield
+        return
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(interval):
+            bar.set_postfix_str(read())
+
+    ticker = threading.Thread(target=tick, name="live-status", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticker.join()
+        bar.close()
 
 
 def progress(

@@ -20,13 +20,14 @@ from ..generator import (
     MIN_SIZE,
     PRESETS,
     WHITE_GOAL,
+    GenerationStats,
     generate,
     generate_cryptic,
     parse_size,
     white_goal_arg,
 )
 from ..model import Puzzle
-from ._common import emit_json, progress
+from ._common import emit_json, live_status, progress
 from ._output import check_writable, renamed, write_text, written
 
 
@@ -117,16 +118,23 @@ def run(args: argparse.Namespace) -> int:
             )
             puzzle, solution, stats = made.puzzle, made.solution, made.stats
         else:
-            got = generate(
-                nrows,
-                ncols,
-                args.difficulty,
-                seed=seed,
-                symmetric=not args.asymmetric,
-                logic_only=not args.allow_search,
-                backend=args.backend,
-                white_goal=white_goal,
-            )
+            live = GenerationStats()
+            with live_status(
+                f"{nrows}x{ncols} {args.difficulty} seed {seed}",
+                live.status,
+                position=int(args.count > 1),
+            ):
+                got = generate(
+                    nrows,
+                    ncols,
+                    args.difficulty,
+                    seed=seed,
+                    symmetric=not args.asymmetric,
+                    logic_only=not args.allow_search,
+                    backend=args.backend,
+                    white_goal=white_goal,
+                    stats=live,
+                )
             puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))
         if args.json:

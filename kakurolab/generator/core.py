@@ -191,6 +191,7 @@ def generate(
     pid: str | None = None,
     full_frame: bool = True,
     white_goal: float | None = WHITE_GOAL,
+    stats: GenerationStats | None = None,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -215,17 +216,25 @@ def generate(
     look) whitens black cells of the finished puzzle in mirror pairs while it passes every
     gate again, until that share is reached or no cell can be whitened (:mod:`.whiten`);
     the puzzle before that step is the one the seed gives with ``white_goal=None``.
+
+    ``stats`` (a fresh ``GenerationStats``) is filled as the work goes, so another thread
+    can show progress (``GenerationStats.status``); the result carries the same object.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     spec = GenerationSpec(
         nrows, ncols, level, seed, symmetric, logic_only, full_frame, pid, white_goal
     )
     limits = GenerationLimits(backend, max_repairs, max_layouts, node_limit, timeout)
-    return generate_spec(spec, limits)
+    return generate_spec(spec, limits, stats)
 
 
-def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) -> Generated:
-    """:func:`generate` from its records (``limits`` default: ``GenerationLimits()``)."""
+def generate_spec(
+    spec: GenerationSpec,
+    limits: GenerationLimits | None = None,
+    stats: GenerationStats | None = None,
+) -> Generated:
+    """:func:`generate` from its records (``limits`` default: ``GenerationLimits()``;
+    ``stats`` as there)."""
     limits = limits or GenerationLimits()
     problem = size_problem(spec.nrows, spec.ncols)
     if problem:
@@ -236,7 +245,7 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
         derive_seed(spec.seed, spec.size, level.name, spec.symmetric, spec.logic_only)
     )
     check = uniqueness_check(limits, spec.logic_only)
-    stats = GenerationStats()
+    stats = GenerationStats() if stats is None else stats
     start = time.perf_counter()
     max_run = min(level.max_run, spec.nrows - 1, spec.ncols - 1, MAX_RUN)
     for _ in range(limits.max_layouts):
@@ -259,6 +268,7 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
             layout, first = shaped
         budget = limits.repair_budget(len(layout.whites))
         for _ in range(6):
+            stats.stage = "fill"
             values = first or fill_grid(layout, rng, allows=level.allows, weight=level.weight)
             first = None
             stats.fills += 1
@@ -272,6 +282,7 @@ def generate_spec(spec: GenerationSpec, limits: GenerationLimits | None = None) 
                 continue
             layout, values, result = found
             if spec.white_goal is not None:
+                stats.stage = "whiten"
                 layout, values, result = _denser(
                     layout, values, result, spec, spec.white_goal, rng, check, stats, max_run
                 )
@@ -328,6 +339,7 @@ def _denser(
         if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, probe):
             return False
         final = verdict.search
+        stats.whitened += 1  # live, for progress; whiten's own count is the record
         return True
 
     def mend(
@@ -341,6 +353,7 @@ def _denser(
         if found is None:
             return None
         final = found[2]
+        stats.whitened += 1
         return found[0], found[1]
 
     layout, values, stats.whitened = whiten(
@@ -402,6 +415,7 @@ def _make_unique(
     grids = LayoutPropagators()  # the look-ahead's propagators
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
+        stats.stage = "repair"
         puzzle = build_puzzle(layout, values)
         verdict = check.check(layout, puzzle, values, stats)
         stats.solves += 1
@@ -416,7 +430,7 @@ def _make_unique(
         # Keep the best grid seen (fewest open cells): a repair that leaves much more to
         # repair is undone, and the next repair of the best grid's spots is drawn instead
         # (spots heat up meanwhile, so the repairs there widen).
-        open_cells = verdict.left_open
+        open_cells = stats.open_cells = verdict.left_open
         stalled += 1
         if best is None or open_cells < best[0]:
             stalled = 0

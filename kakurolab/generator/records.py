@@ -117,6 +117,22 @@ class GenerationStats:
     seconds: float | None = None
     mean_ambiguity: float | None = None
     search: dict[str, Any] = field(default_factory=dict)
+    stage: str = ""
+    """What the generation is doing now (``fill``, ``repair``, ``whiten``), and below the
+    cells its last uniqueness check left open: a large grid takes minutes, so a caller may
+    read them from another thread to show progress (neither is in ``as_dict``)."""
+    open_cells: int | None = None
+
+    def status(self) -> str:
+        """One line for a progress display: the stage and the counters that move in it."""
+        parts = [f"layout {self.layouts}", f"fill {self.fills}", f"{self.repairs} repairs"]
+        if self.open_cells is not None and self.stage == "repair":
+            parts.append(f"{self.open_cells} cells open")
+        if self.blocks:
+            parts.append(f"{self.blocks} blocks")
+        if self.stage == "whiten":
+            parts.append(f"whitening: {self.whitened} kept")
+        return ", ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
         """The counters under their names, as ``kakuro generate --json`` prints them."""
