@@ -14,7 +14,7 @@ from kakurolab.formats import load
 from kakurolab.generator import WHITE_GOAL, generate, speed
 from kakurolab.generator.cryptic import generate_cryptic
 from kakurolab.generator.difficulty import get_difficulty
-from kakurolab.generator.layout import Layout, problems, published_layout
+from kakurolab.generator.layout import Layout, problems, published_layout, runs_fit
 from kakurolab.generator.whiten import whiten
 from kakurolab.logic import deduce
 from kakurolab.logic.grading import grade
@@ -142,3 +142,17 @@ def test_cryptic_puzzles_can_be_whitened_too():
         proof = prove_unique(dense.puzzle, backend=backend)
         assert proof.verdict is Verdict.UNIQUE
         assert proof.solutions[0] == dense.solution
+
+
+def test_runs_fit_agrees_with_the_runs_of_the_grown_layout():
+    """The whitening's quick refusal measures the same runs ``problems`` would: for random
+    layouts and random added cells, it accepts exactly when every run through them fits."""
+    rng = random.Random(5)
+    for trial in range(200):
+        layout = published_layout(12, 12, rng, max_run=7)
+        blacks = [(r, c) for r in range(1, 12) for c in range(1, 12) if (r, c) not in layout.whites]
+        shape = frozenset(rng.sample(blacks, rng.randint(1, 3)))
+        grown = Layout(12, 12, layout.whites | shape)
+        through = [cells for _, cells in grown.runs if set(cells) & shape]
+        expected = all(2 <= len(cells) <= 7 for cells in through)
+        assert runs_fit(grown.whites, shape, 7) is expected, (trial, sorted(shape))

@@ -102,6 +102,24 @@ def within(layout: Layout, cells: Iterable[Cell], steps: int) -> set[Cell]:
     return found
 
 
+def runs_fit(whites: frozenset[Cell], cells: Iterable[Cell], max_run: int) -> bool:
+    """Whether every run of ``whites`` through ``cells`` has 2 to ``max_run`` cells, found by
+    walking from each cell: a whitening changes only those runs, so most candidates
+    :func:`problems` would refuse for a run length are refused without building the whole
+    grid's runs."""
+    for r, c in cells:
+        for dr, dc in ((0, 1), (1, 0)):
+            length = 1
+            for sign in (1, -1):
+                rr, cc = r + sign * dr, c + sign * dc
+                while (rr, cc) in whites:
+                    length += 1
+                    rr, cc = rr + sign * dr, cc + sign * dc
+            if not 2 <= length <= max_run:
+                return False
+    return True
+
+
 def mirror(cell: Cell, nrows: int, ncols: int) -> Cell:
     """The partner of an interior cell under the half-turn of the interior (rows/cols >= 1)."""
     return nrows - cell[0], ncols - cell[1]

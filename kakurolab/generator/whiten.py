@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import islice, product
 
 from ..model import Cell
-from .layout import Layout, mirror, problems, within
+from .layout import Layout, mirror, problems, runs_fit, within
 
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
@@ -80,6 +80,8 @@ def whiten(
                     return layout, values, kept
                 if shape & layout.whites:  # a shape whitened earlier in this pass overlaps
                     continue
+                if not runs_fit(layout.whites | shape, shape, max_run):
+                    continue  # most candidates: found without building the grown runs
                 grown = Layout(nrows, ncols, layout.whites | shape, layout.full_frame)
                 if problems(grown, max_run=max_run):
                     continue
