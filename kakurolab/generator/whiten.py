@@ -80,9 +80,10 @@ def whiten(
                     return layout, values, kept
                 if shape & layout.whites:  # a shape whitened earlier in this pass overlaps
                     continue
-                if not runs_fit(layout.whites | shape, shape, max_run):
+                whites = layout.whites | shape
+                if not runs_fit(whites, shape, max_run):
                     continue  # most candidates: found without building the grown runs
-                grown = Layout(nrows, ncols, layout.whites | shape, layout.full_frame)
+                grown = Layout(nrows, ncols, whites, layout.full_frame)
                 if problems(grown, max_run=max_run):
                     continue
                 trials = [
