@@ -19,6 +19,7 @@ from functools import lru_cache
 from itertools import islice, permutations, product
 from typing import Any
 
+from . import deadline as deadlines
 from .backends import Backend, Result, Status, get_backend
 from .check import problem_message, structure_problems, white_components
 from .deadline import EncodingTimeout
@@ -188,7 +189,8 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
             if limit is not None and len(solutions) >= limit:
                 break
             session.block(solution)
-        stats = session.stats()
+        with deadlines.deadline(deadline):  # size figures that would overrun are left out
+            stats = session.stats()
     if solutions:
         status = Status.SAT
     total = time.perf_counter() - start

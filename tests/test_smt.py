@@ -224,6 +224,50 @@ def test_stats_report_search_effort(spec: str, pe424_puzzles) -> None:
     assert {"conflicts", "decisions", "checks", "variables", "assertions"} <= set(result.stats)
 
 
+def _z3py_size(assertions) -> tuple[int, int]:
+    """The reference walk through z3py's own objects (slow, plain)."""
+    import z3
+
+    seen: set[int] = set()
+    consts: set[int] = set()
+    stack = list(assertions)
+    while stack:
+        term = stack.pop()
+        if term.get_id() in seen:
+            continue
+        seen.add(term.get_id())
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            consts.add(term.get_id())
+        stack.extend(term.children())
+    return len(consts), len(seen)
+
+
+@pytest.mark.parametrize("spec", DEFAULT_LOGIC_SPECS)
+@pytest.mark.parametrize("case", ["square-unique", "latin3", "cryptic-two-letter"])
+def test_size_figures_match_a_walk_through_z3py(spec: str, case: str) -> None:
+    """The encoding's size (read through z3's C API) is what z3py's objects show, and its
+    variables are the white cells plus, for a cryptic puzzle, the ten letters."""
+    puzzle = HAND_MADE[case][0]
+    encoding = encode(puzzle, parse_spec(spec))
+    stats = encoding.stats()
+    assert (stats["variables"], stats["terms"]) == _z3py_size(encoding.assertions)
+    letters = 10 if puzzle.is_cryptic else 0
+    assert stats["variables"] >= len(puzzle.whites) + letters
+
+
+def test_size_figures_are_left_out_past_the_deadline() -> None:
+    """Counting terms walks the whole formula (0.3 s on 8,780 cells) after solving: past the
+    deadline the figures are left out rather than overrunning it, and counted later."""
+    import time
+
+    from kakurolab import deadline
+
+    encoding = encode(HAND_MADE["latin3"][0], parse_spec("smt=bv"))
+    with deadline.deadline(time.perf_counter() - 1.0):
+        assert set(encoding.stats()) == {"assertions"}
+    assert {"variables", "terms"} <= set(encoding.stats())
+
+
 def test_timeout_gives_unknown(janko_puzzles) -> None:
     biggest = max(janko_puzzles, key=lambda p: len(p.whites))
     result = solve(biggest, backend=_z3("smt=lia"), timeout=0.001)

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import z3
 from z3.z3types import Ast
 
+from ... import deadline as deadlines
 from ...errors import KakuroError, UnknownNameError
 from ...model import LETTERS, Cell, Clue, Puzzle, Solution
 from ..base import Encoding, Part
@@ -209,6 +210,8 @@ class SmtEncoding(Encoding):
         self.status = spec.get("status", "unknown")
         self.declared_logic = logic
         """The logic the exported file declares (see ``DECLARES``)."""
+        self._counted: tuple[int, int] | None = None
+        """(variables, terms) once counted (see :meth:`stats`)."""
         if spec.get("declare", DECLARES[0]) == "standard" and logic not in STANDARD_LOGICS:
             own = LOGICS_OF.get(spec.name("smt"), ())
             self.declared_logic = next(x for x in (*own, "ALL") if x in STANDARD_LOGICS)
@@ -221,8 +224,14 @@ class SmtEncoding(Encoding):
         return self.formula.blocking_clause(solution)
 
     def stats(self) -> dict[str, int]:
-        variables, terms = _size(self.assertions)
-        return {"variables": variables, "assertions": len(self.assertions), "terms": terms}
+        """Size figures; ``variables`` and ``terms`` are left out when the current deadline
+        passes before the walk that counts them ends (a timeout bounds the whole call)."""
+        if self._counted is None:
+            self._counted = _size(self.assertions)
+        counts = {"assertions": len(self.assertions)}
+        if self._counted is not None:
+            counts["variables"], counts["terms"] = self._counted
+        return counts
 
     def to_text(self, status: str | None = None) -> str:
         """SMT-LIB2 for any solver that reads it (z3 reads every encoding; ``pb`` writes z3's
@@ -257,21 +266,39 @@ class SmtEncoding(Encoding):
         return "\n".join(lines) + "\n"
 
 
-def _size(assertions: Sequence[Any]) -> tuple[int, int]:
-    """Uninterpreted constants and distinct terms (shared subterms counted once)."""
+def _size(assertions: Sequence[Any]) -> tuple[int, int] | None:
+    """Uninterpreted constants and distinct terms (shared subterms counted once), or None
+    when the current deadline passes first.
+
+    Walks z3's C API rather than z3py's ``children()``, which wraps every argument in a
+    reference-counted object: 4.5x faster (0.30 s against 1.34 s on 8,780 cells).  The walk
+    runs when a session's statistics are read, after solving; it checks the deadline so
+    that a timed-out solve does not spend that time past its limit."""
+    exprs = [a for a in assertions if z3.is_expr(a)]
+    if not exprs:
+        return 0, 0
+    ctx = exprs[0].ctx.ref()
+    api = z3.z3core
     seen: set[int] = set()
-    consts: set[int] = set()
-    stack = [a for a in assertions if z3.is_expr(a)]
+    consts = 0
+    stack = [a.as_ast() for a in exprs]
     while stack:
+        if len(seen) % 4096 == 0 and deadlines.passed():
+            return None
         term = stack.pop()
-        key = term.get_id()
+        key = api.Z3_get_ast_id(ctx, term)
         if key in seen:
             continue
         seen.add(key)
-        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            consts.add(key)
-        stack.extend(term.children())
-    return len(consts), len(seen)
+        if api.Z3_get_ast_kind(ctx, term) != z3.Z3_APP_AST:
+            continue
+        app = api.Z3_to_app(ctx, term)
+        width = api.Z3_get_app_num_args(ctx, app)
+        if width:
+            stack.extend(api.Z3_get_app_arg(ctx, app, i) for i in range(width))
+        elif api.Z3_get_decl_kind(ctx, api.Z3_get_app_decl(ctx, app)) == z3.Z3_OP_UNINTERPRETED:
+            consts += 1
+    return consts, len(seen)
 
 
 def check_logic(logic: str, allowed: Sequence[str]) -> str:
