@@ -116,6 +116,30 @@ def largest_black_region(nrows: int, ncols: int, whites: frozenset[Cell]) -> int
     return max(map(len, pieces(black)), default=0)
 
 
+def black_area_through(
+    nrows: int, ncols: int, whites: frozenset[Cell], cells: Collection[Cell], cap: int
+) -> int:
+    """The largest 4-connected group of interior non-white cells holding one of ``cells``,
+    counted until it passes ``cap``: whether a block just placed at ``cells`` made a black
+    area larger than ``cap``, found around it (the other areas are as they were)."""
+    seen: set[Cell] = set()
+    largest = 0
+    for start in cells:
+        if start in seen or start in whites:
+            continue
+        seen.add(start)
+        todo, size = [start], 1
+        while todo and size <= cap:
+            r, c = todo.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb not in seen and 0 < nb[0] < nrows and 0 < nb[1] < ncols and nb not in whites:
+                    seen.add(nb)
+                    todo.append(nb)
+                    size += 1
+        largest = max(largest, size)
+    return largest
+
+
 def is_half_turn_symmetric(nrows: int, ncols: int, whites: frozenset[Cell]) -> bool:
     """Whether turning the interior by 180 degrees maps the white cells onto themselves."""
     return all((nrows - r, ncols - c) in whites for r, c in whites)

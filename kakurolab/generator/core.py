@@ -31,7 +31,7 @@ from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
 from ..model import Cell, Puzzle, Solution
-from ..shape import largest_black_region
+from ..shape import black_area_through
 from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
@@ -720,7 +720,10 @@ def _block_one(
         if found is None:
             continue
         smaller, removed = found
-        if largest_black_region(smaller.nrows, smaller.ncols, smaller.whites) > MAX_BLACK_AREA:
+        # Only the area through the new blocks can have grown (the others are the layout's).
+        nrows, ncols = layout.nrows, layout.ncols
+        area = black_area_through(nrows, ncols, smaller.whites, removed, MAX_BLACK_AREA)
+        if max(layout.largest_black, area) > MAX_BLACK_AREA:
             continue  # a solid black area: the look of an unpublished puzzle
         rest = {c: d for c, d in values.items() if c not in removed}
         bad = [

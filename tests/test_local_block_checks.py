@@ -1,0 +1,117 @@
+"""The blocking repair's local checks give the whole-grid answers (generator speed, issue 27).
+
+``block_cascade`` decides whether a layout with a few more blocks is still valid by looking
+around the new blocks, and ``_block_one`` measures only the black area through them; both
+must agree with the whole-grid functions (``problems``, ``largest_black_region``) on every
+candidate, valid or not, including blocks that cut the layout apart or leave a one-cell run.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kakurolab.generator.layout import (
+    Layout,
+    block_cascade,
+    fine_after_blocking,
+    mirror,
+    problems,
+    published_layout,
+)
+from kakurolab.model import Cell
+from kakurolab.shape import black_area_through, largest_black_region
+
+
+def _layouts() -> list[tuple[Layout, bool]]:
+    rng = random.Random(5)
+    found = []
+    for size, symmetric, frame in ((8, True, True), (12, False, False), (16, True, True)):
+        for _ in range(3):
+            layout = published_layout(size, size, rng, symmetric=symmetric, full_frame=frame)
+            found.append((layout, symmetric))
+    return found
+
+
+LAYOUTS = _layouts()
+
+
+def _removals(layout: Layout, rng: random.Random) -> list[set[Cell]]:
+    """Single cells, mirror pairs, side-by-side pairs and random handfuls of white cells."""
+    whites = sorted(layout.whites)
+    found = [{cell} for cell in whites]
+    found += [{cell, mirror(cell, layout.nrows, layout.ncols)} & layout.whites for cell in whites]
+    found += [{(r, c), (r, c + 1)} for r, c in whites if (r, c + 1) in layout.whites]
+    found += [set(rng.sample(whites, k)) for k in (3, 6, 12) for _ in range(40)]
+    found.append(set(whites))
+    return found
+
+
+@pytest.mark.parametrize(("layout", "symmetric"), LAYOUTS)
+def test_the_local_check_after_blocking_agrees_with_the_whole_grid(
+    layout: Layout, symmetric: bool
+) -> None:
+    max_run = max(len(cells) for _, cells in layout.runs)
+    assert layout.fine(max_run)
+    answers = set()
+    for removed in _removals(layout, random.Random(len(layout.whites))):
+        smaller = layout.blocked_with(layout.whites - removed)
+        whole = not problems(smaller, max_run=max_run)
+        assert fine_after_blocking(layout, smaller, removed) == whole, sorted(removed)
+        answers.add(whole)
+    assert answers == {True, False}
+
+
+@pytest.mark.parametrize(("layout", "symmetric"), LAYOUTS)
+def test_block_cascade_keeps_only_valid_layouts(layout: Layout, symmetric: bool) -> None:
+    max_run = max(len(cells) for _, cells in layout.runs)
+    kept = 0
+    for cell in sorted(layout.whites):
+        found = block_cascade(layout, cell, max_run=max_run, symmetric=symmetric)
+        if found is not None:
+            smaller, removed = found
+            assert smaller.whites == layout.whites - removed
+            assert not problems(smaller, max_run=max_run)
+            kept += 1
+    assert kept
+
+
+@pytest.mark.parametrize(("layout", "symmetric"), LAYOUTS)
+def test_the_black_area_through_new_blocks_matches_the_whole_grid(
+    layout: Layout, symmetric: bool
+) -> None:
+    rng = random.Random(len(layout.whites))
+    cap = 8
+    for _ in range(60):
+        removed = set(rng.sample(sorted(layout.whites), rng.choice((1, 2, 4, 8))))
+        whites = layout.whites - removed
+        whole = largest_black_region(layout.nrows, layout.ncols, whites)
+        local = max(
+            layout.largest_black,
+            black_area_through(layout.nrows, layout.ncols, whites, removed, cap),
+        )
+        assert (local > cap) == (whole > cap)
+        if whole <= cap:
+            assert local == whole
+
+
+L_SHAPE = frozenset({(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 2), (3, 3)})
+
+
+@pytest.mark.parametrize(
+    ("layout", "removed", "problem"),
+    [
+        # the two cells below a 2x3 block: what is left is a closed white rectangle
+        (Layout(4, 4, L_SHAPE), {(3, 2), (3, 3)}, "closed off"),
+        # the last row of a full-frame layout: the rest is fine, but that row is blank
+        (Layout(5, 4, L_SHAPE | {(4, 2), (4, 3)}, True), {(4, 2), (4, 3)}, "row 5 has no white"),
+    ],
+)
+def test_the_local_check_sees_closed_rectangles_and_blank_lines(
+    layout: Layout, removed: set[Cell], problem: str
+) -> None:
+    assert layout.fine()
+    smaller = layout.blocked_with(layout.whites - removed)
+    assert [p for p in problems(smaller) if problem in p] == problems(smaller)
+    assert not fine_after_blocking(layout, smaller, removed)
