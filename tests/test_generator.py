@@ -276,7 +276,7 @@ def test_the_two_uniqueness_checks_agree():
     outcomes = []
     for puzzle, values in _region_cases():
         layout = Layout.of(puzzle)
-        verdicts = [c.check(layout, puzzle, values, GenerationStats()) for c in [regions, *wholes]]
+        verdicts = [c.check(layout, values, GenerationStats()) for c in [regions, *wholes]]
         unique = verdicts[0].search is not None
         assert [v.search is not None for v in verdicts] == [unique] * len(verdicts)
         for verdict in verdicts:

@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 from ..backends import Backend
 from ..errors import KakuroError
-from ..model import Cell, Puzzle, Solution
+from ..model import Cell, Solution
 from ..uniqueness import count
+from .clues import build_puzzle
 from .layout import Layout
 from .records import GenerationStats
 from .region_search import LayoutPropagators, check_regions
@@ -61,9 +62,9 @@ class UniquenessCheck(Protocol):
     def max_stuck(self) -> int:
         """Failed repairs one fill may take before the loop drops it."""
 
-    def check(
-        self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
-    ) -> Verdict: ...
+    def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
+        """The verdict on the puzzle ``values`` clue on ``layout`` (built only by a check
+        that needs it: the region check works on the layout's propagator)."""
 
 
 @dataclass(frozen=True)
@@ -88,24 +89,21 @@ class RegionCheck:
     propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
     """The propagators of the grids checked, one layout at a time (a check's cache)."""
 
-    def check(
-        self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
-    ) -> Verdict:
+    def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
         prop = self.propagators.of(layout, values)
         if self.logic_only:
             # Every open region is a spot anyway: a small search only looks for a second
             # solution to aim the repair, and never spends the full budget proving a region
             # unique that must be repaired all the same.
             regions = check_regions(
-                puzzle,
+                prop,
                 values,
                 self.logic_nodes,
                 search=self.logic_nodes > 0,
                 differ=self.differ,
-                prop=prop,
             )
         else:
-            regions = check_regions(puzzle, values, self.node_limit, self.quick_limit, prop=prop)
+            regions = check_regions(prop, values, self.node_limit, self.quick_limit)
         if regions is None:
             raise KakuroError("the clues of a filled grid contradict its fill")
         stats.regions = (stats.regions or 0) + len(regions)
@@ -145,10 +143,8 @@ class WholeGridCheck:
     options: Mapping[str, Any]
     max_stuck: int = 0
 
-    def check(
-        self, layout: Layout, puzzle: Puzzle, values: Mapping[Cell, int], stats: GenerationStats
-    ) -> Verdict:
-        result = count(puzzle, 2, backend=self.backend, **self.options)
+    def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
+        result = count(build_puzzle(layout, values), 2, backend=self.backend, **self.options)
         if not result.solutions and result.complete:
             raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
         if len(result.solutions) < 2:

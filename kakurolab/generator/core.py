@@ -331,11 +331,11 @@ def _denser(
 
     def keeps(grown: Layout, trial: dict[Cell, int]) -> bool:
         nonlocal final
-        puzzle = build_puzzle(grown, trial)
         probe = GenerationStats()
-        verdict = check.check(grown, puzzle, trial, probe)
+        verdict = check.check(grown, trial, probe)
         if verdict.search is None:
             return False
+        puzzle = build_puzzle(grown, trial)
         if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, probe):
             return False
         final = verdict.search
@@ -416,12 +416,12 @@ def _make_unique(
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         stats.stage = "repair"
-        puzzle = build_puzzle(layout, values)
-        verdict = check.check(layout, puzzle, values, stats)
+        verdict = check.check(layout, values, stats)
         stats.solves += 1
         if verdict.timed_out:
             stats.timeouts += 1
         if verdict.search is not None:
+            puzzle = build_puzzle(layout, values)  # only now: most checks name spots
             if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, stats):
                 return None
             return layout, values, verdict.search

@@ -130,14 +130,13 @@ class LayoutPropagators:
 
 
 def check_regions(
-    puzzle: Puzzle,
+    puzzle: Puzzle | Propagator,
     values: Mapping[Cell, int],
     node_limit: int | None = None,
     quick_limit: int | None = None,
     *,
     search: bool = True,
     differ: int = 0,
-    prop: Propagator | None = None,
 ) -> list[Region] | None:
     """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
     when the clues contradict themselves (``values`` then is no solution of ``puzzle``).
@@ -152,9 +151,10 @@ def check_regions(
     ``differ``, a region of at least ``DIFFER_OVER`` cells is not counted but probed for
     second solutions near the fill, one probe per ``differ`` cells (``_differ_region``): a
     generator that must repair every open region anyway learns where, not whether.
-    ``prop``, when given, is ``puzzle``'s propagator (``LayoutPropagators``), not rebuilt.
+    ``puzzle`` may be given as its propagator (``LayoutPropagators``), which is then not
+    rebuilt.
     """
-    root = Propagator(puzzle) if prop is None else prop
+    root = puzzle if isinstance(puzzle, Propagator) else Propagator(puzzle)
     state = root.root()
     if state is None:
         return None
