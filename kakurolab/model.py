@@ -169,26 +169,26 @@ class Puzzle:
     def runs(self) -> tuple[Run, ...]:
         """Every maximal run of white cells, across runs first, in reading order."""
         found: list[Run] = []
+        grid, nrows, ncols = self.grid, self.nrows, self.ncols
+        # One isinstance per square, not one per visit (a generator builds thousands).
+        white = [[isinstance(square, White) for square in row] for row in grid]
         for direction in (Direction.ACROSS, Direction.DOWN):
             dr, dc = direction.step
-            for r, c in self.cells():
-                if not isinstance(self.grid[r][c], White):
-                    continue
-                pr, pc = r - dr, c - dc
-                if (
-                    0 <= pr < self.nrows
-                    and 0 <= pc < self.ncols
-                    and isinstance(self.grid[pr][pc], White)
-                ):
-                    continue  # not the first cell of its run
-                cells = []
-                rr, cc = r, c
-                while rr < self.nrows and cc < self.ncols and isinstance(self.grid[rr][cc], White):
-                    cells.append((rr, cc))
-                    rr, cc = rr + dr, cc + dc
-                front = self.grid[pr][pc] if 0 <= pr < self.nrows and 0 <= pc < self.ncols else None
-                clue = front.clue(direction) if isinstance(front, ClueCell) else None
-                found.append(Run(direction, (pr, pc), tuple(cells), clue))
+            for r in range(nrows):
+                for c in range(ncols):
+                    if not white[r][c]:
+                        continue
+                    pr, pc = r - dr, c - dc
+                    if pr >= 0 and pc >= 0 and white[pr][pc]:
+                        continue  # not the first cell of its run
+                    cells = []
+                    rr, cc = r, c
+                    while rr < nrows and cc < ncols and white[rr][cc]:
+                        cells.append((rr, cc))
+                        rr, cc = rr + dr, cc + dc
+                    front = grid[pr][pc] if pr >= 0 and pc >= 0 else None
+                    clue = front.clue(direction) if isinstance(front, ClueCell) else None
+                    found.append(Run(direction, (pr, pc), tuple(cells), clue))
         found.sort(key=lambda run: (run.direction is Direction.DOWN, run.cells[0]))
         return tuple(found)
 

@@ -97,7 +97,8 @@ class LayoutPropagators:
         total re-added each run's part of the cut sums (``Propagator.with_totals``), a
         twentieth of a 30x30 expert generation."""
         base = self.base_of(layout, values)
-        totals = [sum(values[c] for c in cells) for _, cells in layout.runs]
+        digit = values.__getitem__
+        totals = [sum(map(digit, cells)) for _, cells in layout.runs]  # 1.5x a generator
         if self.last is None:
             self.last, self.last_totals = base, [
                 base.fixed[r].bit_length() - 1 for r in self.run_of
