@@ -62,6 +62,11 @@ class UniquenessCheck(Protocol):
     def max_stuck(self) -> int:
         """Failed repairs one fill may take before the loop drops it."""
 
+    @property
+    def propagators(self) -> LayoutPropagators:
+        """The propagators of the grids checked, shared with the repairs' look-ahead (one
+        layout's propagator built once, not once per user)."""
+
     def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
         """The verdict on the puzzle ``values`` clue on ``layout`` (built only by a check
         that needs it: the region check works on the layout's propagator)."""
@@ -87,7 +92,8 @@ class RegionCheck:
     """In a ``logic_only`` check, one probe for a second solution per this many cells of
     a large open region (``regions.check_regions``)."""
     propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
-    """The propagators of the grids checked, one layout at a time (a check's cache)."""
+    """The propagators of the grids checked, one layout at a time (a cache the repairs'
+    look-ahead shares)."""
 
     def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
         prop = self.propagators.of(layout, values)
@@ -142,6 +148,8 @@ class WholeGridCheck:
     backend: str | Backend
     options: Mapping[str, Any]
     max_stuck: int = 0
+    propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
+    """For the repairs' look-ahead only (this check counts with its backend)."""
 
     def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
         result = count(build_puzzle(layout, values), 2, backend=self.backend, **self.options)

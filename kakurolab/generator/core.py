@@ -412,7 +412,7 @@ def _make_unique(
     repairs = stuck = checks = 0
     best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
     stalled = 0  # checks since the best grid last improved
-    grids = LayoutPropagators()  # the look-ahead's propagators
+    grids = check.propagators  # the look-ahead's, shared with the check's
     while checks <= max_repairs and repairs <= 4 * max_repairs:
         checks += 1
         stats.stage = "repair"
