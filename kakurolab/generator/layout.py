@@ -125,17 +125,11 @@ def runs_fit(whites: frozenset[Cell], cells: Iterable[Cell], max_run: int) -> bo
     walking from each cell: a whitening changes only those runs, so most candidates
     :func:`problems` would refuse for a run length are refused without building the whole
     grid's runs."""
-    for r, c in cells:
-        for dr, dc in ((0, 1), (1, 0)):
-            length = 1
-            for sign in (1, -1):
-                rr, cc = r + sign * dr, c + sign * dc
-                while (rr, cc) in whites:
-                    length += 1
-                    rr, cc = rr + sign * dr, cc + sign * dc
-            if not 2 <= length <= max_run:
-                return False
-    return True
+    return all(
+        2 <= _line_length(whites, cell, dr, dc) <= max_run
+        for cell in cells
+        for dr, dc in ((0, 1), (1, 0))
+    )
 
 
 def mirror(cell: Cell, nrows: int, ncols: int) -> Cell:
