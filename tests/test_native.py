@@ -677,3 +677,15 @@ def test_search_tries_preferred_values_first() -> None:
     reached = [prop.solution(found) for found in prop.search(prefer=prefer) if found is not None]
     assert reached[0] == target != every[0]
     assert sorted(map(str, reached)) == sorted(map(str, every))
+
+
+def test_the_root_fixpoint_is_computed_once_and_handed_out_as_copies() -> None:
+    """``Propagator.root`` remembers its fixpoint (the generator's check and look-ahead root
+    one grid twice): every caller gets its own copy to narrow."""
+    prop = Propagator(square((3, 4), (3, 4)))
+    first = prop.root()
+    assert first is not None
+    first[0] = 0  # a caller narrowing its state in place
+    again = prop.root()
+    assert again is not None and again[0] != 0
+    assert again is not prop.root()

@@ -155,6 +155,7 @@ class Propagator:
         self.puzzle = puzzle
         self.use_cuts = cut_sums
         self._cuts: CutSums | None = None
+        self._root: tuple[list[int] | None] | None = None  # root()'s answer, once known
 
     def with_totals(self, totals: Mapping[int, int]) -> Propagator:
         """This propagator with new totals for some numeric runs (run index -> total): the
@@ -162,6 +163,7 @@ class Propagator:
         runs' clues and nothing else, so the tables of the rest are shared, not rebuilt."""
         other = copy.copy(self)
         other.fixed, other.tables = self.fixed[:], self.tables[:]
+        other._root = None  # other clues, another fixpoint
         for r, total in totals.items():
             if self.kind[r] != _NUMBER:
                 raise ValueError(f"run {r} has a letter clue")
@@ -198,12 +200,17 @@ class Propagator:
         return any(pop[m] > 1 for m in state[: self.n_cells]) and self.refuted
 
     def root(self) -> list[int] | None:
-        """The fixpoint of the initial state (None when the clues contradict each other)."""
-        state = self.initial[:]
-        letters = self.letter_slots if self.cryptic else ()
-        if not self._propagate(state, range(len(self.run_cells)), letters):
-            return None
-        return None if self.cuts_refute(state) else state
+        """The fixpoint of the initial state (None when the clues contradict each other),
+        a fresh copy each time: computed once per propagator, since the generator's check
+        and its repairs' look-ahead both root the same grid."""
+        if self._root is None:
+            state = self.initial[:]
+            letters = self.letter_slots if self.cryptic else ()
+            runs = range(len(self.run_cells))
+            fine = self._propagate(state, runs, letters) and not self.cuts_refute(state)
+            self._root = (state if fine else None,)
+        known = self._root[0]
+        return None if known is None else known[:]
 
     def propagate(self, state: list[int], runs: Iterable[int], letters: Iterable[int] = ()) -> bool:
         """Revise ``runs`` and ``letters`` of ``state`` (in place) to the fixpoint."""
