@@ -8,6 +8,7 @@ against CP-SAT; work is counted in moves and decisions, never in seconds.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,86 @@ def test_a_region_search_on_its_own_runs_ignores_a_conflict_held_elsewhere() -> 
         digits = [mended[c] for c in runs[r]]
         assert len(set(digits)) == len(digits)
         assert sum(digits) == puzzle.runs[r].clue.value  # type: ignore[union-attr]
+
+
+def _books_right(walk: local.Walk, propagator: Propagator) -> None:
+    """Every run's sum is its clue, and the walk's digit counts, strays and runs in
+    conflict are what its digits say."""
+    for r, cells in enumerate(propagator.run_cells):
+        digits = [walk.digits[c] for c in cells]
+        assert sum(digits) == walk.targets[r]
+        assert walk.counts[r] == [digits.count(d) for d in range(10)]
+        strays = sum(not propagator.root()[c] >> (walk.digits[c] - 1) & 1 for c in cells)  # type: ignore[index]
+        assert walk.strays[r] == strays
+        repeats = len(digits) - len(set(digits))
+        assert (r in walk.bad) == bool(repeats or strays)
+
+
+def _walk(name: str, seed: int = 0) -> tuple[local.Walk, Propagator]:
+    propagator = Propagator(_member("loose", name))
+    root = propagator.root()
+    assert root is not None
+    walk = local.Walk(propagator, root, random.Random(seed), local.LocalStats())
+    assert walk.start()
+    return walk, propagator
+
+
+def test_moves_keep_every_sum_and_the_books_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cycle moves and run re-sets (half the moves here) change many cells at once; each
+    must keep every run's sum, touch a cell once, and leave the counts true."""
+    monkeypatch.setattr(local, "RESET_SHARE", 0.5)
+    walk, propagator = _walk("loose-40x40-s1")
+    for _ in range(6):
+        for _ in range(400):
+            if not walk.bad:
+                break
+            walk.move()
+        _books_right(walk, propagator)
+    assert walk.stats.moves >= 400
+
+
+def test_a_reset_gives_its_run_a_fitting_digit_set_and_keeps_every_sum() -> None:
+    walk, propagator = _walk("loose-40x40-s1", seed=3)
+    root = propagator.root()
+    assert root is not None
+    done = 0
+    for r in sorted(walk.bad):
+        changes = walk.reset(r)
+        if changes is None:
+            continue
+        cells = [x for x, _, _ in changes]
+        assert len(cells) == len(set(cells))  # each cell changed once
+        assert all(walk.digits[x] == old for x, old, _ in changes)
+        after = walk.digits[:]
+        for x, _, new in changes:
+            after[x] = new
+            assert root[x] >> (new - 1) & 1  # within its root domain
+        for q, members in enumerate(propagator.run_cells):
+            assert sum(after[c] for c in members) == walk.targets[q]
+        mine = [after[c] for c in propagator.run_cells[r]]
+        assert len(set(mine)) == len(mine)  # the run itself is out of conflict
+        done += 1
+    assert done >= 1
+
+
+def test_weights_rise_on_runs_that_stay_in_conflict() -> None:
+    walk, _ = _walk("loose-40x40-s1")
+    for _ in range(local.WEIGHT_EVERY - 1):
+        walk.move()
+    assert set(walk.weight) == {1}
+    bad = set(walk.bad)
+    assert bad  # the walk is still in conflict after 99 moves
+    walk.move()  # the hundredth raises the weight of every run then in conflict
+    assert {r for r, w in enumerate(walk.weight) if w == 2} == bad
+    assert max(walk.weight) == 2
+
+
+@pytest.mark.slow
+def test_local_search_finds_two_grids_of_the_60x60_loose_grid() -> None:
+    """With cycles of 40 cells and no re-sets, walks froze here with four runs in conflict
+    and found no grid in 120 CPU s (seeds 0-4)."""
+    puzzle = _member("loose", "loose-60x60-s1")
+    grids, stats = _grids(puzzle, 2, 200_000)
+    assert len(grids) == 2, stats
+    for grid in grids:
+        assert solution_problems(puzzle, grid) == []

@@ -25,7 +25,7 @@ find the way back (a 1,095-cell loose grid: no grid in 120 s).  Local search nev
    one walk in three on a 1,095-cell loose grid found a grid within 40 s, with it three in
    three (3.5, 3.5 and 35 s, two walks sharing the 2 cores).
    Before that, every :data:`MEND_EVERY` moves with at most :data:`MEND_CONFLICTS` runs in
-   conflict, each such run is *mended* on its own (:meth:`_Walk.mend`): a growing region
+   conflict, each such run is *mended* on its own (:meth:`Walk.mend`): a growing region
    around it, only the runs touching the region checked (``learning.search(runs=)``), so
    the other conflicts held outside do not refute it, and every mend that works is kept.
 
@@ -44,7 +44,9 @@ import random
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import permutations
 
+from ..combos import combos, digits_of
 from ..model import Direction
 from . import CHECK_EVERY, Found, Key, Propagator, held_at, learning
 
@@ -57,7 +59,7 @@ strays counted as conflicts and the cheaper cycle search, the 1,095-cell grid's 
 two grids for four seeds of four within 40 CPU s (median 6 s) against three of four before."""
 
 MEND_EVERY = 1000
-"""Moves between two mends (each run in conflict repaired on its own, see :meth:`_Walk.mend`)."""
+"""Moves between two mends (each run in conflict repaired on its own, see :meth:`Walk.mend`)."""
 
 MEND_CONFLICTS = 30
 """A mend is only tried with at most this many runs in conflict."""
@@ -85,8 +87,26 @@ twice as many) before the next, larger one."""
 NEIGHBOUR_REGIONS = (24, 48, 96, 192)
 """Cells freed around a known grid when looking for another one."""
 
-CYCLE_LENGTH = 40
-"""Longest alternating cycle a move may change (cells)."""
+RESET_CELLS = 4
+"""Most cells of a run a re-set may change (their digit orders are tried in full)."""
+
+CYCLE_LENGTH = 200
+"""Longest alternating chain a move may change (cells).  At 40 (until 2026-12-02) the walks
+on ``loose-60x60`` froze with four runs in conflict: from their cells, every one of 2,138
+cycle searches found no cycle that short, so no move was left to try."""
+
+WEIGHT_EVERY = 100
+"""Moves between two raises of the weight of every run in conflict (a breakout scheme: a
+move is judged by its runs' conflicts times their weights, so a conflict that stays becomes
+worth removing at the price of a few lighter ones elsewhere)."""
+
+RESET_SHARE = 0.1
+"""Share of moves that re-set a run in conflict to a fitting digit set (:meth:`Walk.reset`).
+A cycle move changes two cells of a run; a run such as 7, 6, 1, 1, 4 (sum 19, the last cell
+4, 5 or 7) needs three changed at once (2, 9, 1, 3, 4), and a walk of cycle moves stayed
+with that one run in conflict for minutes.  With the three settings, local search alone
+found two grids of ``loose-60x60`` for five seeds of five in 31-52 CPU s (none within
+120 s before)."""
 
 
 @dataclass
@@ -129,7 +149,7 @@ def search(
     root = propagator.root()
     if root is None:
         return
-    walk = _Walk(propagator, root, random.Random(seed), LocalStats() if stats is None else stats)
+    walk = Walk(propagator, root, random.Random(seed), LocalStats() if stats is None else stats)
     if not walk.start():
         return
     tick = _Clock(out_of_time)
@@ -180,7 +200,7 @@ class _Clock:
         return self.now()
 
 
-class _Walk:
+class Walk:
     """The local search's state: a digit per cell, each run's digit counts and strays, the
     runs in conflict."""
 
@@ -203,6 +223,8 @@ class _Walk:
         self.counts: list[list[int]] = []
         self.strays: list[int] = []
         self.bad: set[int] = set()
+        self.weight = [1] * len(propagator.run_cells)
+        """Each run's weight in a move's score (:data:`WEIGHT_EVERY`)."""
         self.moves_since_repair = 0
         self.moves_since_mend = 0
         self.failed: set[tuple[int, tuple[int, ...]]] = set()
@@ -242,13 +264,25 @@ class _Walk:
     # -- moves -----------------------------------------------------------------------------
 
     def move(self) -> None:
-        """One alternating-cycle move from a cell in conflict (a repeated digit or a stray)."""
-        self.stats.moves += 1
+        """One move from a run in conflict: an alternating cycle from one of its cells (a
+        repeated digit or a stray), or now and then a new digit set for the whole run."""
+        stats = self.stats
+        stats.moves += 1
         self.moves_since_repair += 1
         self.moves_since_mend += 1
-        rng, digits, counts = self.rng, self.digits, self.counts
+        if stats.moves % WEIGHT_EVERY == 0:
+            for q in self.bad:
+                self.weight[q] += 1
+        rng = self.rng
         r = rng.choice(tuple(self.bad))
-        allowed = self._allowed
+        changes = self.reset(r) if rng.random() < RESET_SHARE else self._cycle_move(r)
+        if changes:
+            self._try(changes)
+
+    def _cycle_move(self, r: int) -> list[tuple[int, int, int]] | None:
+        """A cell of run ``r`` in conflict changed by ``+d``, paid back along an alternating
+        cycle back to its own down run."""
+        rng, digits, counts, allowed = self.rng, self.digits, self.counts, self._allowed
         c = rng.choice(
             [
                 x
@@ -258,57 +292,137 @@ class _Walk:
         )
         options = [d for d in range(1, 10) if d != digits[c] and allowed(c, d)]
         if not options:
-            return
+            return None
         row, column = counts[self.across[c]], counts[self.down[c]]
         fresh = [d for d in options if not row[d] and not column[d]]
         delta = rng.choice(fresh or options) - digits[c]
-        cycle = self._cycle(c, delta)
-        if cycle is None:
-            return
-        changes = [(x, digits[x], digits[x] + (delta if plus else -delta)) for x, plus in cycle]
-        touched = {q for x, _, _ in changes for q in (self.across[x], self.down[x])}
-        before = sum(self._conflicts(q) for q in touched)
+        chain = self._chain(self.across[c], delta, {c}, end_minus=self.down[c])
+        if chain is None:
+            return None
+        return [(c, digits[c], digits[c] + delta), *chain]
+
+    def reset(self, r: int) -> list[tuple[int, int, int]] | None:
+        """Run ``r`` given a digit set that fits (distinct digits, its sum, each cell's root
+        domain) with as few cells changed as can be (or one more, at random), each change
+        paid back along an alternating chain from the crossing run it unbalanced to one
+        unbalanced the other way (never through ``r``)."""
+        rng, digits, allowed = self.rng, self.digits, self._allowed
+        cells = self.propagator.run_cells[r]
+        options: list[tuple[int, float, tuple[int, ...]]] = []
+        for mask in combos(len(cells), self.targets[r]):
+            spare = set(digits_of(mask))
+            moved = []
+            for k, x in enumerate(cells):
+                if digits[x] in spare and allowed(x, digits[x]):
+                    spare.discard(digits[x])
+                else:
+                    moved.append(k)
+            if len(moved) > RESET_CELLS:
+                continue
+            for order in permutations(sorted(spare)):
+                if all(allowed(cells[k], d) for k, d in zip(moved, order, strict=True)):
+                    new = [digits[x] for x in cells]
+                    for k, d in zip(moved, order, strict=True):
+                        new[k] = d
+                    options.append((len(moved), rng.random(), tuple(new)))
+        if not options:
+            return None
+        fewest = min(option[0] for option in options)
+        chosen = min(option for option in options if option[0] <= fewest + 1)[2]
+        changes = [(x, digits[x], d) for x, d in zip(cells, chosen, strict=True) if d != digits[x]]
+        locked = {x for x, _, _ in changes}
+        owed = [(self._crossing(x, r), after - before) for x, before, after in changes]
+        surplus = [[q, t] for q, t in owed if t > 0]
+        deficit = [[q, -t] for q, t in owed if t < 0]
+        while surplus and deficit:
+            t = min(surplus[0][1], deficit[0][1])
+            chain = self._chain(surplus[0][0], t, locked, end_plus=deficit[0][0], avoid=r)
+            if chain is None:
+                return None
+            changes += chain
+            locked.update(x for x, _, _ in chain)
+            for side in (surplus, deficit):
+                side[0][1] -= t
+                if not side[0][1]:
+                    side.pop(0)
+        return changes
+
+    def _try(self, changes: list[tuple[int, int, int]]) -> None:
+        """Make the changes, and undo them with a probability that grows with how much
+        worse (by weighted conflicts) they leave their runs (annealing)."""
+        across, down, weight, conflicts = self.across, self.down, self.weight, self._conflicts
+        touched = {q for x, _, _ in changes for q in (across[x], down[x])}
+        before = sum(weight[q] * conflicts(q) for q in touched)
         self._apply(changes)
-        worse = sum(self._conflicts(q) for q in touched) - before
-        if worse > 0 and rng.random() >= math.exp(-worse / TEMPERATURE):
-            self._apply([(x, new, old) for x, old, new in changes])
+        worse = sum(weight[q] * conflicts(q) for q in touched) - before
+        if worse > 0 and self.rng.random() >= math.exp(-worse / TEMPERATURE):
+            self._apply([(x, new, old) for x, old, new in reversed(changes)])
             return
         for q in touched:
-            if self._conflicts(q):
+            if conflicts(q):
                 self.bad.add(q)
             else:
                 self.bad.discard(q)
 
-    def _cycle(self, c: int, delta: int) -> list[tuple[int, bool]] | None:
-        """Cells and signs (``True``: ``+delta``) of an alternating cycle through ``c``
-        (``+delta``) that keeps every run's sum: breadth first over across runs, at most
-        :data:`CYCLE_LENGTH` cells long.  Each run's cells are scanned from a random point
-        on (cheaper than shuffling them, which took half of a move's time)."""
-        run_cells, digits = self.propagator.run_cells, self.digits
-        across, down = self.across, self.down
-        rand, allowed, goal = self.rng.random, self._allowed, down[c]
-        parent: dict[int, tuple[int, int, int] | None] = {across[c]: None}
-        level = [across[c]]
+    def _crossing(self, x: int, run: int) -> int:
+        """The other run through cell ``x`` of ``run``."""
+        return self.down[x] if self.across[x] == run else self.across[x]
+
+    def _chain(
+        self,
+        start: int,
+        delta: int,
+        locked: set[int],
+        *,
+        end_minus: int = -1,
+        end_plus: int = -1,
+        avoid: int = -1,
+    ) -> list[tuple[int, int, int]] | None:
+        """Changes (cell, old, new) that take ``delta`` out of run ``start``: a cell of it
+        ``-delta``, a cell of that cell's crossing run ``+delta``, whose crossing run then
+        gives ``delta`` back the same way, breadth first over runs, until a ``-delta`` cell
+        lies in run ``end_minus`` or a ``+delta`` cell in run ``end_plus``; at most
+        :data:`CYCLE_LENGTH` cells, never a ``locked`` cell or a crossing run ``avoid``.
+        Each run's cells are scanned from a random point on (cheaper than shuffling them,
+        which took half of a move's time)."""
+        run_cells, digits, rand = self.propagator.run_cells, self.digits, self.rng.random
+        allowed, crossing = self._allowed, self._crossing
+        parent: dict[int, tuple[int, int, int] | None] = {start: None}
+        level = [start]
+
+        def back(a: int, tail: list[tuple[int, bool]]) -> list[tuple[int, int, int]]:
+            signed = tail
+            while (link := parent[a]) is not None:
+                a, x, y = link
+                signed += [(y, True), (x, False)]
+            return [(x, digits[x], digits[x] + (delta if plus else -delta)) for x, plus in signed]
+
         for _ in range(CYCLE_LENGTH // 2):
             following = []
             for a in level:
+                link = parent[a]
+                entered = -1 if link is None else link[2]
                 minus = run_cells[a]
                 k = int(rand() * len(minus))
                 for x in minus[k:] + minus[:k]:
-                    if x == c or not allowed(x, digits[x] - delta):
+                    if x == entered or x in locked or not allowed(x, digits[x] - delta):
                         continue
-                    if down[x] == goal:
-                        cycle = [(c, True), (x, False)]
-                        while (link := parent[a]) is not None:
-                            a, px, py = link
-                            cycle += [(py, True), (px, False)]
-                        return cycle
-                    plus = run_cells[down[x]]
+                    c = crossing(x, a)
+                    if c == end_minus:
+                        return back(a, [(x, False)])
+                    if c == avoid:
+                        continue
+                    plus = run_cells[c]
                     j = int(rand() * len(plus))
                     for y in plus[j:] + plus[:j]:
-                        if y != x and across[y] not in parent and allowed(y, digits[y] + delta):
-                            parent[across[y]] = (a, x, y)
-                            following.append(across[y])
+                        if y == x or y in locked or not allowed(y, digits[y] + delta):
+                            continue
+                        b = crossing(y, c)
+                        if b == end_plus:
+                            return back(a, [(x, False), (y, True)])
+                        if b not in parent:
+                            parent[b] = (a, x, y)
+                            following.append(b)
             if not following:
                 return None
             level = following
