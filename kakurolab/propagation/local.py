@@ -16,7 +16,12 @@ find the way back (a 1,095-cell loose grid: no grid in 120 s).  Local search nev
    is taken with a probability that falls with how much worse it is (annealing at a fixed
    temperature).  A conflict is a repeated digit, or a *stray*: the flow knows each cell's
    range only, so a cell whose root domain is {7, 9} may start at 8 (59 cells of the
-   2,497-cell loose grid do); moves only ever take a cell to a digit of its domain.
+   2,497-cell loose grid do); moves only ever take a cell to a digit of its domain.  Now
+   and then a move instead gives a whole run in conflict a digit set that fits, changing up
+   to :data:`RESET_CELLS` of its cells at once and paying each change back along an
+   alternating chain (:meth:`Walk.reset`), and runs that stay in conflict gain weight in
+   the score (:data:`WEIGHT_EVERY`): a cycle move changes two cells of a run, and some runs
+   need three.
 3. **Exact repair of the last conflicts.**  Local search gets within a few runs of a grid
    and stalls there, so every :data:`REPAIR_EVERY` moves with few conflicts left, the learning
    search is run on a region around them (the rest of the grid fixed), the region doubling
