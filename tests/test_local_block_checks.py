@@ -1,9 +1,13 @@
-"""The blocking repair's local checks give the whole-grid answers (generator speed, issue 27).
+"""The blocking repair's and whitening's local checks give the whole-grid answers
+(generator speed, issue 27).
 
 ``block_cascade`` decides whether a layout with a few more blocks is still valid by looking
 around the new blocks, and ``_block_one`` measures only the black area through them; both
 must agree with the whole-grid functions (``problems``, ``largest_black_region``) on every
 candidate, valid or not, including blocks that cut the layout apart or leave a one-cell run.
+Whitening finds a grown layout's runs around the whitened shape (``Layout.grown``) and
+checks it there (``fine_after_whitening``): the same runs, in the same order, and the same
+verdict as the whole grid's on every shape.
 """
 
 from __future__ import annotations
@@ -16,10 +20,14 @@ from kakurolab.generator.layout import (
     Layout,
     block_cascade,
     fine_after_blocking,
+    fine_after_whitening,
     mirror,
     problems,
     published_layout,
+    runs_fit,
+    segments,
 )
+from kakurolab.generator.whiten import shapes
 from kakurolab.model import Cell
 from kakurolab.shape import black_area_through, largest_black_region
 
@@ -115,3 +123,51 @@ def test_the_local_check_sees_closed_rectangles_and_blank_lines(
     smaller = layout.blocked_with(layout.whites - removed)
     assert [p for p in problems(smaller) if problem in p] == problems(smaller)
     assert not fine_after_blocking(layout, smaller, removed)
+
+
+@pytest.mark.parametrize(("layout", "symmetric"), LAYOUTS)
+def test_whitening_finds_the_grown_runs_and_verdict_locally(
+    layout: Layout, symmetric: bool
+) -> None:
+    """Every whitening shape, and random handfuls of black cells (which may leave one-cell
+    runs or pieces cut off from the rest)."""
+    max_run = max(len(cells) for _, cells in layout.runs)
+    assert layout.fine(max_run)
+    rng = random.Random(len(layout.whites))
+    blacks = sorted(
+        (r, c)
+        for r in range(1, layout.nrows)
+        for c in range(1, layout.ncols)
+        if (r, c) not in layout.whites
+    )
+    handfuls = [frozenset(rng.sample(blacks, k)) for k in (1, 3, 6) for _ in range(30)]
+    verdicts = set()
+    for shape in shapes(layout, symmetric) + handfuls:
+        grown = layout.grown(shape)
+        assert list(grown.runs) == segments(grown.whites, grown.nrows, grown.ncols)
+        fresh = Layout(layout.nrows, layout.ncols, grown.whites, layout.full_frame)
+        assert grown.runs_of == fresh.runs_of
+        if runs_fit(grown.whites, shape, max_run):
+            whole = not problems(fresh, max_run=max_run)
+            assert fine_after_whitening(layout, grown, shape, max_run) == whole, sorted(shape)
+            verdicts.add(whole)
+    assert True in verdicts
+
+
+def test_whitening_near_cells_keeps_the_shapes_that_touch_them() -> None:
+    layout, symmetric = LAYOUTS[-1]
+    near = set(sorted(layout.whites)[:12])
+    every = shapes(layout, symmetric)
+    close = shapes(layout, symmetric, near=near)
+    assert close and set(close) <= set(every)
+    touching = [
+        shape
+        for shape in every
+        if any((r + dr, c + dc) in near for r, c in shape for dr, dc in STEPS)
+    ]
+    # a mirrored shape touches through either half; ``near`` lists the shapes whose first
+    # half (the cells drawn before mirroring) touches
+    assert set(close) <= set(touching) and len(close) >= len(touching) // 2
+
+
+STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..backends import Backend
-from ..combos import MAX_RUN, mask_of
+from ..combos import mask_of
 from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
@@ -36,8 +36,16 @@ from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
-from .layout import Layout, block_cascade, published_layout
+from .layout import (
+    Layout,
+    block_cascade,
+    fine_after_whitening,
+    published_layout,
+    runs_fit,
+    within,
+)
 from .records import (
+    LARGE_CELLS,
     NODE_LIMIT,
     WHITE_GOAL,
     GenerationLimits,
@@ -46,10 +54,12 @@ from .records import (
     check_white_goal,
 )
 from .region_search import LayoutPropagators, ball
-from .whiten import whiten
+from .whiten import shapes, whiten
 
-GENERATOR_VERSION = "3.3"
-"""Bumped whenever the same seed would give a different puzzle."""
+GENERATOR_VERSION = "3.4"
+"""Bumped whenever the same seed would give a different puzzle.  3.4 changed only grids of
+1,500 white cells and more (``records.LARGE_CELLS``, 45x45 and up): every smaller seed gives
+3.3's puzzle, so the 3.3 bank and shipped sets stand."""
 
 PRESETS: dict[str, tuple[int, int]] = {
     "beginner": (8, 8),
@@ -113,10 +123,34 @@ BLOCK_SLACK = 0.05
 """Blocking repairs stop once the white share falls this far below the level's layout
 share (``Difficulty.white_share``): a puzzle stays as dense as published ones."""
 
+LARGE_ESCALATE = 10
+"""``fill.ESCALATE`` for the whole fills of large grids (``GenerationLimits.large_cells``;
+60x60 normal: 6 fills in 6)."""
+
+RESTARTS = 8
+"""Local restarts one fill of a large grid may take (``_make_unique``)."""
+
+RESTART_STEPS = 2
+"""Run steps around the best grid's spots that a local restart re-fills (one or two more
+when that region cannot be filled)."""
+
+RESTART_ROUNDS = 150
+"""Checks a restarted fill gets: its grid is unique but for a few spots, and a restart
+whose last spots keep coming back is better re-filled again than repaired on (60x60 seed
+0: restarts that got the fill's whole budget of 660 checks cycled at 10-16 open cells)."""
+
+GATE_ONCE_CELLS = 1_500
+"""White cells from which whitening gates the level once, at the end (``_denser``); smaller
+grids keep generator 3.3's puzzles (their gates are cheap)."""
+
 MIN_KEPT = 0.5
 """Share of the layout's white cells a puzzle must keep through repairs that block cells.
 Blocking always makes a grid more unique; without a floor, small grids could be "repaired"
 into a handful of cells, a unique puzzle nobody asked for."""
+
+
+Unique = tuple[Layout, dict[Cell, int], dict[str, Any]]
+"""A unique grid: its layout, its digits and the check's search statistics."""
 
 
 @dataclass
@@ -192,6 +226,7 @@ def generate(
     full_frame: bool = True,
     white_goal: float | None = WHITE_GOAL,
     stats: GenerationStats | None = None,
+    large_cells: int | None = LARGE_CELLS,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -219,12 +254,16 @@ def generate(
 
     ``stats`` (a fresh ``GenerationStats``) is filled as the work goes, so another thread
     can show progress (``GenerationStats.status``); the result carries the same object.
+
+    ``large_cells`` (default ``LARGE_CELLS`` = 1,500): white cells from which a layout is
+    filled the large grid's way, with escalating dead ends and local restarts (generator
+    3.4); None fills every layout as generator 3.3 did, so its large puzzles come back.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     spec = GenerationSpec(
         nrows, ncols, level, seed, symmetric, logic_only, full_frame, pid, white_goal
     )
-    limits = GenerationLimits(backend, max_repairs, max_layouts, node_limit, timeout)
+    limits = GenerationLimits(backend, max_repairs, max_layouts, node_limit, timeout, large_cells)
     return generate_spec(spec, limits, stats)
 
 
@@ -247,7 +286,7 @@ def generate_spec(
     check = uniqueness_check(limits, spec.logic_only)
     stats = GenerationStats() if stats is None else stats
     start = time.perf_counter()
-    max_run = min(level.max_run, spec.nrows - 1, spec.ncols - 1, MAX_RUN)
+    max_run = spec.max_run
     for _ in range(limits.max_layouts):
         layout = published_layout(
             spec.nrows,
@@ -269,12 +308,21 @@ def generate_spec(
         budget = limits.repair_budget(len(layout.whites))
         for _ in range(6):
             stats.stage = "fill"
-            values = first or fill_grid(layout, rng, allows=level.allows, weight=level.weight)
+            large = limits.large(len(layout.whites))
+            values = first or fill_grid(
+                layout,
+                rng,
+                allows=level.allows,
+                weight=level.weight,
+                escalate=LARGE_ESCALATE if large else None,
+            )
             first = None
             stats.fills += 1
             if values is None:
                 continue
-            found = _make_unique(layout, values, spec, rng, check, budget, stats)
+            found = _make_unique(
+                layout, values, spec, rng, check, budget, stats, restarts=RESTARTS if large else 0
+            )
             if found is None:
                 continue
             if len(found[0].whites) < min_whites:
@@ -284,7 +332,15 @@ def generate_spec(
             if spec.white_goal is not None:
                 stats.stage = "whiten"
                 layout, values, result = _denser(
-                    layout, values, result, spec, spec.white_goal, rng, check, stats, max_run
+                    layout,
+                    values,
+                    result,
+                    spec,
+                    spec.white_goal,
+                    rng,
+                    check,
+                    stats,
+                    max_run,
                 )
             stats.seconds = round(time.perf_counter() - start, 3)
             puzzle = build_puzzle(layout, values, spec.name, _meta(spec))
@@ -325,49 +381,139 @@ def _denser(
     stats: GenerationStats,
     max_run: int,
 ) -> tuple[Layout, dict[Cell, int], dict[str, Any]]:
-    """:func:`.whiten.whiten` towards ``goal``, each step kept only when the
-    grown puzzle passes the same check and gates as any generated one."""
-    final = result
+    """:func:`.whiten.whiten` towards ``goal``, each step kept only when the grown puzzle
+    passes the same check and gates as any generated one.
 
-    def keeps(grown: Layout, trial: dict[Cell, int]) -> bool:
-        nonlocal final
-        probe = GenerationStats()
-        verdict = check.check(grown, trial, probe)
-        if verdict.search is None:
-            return False
-        puzzle = build_puzzle(grown, trial)
-        if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, probe):
-            return False
-        final = verdict.search
-        stats.whitened += 1  # live, for progress; whiten's own count is the record
-        return True
+    From ``GATE_ONCE_CELLS`` white cells on, the level's gate (``_acceptable``: a whole-grid
+    deduction, 1.7 s a call at 60x60 and 43% of whitening there) runs once, on the last
+    grid; it refused none of 59 whitened 30x30 grids.  When it refuses, bisection over the
+    kept grids finds a step it refuses with the step before passing, and whitening runs
+    again from the start, with the earlier answers replayed, that step refused and every
+    later step gated.  That is the puzzle per-step gating gives whenever the gate's
+    refusals come in order; when they do not (12x12 hard seed 0 passes, fails, passes), a
+    different grid that passes the gates all the same."""
+    start = rng.getstate()
+    once = len(layout.whites) >= GATE_ONCE_CELLS
+    run = _Whitening(spec, check, rng, stats, refuse=None if once else -1)
+    grown, digits, stats.whitened = run.whiten(layout, values, goal, max_run)
+    if once and run.kept and not run.passes(grown, digits):
+        good, bad = -1, len(run.kept) - 1  # kept grids known to pass / fail (-1: the input)
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            if run.passes(*run.kept[mid][:2]):
+                good = mid
+            else:
+                bad = mid
+        rng.setstate(start)
+        run = _Whitening(spec, check, rng, stats, run.log, run.kept[bad][2])
+        grown, digits, stats.whitened = run.whiten(layout, values, goal, max_run)
+    return grown, digits, run.search(result)
+
+
+_Answer = tuple[Unique | None, Any]
+"""A whitening call's answer and the rng state after it (None when the call drew nothing)."""
+
+
+class _Whitening:
+    """One whitening run of :func:`_denser`: its ``keeps`` and ``mend``, and what they
+    answered (``log``) and kept (``kept``: each grid with the number of the call that made
+    it).  ``refuse`` replays ``replay``'s answers before that call, refuses it and gates every
+    later call (-1: every call gated, as in generator 3.3); without it, no call is gated."""
+
+    def __init__(
+        self,
+        spec: GenerationSpec,
+        check: UniquenessCheck,
+        rng: random.Random,
+        stats: GenerationStats,
+        replay: list[_Answer] | None = None,
+        refuse: int | None = None,
+    ):
+        self.spec, self.check, self.rng, self.stats = spec, check, rng, stats
+        self.replay = replay or []
+        self.refuse = refuse
+        self.log: list[_Answer] = []
+        self.kept: list[tuple[Layout, dict[Cell, int], int]] = []
+
+    def whiten(
+        self, layout: Layout, values: dict[Cell, int], goal: float, max_run: int
+    ) -> tuple[Layout, dict[Cell, int], int]:
+        level = self.spec.level
+        return whiten(
+            layout,
+            values,
+            self.rng,
+            goal,
+            self.keeps,
+            self.mend,
+            max_run=max_run,
+            symmetric=self.spec.symmetric,
+            weight=lambda mask: level.weight(mask) if level.allows(mask) else 0.0,
+            on_keep=self.on_keep,
+        )
+
+    def _call(self, compute: Callable[[bool], Unique | None], draws: bool) -> Unique | None:
+        """``compute(gated)``, or the replayed answer before the refused call."""
+        at = len(self.log)
+        if self.refuse is not None and at <= self.refuse:
+            answer, state = self.replay[at]
+            if at == self.refuse:
+                answer = None
+            if state is not None:
+                self.rng.setstate(state)
+        else:
+            answer = compute(self.refuse is not None)
+            state = self.rng.getstate() if draws else None
+        self.log.append((answer, state))
+        return answer
+
+    def keeps(self, grown: Layout, trial: dict[Cell, int]) -> bool:
+        def compute(gated: bool) -> Unique | None:
+            verdict = self.check.check(grown, trial, GenerationStats())
+            if verdict.search is None or (gated and not self.passes(grown, trial)):
+                return None
+            return grown, trial, verdict.search
+
+        return self._call(compute, draws=False) is not None
 
     def mend(
-        grown: Layout, values: dict[Cell, int], region: set[Cell]
+        self, grown: Layout, values: dict[Cell, int], region: set[Cell]
     ) -> tuple[Layout, dict[Cell, int]] | None:
-        nonlocal final
-        trial = _refill(grown, values, region, spec.level, rng, 200)
-        if trial is None:
-            return None
-        found = _make_unique(grown, trial, spec, rng, check, WHITEN_REPAIRS, GenerationStats())
-        if found is None:
-            return None
-        final = found[2]
-        stats.whitened += 1
-        return found[0], found[1]
+        spec = self.spec
 
-    layout, values, stats.whitened = whiten(
-        layout,
-        values,
-        rng,
-        goal,
-        keeps,
-        mend,
-        max_run=max_run,
-        symmetric=spec.symmetric,
-        weight=lambda mask: spec.level.weight(mask) if spec.level.allows(mask) else 0.0,
-    )
-    return layout, values, final
+        def compute(gated: bool) -> Unique | None:
+            trial = _refill(grown, values, region, spec.level, self.rng, 200)
+            if trial is None:
+                return None
+            return _make_unique(
+                grown,
+                trial,
+                spec,
+                self.rng,
+                self.check,
+                WHITEN_REPAIRS,
+                GenerationStats(),
+                gate=gated,
+            )
+
+        found = self._call(compute, draws=True)
+        return None if found is None else (found[0], found[1])
+
+    def on_keep(self, layout: Layout, values: dict[Cell, int]) -> None:
+        self.kept.append((layout, values, len(self.log) - 1))
+        self.stats.whitened = len(self.kept)  # live, for progress
+
+    def passes(self, layout: Layout, values: dict[Cell, int]) -> bool:
+        """The level's gates on a unique grid."""
+        puzzle = build_puzzle(layout, values)
+        return _acceptable(puzzle, self.spec.level, self.spec.logic_only, {}, GenerationStats())
+
+    def search(self, result: dict[str, Any]) -> dict[str, Any]:
+        """The check's search statistics of the last kept grid (``result``: none kept)."""
+        if not self.kept:
+            return result
+        answer = self.log[self.kept[-1][2]][0]
+        return result if answer is None else answer[2]
 
 
 CHECKS: dict[str, Callable[[GenerationLimits, bool], UniquenessCheck]] = {
@@ -397,7 +543,10 @@ def _make_unique(
     check: UniquenessCheck,
     max_repairs: int,
     stats: GenerationStats,
-) -> tuple[Layout, dict[Cell, int], dict[str, Any]] | None:
+    *,
+    restarts: int = 0,
+    gate: bool = True,
+) -> Unique | None:
     """Check, and repair every spot where a second solution differs, until the puzzle is
     unique; returns the unique layout and fill with the check's search statistics.
 
@@ -406,7 +555,96 @@ def _make_unique(
     checks; a check may name many spots, so the repairs themselves get a few times that.
     A fill is dropped when a check leaves nothing to repair without proving uniqueness, or
     when more than ``check.max_stuck`` repairs fail.
+
+    ``restarts``: when the repairs run out, re-fill the cells within ``RESTART_STEPS`` run
+    steps of the best grid's spots and repair again, up to this many times, instead of
+    dropping the fill: a 60x60 fill ends with 10-100 of its 2,500 cells open, and a whole
+    new fill costs far more than those.  ``gate`` off leaves the level's gates
+    (``_acceptable``) to the caller.
     """
+    budget = min(max_repairs, RESTART_ROUNDS) if restarts else max_repairs
+    for restart in range(restarts + 1):
+        found, best = _repair_rounds(layout, values, spec, rng, check, budget, stats, gate)
+        if found is not None or best is None or restart == restarts:
+            return found
+        layout, values, verdict = best
+        spots = {c for spot in verdict.spots for c in spot if c in values}
+        tries = [(layout, spots)]
+        widened = _widen(layout, spots, spec, rng)
+        if widened is not None:
+            tries.insert(0, (widened[0], spots | widened[1]))
+        for grid, cells in tries:
+            refilled = _refill_around(grid, values, cells, spec, rng)
+            if refilled is not None:
+                stats.widened += grid is not layout
+                layout, values = grid, refilled
+                break
+        else:
+            return None
+        budget = min(max_repairs, RESTART_ROUNDS)
+        stats.restarts += 1
+    return None
+
+
+def _refill_around(
+    layout: Layout,
+    values: dict[Cell, int],
+    cells: set[Cell],
+    spec: GenerationSpec,
+    rng: random.Random,
+) -> dict[Cell, int] | None:
+    """New digits for the cells within ``RESTART_STEPS`` run steps of ``cells`` (one or two
+    more when that region cannot be filled), by conflict repair as a whole fill: the region
+    is hundreds of cells, too many for the depth-first re-fill of a repair."""
+    for steps in range(RESTART_STEPS, RESTART_STEPS + 3):
+        region = within(layout, cells, steps)
+        refilled = fill_grid(
+            layout,
+            rng,
+            allows=spec.level.allows,
+            weight=spec.level.weight,
+            fixed={c: d for c, d in values.items() if c not in region},
+            escalate=LARGE_ESCALATE,
+        )
+        if refilled is not None:
+            return refilled
+    return None
+
+
+def _widen(
+    layout: Layout, spots: set[Cell], spec: GenerationSpec, rng: random.Random
+) -> tuple[Layout, frozenset[Cell]] | None:
+    """The layout with black cells next to ``spots`` whitened (a whitening shape, with its
+    mirror image), or None when no shape fits.  Spots that outlast a fill's repairs are
+    mostly made by the layout: a ladder of two-cell runs between two columns of blocks lets
+    any two rungs of equal sum swap, whatever the digits; merging a rung into the runs
+    beside it ends that, and a denser grid is what whitening would aim for anyway."""
+    max_run = spec.max_run
+    options = shapes(layout, spec.symmetric, near=spots)
+    rng.shuffle(options)
+    for shape in options:
+        whites = layout.whites | shape
+        if not runs_fit(whites, shape, max_run):
+            continue
+        grown = layout.grown(shape)
+        if fine_after_whitening(layout, grown, shape, max_run):
+            return grown, shape
+    return None
+
+
+def _repair_rounds(
+    layout: Layout,
+    values: dict[Cell, int],
+    spec: GenerationSpec,
+    rng: random.Random,
+    check: UniquenessCheck,
+    max_repairs: int,
+    stats: GenerationStats,
+    gate: bool,
+) -> tuple[Unique | None, tuple[Layout, dict[Cell, int], Verdict] | None]:
+    """:func:`_make_unique`'s rounds on one fill: the unique grid, or None with the grid
+    that came closest (None too when a unique grid failed the gates: repairing on would
+    not change its level)."""
     heat: dict[Cell, int] = {}  # how often each cell was in an ambiguous spot
     floor = (spec.level.white_share - BLOCK_SLACK) * layout.interior  # blocks only above it
     repairs = stuck = checks = 0
@@ -421,12 +659,13 @@ def _make_unique(
         if verdict.timed_out:
             stats.timeouts += 1
         if verdict.search is not None:
-            puzzle = build_puzzle(layout, values)  # only now: most checks name spots
-            if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, stats):
-                return None
-            return layout, values, verdict.search
+            if gate:
+                puzzle = build_puzzle(layout, values)  # only now: most checks name spots
+                if not _acceptable(puzzle, spec.level, spec.logic_only, verdict.search, stats):
+                    return None, None
+            return (layout, values, verdict.search), None
         if not verdict.spots:
-            return None
+            return None, _closest(best)
         # Keep the best grid seen (fewest open cells): a repair that leaves much more to
         # repair is undone, and the next repair of the best grid's spots is drawn instead
         # (spots heat up meanwhile, so the repairs there widen).
@@ -470,10 +709,17 @@ def _make_unique(
                 stuck += 1
                 stats.stuck += 1
                 if stuck > check.max_stuck:
-                    return None
+                    return None, _closest(best)
                 continue
             layout, values = repaired
-    return None
+    return None, _closest(best)
+
+
+def _closest(
+    best: tuple[int, Layout, dict[Cell, int], Verdict] | None,
+) -> tuple[Layout, dict[Cell, int], Verdict] | None:
+    """The best grid of a repair loop, without its count of open cells."""
+    return None if best is None else best[1:]
 
 
 def _acceptable(

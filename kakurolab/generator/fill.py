@@ -242,8 +242,9 @@ def fill(
 
 
 ESCALATE = 0
-"""Off (0, generator 3.2): a dead end frees its two runs and some of their run-mates, every
-time.  On (not shipped: it changes the puzzles of every seed that met a failed fill): the
+"""Off (0, generator 3.2) by default: a dead end frees its two runs and some of their
+run-mates, every time.  On (generator 3.4 turns it on for large grids only, through
+``fill_grid``'s ``escalate``: it changes the puzzles of every seed that met a failed fill): the
 ``ESCALATE``-th dead end at one cell, and each after, frees every cell within ``1 + k //
 ESCALATE`` run steps of it.  Failed fills spend their conflicts on one cell: 45x45 normal
 fills that ran out had up to 2,759 of 2,773 dead ends at a single cell, rebuilt from the same
@@ -260,10 +261,12 @@ def fill_grid(
     max_conflicts: int | None = None,
     spread: float = 0.3,
     dead_ends: dict[Cell, int] | None = None,
+    escalate: int | None = None,
 ) -> dict[Cell, int] | None:
     """Digits for every white cell by conflict repair, or None after ``max_conflicts``
     (default: twice the open cells) dead ends.  ``dead_ends``, when given, counts the dead
     ends per cell: where a layout resists its level, for a caller that reshapes it.
+    ``escalate``: as :data:`ESCALATE` (the default) for this fill.
 
     A cell left with no digit frees the placed cells of its two runs, and each run-mate of
     those with probability ``spread`` (freeing only the runs tends to rebuild the same dead
@@ -277,6 +280,7 @@ def fill_grid(
     limit = 2 * len(board.open_cells) if max_conflicts is None else max_conflicts
     conflicts = 0
     again: dict[Cell, int] = {}  # dead ends per cell (``ESCALATE``)
+    escalate = ESCALATE if escalate is None else escalate
     runs, runs_of = board.runs, board.runs_of
     while True:
         cell = board.choose()
@@ -292,10 +296,10 @@ def fill_grid(
         if conflicts > limit:
             return None
         again[cell] = again.get(cell, 0) + 1
-        if ESCALATE and again[cell] >= ESCALATE:
+        if escalate and again[cell] >= escalate:
             # The same dead end keeps coming back: free a ball of cells around it, wider
             # each time, instead of rebuilding it from the same neighbours.
-            freed = within(layout, [cell], 1 + again[cell] // ESCALATE)
+            freed = within(layout, [cell], 1 + again[cell] // escalate)
             freed = {m for m in freed if m in board.values and m not in keep}
         else:
             freed = {

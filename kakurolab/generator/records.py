@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..backends import Backend
+from ..combos import MAX_RUN
 from ..errors import KakuroError
 from .difficulty import Difficulty
 
@@ -64,21 +65,41 @@ class GenerationSpec:
         return f"{self.nrows}x{self.ncols}"
 
     @property
+    def max_run(self) -> int:
+        """The longest run the level allows that fits the grid."""
+        return min(self.level.max_run, self.nrows - 1, self.ncols - 1, MAX_RUN)
+
+    @property
     def name(self) -> str:
         """The puzzle's id: ``pid`` when given."""
         return self.pid or f"g{self.size}-{self.level.name}-s{self.seed}"
 
 
+LARGE_CELLS = 1_500
+"""White cells (45x45 and up) from which generator 3.4 fills a layout the large grid's way:
+the whole fill escalates its dead ends, and a fill whose repairs run out is re-filled
+around its best grid's spots rather than dropped (``core``).  Fresh 60x60 layouts filled 0
+times in 8 without escalation, and a 60x60 fill ends its repairs with 10-100 of its 2,500
+cells open; smaller grids keep generator 3.3's puzzles (their fills are cheap)."""
+
+
 @dataclass(frozen=True)
 class GenerationLimits:
     """The work one generation may spend; node budgets keep a seed's puzzle the same on any
-    machine, ``timeout`` (seconds per check) is only a safety net for other backends."""
+    machine, ``timeout`` (seconds per check) is only a safety net for other backends.
+    ``large_cells``: white cells from which a layout is filled the large grid's way
+    (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles at every size)."""
 
     backend: str | Backend = "native"
     max_repairs: int | None = None
     max_layouts: int = 200
     node_limit: int | None = NODE_LIMIT
     timeout: float | None = None
+    large_cells: int | None = LARGE_CELLS
+
+    def large(self, whites: int) -> bool:
+        """Whether a layout of ``whites`` white cells is filled the large grid's way."""
+        return self.large_cells is not None and whites >= self.large_cells
 
     def count_options(self) -> dict[str, Any]:
         """Keyword arguments for ``count``: the node budget goes only to the native backend
@@ -113,6 +134,8 @@ class GenerationStats:
     off_band: int = 0
     reverts: int = 0
     blocks: int = 0
+    restarts: int = 0
+    widened: int = 0
     whitened: int = 0
     seconds: float | None = None
     mean_ambiguity: float | None = None
@@ -151,6 +174,8 @@ class GenerationStats:
             "off_band": self.off_band,
             "reverts": self.reverts,
             "blocks": self.blocks,
+            "restarts": self.restarts,
+            "widened": self.widened,
             "whitened": self.whitened,
         }
         record |= {k: v for k, v in optional.items() if v}

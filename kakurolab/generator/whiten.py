@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from itertools import islice, product
 
 from ..model import Cell
-from .layout import Layout, mirror, problems, runs_fit, within
+from .layout import Layout, fine_after_whitening, mirror, runs_fit, within
 
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
@@ -58,14 +58,16 @@ def whiten(
     max_run: int,
     symmetric: bool = True,
     weight: Callable[[int], float] = lambda mask: 1.0,
+    on_keep: Callable[[Layout, dict[Cell, int]], None] | None = None,
 ) -> tuple[Layout, dict[Cell, int], int]:
     """Whiten candidates (in ``rng``'s order) until the interior white share reaches
     ``goal`` or none is left: the layout, its digits and how many candidates were kept.
     ``weight`` rates a run's digit set as the level does (0: not allowed); digit choices
-    are drawn in that preference, so a merged run tends to stay in the level's band."""
+    are drawn in that preference, so a merged run tends to stay in the level's band.
+    ``on_keep`` hears of each kept grid right after the ``keeps`` or ``mend`` call that
+    made it."""
     values = dict(values)
-    nrows, ncols = layout.nrows, layout.ncols
-    candidates = _shapes(layout, symmetric)
+    candidates = shapes(layout, symmetric)
     rng.shuffle(candidates)
     kept = 0
     # Digits alone first (one check a try); mends (a re-fill and a few repair rounds each)
@@ -83,8 +85,8 @@ def whiten(
                 whites = layout.whites | shape
                 if not runs_fit(whites, shape, max_run):
                     continue  # most candidates: found without building the grown runs
-                grown = Layout(nrows, ncols, whites, layout.full_frame)
-                if problems(grown, max_run=max_run):
+                grown = layout.grown(shape)
+                if not fine_after_whitening(layout, grown, shape, max_run):
                     continue
                 trials = [
                     {**values, **digits}
@@ -97,31 +99,46 @@ def whiten(
                     layout, values = found
                     kept += 1
                     progress = True
+                    if on_keep is not None:
+                        on_keep(layout, values)
             candidates = [shape for shape in candidates if not shape & layout.whites]
     return layout, values, kept
 
 
-def _shapes(layout: Layout, symmetric: bool) -> list[frozenset[Cell]]:
+def shapes(
+    layout: Layout, symmetric: bool, near: Collection[Cell] | None = None
+) -> list[frozenset[Cell]]:
     """The cells whitened together, in a fixed order: each black interior cell, and each
     pair of side-by-side black cells (a cell alone between blocks on one axis would make a
     one-cell run there; two make a run of two), with their mirror images when
-    ``symmetric``."""
+    ``symmetric``; with ``near``, only those that touch one of its cells."""
     nrows, ncols = layout.nrows, layout.ncols
 
     def black(cell: Cell) -> bool:
         return 0 < cell[0] < nrows and 0 < cell[1] < ncols and cell not in layout.whites
 
+    if near is None:
+        starts = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
+    else:
+        starts = sorted(
+            {(r + dr, c + dc) for r, c in near for dr in range(-2, 3) for dc in range(-2, 3)}
+        )
+    touching = None if near is None else set(near)
     found: set[frozenset[Cell]] = set()
-    for r in range(1, nrows):
-        for c in range(1, ncols):
-            if not black((r, c)):
+    for r, c in starts:
+        if not black((r, c)):
+            continue
+        for cells in ({(r, c)}, {(r, c), (r, c + 1)}, {(r, c), (r + 1, c)}):
+            if not all(black(cell) for cell in cells):
                 continue
-            for cells in ({(r, c)}, {(r, c), (r, c + 1)}, {(r, c), (r + 1, c)}):
-                if all(black(cell) for cell in cells):
-                    mirrored = (
-                        {mirror(cell, nrows, ncols) for cell in cells} if symmetric else set()
-                    )
-                    found.add(frozenset(cells | mirrored))
+            if touching is not None and not any(
+                (r2 + dr, c2 + dc) in touching
+                for r2, c2 in cells
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            ):
+                continue
+            mirrored = {mirror(cell, nrows, ncols) for cell in cells} if symmetric else set()
+            found.add(frozenset(cells | mirrored))
     return sorted(found, key=sorted)
 
 
