@@ -1,4 +1,4 @@
-"""What the generator does differently on large grids (from 1,500 white cells, 45x45 and up):
+"""What the generator does differently on large grids (from 1,000 white cells, about 40x40 and up):
 whitening gates the level once at the end, and a layout is filled with escalating dead ends
 and local restarts (a fill whose repairs run out is re-filled around its best grid's spots).
 Both thresholds are lowered here so that 12x12 grids take the large-grid paths, and the

@@ -58,7 +58,7 @@ from .whiten import shapes, whiten
 
 GENERATOR_VERSION = "3.4"
 """Bumped whenever the same seed would give a different puzzle.  3.4 changed only grids of
-1,500 white cells and more (``records.LARGE_CELLS``, 45x45 and up): every smaller seed gives
+1,000 white cells and more (``records.LARGE_CELLS``, about 40x40 and up): every smaller seed gives
 3.3's puzzle, so the 3.3 bank and shipped sets stand."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -139,7 +139,7 @@ RESTART_ROUNDS = 150
 whose last spots keep coming back is better re-filled again than repaired on (60x60 seed
 0: restarts that got the fill's whole budget of 660 checks cycled at 10-16 open cells)."""
 
-GATE_ONCE_CELLS = 1_500
+GATE_ONCE_CELLS = 1_000
 """White cells from which whitening gates the level once, at the end (``_denser``); smaller
 grids keep generator 3.3's puzzles (their gates are cheap)."""
 
@@ -255,7 +255,7 @@ def generate(
     ``stats`` (a fresh ``GenerationStats``) is filled as the work goes, so another thread
     can show progress (``GenerationStats.status``); the result carries the same object.
 
-    ``large_cells`` (default ``LARGE_CELLS`` = 1,500): white cells from which a layout is
+    ``large_cells`` (default ``LARGE_CELLS`` = 1,000): white cells from which a layout is
     filled the large grid's way, with escalating dead ends and local restarts (generator
     3.4); None fills every layout as generator 3.3 did, so its large puzzles come back.
     """

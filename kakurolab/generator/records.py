@@ -75,8 +75,8 @@ class GenerationSpec:
         return self.pid or f"g{self.size}-{self.level.name}-s{self.seed}"
 
 
-LARGE_CELLS = 1_500
-"""White cells (45x45 and up) from which generator 3.4 fills a layout the large grid's way:
+LARGE_CELLS = 1_000
+"""White cells (about 40x40 and up) from which generator 3.4 fills a layout the large grid's way:
 the whole fill escalates its dead ends, and a fill whose repairs run out is re-filled
 around its best grid's spots rather than dropped (``core``).  Fresh 60x60 layouts filled 0
 times in 8 without escalation, and a 60x60 fill ends its repairs with 10-100 of its 2,500
