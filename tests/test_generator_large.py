@@ -71,4 +71,3 @@ def test_a_fill_whose_repairs_run_out_restarts_locally():
     result = count(large.puzzle, 2, backend=require_backend("cpsat"))
     assert result.complete and result.n_solutions == 1
     assert grade(large.puzzle).grade == "normal"
-

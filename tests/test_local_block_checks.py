@@ -154,6 +154,9 @@ def test_whitening_finds_the_grown_runs_and_verdict_locally(
     assert True in verdicts
 
 
+STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
 def test_whitening_near_cells_keeps_the_shapes_that_touch_them() -> None:
     layout, symmetric = LAYOUTS[-1]
     near = set(sorted(layout.whites)[:12])
@@ -168,6 +171,3 @@ def test_whitening_near_cells_keeps_the_shapes_that_touch_them() -> None:
     # a mirrored shape touches through either half; ``near`` lists the shapes whose first
     # half (the cells drawn before mirroring) touches
     assert set(close) <= set(touching) and len(close) >= len(touching) // 2
-
-
-STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))

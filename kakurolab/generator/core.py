@@ -36,14 +36,7 @@ from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill, fill_grid
-from .layout import (
-    Layout,
-    block_cascade,
-    fine_after_whitening,
-    published_layout,
-    runs_fit,
-    within,
-)
+from .layout import Layout, block_cascade, published_layout, whitened, within
 from .records import (
     LARGE_CELLS,
     NODE_LIMIT,
@@ -306,9 +299,9 @@ def generate_spec(
                 continue
             layout, first = shaped
         budget = limits.repair_budget(len(layout.whites))
+        large = limits.large(len(layout.whites))
         for _ in range(6):
             stats.stage = "fill"
-            large = limits.large(len(layout.whites))
             values = first or fill_grid(
                 layout,
                 rng,
@@ -332,15 +325,7 @@ def generate_spec(
             if spec.white_goal is not None:
                 stats.stage = "whiten"
                 layout, values, result = _denser(
-                    layout,
-                    values,
-                    result,
-                    spec,
-                    spec.white_goal,
-                    rng,
-                    check,
-                    stats,
-                    max_run,
+                    layout, values, result, spec, spec.white_goal, rng, check, stats, max_run
                 )
             stats.seconds = round(time.perf_counter() - start, 3)
             puzzle = build_puzzle(layout, values, spec.name, _meta(spec))
@@ -581,7 +566,6 @@ def _make_unique(
                 break
         else:
             return None
-        budget = min(max_repairs, RESTART_ROUNDS)
         stats.restarts += 1
     return None
 
@@ -619,15 +603,11 @@ def _widen(
     mostly made by the layout: a ladder of two-cell runs between two columns of blocks lets
     any two rungs of equal sum swap, whatever the digits; merging a rung into the runs
     beside it ends that, and a denser grid is what whitening would aim for anyway."""
-    max_run = spec.max_run
     options = shapes(layout, spec.symmetric, near=spots)
     rng.shuffle(options)
     for shape in options:
-        whites = layout.whites | shape
-        if not runs_fit(whites, shape, max_run):
-            continue
-        grown = layout.grown(shape)
-        if fine_after_whitening(layout, grown, shape, max_run):
+        grown = whitened(layout, shape, spec.max_run)
+        if grown is not None:
             return grown, shape
     return None
 

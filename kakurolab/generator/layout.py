@@ -457,6 +457,16 @@ def fine_after_blocking(layout: Layout, smaller: Layout, removed: set[Cell]) -> 
     return True
 
 
+def whitened(layout: Layout, shape: frozenset[Cell], max_run: int = MAX_RUN) -> Layout | None:
+    """``layout`` with the ``shape`` cells white too, when that is a valid layout (runs
+    through the shape 2 to ``max_run`` long, :func:`fine_after_whitening`), else None.  Most
+    candidates fail on their run lengths, found without building the grown runs."""
+    if not runs_fit(layout.whites | shape, shape, max_run):
+        return None
+    grown = layout.grown(shape)
+    return grown if fine_after_whitening(layout, grown, shape, max_run) else None
+
+
 def fine_after_whitening(
     layout: Layout, grown: Layout, shape: Iterable[Cell], max_run: int = MAX_RUN
 ) -> bool:

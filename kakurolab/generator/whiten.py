@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from itertools import islice, product
 
 from ..model import Cell
-from .layout import Layout, fine_after_whitening, mirror, runs_fit, within
+from .layout import Layout, mirror, whitened, within
 
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
@@ -82,11 +82,8 @@ def whiten(
                     return layout, values, kept
                 if shape & layout.whites:  # a shape whitened earlier in this pass overlaps
                     continue
-                whites = layout.whites | shape
-                if not runs_fit(whites, shape, max_run):
-                    continue  # most candidates: found without building the grown runs
-                grown = layout.grown(shape)
-                if not fine_after_whitening(layout, grown, shape, max_run):
+                grown = whitened(layout, shape, max_run)
+                if grown is None:
                     continue
                 trials = [
                     {**values, **digits}
