@@ -146,6 +146,17 @@ def frames(page: Any) -> list[str]:
     return seen
 
 
+def box(locator: Any) -> dict[str, float]:
+    """The bounding box of a board element.  The board is redrawn whole on every view, so the
+    node found can be replaced before it is measured (``None``): look again."""
+    for _ in range(100):
+        found = locator.bounding_box()
+        if found is not None:
+            return dict(found)
+        locator.page.wait_for_timeout(20)
+    raise AssertionError(f"{locator} never had a box")
+
+
 def settle(page: Any) -> None:
     """Wait until every move the page sent is answered."""
     page.wait_for_function("(document.body.dataset.pending || '0') === '0'")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from _web import (
     arrow_keys,
+    box,
     click_cell,
     engine_games,
     frames,
@@ -109,14 +110,14 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     games, url = shared
     page = start(browser, url, "Phil", size="16x22", viewport={"width": 390, "height": 844})
     puzzle = view_puzzle(seat_view(games, page))
-    width = page.locator("#board rect.white").first.bounding_box()["width"]
+    width = box(page.locator("#board rect.white").first)["width"]
     assert width < 32  # the whole 16x22 board fits across: too small to tap comfortably
-    while page.locator("#board rect.white").first.bounding_box()["width"] < 32:
+    while box(page.locator("#board rect.white").first)["width"] < 32:
         page.click("#zoom-in")
     assert float(page.evaluate("document.body.dataset.zoom")) <= 2.25  # two taps at most
     wrap = page.locator("#board-wrap")
-    box = wrap.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 391  # the page itself stays phone-wide
+    fr = wrap.bounding_box()
+    assert fr["x"] >= 0 and fr["x"] + fr["width"] <= 391  # the page itself stays phone-wide
     pannable = "(w => w.scrollWidth > w.clientWidth)(document.getElementById('board-wrap'))"
     assert page.evaluate(pannable)
     # walk to the far corner with the keyboard: the selected cell and its entry stay in view
@@ -127,16 +128,16 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     assert selected(page) == far
     scrolled = "(w => w.scrollLeft + w.scrollTop)(document.getElementById('board-wrap'))"
     assert page.evaluate(scrolled) > 0  # the frame followed the selection
-    cell = page.locator("#board rect.selected").bounding_box()
-    box = wrap.bounding_box()
-    assert box["x"] - 1 <= cell["x"] and cell["x"] + cell["width"] <= box["x"] + box["width"] + 1
-    assert box["y"] - 1 <= cell["y"] and cell["y"] + cell["height"] <= box["y"] + box["height"] + 1
+    cell = box(page.locator("#board rect.selected"))
+    fr = wrap.bounding_box()
+    assert fr["x"] - 1 <= cell["x"] and cell["x"] + cell["width"] <= fr["x"] + fr["width"] + 1
+    assert fr["y"] - 1 <= cell["y"] and cell["y"] + cell["height"] <= fr["y"] + fr["height"] + 1
     # panned away by hand, a tap on a digit works on the cell, and selecting re-centres
     page.evaluate("document.getElementById('board-wrap').scrollTo(0, 0)")
     page.keyboard.press("ArrowLeft")
-    cell = page.locator("#board rect.selected").bounding_box()
-    box = wrap.bounding_box()
-    assert box["x"] - 1 <= cell["x"] <= box["x"] + box["width"]
+    cell = box(page.locator("#board rect.selected"))
+    fr = wrap.bounding_box()
+    assert fr["x"] - 1 <= cell["x"] <= fr["x"] + fr["width"]
     # the digit pad shares the screen with the zoomed board: no page scrolling to play
     assert page.evaluate("window.scrollY") == 0
     assert page.is_visible("#clock-mini")  # the clock too
@@ -230,8 +231,8 @@ def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
     page.wait_for_selector(f'#board text.clue-{side}.done[x="{x}.0"]')
     # every other help switched off in the settings
     page.click("#settings-open")
-    for box in ("done", "fill", "automarks"):
-        page.uncheck(f'#settings input[name="{box}"]')
+    for switch in ("done", "fill", "automarks"):
+        page.uncheck(f'#settings input[name="{switch}"]')
     page.click("#settings-close")
     assert page.locator("#board text.done").count() == 0
     other = next(r for r in puzzle.runs if len(r) >= 2 and not set(r.cells) & set(run.cells))

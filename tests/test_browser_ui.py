@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from _web import (
+    box,
     new_game,
     page_seat,
     set_name,
@@ -82,11 +83,10 @@ def test_pointer_selects_cells_and_clue_halves(
     settle(page)
     assert games.view(game_id, token)["board"] == {f"r{target[0] + 1}c{target[1] + 1}": 6}
     clue = page.locator(f'#board rect.clue[data-r="{both[0]}"][data-c="{both[1]}"]')
-    box = clue.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + box["height"] * 0.2)
+    where = box(clue)
+    page.mouse.click(where["x"] + where["width"] * 0.8, where["y"] + where["height"] * 0.2)
     assert page.text_content("#combo-run") == f"{across.clue} in {len(across)}"
-    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.8)
+    page.mouse.click(where["x"] + where["width"] * 0.2, where["y"] + where["height"] * 0.8)
     assert page.text_content("#combo-run") == f"{down.clue} in {len(down)}"
     # the helper lists every digit set of the run, striking those without the placed 6
     assert down.clue is not None
@@ -136,8 +136,7 @@ def test_big_boards_fit_the_screen(
     board = page.locator("#board").bounding_box()
     assert board is not None
     assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"] + 1
-    cell = page.locator("#board rect.white").first.bounding_box()
-    assert cell is not None
+    cell = box(page.locator("#board rect.white").first)
     assert cell["width"] >= 14, cell  # still a tap target on a phone
     if viewport["width"] > 1000:  # the whole board is on a laptop screen at once
         assert board["y"] + board["height"] <= viewport["height"] + 1

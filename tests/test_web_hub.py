@@ -36,6 +36,36 @@ def test_views_supersede_views_but_replies_keep_their_order() -> None:
     ]
 
 
+def test_a_socket_is_not_pushed_a_version_it_already_has() -> None:
+    """The poller can see a move's new version before the move's publish records it; the
+    mover, whose ack carried that view, must not get it again (its board would redraw under
+    the pointer)."""
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        sub = Subscriber("g-1", "t" * 20, send)
+        sub.offer({"type": "view", "view": {"version": 3}})
+        sub.offer({"type": "ack", "id": 1, "view": {"version": 4}})
+        sub.offer({"type": "view", "view": {"version": 4}})  # the poller's late copy
+        sub.offer({"type": "view", "view": {"version": 2}})  # older still
+        sub.offer({"type": "over", "view": {"version": 4}})  # never dropped
+        pump = asyncio.get_running_loop().create_task(sub.pump())
+        await asyncio.sleep(0.01)
+        sub.closed = True
+        sub.wake.set()
+        await pump
+
+    asyncio.run(run())
+    assert [(m["type"], m["view"]["version"]) for m in sent] == [
+        ("view", 3),
+        ("ack", 4),
+        ("over", 4),
+    ]
+
+
 def test_a_stuck_browser_is_let_go_once() -> None:
     stuck: list[int] = []
 

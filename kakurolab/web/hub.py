@@ -51,9 +51,20 @@ class Subscriber:
     closed: bool = False
     on_stuck: Callable[[], None] | None = None
     """Called once when the outbox overflows (the session closes the socket)."""
+    version: int = -1
+    """The newest game version this socket has been given a view of."""
 
     def offer(self, message: dict[str, Any]) -> None:
-        """Queue a message; a pushed view (``type == "view"``) supersedes waiting ones."""
+        """Queue a message; a pushed view (``type == "view"``) supersedes waiting ones, and
+        is dropped when the socket already has that version (the poller can see a move's
+        new version before the move's own publish records it: the mover, answered by its
+        ack, would otherwise get the same view again and redraw its board)."""
+        view = message.get("view")
+        version = view.get("version") if isinstance(view, dict) else None
+        if message.get("type") == "view" and isinstance(version, int) and version <= self.version:
+            return
+        if isinstance(version, int):
+            self.version = max(self.version, version)
         if message.get("type") == "view":
             waiting = [m for m in self.outbox if m.get("type") != "view"]
             self.outbox.clear()
