@@ -30,6 +30,15 @@ PE424 = datasets.PE424
 JANKO = datasets.JANKO_DEV
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (in addopts) spreads the default suite over every core; benchmarks time
+    against a peer on a quiet machine, so ``-m bench`` runs them in one process."""
+    expression = config.getoption("markexpr") or ""
+    if "bench" in expression.replace("not bench", ""):
+        return 0
+    return None  # xdist's own count: one worker per core
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Parametrize the registry fixtures a test asks for (unless it parametrizes them itself)."""
     explicit = {
