@@ -9,7 +9,8 @@ from typing import Any
 from kakurolab.web.hub import MAX_OUTBOX, Subscriber
 
 
-def test_views_supersede_views_but_replies_keep_their_order() -> None:
+def delivered(offers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a socket sends when ``offers`` are queued before its pump starts."""
     sent: list[dict[str, Any]] = []
 
     async def send(message: dict[str, Any]) -> None:
@@ -17,11 +18,8 @@ def test_views_supersede_views_but_replies_keep_their_order() -> None:
 
     async def run() -> None:
         sub = Subscriber("g-1", "t" * 20, send)
-        sub.offer({"type": "view", "view": 1})
-        sub.offer({"type": "ack", "id": 1})
-        sub.offer({"type": "view", "view": 2})
-        sub.offer({"type": "error", "id": 2})
-        sub.offer({"type": "view", "view": 3})
+        for message in offers:
+            sub.offer(message)
         pump = asyncio.get_running_loop().create_task(sub.pump())
         await asyncio.sleep(0.01)
         sub.closed = True
@@ -29,6 +27,19 @@ def test_views_supersede_views_but_replies_keep_their_order() -> None:
         await pump
 
     asyncio.run(run())
+    return sent
+
+
+def test_views_supersede_views_but_replies_keep_their_order() -> None:
+    sent = delivered(
+        [
+            {"type": "view", "view": 1},
+            {"type": "ack", "id": 1},
+            {"type": "view", "view": 2},
+            {"type": "error", "id": 2},
+            {"type": "view", "view": 3},
+        ]
+    )
     assert sent == [
         {"type": "ack", "id": 1},
         {"type": "error", "id": 2},
@@ -40,25 +51,15 @@ def test_a_socket_is_not_pushed_a_version_it_already_has() -> None:
     """The poller can see a move's new version before the move's publish records it; the
     mover, whose ack carried that view, must not get it again (its board would redraw under
     the pointer)."""
-    sent: list[dict[str, Any]] = []
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    async def run() -> None:
-        sub = Subscriber("g-1", "t" * 20, send)
-        sub.offer({"type": "view", "view": {"version": 3}})
-        sub.offer({"type": "ack", "id": 1, "view": {"version": 4}})
-        sub.offer({"type": "view", "view": {"version": 4}})  # the poller's late copy
-        sub.offer({"type": "view", "view": {"version": 2}})  # older still
-        sub.offer({"type": "over", "view": {"version": 4}})  # never dropped
-        pump = asyncio.get_running_loop().create_task(sub.pump())
-        await asyncio.sleep(0.01)
-        sub.closed = True
-        sub.wake.set()
-        await pump
-
-    asyncio.run(run())
+    sent = delivered(
+        [
+            {"type": "view", "view": {"version": 3}},
+            {"type": "ack", "id": 1, "view": {"version": 4}},
+            {"type": "view", "view": {"version": 4}},  # the poller's late copy
+            {"type": "view", "view": {"version": 2}},  # older still
+            {"type": "over", "view": {"version": 4}},  # never dropped
+        ]
+    )
     assert [(m["type"], m["view"]["version"]) for m in sent] == [
         ("view", 3),
         ("ack", 4),
