@@ -68,15 +68,18 @@ class _Board:
         self.rng = rng
         self.runs = [cells for _, cells in layout.runs]
         self.runs_of = layout.runs_of
-        self.sets = [allowed_sets(len(cells), allows) for cells in self.runs]
-        self.weights = {m: weight(m) for options in set(self.sets) for m in options}
+        # Runs of one length share one set list, looked up once per length (a 60x60 board
+        # has 1,500 runs and about eight lengths).
+        lengths = {len(cells) for cells in self.runs}
+        kinds = {n: allowed_sets(n, allows) for n in lengths}
+        self.sets = [kinds[len(cells)] for cells in self.runs]
+        self.weights = {m: weight(m) for options in kinds.values() for m in options}
         # What refresh and ranked compute from a run's sets and placed digits, remembered
-        # per distinct set list (runs of one length share one) across boards.
-        kinds = {id(options): options for options in self.sets}
-        opens = {k: _open_memo(options) for k, options in kinds.items()}
-        bests = {k: _best_memo(options, weight) for k, options in kinds.items()}
-        self.opens = [opens[id(options)] for options in self.sets]
-        self.bests = [bests[id(options)] for options in self.sets]
+        # per distinct set list across boards.
+        opens = {n: _open_memo(options) for n, options in kinds.items()}
+        bests = {n: _best_memo(options, weight) for n, options in kinds.items()}
+        self.opens = [opens[len(cells)] for cells in self.runs]
+        self.bests = [bests[len(cells)] for cells in self.runs]
         self.used = [0] * len(self.runs)
         self.union = [0] * len(self.runs)
         self.values: dict[Cell, int] = {}
