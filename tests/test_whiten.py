@@ -157,3 +157,30 @@ def test_runs_fit_agrees_with_the_runs_of_the_grown_layout():
         through = [cells for _, cells in grown.runs if set(cells) & shape]
         expected = all(2 <= len(cells) <= 7 for cells in through)
         assert runs_fit(grown.whites, shape, 7) is expected, (trial, sorted(shape))
+
+
+def test_the_runs_walked_through_new_cells_are_the_grown_layouts():
+    """Digit choices walk the runs through the whitened cells on the grid
+    (``whiten._lines_through``): each cell's across and down run of the grown layout, in
+    the order of ``Layout.runs``, one-cell lines included."""
+    from kakurolab.generator.whiten import _lines_through
+
+    rng = random.Random(8)
+    for _ in range(40):
+        layout = published_layout(12, 12, rng, max_run=7)
+        blacks = [(r, c) for r in range(1, 12) for c in range(1, 12) if (r, c) not in layout.whites]
+        shape = sorted(rng.sample(blacks, rng.randint(1, 3)))
+        grown = Layout(12, 12, layout.whites | frozenset(shape))
+        lines = _lines_through(grown.whites, shape)
+        for cell in shape:
+            across = _across(grown)
+            expected = [(0 if i < across else 1, grown.runs[i][1]) for i in grown.runs_of[cell]]
+            assert list(lines[cell]) == expected
+        runs = sorted({run for cell in shape for run in lines[cell]})
+        indexes = sorted({i for cell in shape for i in grown.runs_of[cell]})
+        assert [cells for _, cells in runs] == [grown.runs[i][1] for i in indexes]
+
+
+def _across(layout: Layout) -> int:
+    """How many of the layout's runs are across runs (they come first)."""
+    return sum(1 for direction, _ in layout.runs if direction.name == "ACROSS")

@@ -85,12 +85,16 @@ class Layout:
 
     @cached_property
     def runs_of(self) -> dict[Cell, tuple[int, ...]]:
-        """Indexes into :attr:`runs` of the runs through each white cell."""
-        table: dict[Cell, list[int]] = {cell: [] for cell in self.whites}
-        for i, (_, cells) in enumerate(self.runs):
-            for cell in cells:
-                table[cell].append(i)
-        return {cell: tuple(ids) for cell, ids in table.items()}
+        """Indexes into :attr:`runs` of the runs through each white cell: its across run,
+        then its down run (every white cell lies in one of each, one-cell lines included,
+        and across runs come first).  Filled one run at a time by ``dict.update``: whitening
+        asks this of thousands of grown 60x60 layouts, and a loop over every cell of every
+        run was a tenth of a generation."""
+        across: dict[Cell, int] = {}
+        down: dict[Cell, int] = {}
+        for i, (direction, cells) in enumerate(self.runs):
+            (across if direction is Direction.ACROSS else down).update(dict.fromkeys(cells, i))
+        return {cell: (across[cell], down[cell]) for cell in self.whites}
 
     def fine(self, max_run: int = MAX_RUN) -> bool:
         """Whether :func:`problems` finds nothing, remembered per ``max_run``: the local

@@ -150,15 +150,16 @@ def _digit_choices(
     run through them (none when a merged run already repeats one), in a random order
     weighted by ``weight`` of the runs' digit sets (an exponential race, as the fill
     draws digits)."""
-    runs = sorted({i for cell in cells for i in grown.runs_of[cell]})
-    held: dict[int, int] = {}  # run -> mask of the digits it keeps
-    for i in runs:
-        others = [values[c] for c in grown.runs[i][1] if c not in cells]
+    lines = _lines_through(grown.whites, cells)
+    runs = sorted({run for cell in cells for run in lines[cell]})  # as in grown.runs
+    held: dict[_Line, int] = {}  # run -> mask of the digits it keeps
+    for run in runs:
+        others = [values[c] for c in run[1] if c not in cells]
         if len(set(others)) < len(others):
             return
-        held[i] = sum(1 << (d - 1) for d in others)
+        held[run] = sum(1 << (d - 1) for d in others)
     options = [
-        [d for d in range(1, 10) if not any(held[i] >> (d - 1) & 1 for i in grown.runs_of[c])]
+        [d for d in range(1, 10) if not any(held[run] >> (d - 1) & 1 for run in lines[c])]
         for c in cells
     ]
     scored: list[tuple[float, dict[Cell, int]]] = []
@@ -168,12 +169,36 @@ def _digit_choices(
         masks = dict(held)
         repeat = False
         for cell, d in zip(cells, digits, strict=True):
-            for i in grown.runs_of[cell]:
-                repeat = repeat or bool(masks[i] >> (d - 1) & 1)
-                masks[i] |= 1 << (d - 1)
+            for run in lines[cell]:
+                repeat = repeat or bool(masks[run] >> (d - 1) & 1)
+                masks[run] |= 1 << (d - 1)
         score = 0.0 if repeat else math.prod(weight(m) for m in masks.values())
         if score > 0:
             race = -math.log(1.0 - rng.random()) / score
             scored.append((race, dict(zip(cells, digits, strict=True))))
     scored.sort(key=lambda item: item[0])
     yield from (choice for _, choice in scored[:DIGIT_TRIES])
+
+
+_Line = tuple[int, tuple[Cell, ...]]
+"""A run as ``(0 across or 1 down, its cells)``: sorted, runs come in ``Layout.runs`` order."""
+
+
+def _lines_through(whites: Collection[Cell], cells: list[Cell]) -> dict[Cell, tuple[_Line, _Line]]:
+    """Each cell's across and down run, walked on the grid: a grown layout's
+    ``runs_of`` maps all its 2,400 cells (60x60), and most grown layouts whitening tries
+    need the runs through their new cells only."""
+    found: dict[Cell, tuple[_Line, _Line]] = {}
+    for cell in cells:
+        both = []
+        for axis, (dr, dc) in enumerate(((0, 1), (1, 0))):
+            r, c = cell
+            while (r - dr, c - dc) in whites:
+                r, c = r - dr, c - dc
+            line = []
+            while (r, c) in whites:
+                line.append((r, c))
+                r, c = r + dr, c + dc
+            both.append((axis, tuple(line)))
+        found[cell] = (both[0], both[1])
+    return found
