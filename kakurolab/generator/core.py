@@ -865,14 +865,13 @@ class _Lookahead:
     def __init__(self, layout: Layout, values: Mapping[Cell, int], grids: LayoutPropagators):
         self.layout = layout
         self.prop = grids.of(layout, values)
-        self.run_of = grids.run_of
         self.index = {cell: i for i, cell in enumerate(self.prop.cells)}
         self.slots = set(range(self.prop.n_cells))
         self.root = self.prop.root()
 
     def domains(self, cell: Cell, changed: Mapping[Cell, int]) -> dict[Cell, int] | None:
         totals = {
-            self.run_of[i]: sum(changed[c] for c in self.layout.runs[i][1])
+            i: sum(changed[c] for c in self.layout.runs[i][1])
             for i in self.layout.runs_of[cell]
         }
         prop = self.prop.with_totals(totals)

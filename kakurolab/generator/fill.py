@@ -72,6 +72,7 @@ class _Board:
         # has 1,500 runs and about eight lengths).
         lengths = {len(cells) for cells in self.runs}
         kinds = {n: allowed_sets(n, allows) for n in lengths}
+        self.kinds = kinds
         self.sets = [kinds[len(cells)] for cells in self.runs]
         self.weights = {m: weight(m) for options in kinds.values() for m in options}
         # What refresh and ranked compute from a run's sets and placed digits, remembered
@@ -148,6 +149,7 @@ class _Board:
                 return False
         used, get = self.used, fixed.get
         tracked = set(self.live)
+        allowed = {n: _set_of(sets) for n, sets in self.kinds.items()}
         for i, cells in enumerate(self.runs):
             u = 0
             for cell in cells:
@@ -159,7 +161,7 @@ class _Board:
                     u |= bit
             if i in tracked:
                 used[i] = u
-            elif u not in _set_of(self.sets[i]):
+            elif u not in allowed[len(cells)]:
                 return False
         self.values.update(fixed)
         return all([self.refresh(i) for i in self.live])

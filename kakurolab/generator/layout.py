@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -54,17 +54,10 @@ class Layout:
         replaced: set[int] = set()
         for cell in sorted(shape):
             for direction in (Direction.ACROSS, Direction.DOWN):
-                dr, dc = direction.step
-                r, c = cell
-                while (r - dr, c - dc) in whites:
-                    r, c = r - dr, c - dc
-                if (direction, (r, c)) in fresh:
+                cells = line_through(whites, cell, direction.step)
+                if (direction, cells[0]) in fresh:
                     continue
-                cells = []
-                while (r, c) in whites:
-                    cells.append((r, c))
-                    r, c = r + dr, c + dc
-                fresh[direction, cells[0]] = tuple(cells)
+                fresh[direction, cells[0]] = cells
                 replaced.update(
                     i
                     for old in cells
@@ -492,6 +485,20 @@ def fine_after_whitening(
     fine = joined or not problems(grown, max_run=max_run)
     grown._fine[max_run] = fine
     return fine
+
+
+def line_through(whites: Collection[Cell], cell: Cell, step: Cell) -> Segment:
+    """The white line through ``cell`` along ``step`` ((0, 1) across, (1, 0) down), from
+    its first cell: a run of the layout with these ``whites``, found without its runs."""
+    dr, dc = step
+    r, c = cell
+    while (r - dr, c - dc) in whites:
+        r, c = r - dr, c - dc
+    line = []
+    while (r, c) in whites:
+        line.append((r, c))
+        r, c = r + dr, c + dc
+    return tuple(line)
 
 
 def _line_length(whites: frozenset[Cell], cell: Cell, dr: int, dc: int) -> int:

@@ -90,7 +90,6 @@ class LayoutPropagators:
     def __init__(self) -> None:
         self.layout: Layout | None = None
         self.base: Propagator | None = None
-        self.run_of: list[int] = []
         self.getters: list[Callable[[Mapping[Cell, int]], tuple[int, ...]]] = []
         self.last: Propagator | None = None
         self.last_totals: list[int] = []
@@ -117,7 +116,7 @@ class LayoutPropagators:
             found = self.known.get(key)
             if found is None:
                 changed = {
-                    self.run_of[i]: total
+                    i: total
                     for i, (total, old) in enumerate(zip(totals, self.last_totals, strict=True))
                     if total != old
                 }
@@ -131,22 +130,22 @@ class LayoutPropagators:
 
     def base_of(self, layout: Layout, values: Mapping[Cell, int]) -> Propagator:
         """A propagator of ``layout`` (its clues: some grid's of this layout, ``values``
-        when a new one is built), and with ``run_of`` the propagator's run index of each
-        of the layout's runs (the same order: ``Propagator.numeric`` takes the layout's).
-        Built from the layout's runs, not from a puzzle, and without cut sums: every grid
-        checked here has a fill that solves its clues, so they never refute one."""
+        when a new one is built), its runs in the layout's order (run ``i`` of the one is
+        run ``i`` of the other).  Built from the layout's runs, not from a puzzle, and
+        without cut sums: every grid checked here has a fill that solves its clues, so they
+        never refute one."""
         if self.base is None or layout is not self.layout:
             self.layout = layout
             self.last = None
             runs = [cells for _, cells in layout.runs]
             self.getters = [_digits_of(cells) for cells in runs]
+            clues = dict(values)  # the puzzle is built later, if at all: these digits' clues
             self.base = Propagator.numeric(
                 sorted(layout.whites),
                 runs,
-                [sum(get(values)) for get in self.getters],
-                lambda: build_puzzle(layout, values),
+                [sum(get(clues)) for get in self.getters],
+                lambda: build_puzzle(layout, clues),
             )
-            self.run_of = list(range(len(runs)))
         return self.base
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from itertools import islice, product
 
 from ..model import Cell
-from .layout import Layout, mirror, whitened, within
+from .layout import Layout, line_through, mirror, whitened, within
 
 DIGIT_TRIES = 6
 """Digit choices tried per candidate, the best drawn of up to :data:`COMBOS`."""
@@ -188,17 +188,7 @@ def _lines_through(whites: Collection[Cell], cells: list[Cell]) -> dict[Cell, tu
     """Each cell's across and down run, walked on the grid: a grown layout's
     ``runs_of`` maps all its 2,400 cells (60x60), and most grown layouts whitening tries
     need the runs through their new cells only."""
-    found: dict[Cell, tuple[_Line, _Line]] = {}
-    for cell in cells:
-        both = []
-        for axis, (dr, dc) in enumerate(((0, 1), (1, 0))):
-            r, c = cell
-            while (r - dr, c - dc) in whites:
-                r, c = r - dr, c - dc
-            line = []
-            while (r, c) in whites:
-                line.append((r, c))
-                r, c = r + dr, c + dc
-            both.append((axis, tuple(line)))
-        found[cell] = (both[0], both[1])
-    return found
+    return {
+        cell: ((0, line_through(whites, cell, (0, 1))), (1, line_through(whites, cell, (1, 0))))
+        for cell in cells
+    }
