@@ -287,3 +287,26 @@ def test_master_calendar_week_and_streak(browser: Any, tmp_path: Path) -> None:
         assert page.inner_text("#streak") == "1"
         assert page.inner_text("#best-streak") == "1"
     games.close()
+
+
+@pytest.mark.parametrize(
+    ("page_name", "items", "count"),
+    [("calendar", "#week li", 7), ("stats", "#stats-summary dt", 6)],
+)
+def test_a_page_shown_again_while_it_loads_draws_once(
+    browser: Any, server: tuple[EngineGames, str], page_name: str, items: str, count: int
+) -> None:
+    """Three showings of a page in one tick (as when the player signs in while it loads):
+    only the newest answer draws, where every answer used to append its own copy."""
+    _, url = server
+    page = browser.new_page()
+    page.goto(url)
+    set_name(page, "Ada")
+    page.goto(f"{url}/#/{page_name}")
+    page.wait_for_selector(items)
+    again = "window.dispatchEvent(new HashChangeEvent('hashchange'))"
+    page.evaluate(f"for (let i = 0; i < 3; i++) {again}")
+    page.wait_for_function(f"document.querySelectorAll({json.dumps(items)}).length >= {count}")
+    page.wait_for_timeout(300)  # the other answers, had they drawn, would be in by now
+    assert page.locator(items).count() == count
+    page.close()

@@ -195,13 +195,25 @@ async function joinRoom(code) {
   }
 }
 
+/** A page that loads from the server can be shown again before its answer arrives (the
+ * player signs in under another name meanwhile): only its newest showing may draw, or two
+ * answers would both fill it. */
+const showings = new Map();
+function showing(page) {
+  const n = (showings.get(page) || 0) + 1;
+  showings.set(page, n);
+  return () => showings.get(page) === n;
+}
+
 async function showCalendar() {
   show("calendar");
+  const current = showing("calendar");
   const week = $("#week");
   week.innerHTML = "";
   let data;
   try { data = await api("GET", "/api/calendar", null, (await identity()).token); }
-  catch (err) { week.textContent = err.message; return; }
+  catch (err) { if (current()) week.textContent = err.message; return; }
+  if (!current()) return;
   $("#streak").textContent = data.current_streak;
   $("#best-streak").textContent = data.best_streak;
   const played = new Map(data.days.map((d) => [d.date, d]));
@@ -237,13 +249,15 @@ function clockText(seconds) {
 
 async function showStats() {
   show("stats");
+  const current = showing("stats");
   const summary = $("#stats-summary");
   const best = $("#stats-best tbody");
   summary.innerHTML = "";
   best.innerHTML = "";
   let data;
   try { data = await api("GET", "/api/stats", null, (await identity()).token); }
-  catch (err) { summary.textContent = err.message; return; }
+  catch (err) { if (current()) summary.textContent = err.message; return; }
+  if (!current()) return;
   const facts = [
     ["Games", data.games], ["Finished", data.finished], ["Solved", data.solved],
     ["Solved in a row", data.solved_in_a_row],
