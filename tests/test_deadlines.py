@@ -98,9 +98,16 @@ def test_a_child_session_passes_option_errors_back() -> None:
 
 
 def _timed(call):  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    value = call()
-    return value, time.perf_counter() - start
+    """The call's value and wall seconds; run once more when it overshot, as the backends'
+    test does, since a core shared with the other tests can stall a run past the slack (an
+    explain on a busy core once took 2.58 s); one that ignores its deadline fails both."""
+    for _ in range(2):
+        start = time.perf_counter()
+        value = call()
+        elapsed = time.perf_counter() - start
+        if elapsed < TIMEOUT + SLACK:
+            break
+    return value, elapsed
 
 
 def test_hint_explain_and_grade_stop_at_their_deadline(large_grid) -> None:
