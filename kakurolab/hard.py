@@ -77,7 +77,7 @@ class Family:
 
 def _large_unique(size: int, seed: int) -> Puzzle:
     # large_cells=None: the 40x40 to 60x60 members are generator 3.3's grids, the ones
-    # results/hard measured (3.4 fills grids of 1,000+ white cells another way)
+    # results/hard measured (3.4 and later fill grids of 1,000+ white cells another way)
     made = generate(
         size, size, "normal", seed=f"hard/{seed}", logic_only=False, white_goal=None,
         pid=FAMILIES["large-unique"].member_id(size, seed), large_cells=None,

@@ -195,9 +195,9 @@ def test_escalating_dead_ends_fill_large_layouts(monkeypatch):
             assert len(set(digits)) == len(digits) and spec.allows(combos.mask_of(digits))
 
 
-def test_hot_region_is_local_only_when_asked(monkeypatch):
-    """``core.LOCAL_HOT_REFILL`` (off in generator 3.2): a heated spot re-fills the hot
-    cells linked to it through runs of hot cells, not every hot cell of the grid."""
+def test_hot_region_is_local_only_when_asked():
+    """``hot_region(local=True)`` (large grids, generator 3.5): a heated spot re-fills the
+    hot cells linked to it through runs of hot cells, not every hot cell of the grid."""
     from kakurolab.generator import core
 
     layout = random_layout(16, 16, random.Random(3), max_run=7)
@@ -207,17 +207,15 @@ def test_hot_region_is_local_only_when_asked(monkeypatch):
     near, far = cells[0], cells[-1]
     mates = {m for i in layout.runs_of[near] for m in layout.runs[i][1]}
     heat = {far: 5, near: 6}
-    monkeypatch.setattr(core, "LOCAL_HOT_REFILL", False)
     assert core.hot_region(layout, values, [near], heat) == mates | {far}
-    monkeypatch.setattr(core, "LOCAL_HOT_REFILL", True)
-    assert core.hot_region(layout, values, [near], heat) == mates
+    assert core.hot_region(layout, values, [near], heat, local=True) == mates
     # a hot cell on a run of a hot run-mate belongs to the spot's region
     mate = next(m for m in sorted(mates) if m != near)
     beyond = next(
         m for i in layout.runs_of[mate] for m in layout.runs[i][1] if m not in mates
     )
     heat |= {mate: 2, beyond: 2}
-    assert core.hot_region(layout, values, [near], heat) == mates | {beyond}
+    assert core.hot_region(layout, values, [near], heat, local=True) == mates | {beyond}
 
 
 def _region_cases():

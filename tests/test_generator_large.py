@@ -71,3 +71,81 @@ def test_a_fill_whose_repairs_run_out_restarts_locally():
     result = count(large.puzzle, 2, backend=require_backend("cpsat"))
     assert result.complete and result.n_solutions == 1
     assert grade(large.puzzle).grade == "normal"
+
+
+@pytest.mark.parametrize(("level", "seed"), [("normal", 1), ("hard", 3), ("expert", 2)])
+def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
+    monkeypatch, level, seed
+):
+    """Generator 3.5's large-grid ways (whitening checks told where a grid changed, local
+    hot-region re-fills, look-aheads from the fill), taken at 12x12 with ``large_cells=0``:
+    they ran, and the puzzle is unique (counted by CP-SAT) and at its level."""
+    calls = {"near": 0, "local": 0, "lookahead": 0}
+    near_check = core.NearCheck.check
+    hot_region = core.hot_region
+    lookahead = core._Lookahead.__init__
+
+    def counting_near(self, *args, **kwargs):
+        calls["near"] += 1
+        return near_check(self, *args, **kwargs)
+
+    def counting_hot(*args, local=False):
+        calls["local"] += local
+        return hot_region(*args, local=local)
+
+    def counting_lookahead(self, *args, near=None):
+        calls["lookahead"] += near is not None
+        lookahead(self, *args, near=near)
+
+    monkeypatch.setattr(core.NearCheck, "check", counting_near)
+    monkeypatch.setattr(core, "hot_region", counting_hot)
+    monkeypatch.setattr(core._Lookahead, "__init__", counting_lookahead)
+    made = generate(12, 12, level, seed=seed, large_cells=0)
+    assert calls["near"] and calls["lookahead"]
+    result = count(made.puzzle, 2, backend=require_backend("cpsat"))
+    assert result.complete and result.n_solutions == 1
+    assert grade(made.puzzle).grade == level
+
+
+def test_a_lookahead_near_a_spot_holds_the_cells_outside_its_ball():
+    """``_Lookahead(near=spot)``: cells beyond ``LOOKAHEAD_RADIUS`` run steps of the
+    changed cell keep their own digit; the changed cell may take its new one; and the
+    domains are those of the same state on the whole grid's propagator."""
+    from kakurolab.generator.layout import Layout, within
+    from kakurolab.generator.region_search import LayoutPropagators
+
+    made = generate(12, 12, "normal", seed=5)
+    layout = Layout.of(made.puzzle)
+    values = dict(made.solution.values)
+    opened = 0
+    for cell in sorted(values)[::7]:
+        look = core._Lookahead(layout, values, LayoutPropagators(), near=[cell])
+        mates = {m for i in layout.runs_of[cell] for m in layout.runs[i][1]}
+        free = [d for d in range(1, 10) if all(values[m] != d for m in mates)]
+        if not free:
+            continue
+        changed = {**values, cell: free[0]}
+        domains = look.domains(cell, changed)
+        assert domains is not None and domains[cell] >> (free[0] - 1) & 1
+        ball = within(layout, [cell], core.LOOKAHEAD_RADIUS)
+        assert all(domains[c] == 1 << (changed[c] - 1) for c in domains if c not in ball)
+        assert domains == _whole_grid_domains(layout, values, cell, changed)
+        opened += any(domains[c] & (domains[c] - 1) for c in ball)
+    assert opened
+
+
+def _whole_grid_domains(layout, values, cell, changed):
+    """The look-ahead's state on the whole grid's propagator: every cell at its fill but
+    the ball around ``cell``, propagated; restricted to the ball's runs' cells."""
+    from kakurolab.generator.layout import within
+    from kakurolab.generator.region_search import LayoutPropagators
+
+    prop = LayoutPropagators().of(layout, changed)
+    ball = within(layout, [cell], core.LOOKAHEAD_RADIUS)
+    state = [1 << (changed[c] - 1) for c in prop.cells]
+    slots = [prop.slot_of[c] for c in ball]
+    for i in slots:
+        state[i] = prop.initial[i]
+    assert prop.propagate(state, {run for i in slots for run in prop.cell_runs[i]})
+    near = within(layout, [cell], core.LOOKAHEAD_RADIUS + 1)
+    return {c: state[prop.slot_of[c]] for c in near}

@@ -15,7 +15,7 @@ import pytest
 
 from kakurolab.generator import fill as fill_module
 from kakurolab.generator.difficulty import get_difficulty
-from kakurolab.generator.fill import fill, fill_grid
+from kakurolab.generator.fill import fill, fill_grid, refill
 from kakurolab.generator.layout import Layout, published_layout, within
 from kakurolab.model import Cell
 
@@ -24,7 +24,7 @@ class _WholeBoard(fill_module._Board):
     """The board as it was: every run tracked."""
 
     def __init__(self, *args: Any) -> None:
-        super().__init__(*args[:5], None)
+        super().__init__(*args[:6], None)
 
 
 def _cases(level: str, seed: int) -> list[tuple[Layout, dict[Cell, int], set[Cell], dict]]:
@@ -85,3 +85,46 @@ def test_a_local_refill_answers_as_the_whole_grid_board(
     assert [list(a or {}) for a in local] == [list(a or {}) for a in whole]  # same order
     assert any(a is None for a in local)
     assert any(a is not None for a in local)
+
+
+def _region_refills(level: str, seed: int) -> list[tuple[Any, Any]]:
+    """``refill`` (the board over the region's runs only) and ``fill`` with the cells outside
+    fixed, on the cases whose runs outside the region are the fill's (``refill``'s
+    precondition: a repair's grid), each pair from equal ``rng`` states."""
+    difficulty = get_difficulty(level)
+    pairs = []
+    for k, (layout, grid, region, forbid) in enumerate(_cases(level, seed)):
+        if k % 5 in (1, 2):  # a broken run outside the region: not a repair's grid
+            continue
+        budget = {"allows": difficulty.allows, "weight": difficulty.weight, "node_limit": 400}
+        whole = fill(
+            layout,
+            random.Random(k),
+            fixed={c: d for c, d in grid.items() if c not in region},
+            forbid=forbid,
+            **budget,
+        )
+        local = refill(layout, grid, region, random.Random(k), forbid=forbid, **budget)
+        pairs.append((local, whole))
+    return pairs
+
+
+@pytest.mark.parametrize(("level", "seed"), [("easy", 1), ("normal", 2), ("expert", 3)])
+def test_a_region_refill_answers_as_fill_with_the_rest_fixed(level: str, seed: int) -> None:
+    pairs = _region_refills(level, seed)
+    assert [local for local, _ in pairs] == [whole for _, whole in pairs]
+    assert [list(a or {}) for a, _ in pairs] == [list(b or {}) for _, b in pairs]  # same order
+    assert any(local is None for local, _ in pairs)  # a forbidden fixed digit, a dead end
+    assert any(local is not None for local, _ in pairs)
+
+
+def test_a_region_refill_keeps_every_cell_outside_the_region() -> None:
+    """The answer is the whole grid: the region re-filled, every other cell as given, and
+    every run through the region a set of distinct digits."""
+    layout, grid, region, _ = _cases("normal", 5)[0]
+    found = refill(layout, grid, region, random.Random(0), node_limit=2_000)
+    assert found is not None and set(found) == set(grid)
+    assert all(found[c] == d for c, d in grid.items() if c not in region)
+    for _, cells in layout.runs:
+        digits = [found[c] for c in cells]
+        assert len(set(digits)) == len(digits)

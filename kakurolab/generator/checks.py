@@ -9,7 +9,7 @@ either names, so the loop itself knows nothing of backends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -18,9 +18,9 @@ from ..errors import KakuroError
 from ..model import Cell, Solution
 from ..uniqueness import count
 from .clues import build_puzzle
-from .layout import Layout
+from .layout import Layout, within
 from .records import GenerationStats
-from .region_search import LayoutPropagators, check_regions
+from .region_search import LayoutPropagators, check_regions, held_near, local_propagator
 
 Spot = dict[Cell, int]
 """Cells where a second solution differs from the fill, each with that solution's digit
@@ -32,6 +32,10 @@ LOGIC_NODES = 300
 
 DIFFER = 10
 """Open cells per probe for a second solution in a ``logic_only`` check (``RegionCheck``)."""
+
+NEAR_STEPS = 3
+"""Run steps around the changed cells that a ``near`` check propagates afresh
+(``RegionCheck.check``; generator 3.5)."""
 
 
 @dataclass(frozen=True)
@@ -67,9 +71,17 @@ class UniquenessCheck(Protocol):
         """The propagators of the grids checked, shared with the repairs' look-ahead (one
         layout's propagator built once, not once per user)."""
 
-    def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
+    def check(
+        self,
+        layout: Layout,
+        values: Mapping[Cell, int],
+        stats: GenerationStats,
+        near: Collection[Cell] | None = None,
+    ) -> Verdict:
         """The verdict on the puzzle ``values`` clue on ``layout`` (built only by a check
-        that needs it: the region check works on the layout's propagator)."""
+        that needs it: the region check works on the layout's propagator).  ``near``: the
+        cells where the grid differs from one known unique and solved by deduction, which
+        a check may use to refute the grid cheaply (the verdict "unique" is the same)."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +107,33 @@ class RegionCheck:
     """The propagators of the grids checked, one layout at a time (a cache the repairs'
     look-ahead shares)."""
 
-    def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
-        prop = self.propagators.of(layout, values)
+    def check(
+        self,
+        layout: Layout,
+        values: Mapping[Cell, int],
+        stats: GenerationStats,
+        near: Collection[Cell] | None = None,
+    ) -> Verdict:
+        """See :class:`UniquenessCheck`.  With ``near``, a ``logic_only`` check first
+        propagates the cells within ``NEAR_STEPS`` of those with the rest held at the fill
+        (``held_near``, on the propagator of the zone's runs alone, ``local_propagator``):
+        what that leaves open, the root leaves open too, so such a grid is refuted and its
+        spots named without the whole grid's propagator or root (a 60x60 root is about
+        5 ms).  Searched there, a region's second solution is one of the whole grid (the
+        cells outside the zone keep their fill, which satisfies every run beyond it).  When
+        the held state leaves nothing open, the whole check runs, so a grid found unique is
+        found so exactly as without ``near``."""
+        start = None
+        if near is not None and self.logic_only:
+            zone = within(layout, near, NEAR_STEPS)
+            local, _ = local_propagator(layout, values, zone)
+            start = held_near(local, values, zone)
+            if any(mask & (mask - 1) for mask in start):
+                prop = local  # refuted: its regions are named on the zone's runs
+            else:
+                start = None  # nothing refuted: the root decides
+        if start is None:
+            prop = self.propagators.of(layout, values)
         if self.logic_only:
             # Every open region is a spot anyway: a small search only looks for a second
             # solution to aim the repair, and never spends the full budget proving a region
@@ -107,6 +144,7 @@ class RegionCheck:
                 self.logic_nodes,
                 search=self.logic_nodes > 0,
                 differ=self.differ,
+                start=start,
             )
         else:
             regions = check_regions(prop, values, self.node_limit, self.quick_limit)
@@ -151,7 +189,15 @@ class WholeGridCheck:
     propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
     """For the repairs' look-ahead only (this check counts with its backend)."""
 
-    def check(self, layout: Layout, values: Mapping[Cell, int], stats: GenerationStats) -> Verdict:
+    def check(
+        self,
+        layout: Layout,
+        values: Mapping[Cell, int],
+        stats: GenerationStats,
+        near: Collection[Cell] | None = None,
+    ) -> Verdict:
+        """See :class:`UniquenessCheck` (``near`` is not used: the backend counts the
+        whole grid)."""
         result = count(build_puzzle(layout, values), 2, backend=self.backend, **self.options)
         if not result.solutions and result.complete:
             raise KakuroError(f"backend {result.backend!r} found no solution to a filled grid")
@@ -160,6 +206,37 @@ class WholeGridCheck:
                 return Verdict(timed_out=True)  # undecided (budget spent): not provably unique
             return Verdict(search=dict(result.stats))
         return Verdict([dict.fromkeys(closest_difference(values, result.solutions), 0)])
+
+
+@dataclass(frozen=True)
+class NearCheck:
+    """``inner`` on grids that differ from ``reference``, a unique grid solved by deduction,
+    in a few places (whitening's changes and their mends), each check told where
+    (``UniquenessCheck.check``'s ``near``)."""
+
+    inner: UniquenessCheck
+    reference: Mapping[Cell, int]
+
+    @property
+    def max_stuck(self) -> int:
+        return self.inner.max_stuck
+
+    @property
+    def propagators(self) -> LayoutPropagators:
+        return self.inner.propagators
+
+    def check(
+        self,
+        layout: Layout,
+        values: Mapping[Cell, int],
+        stats: GenerationStats,
+        near: Collection[Cell] | None = None,
+    ) -> Verdict:
+        """``inner``'s check, near the cells whose digits differ from the reference's (and
+        those it did not have: whitened ones), besides ``near``."""
+        reference = self.reference
+        changed = {cell for cell, digit in values.items() if reference.get(cell) != digit}
+        return self.inner.check(layout, values, stats, changed | set(near or ()))
 
 
 def split_spot(layout: Layout, changed: dict[Cell, int]) -> list[Spot]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,10 +32,10 @@ from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
 from ..model import Cell, Puzzle, Solution
 from ..shape import black_area_through
-from .checks import RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
+from .checks import NearCheck, RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
 from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
-from .fill import fill, fill_grid
+from .fill import fill_grid, refill
 from .layout import Layout, block_cascade, published_layout, whitened, within
 from .records import (
     LARGE_CELLS,
@@ -46,13 +46,13 @@ from .records import (
     GenerationStats,
     check_white_goal,
 )
-from .region_search import LayoutPropagators, ball
+from .region_search import LayoutPropagators, ball, local_propagator
 from .whiten import shapes, whiten
 
-GENERATOR_VERSION = "3.4"
-"""Bumped whenever the same seed would give a different puzzle.  3.4 changed only grids of
-1,000 white cells and more (``records.LARGE_CELLS``, about 40x40 and up): every smaller seed gives
-3.3's puzzle, so the 3.3 bank and shipped sets stand."""
+GENERATOR_VERSION = "3.5"
+"""Bumped whenever the same seed would give a different puzzle.  3.4 and 3.5 changed only
+grids of 1,000 white cells and more (``records.LARGE_CELLS``, about 40x40 and up): every
+smaller seed gives 3.3's puzzle, so the 3.3 bank and shipped sets stand."""
 
 PRESETS: dict[str, tuple[int, int]] = {
     "beginner": (8, 8),
@@ -314,7 +314,15 @@ def generate_spec(
             if values is None:
                 continue
             found = _make_unique(
-                layout, values, spec, rng, check, budget, stats, restarts=RESTARTS if large else 0
+                layout,
+                values,
+                spec,
+                rng,
+                check,
+                budget,
+                stats,
+                restarts=RESTARTS if large else 0,
+                large=large,
             )
             if found is None:
                 continue
@@ -325,7 +333,16 @@ def generate_spec(
             if spec.white_goal is not None:
                 stats.stage = "whiten"
                 layout, values, result = _denser(
-                    layout, values, result, spec, spec.white_goal, rng, check, stats, max_run
+                    layout,
+                    values,
+                    result,
+                    spec,
+                    spec.white_goal,
+                    rng,
+                    check,
+                    stats,
+                    max_run,
+                    large,
                 )
             stats.seconds = round(time.perf_counter() - start, 3)
             puzzle = build_puzzle(layout, values, spec.name, _meta(spec))
@@ -365,6 +382,7 @@ def _denser(
     check: UniquenessCheck,
     stats: GenerationStats,
     max_run: int,
+    large: bool = False,
 ) -> tuple[Layout, dict[Cell, int], dict[str, Any]]:
     """:func:`.whiten.whiten` towards ``goal``, each step kept only when the grown puzzle
     passes the same check and gates as any generated one.
@@ -379,7 +397,7 @@ def _denser(
     different grid that passes the gates all the same."""
     start = rng.getstate()
     once = len(layout.whites) >= GATE_ONCE_CELLS
-    run = _Whitening(spec, check, rng, stats, refuse=None if once else -1)
+    run = _Whitening(spec, check, rng, stats, refuse=None if once else -1, large=large)
     grown, digits, stats.whitened = run.whiten(layout, values, goal, max_run)
     if once and run.kept and not run.passes(grown, digits):
         good, bad = -1, len(run.kept) - 1  # kept grids known to pass / fail (-1: the input)
@@ -390,7 +408,7 @@ def _denser(
             else:
                 bad = mid
         rng.setstate(start)
-        run = _Whitening(spec, check, rng, stats, run.log, run.kept[bad][2])
+        run = _Whitening(spec, check, rng, stats, run.log, run.kept[bad][2], large=large)
         grown, digits, stats.whitened = run.whiten(layout, values, goal, max_run)
     return grown, digits, run.search(result)
 
@@ -413,8 +431,14 @@ class _Whitening:
         stats: GenerationStats,
         replay: list[_Answer] | None = None,
         refuse: int | None = None,
+        *,
+        large: bool = False,
     ):
         self.spec, self.check, self.rng, self.stats = spec, check, rng, stats
+        self.large = large
+        self.reference: dict[Cell, int] = {}
+        """The last grid kept (or the input): unique and solved by deduction, so a large
+        grid's checks are told where a trial differs from it (``checks.NearCheck``)."""
         self.replay = replay or []
         self.refuse = refuse
         self.log: list[_Answer] = []
@@ -424,6 +448,7 @@ class _Whitening:
         self, layout: Layout, values: dict[Cell, int], goal: float, max_run: int
     ) -> tuple[Layout, dict[Cell, int], int]:
         level = self.spec.level
+        self.reference = values
         return whiten(
             layout,
             values,
@@ -452,9 +477,13 @@ class _Whitening:
         self.log.append((answer, state))
         return answer
 
+    def near(self) -> UniquenessCheck:
+        """The check for grids near the last kept one (``NearCheck``: large grids only)."""
+        return NearCheck(self.check, self.reference) if self.large else self.check
+
     def keeps(self, grown: Layout, trial: dict[Cell, int]) -> bool:
         def compute(gated: bool) -> Unique | None:
-            verdict = self.check.check(grown, trial, GenerationStats())
+            verdict = self.near().check(grown, trial, GenerationStats())
             if verdict.search is None or (gated and not self.passes(grown, trial)):
                 return None
             return grown, trial, verdict.search
@@ -475,10 +504,11 @@ class _Whitening:
                 trial,
                 spec,
                 self.rng,
-                self.check,
+                self.near(),
                 WHITEN_REPAIRS,
                 GenerationStats(),
                 gate=gated,
+                large=self.large,
             )
 
         found = self._call(compute, draws=True)
@@ -486,6 +516,7 @@ class _Whitening:
 
     def on_keep(self, layout: Layout, values: dict[Cell, int]) -> None:
         self.kept.append((layout, values, len(self.log) - 1))
+        self.reference = values
         self.stats.whitened = len(self.kept)  # live, for progress
 
     def passes(self, layout: Layout, values: dict[Cell, int]) -> bool:
@@ -531,6 +562,7 @@ def _make_unique(
     *,
     restarts: int = 0,
     gate: bool = True,
+    large: bool = False,
 ) -> Unique | None:
     """Check, and repair every spot where a second solution differs, until the puzzle is
     unique; returns the unique layout and fill with the check's search statistics.
@@ -549,7 +581,9 @@ def _make_unique(
     """
     budget = min(max_repairs, RESTART_ROUNDS) if restarts else max_repairs
     for restart in range(restarts + 1):
-        found, best = _repair_rounds(layout, values, spec, rng, check, budget, stats, gate)
+        found, best = _repair_rounds(
+            layout, values, spec, rng, check, budget, stats, gate, large
+        )
         if found is not None or best is None or restart == restarts:
             return found
         layout, values, verdict = best
@@ -621,6 +655,7 @@ def _repair_rounds(
     max_repairs: int,
     stats: GenerationStats,
     gate: bool,
+    large: bool = False,
 ) -> tuple[Unique | None, tuple[Layout, dict[Cell, int], Verdict] | None]:
     """:func:`_make_unique`'s rounds on one fill: the unique grid, or None with the grid
     that came closest (None too when a unique grid failed the gates: repairing on would
@@ -679,7 +714,17 @@ def _repair_rounds(
             known = {c: d for c, d in spot.items() if d}  # the second solution's digits
             can_block = len(layout.whites) > floor
             repaired = _repair(
-                layout, values, diff, spec.level, rng, heat, known, spec.symmetric, can_block, grids
+                layout,
+                values,
+                diff,
+                spec.level,
+                rng,
+                heat,
+                known,
+                spec.symmetric,
+                can_block,
+                grids,
+                large,
             )
             repairs += 1
             stats.repairs += 1
@@ -737,6 +782,7 @@ def _repair(
     symmetric: bool = False,
     can_block: bool = True,
     grids: LayoutPropagators | None = None,
+    large: bool = False,
 ) -> tuple[Layout, dict[Cell, int]] | None:
     """A locally changed layout/fill where two solutions disagreed.
 
@@ -760,7 +806,7 @@ def _repair(
     swapped = {c: 1 << (other[c] - 1) for c in diff if other and c in other}
     if hot >= 6:
         # A spot that single-digit changes cannot fix: re-fill everything around it.
-        region = hot_region(layout, values, diff, heat)
+        region = hot_region(layout, values, diff, heat, local=large)
         refilled = _refill(layout, values, region, level, rng, 500, swapped)
         if refilled is not None:
             for c in region:
@@ -786,7 +832,9 @@ def _repair(
         around = {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
         around |= {m for c in around for i in layout.runs_of[c] for m in layout.runs[i][1]}
         ranked: list[tuple[int, float, float, dict[Cell, int]]] = []
-        lookahead = _Lookahead(layout, values, grids or LayoutPropagators())
+        lookahead = _Lookahead(
+            layout, values, grids or LayoutPropagators(), near=diff if large else None
+        )
         for distance, cell, digit in options[:LOOKAHEAD]:
             changed = {**values, cell: digit}
             domains = lookahead.domains(cell, changed)
@@ -825,20 +873,21 @@ def _repair(
     return None if refilled is None else (layout, refilled)
 
 
-LOCAL_HOT_REFILL = False
-"""Off (generator 3.2): a spot at heat 6 re-fills every cell of the grid at heat 2 or more
-with the run-mates of the spot.  On (not shipped: it changes puzzles, mostly of large
-grids): only the hot cells linked to the spot through runs of hot cells.  Heat builds up
-all over a large grid, so the grid-wide re-fill grew with its size: at 60x60 a mean of 262
-cells, a quarter of them filled within their node budget, 36% of the CPU time."""
-
-
 def hot_region(
-    layout: Layout, values: Mapping[Cell, int], diff: list[Cell], heat: Mapping[Cell, int]
+    layout: Layout,
+    values: Mapping[Cell, int],
+    diff: list[Cell],
+    heat: Mapping[Cell, int],
+    *,
+    local: bool = False,
 ) -> set[Cell]:
-    """The cells a heated spot re-fills (``LOCAL_HOT_REFILL``)."""
+    """The cells a heated spot re-fills: the run-mates of the spot and every cell of the
+    grid at heat 2 or more (generator 3.2), or, ``local`` (large grids, generator 3.5),
+    only the hot cells linked to the spot through runs of hot cells.  Heat builds up all
+    over a large grid, so the grid-wide re-fill grew with its size: at 60x60 a mean of 266
+    cells, half of them not filled within their node budget, a quarter of the CPU time."""
     mates = {m for c in diff for i in layout.runs_of[c] for m in layout.runs[i][1]}
-    if not LOCAL_HOT_REFILL:
+    if not local:
         return {c for c in values if heat.get(c, 0) >= 2} | mates
     region, todo = set(mates), list(mates)
     while todo:
@@ -860,20 +909,46 @@ class _Lookahead:
     root domains, and only the runs of the reset cells are revised.  That is an estimate
     (a distant cell keeps what the old clues told it), enough to rank a dozen changes
     against each other; 3.1 took the root fixpoint of each changed grid from scratch,
-    most of a 30x30 expert generation once the checks had got cheap."""
+    most of a 30x30 expert generation once the checks had got cheap.
 
-    def __init__(self, layout: Layout, values: Mapping[Cell, int], grids: LayoutPropagators):
+    ``near`` (large grids, generator 3.5: the spot's cells): the cells outside the ball
+    start from their own digits instead of the root's domains, so no root is needed, and
+    only the runs within ``LOOKAHEAD_RADIUS`` of those cells are looked at
+    (``local_propagator``): the estimate becomes "how much stays open near the spot when
+    the rest is known", at a cost that follows the spot, not the grid (a 60x60 grid's
+    propagator and root take milliseconds, and most look-aheads follow a repair that
+    changed the grid just checked)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        values: Mapping[Cell, int],
+        grids: LayoutPropagators,
+        *,
+        near: Collection[Cell] | None = None,
+    ):
         self.layout = layout
-        self.prop = grids.of(layout, values)
-        self.index = {cell: i for i, cell in enumerate(self.prop.cells)}
-        self.slots = set(range(self.prop.n_cells))
-        self.root = self.prop.root()
+        self.run_index: dict[tuple[Cell, ...], int] | None = None  # a run's cells -> its index
+        if near is None:
+            self.prop = grids.of(layout, values)
+            self.root = self.prop.root()
+        else:
+            zone = within(layout, near, LOOKAHEAD_RADIUS)
+            self.prop, self.run_index = local_propagator(layout, values, zone)
+            self.root = [1 << (values[cell] - 1) for cell in self.prop.cells]
+        self.index = self.prop.slot_of
+        self.slots = range(self.prop.n_cells)
 
     def domains(self, cell: Cell, changed: Mapping[Cell, int]) -> dict[Cell, int] | None:
-        totals = {
-            i: sum(changed[c] for c in self.layout.runs[i][1])
-            for i in self.layout.runs_of[cell]
-        }
+        local = self.run_index
+        if local is None:
+            totals = {
+                i: sum(changed[c] for c in self.layout.runs[i][1])
+                for i in self.layout.runs_of[cell]
+            }
+        else:
+            lines = self.layout.lines_of(cell)
+            totals = {local[run]: sum(changed[c] for c in run) for run in lines}
         prop = self.prop.with_totals(totals)
         if self.root is None:  # pragma: no cover - a filled grid's clues have a solution
             state = prop.root()
@@ -901,12 +976,13 @@ def _refill(
 ) -> dict[Cell, int] | None:
     """New digits for ``region``, every other cell kept; the search budget grows with the
     region (``base_nodes`` plus 20 per cell)."""
-    return fill(
+    return refill(
         layout,
+        values,
+        region,
         rng,
         allows=level.allows,
         weight=level.weight,
-        fixed={c: d for c, d in values.items() if c not in region},
         forbid=forbid,
         node_limit=base_nodes + 20 * len(region),
     )

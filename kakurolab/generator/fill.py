@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 
 from ..combos import ALL_DIGITS, combos, digits_of, sum_range
@@ -58,16 +58,19 @@ class _Board:
 
     def __init__(
         self,
-        layout: Layout,
+        runs: list[tuple[Cell, ...]],
+        runs_of: Mapping[Cell, tuple[int, ...]],
         rng: random.Random,
         allows: Callable[[int], bool],
         weight: Callable[[int], float],
         forbid: Mapping[Cell, int] | None,
         live: list[int] | None = None,
     ) -> None:
+        """``runs`` (cells) and ``runs_of`` (each open cell's two runs, indexes into
+        ``runs``): a layout's, or only those through a re-filled region (``refill``)."""
         self.rng = rng
-        self.runs = [cells for _, cells in layout.runs]
-        self.runs_of = layout.runs_of
+        self.runs = runs
+        self.runs_of = runs_of
         # Runs of one length share one set list, looked up once per length (a 60x60 board
         # has 1,500 runs and about eight lengths).
         lengths = {len(cells) for cells in self.runs}
@@ -262,15 +265,76 @@ def fill(
         live = sorted({i for cell in layout.whites if cell not in fixed for i in runs_of[cell]})
         if len(live) == len(runs):
             live = None
-    board = _Board(layout, rng, allows, weight, forbid, live)
+    board = _Board(
+        [cells for _, cells in layout.runs], layout.runs_of, rng, allows, weight, forbid, live
+    )
     if not board.ok or not board.fix(fixed):
         return None
     board.start([cell for cell in layout.whites if cell not in board.values])
+    return board.values if _search(board, node_limit) else None
+
+
+def refill(
+    layout: Layout,
+    values: Mapping[Cell, int],
+    region: Collection[Cell],
+    rng: random.Random,
+    *,
+    allows: Callable[[int], bool] = lambda mask: True,
+    weight: Callable[[int], float] = lambda mask: 1.0,
+    forbid: Mapping[Cell, int] | None = None,
+    node_limit: int = 20_000,
+) -> dict[Cell, int] | None:
+    """``fill`` with every white cell outside ``region`` fixed at ``values``, for a grid
+    whose runs outside the region are a fill's (digits distinct, sets allowed): only the
+    runs through the region are looked at, so the cost follows the region, not the grid
+    (a repair or a whitening mend re-fills about 20 cells of a 60x60 grid's 2,500).  The
+    same digits, in the same order, as ``fill`` draws with the same ``rng``."""
+    forbid = forbid or {}
+    for cell, mask in forbid.items():
+        digit = values.get(cell)
+        if cell not in region and digit is not None and mask >> (digit - 1) & 1:
+            return None
+    whites = layout.whites
+    open_cells = [cell for cell in region if cell in whites]
+    lines = {cell: layout.lines_of(cell) for cell in open_cells}
+    local: dict[tuple[Cell, ...], int] = {}
+    for pair in lines.values():
+        for line in pair:
+            local.setdefault(line, len(local))
+    runs = list(local)
+    runs_of = {cell: (local[a], local[d]) for cell, (a, d) in lines.items()}
+    board = _Board(runs, runs_of, rng, allows, weight, forbid)
+    if not board.ok:
+        return None
+    inside = set(open_cells)
+    for k, cells in enumerate(runs):  # the fixed digits of each run through the region
+        used = 0
+        for cell in cells:
+            if cell not in inside:
+                bit = 1 << (values[cell] - 1)
+                if used & bit:
+                    return None
+                used |= bit
+        board.used[k] = used
+    if not all([board.refresh(k) for k in range(len(runs))]):
+        return None
+    board.start(open_cells)
+    if not _search(board, node_limit):
+        return None
+    found = {c: d for c, d in values.items() if c not in region}
+    found.update((c, d) for c, d in board.values.items() if c in inside)
+    return found
+
+
+def _search(board: _Board, node_limit: int) -> bool:
+    """Depth-first search from ``board``'s started cells; True when it filled them all
+    (in ``board.values``) within ``node_limit`` nodes."""
     stack: list[tuple[Cell, list[int]]] = []
     nodes = 0
     cell = board.choose()
     if cell is None:
-        return board.values
+        return True
     stack.append((cell, board.ranked(cell)))
     while stack:
         cell, digits = stack[-1]
@@ -281,16 +345,16 @@ def fill(
             continue
         nodes += 1
         if nodes > node_limit:
-            return None
+            return False
         digit = digits.pop(0)
         if not board.place(cell, digit):
             continue
         nxt = board.choose()
         if nxt is None:
-            return board.values
+            return True
         if board.domain(nxt):
             stack.append((nxt, board.ranked(nxt)))
-    return None
+    return False
 
 
 ESCALATE = 0
@@ -324,7 +388,7 @@ def fill_grid(
     those with probability ``spread`` (freeing only the runs tends to rebuild the same dead
     end).  ``fixed`` cells are never freed.  Deterministic for a given ``rng`` state.
     """
-    board = _Board(layout, rng, allows, weight, None)
+    board = _Board([cells for _, cells in layout.runs], layout.runs_of, rng, allows, weight, None)
     if not board.ok or not board.fix(fixed):
         return None
     keep = set(fixed or {})

@@ -43,13 +43,22 @@ class Layout:
         return Layout(self.nrows, self.ncols, whites, self.full_frame)
 
     def grown(self, shape: Iterable[Cell]) -> Layout:
-        """The same grid and rules with the ``shape`` cells white too; its :attr:`runs`
-        are found around the shape (every other run is this layout's, in the same order):
-        whitening tries thousands of shapes, and walking a 60x60 grid for each was a
-        seventh of its time."""
+        """The same grid and rules with the ``shape`` cells white too; its :attr:`runs`,
+        once asked for, are found around the shape (every other run is this layout's, in
+        the same order): whitening tries thousands of shapes, and walking a 60x60 grid for
+        each was a seventh of its time.  Most tries fail before anything asks for them
+        (:meth:`lines_of` answers without), so they are not found up front (generator 3.5;
+        the same runs)."""
         shape = frozenset(shape)
-        whites = self.whites | shape
-        grown = Layout(self.nrows, self.ncols, whites, self.full_frame)
+        grown = Layout(self.nrows, self.ncols, self.whites | shape, self.full_frame)
+        grown.__dict__["_grown_from"] = (self, shape)
+        return grown
+
+    def _grown_runs(
+        self, parent: Layout, shape: frozenset[Cell]
+    ) -> list[tuple[Direction, Segment]]:
+        """:attr:`runs` of a layout :meth:`grown` from ``parent`` by ``shape``."""
+        whites = self.whites
         fresh: dict[tuple[Direction, Cell], Segment] = {}
         replaced: set[int] = set()
         for cell in sorted(shape):
@@ -61,20 +70,33 @@ class Layout:
                 replaced.update(
                     i
                     for old in cells
-                    if old in self.whites
-                    for i in self.runs_of[old]
-                    if self.runs[i][0] is direction
+                    if old in parent.whites
+                    for i in parent.runs_of[old]
+                    if parent.runs[i][0] is direction
                 )
-        runs = [run for i, run in enumerate(self.runs) if i not in replaced]
+        runs = [run for i, run in enumerate(parent.runs) if i not in replaced]
         runs += [(direction, cells) for (direction, _), cells in fresh.items()]
         runs.sort(key=lambda run: (run[0] is not Direction.ACROSS, run[1][0]))
-        grown.__dict__["runs"] = tuple(runs)  # what the cached property would find
-        return grown
+        return runs
 
     @cached_property
     def runs(self) -> tuple[tuple[Direction, Segment], ...]:
         """Maximal lines of white cells, across first, in reading order."""
+        grown_from = self.__dict__.pop("_grown_from", None)  # not kept: the parent's runs
+        if grown_from is not None:
+            return tuple(self._grown_runs(*grown_from))
         return tuple(segments(self.whites, self.nrows, self.ncols))
+
+    def lines_of(self, cell: Cell) -> tuple[Segment, Segment]:
+        """The cells of the across and the down run through a white ``cell``: from
+        :attr:`runs_of` when the layout knows it, else walked from the cell (a whitening
+        try looks at the runs near its shape only, and most tries end there)."""
+        runs_of = self.__dict__.get("runs_of")
+        if runs_of is not None:
+            a, d = runs_of[cell]
+            return self.runs[a][1], self.runs[d][1]
+        whites = self.whites
+        return line_through(whites, cell, (0, 1)), line_through(whites, cell, (1, 0))
 
     @cached_property
     def runs_of(self) -> dict[Cell, tuple[int, ...]]:
@@ -100,6 +122,13 @@ class Layout:
     @cached_property
     def _fine(self) -> dict[int, bool]:
         return {}
+
+    @cached_property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The white cells' first and last row, first and last column."""
+        rows = [r for r, _ in self.whites]
+        cols = [c for _, c in self.whites]
+        return min(rows), max(rows), min(cols), max(cols)
 
     @cached_property
     def largest_black(self) -> int:
@@ -146,9 +175,7 @@ def within(layout: Layout, cells: Iterable[Cell], steps: int) -> set[Cell]:
     found = set(cells)
     ring = list(found)
     for _ in range(steps):
-        ring = [
-            m for c in ring for i in layout.runs_of[c] for m in layout.runs[i][1] if m not in found
-        ]
+        ring = [m for c in ring for line in layout.lines_of(c) for m in line if m not in found]
         found.update(ring)
     return found
 
@@ -473,15 +500,17 @@ def fine_after_whitening(
     last white cell; and a piece of the shape that touches an old white cell joins the
     connected network (inside which a closed rectangle is the whole layout).  Otherwise,
     or for a layout not known to be fine, the whole-grid check."""
+    shape = frozenset(shape)
     whites = layout.whites
     joined = layout.fine(max_run) and all(
         any((r + dr, c + dc) in whites for r, c in piece for dr, dc in _STEPS)
         for piece in pieces(set(shape))
     )
     if joined:
-        rows = [r for r, _ in grown.whites]
-        cols = [c for _, c in grown.whites]
-        joined = len(grown.whites) < (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
+        top, bottom, left, right = layout.bounds
+        for r, c in shape:
+            top, bottom, left, right = min(top, r), max(bottom, r), min(left, c), max(right, c)
+        joined = len(grown.whites) < (bottom - top + 1) * (right - left + 1)
     fine = joined or not problems(grown, max_run=max_run)
     grown._fine[max_run] = fine
     return fine

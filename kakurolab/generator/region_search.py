@@ -25,7 +25,7 @@ against whole-grid counts).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
@@ -157,6 +157,46 @@ def _digits_of(cells: tuple[Cell, ...]) -> Callable[[Mapping[Cell, int]], tuple[
     return lambda values: (values[cell],)
 
 
+def held_near(prop: Propagator, values: Mapping[Cell, int], zone: Iterable[Cell]) -> list[int]:
+    """The fixpoint from every cell outside ``zone`` held at its fill digit and the zone's
+    cells at every digit: a state below the root fixpoint (it starts below the initial
+    state, and propagation keeps the fill, a solution), found by revising the zone's runs
+    only.  A cell it leaves open is open at the root too, so a grid that differs from a
+    unique one near a few cells is mostly refuted without a root of the whole grid."""
+    index = prop.slot_of
+    state = [1 << (values[cell] - 1) for cell in prop.cells]
+    slots = [index[cell] for cell in zone]
+    for i in slots:
+        state[i] = prop.initial[i]
+    runs = {run for i in slots for run in prop.cell_runs[i]}
+    if not prop.propagate(state, runs):  # pragma: no cover - the fill solves these clues
+        raise ValueError("the fill does not solve its own clues")
+    return state
+
+
+def local_propagator(
+    layout: Layout, values: Mapping[Cell, int], zone: Iterable[Cell]
+) -> tuple[Propagator, dict[tuple[Cell, ...], int]]:
+    """The propagator of the runs through ``zone`` only (its cells: the zone's and their
+    run-mates) with the totals ``values`` give them, and each such run's index in it by
+    its cells: a state holding the run-mates outside the zone at their fill
+    (``held_near``) is then propagated exactly as on the whole grid's propagator, at a
+    cost that follows the zone (a whitening check or look-ahead changes a few cells of a
+    60x60 grid, whose own propagator takes milliseconds to derive)."""
+    across: set[tuple[Cell, ...]] = set()
+    down: set[tuple[Cell, ...]] = set()
+    for cell in zone:
+        a, d = layout.lines_of(cell)
+        across.add(a)
+        down.add(d)
+    runs = sorted(across) + sorted(down)  # the layout's order: across first, by first cell
+    cells = sorted({cell for run in runs for cell in run})
+    totals = [sum(values[cell] for cell in run) for run in runs]
+    clues = dict(values)
+    prop = Propagator.numeric(cells, runs, totals, lambda: build_puzzle(layout, clues))
+    return prop, {run: k for k, run in enumerate(runs)}
+
+
 def check_regions(
     puzzle: Puzzle | Propagator,
     values: Mapping[Cell, int],
@@ -165,6 +205,7 @@ def check_regions(
     *,
     search: bool = True,
     differ: int = 0,
+    start: list[int] | None = None,
 ) -> list[Region] | None:
     """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
     when the clues contradict themselves (``values`` then is no solution of ``puzzle``).
@@ -180,10 +221,13 @@ def check_regions(
     second solutions near the fill, one probe per ``differ`` cells (``_differ_region``): a
     generator that must repair every open region anyway learns where, not whether.
     ``puzzle`` may be given as its propagator (``LayoutPropagators``), which is then not
-    rebuilt.
+    rebuilt.  ``start`` replaces the root fixpoint by a state below it (``held_near``): the
+    cells it leaves open are open at the root too, so every region it names is ambiguous or
+    undecided there as well, but a region it searches is counted with cells outside held
+    that the root may not decide, so "unique" from a start proves nothing.
     """
     root = puzzle if isinstance(puzzle, Propagator) else Propagator(puzzle)
-    state = root.root()
+    state = root.root() if start is None else start
     if state is None:
         return None
     n = root.n_cells
@@ -392,7 +436,7 @@ def _differ_region(
     return Region(cells, found[0], True, nodes, depth, more=tuple(found[1:]))
 
 
-def ball(prop: Propagator, start: int, inside: set[int], radius: int | None) -> list[int]:
+def ball(prop: Propagator, start: int, inside: Container[int], radius: int | None) -> list[int]:
     """The slots of ``inside`` within ``radius`` run steps of ``start`` (None: all those
     connected to it), breadth first: nearest first, ``start`` itself first."""
     order = [start]

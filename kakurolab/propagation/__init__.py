@@ -16,6 +16,7 @@ run's feasible sums, and shown letters tied to their cells.
 from __future__ import annotations
 
 import copy
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -209,6 +210,12 @@ class Propagator:
         self._cuts = None
         self._root = None
         return self
+
+    @functools.cached_property
+    def slot_of(self) -> dict[Cell, int]:
+        """Each white cell's state slot (shared with the propagators :meth:`with_totals`
+        derives from this one after the first use: the same cells)."""
+        return {cell: i for i, cell in enumerate(self.cells)}
 
     @property
     def puzzle(self) -> Puzzle:
