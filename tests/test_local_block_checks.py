@@ -144,9 +144,12 @@ def test_whitening_finds_the_grown_runs_and_verdict_locally(
     verdicts = set()
     for shape in shapes(layout, symmetric) + handfuls:
         grown = layout.grown(shape)
+        near = sorted({m for cell in shape for m in grown.lines_of(cell)[0]})
+        walked = {cell: grown.lines_of(cell) for cell in near}  # before its runs are found
         assert list(grown.runs) == segments(grown.whites, grown.nrows, grown.ncols)
         fresh = Layout(layout.nrows, layout.ncols, grown.whites, layout.full_frame)
         assert grown.runs_of == fresh.runs_of
+        assert walked == {cell: grown.lines_of(cell) for cell in near}  # from runs_of now
         if runs_fit(grown.whites, shape, max_run):
             whole = not problems(fresh, max_run=max_run)
             assert fine_after_whitening(layout, grown, shape, max_run) == whole, sorted(shape)

@@ -275,7 +275,7 @@ class NativeSession(Session):
         budget = FIRST_SLICE
         while True:
             for turn in list(turns):
-                if not turn.started and self._too_late(turn.startup):
+                if not turn.started and turn.startup and self._too_late(turn.startup):
                     continue  # its first step would run past the deadline unchecked
                 turn.started = True
                 turn.end = turn.spent() + budget * turn.share // 4
