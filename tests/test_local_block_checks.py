@@ -7,7 +7,8 @@ must agree with the whole-grid functions (``problems``, ``largest_black_region``
 candidate, valid or not, including blocks that cut the layout apart or leave a one-cell run.
 Whitening finds a grown layout's runs around the whitened shape (``Layout.grown``) and
 checks it there (``fine_after_whitening``): the same runs, in the same order, and the same
-verdict as the whole grid's on every shape.
+verdict as the whole grid's on every shape.  A blocked layout finds its runs around the new
+blocks (``Layout.blocked_with``), and they are the whole grid's too.
 """
 
 from __future__ import annotations
@@ -155,6 +156,24 @@ def test_whitening_finds_the_grown_runs_and_verdict_locally(
             assert fine_after_whitening(layout, grown, shape, max_run) == whole, sorted(shape)
             verdicts.add(whole)
     assert True in verdicts
+
+
+@pytest.mark.parametrize(("layout", "symmetric"), LAYOUTS)
+def test_a_blocked_layout_finds_its_runs_around_the_blocks(layout: Layout, symmetric: bool) -> None:
+    """Every cascade a blocking repair would try, and random handfuls of white cells (which
+    may empty a run, leave one-cell runs or cut the layout apart): the runs found around
+    the blocks are the whole grid's, in the same order."""
+    rng = random.Random(len(layout.whites) + 1)
+    whites = sorted(layout.whites)
+    cascades = [block_cascade(layout, cell, symmetric=symmetric) for cell in whites[::3]]
+    removed = [found[1] for found in cascades if found is not None]
+    removed += [frozenset(rng.sample(whites, k)) for k in (1, 2, 5, 12) for _ in range(20)]
+    assert len(removed) > 80
+    for cells in removed:
+        smaller = layout.blocked_with(layout.whites - cells)
+        assert list(smaller.runs) == segments(smaller.whites, smaller.nrows, smaller.ncols)
+        fresh = Layout(layout.nrows, layout.ncols, smaller.whites, layout.full_frame)
+        assert smaller.runs_of == fresh.runs_of
 
 
 STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))

@@ -46,7 +46,7 @@ from .records import (
     GenerationStats,
     check_white_goal,
 )
-from .region_search import LayoutPropagators, ball, local_propagator
+from .region_search import LayoutPropagators, ball, held_near, local_propagator
 from .whiten import shapes, whiten
 
 GENERATOR_VERSION = "3.5"
@@ -929,17 +929,19 @@ class _Lookahead:
     ):
         self.layout = layout
         self.run_index: dict[tuple[Cell, ...], int] | None = None  # a run's cells -> its index
+        self.root: list[int] | None = None
         if near is None:
             self.prop = grids.of(layout, values)
             self.root = self.prop.root()
         else:
             zone = within(layout, near, LOOKAHEAD_RADIUS)
             self.prop, self.run_index = local_propagator(layout, values, zone)
-            self.root = [1 << (values[cell] - 1) for cell in self.prop.cells]
         self.index = self.prop.slot_of
         self.slots = range(self.prop.n_cells)
 
     def domains(self, cell: Cell, changed: Mapping[Cell, int]) -> dict[Cell, int] | None:
+        """The cells' domains after the change (``changed``: a fill with ``cell``'s new
+        digit), None when the estimate finds the new clues unsolvable."""
         local = self.run_index
         if local is None:
             totals = {
@@ -950,11 +952,14 @@ class _Lookahead:
             lines = self.layout.lines_of(cell)
             totals = {local[run]: sum(changed[c] for c in run) for run in lines}
         prop = self.prop.with_totals(totals)
-        if self.root is None:  # pragma: no cover - a filled grid's clues have a solution
+        reset = ball(prop, self.index[cell], self.slots, LOOKAHEAD_RADIUS)
+        state: list[int] | None
+        if local is not None:  # the rest held at the changed fill, a solution of its clues
+            state = held_near(prop, changed, [prop.cells[i] for i in reset])
+        elif self.root is None:  # pragma: no cover - a filled grid's clues have a solution
             state = prop.root()
         else:
             state = self.root[:]
-            reset = ball(prop, self.index[cell], self.slots, LOOKAHEAD_RADIUS)
             for i in reset:
                 state[i] = prop.initial[i]
             runs = {run for i in reset for run in prop.cell_runs[i]}
@@ -1027,9 +1032,17 @@ def _block_one(
         if max(layout.largest_black, area) > MAX_BLACK_AREA:
             continue  # a solid black area: the look of an unpublished puzzle
         rest = {c: d for c, d in values.items() if c not in removed}
-        bad = [
-            cells for _, cells in smaller.runs if not level.allows(mask_of(rest[c] for c in cells))
-        ]
+        # Only the runs cut by the new blocks are new: the others are the fill's, all
+        # allowed at the level.
+        cut = {
+            line
+            for r, c in removed
+            for side, (dr, dc) in enumerate(((0, 1), (1, 0)))
+            for end in ((r - dr, c - dc), (r + dr, c + dc))
+            if end in smaller.whites
+            for line in (smaller.lines_of(end)[side],)
+        }
+        bad = [cells for cells in cut if not level.allows(mask_of(rest[c] for c in cells))]
         if not bad:
             return smaller, rest
         # The cut runs got sums the level forbids: re-fill them and the runs crossing them.

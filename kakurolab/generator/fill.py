@@ -36,12 +36,6 @@ def allowed_sets(length: int, allows: Callable[[int], bool]) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=256)
-def _set_of(sets: tuple[int, ...]) -> frozenset[int]:
-    """``sets`` for membership tests (a run whose cells are all fixed)."""
-    return frozenset(sets)
-
-
-@lru_cache(maxsize=256)
 def _open_memo(sets: tuple[int, ...]) -> dict[int, tuple[int, bool]]:
     """Placed digits -> (the digits still open, whether a set fits) for runs with ``sets``."""
     return {}
@@ -53,51 +47,71 @@ def _best_memo(sets: tuple[int, ...], weight: Callable[[int], float]) -> dict[in
     return {}
 
 
+SCAN_CELLS = 64
+"""Up to this many open cells, :meth:`_Board.choose` looks at each instead of keeping a heap:
+most re-fills open 5 to 30 cells, and re-ranking a run's cells after every placement cost
+more than the look."""
+
+
 class _Board:
-    """A layout being filled: the digits placed and, per run, the digits still open."""
+    """A layout being filled: the digits placed and, per run, the digits still open.
+
+    Cells are slots (their index in ``cells``) inside: the search places and frees a cell
+    a million times in a 60x60 generation, and re-ranking a run's open cells by list
+    index instead of through dicts keyed by cell tuples halves that cost."""
 
     def __init__(
         self,
         runs: list[tuple[Cell, ...]],
         runs_of: Mapping[Cell, tuple[int, ...]],
+        cells: list[Cell],
         rng: random.Random,
         allows: Callable[[int], bool],
         weight: Callable[[int], float],
         forbid: Mapping[Cell, int] | None,
-        live: list[int] | None = None,
     ) -> None:
-        """``runs`` (cells) and ``runs_of`` (each open cell's two runs, indexes into
-        ``runs``): a layout's, or only those through a re-filled region (``refill``)."""
+        """``runs`` (cells), ``cells`` (those the board may place: a layout's white cells,
+        or a re-filled region's, ``refill``) and ``runs_of`` (each such cell's two runs,
+        indexes into ``runs``)."""
         self.rng = rng
         self.runs = runs
-        self.runs_of = runs_of
+        self.cells = cells
+        self.slot = {cell: k for k, cell in enumerate(cells)}
+        slot = self.slot
+        self.pair = [runs_of[cell] for cell in cells]
+        self.members = [tuple(slot[c] for c in run if c in slot) for run in runs]
+        """Per run, the slots of its cells the board may place."""
         # Runs of one length share one set list, looked up once per length (a 60x60 board
         # has 1,500 runs and about eight lengths).
-        lengths = {len(cells) for cells in self.runs}
+        lengths = {len(run) for run in runs}
         kinds = {n: allowed_sets(n, allows) for n in lengths}
-        self.kinds = kinds
-        self.sets = [kinds[len(cells)] for cells in self.runs]
+        self.sets = [kinds[len(run)] for run in runs]
         self.weights = {m: weight(m) for options in kinds.values() for m in options}
         # What refresh and ranked compute from a run's sets and placed digits, remembered
         # per distinct set list across boards.
         opens = {n: _open_memo(options) for n, options in kinds.items()}
         bests = {n: _best_memo(options, weight) for n, options in kinds.items()}
-        self.opens = [opens[len(cells)] for cells in self.runs]
-        self.bests = [bests[len(cells)] for cells in self.runs]
-        self.used = [0] * len(self.runs)
-        self.union = [0] * len(self.runs)
+        self.opens = [opens[len(run)] for run in runs]
+        self.bests = [bests[len(run)] for run in runs]
+        self.used = [0] * len(runs)
+        self.union = [0] * len(runs)
         self.values: dict[Cell, int] = {}
         self.forbid = forbid or {}
-        self.open_cells: set[Cell] = set()
-        self.rank: dict[Cell, int] = {}
-        # MRV in O(log n): open cells by (domain size, rank) in a heap; an entry is stale
-        # once its cell is placed or its size changed (a fresh entry was pushed then).
-        self.size: dict[Cell, int] = {}
-        self.heap: list[tuple[int, int, Cell]] = []
-        self.live = range(len(self.runs)) if live is None else live
-        """The runs tracked (with ``live``: those through a cell :meth:`fix` leaves open;
-        the others are only checked there)."""
-        self.ok = all(self.refresh(i) for i in self.live)
+        self.allow = [ALL_DIGITS & ~self.forbid.get(cell, 0) for cell in cells]
+        n = len(cells)
+        self.placed = [0] * n
+        """Per slot, its digit (0: none)."""
+        self.open = [False] * n
+        self.rank = [0] * n
+        # MRV in O(log n): open slots by (domain size, rank) in a heap; an entry is stale
+        # once its slot is placed or its size changed (a fresh entry was pushed then).
+        self.size = [0] * n
+        self.heap: list[tuple[int, int, int]] = []
+        self.by_rank: list[int] = []
+        self.ranking = False
+        """Whether :meth:`choose` keeps the open slots in a heap (more than
+        :data:`SCAN_CELLS` of them) or looks at each (a re-fill's region)."""
+        self.ok = all(self.refresh(i) for i in range(len(runs)))
 
     def refresh(self, i: int) -> bool:
         """Recompute the digits still open to run i; False when no allowed set fits."""
@@ -114,102 +128,94 @@ class _Board:
         self.union[i] = known[0]
         return known[1]
 
-    def domain(self, cell: Cell) -> int:
-        a, b = self.runs_of[cell]
-        return self.union[a] & self.union[b] & ~self.forbid.get(cell, 0) & ALL_DIGITS
+    def domain(self, k: int) -> int:
+        a, b = self.pair[k]
+        return self.union[a] & self.union[b] & self.allow[k]
 
     def fix(self, fixed: Mapping[Cell, int] | None) -> bool:
         """Place the fixed digits (before ``start``); False when they do not fit.
 
-        All at once, then each run's open digits once: a repair re-fills a few cells of a
-        grid whose other cells are fixed, and placing those one by one (each revising its
-        runs) was most of a repair's time."""
+        All at once, then each run's open digits once: placing them one by one, each
+        revising its runs, was most of a repair's time once."""
         if not fixed:
             return True
-        if len(self.live) < len(self.runs):
-            return self._fix_live(fixed)
+        used, slot = self.used, self.slot
         for cell, digit in fixed.items():
             bit = 1 << (digit - 1)
             if self.forbid.get(cell, 0) & bit:
                 return False
-            for i in self.runs_of[cell]:
-                if self.used[i] & bit:
+            k = slot[cell]
+            for i in self.pair[k]:
+                if used[i] & bit:
                     return False
-                self.used[i] |= bit
+                used[i] |= bit
             self.values[cell] = digit
+            self.placed[k] = digit
         return all([self.refresh(i) for i in range(len(self.runs))])
-
-    def _fix_live(self, fixed: Mapping[Cell, int]) -> bool:
-        """:meth:`fix` when only the runs through open cells are tracked: every other run
-        is all fixed cells, whose digits must differ and form an allowed set (what
-        :meth:`refresh` finds once they are placed).  A repair re-fills a few cells of a
-        60x60 grid, and placing 2,400 fixed digits one by one, each revising its runs, was
-        a tenth of the generation."""
-        forbid = self.forbid
-        for cell, mask in forbid.items():
-            digit = fixed.get(cell)
-            if digit is not None and mask >> (digit - 1) & 1:
-                return False
-        used, get = self.used, fixed.get
-        tracked = set(self.live)
-        allowed = {n: _set_of(sets) for n, sets in self.kinds.items()}
-        for i, cells in enumerate(self.runs):
-            u = 0
-            for cell in cells:
-                digit = get(cell)
-                if digit is not None:
-                    bit = 1 << (digit - 1)
-                    if u & bit:
-                        return False
-                    u |= bit
-            if i in tracked:
-                used[i] = u
-            elif u not in allowed[len(cells)]:
-                return False
-        self.values.update(fixed)
-        return all([self.refresh(i) for i in self.live])
 
     def start(self, cells: list[Cell]) -> None:
         """Open ``cells`` with a stable random tie-break: MRV stays deterministic yet varied
         between seeds."""
         order = sorted(cells)
         self.rng.shuffle(order)
-        self.rank = {cell: i for i, cell in enumerate(order)}
-        self.open_cells = set(order)
-        self.size = {cell: self.domain(cell).bit_count() for cell in order}
-        self.heap = [(self.size[cell], i, cell) for i, cell in enumerate(order)]
-        heapq.heapify(self.heap)
+        slot = self.slot
+        self.by_rank = [slot[cell] for cell in order]
+        for r, k in enumerate(self.by_rank):
+            self.rank[k] = r
+            self.open[k] = True
+        self.ranking = len(order) > SCAN_CELLS
+        if self.ranking:
+            self.heap = [(self.domain(k).bit_count(), r, k) for r, k in enumerate(self.by_rank)]
+            for size, _, k in self.heap:
+                self.size[k] = size
+            heapq.heapify(self.heap)
 
-    def choose(self) -> Cell | None:
-        """The open cell with the fewest digits left (ties: lowest rank), None when full."""
-        heap = self.heap
+    def choose(self) -> int | None:
+        """The open slot with the fewest digits left (ties: lowest rank), None when full."""
+        if not self.ranking:
+            return self._scan()
+        heap, is_open, sizes = self.heap, self.open, self.size
         while heap:
-            size, _, cell = heap[0]
-            if cell in self.open_cells and self.size[cell] == size:
-                return cell
+            size, _, k = heap[0]
+            if is_open[k] and sizes[k] == size:
+                return k
             heapq.heappop(heap)
         return None
 
+    def _scan(self) -> int | None:
+        """:meth:`choose` by looking at every open slot in rank order: the first with the
+        fewest digits."""
+        is_open, union, pair, allow = self.open, self.union, self.pair, self.allow
+        best, fewest = None, 10
+        for k in self.by_rank:
+            if is_open[k]:
+                a, b = pair[k]
+                size = (union[a] & union[b] & allow[k]).bit_count()
+                if size < fewest:
+                    best, fewest = k, size
+                    if not size:
+                        break
+        return best
+
     def _touch(self, i: int) -> None:
         """Re-rank the open cells of run i after its open digits changed."""
-        open_cells, sizes, union, runs_of = self.open_cells, self.size, self.union, self.runs_of
-        forbid = self.forbid.get
-        for cell in self.runs[i]:
-            if cell in open_cells:
-                a, b = runs_of[cell]
-                size = (union[a] & union[b] & ~forbid(cell, 0) & ALL_DIGITS).bit_count()
-                if size != sizes[cell]:
-                    sizes[cell] = size
-                    heapq.heappush(self.heap, (size, self.rank[cell], cell))
+        is_open, sizes, union, pair, allow = self.open, self.size, self.union, self.pair, self.allow
+        for m in self.members[i]:
+            if is_open[m]:
+                a, b = pair[m]
+                size = (union[a] & union[b] & allow[m]).bit_count()
+                if size != sizes[m]:
+                    sizes[m] = size
+                    heapq.heappush(self.heap, (size, self.rank[m], m))
 
-    def ranked(self, cell: Cell) -> list[int]:
-        """The cell's digits in weighted random order (preferred sets first, usually)."""
+    def ranked(self, k: int) -> list[int]:
+        """The slot's digits in weighted random order (preferred sets first, usually)."""
         scores: dict[int, float] = {}
         used, sets, weights, bests = self.used, self.sets, self.weights, self.bests
-        for d in digits_of(self.domain(cell)):
+        for d in digits_of(self.domain(k)):
             bit = 1 << (d - 1)
             score = 1.0
-            for i in self.runs_of[cell]:
+            for i in self.pair[k]:
                 u = used[i] | bit
                 best = bests[i].get(u)
                 if best is None:
@@ -223,24 +229,31 @@ class _Board:
         rng = self.rng
         return sorted(scores, key=lambda d: -math.log(1.0 - rng.random()) / scores[d])
 
-    def place(self, cell: Cell, digit: int) -> bool:
-        self.values[cell] = digit
-        self.open_cells.discard(cell)
+    def place(self, k: int, digit: int) -> bool:
+        self.values[self.cells[k]] = digit
+        self.placed[k] = digit
+        self.open[k] = False
         ok = True
-        for i in self.runs_of[cell]:
-            self.used[i] |= 1 << (digit - 1)
+        bit = 1 << (digit - 1)
+        for i in self.pair[k]:
+            self.used[i] |= bit
             ok = self.refresh(i) and ok
-            self._touch(i)
+            if self.ranking:
+                self._touch(i)
         return ok
 
-    def unplace(self, cell: Cell) -> None:
-        digit = self.values.pop(cell)
-        self.open_cells.add(cell)
-        self.size[cell] = -1  # forces a fresh heap entry below
-        for i in self.runs_of[cell]:
-            self.used[i] &= ~(1 << (digit - 1))
+    def unplace(self, k: int) -> None:
+        del self.values[self.cells[k]]
+        digit = self.placed[k]
+        self.placed[k] = 0
+        self.open[k] = True
+        self.size[k] = -1  # forces a fresh heap entry below
+        bit = ~(1 << (digit - 1))
+        for i in self.pair[k]:
+            self.used[i] &= bit
             self.refresh(i)
-            self._touch(i)
+            if self.ranking:
+                self._touch(i)
 
 
 def fill(
@@ -254,20 +267,14 @@ def fill(
     node_limit: int = 20_000,
 ) -> dict[Cell, int] | None:
     """Digits for every white cell by depth-first search, or None when it fails within
-    ``node_limit``.
+    ``node_limit`` (the reference that ``refill``, which the generator uses, answers as).
 
     ``fixed`` cells keep their digits; ``forbid`` maps cells to masks of digits they must not
     take.  Deterministic for a given ``rng`` state.
     """
-    live = None
-    if fixed:
-        runs, runs_of = layout.runs, layout.runs_of
-        live = sorted({i for cell in layout.whites if cell not in fixed for i in runs_of[cell]})
-        if len(live) == len(runs):
-            live = None
-    board = _Board(
-        [cells for _, cells in layout.runs], layout.runs_of, rng, allows, weight, forbid, live
-    )
+    whites = sorted(layout.whites)
+    runs = [cells for _, cells in layout.runs]
+    board = _Board(runs, layout.runs_of, whites, rng, allows, weight, forbid)
     if not board.ok or not board.fix(fixed):
         return None
     board.start([cell for cell in layout.whites if cell not in board.values])
@@ -304,10 +311,10 @@ def refill(
             local.setdefault(line, len(local))
     runs = list(local)
     runs_of = {cell: (local[a], local[d]) for cell, (a, d) in lines.items()}
-    board = _Board(runs, runs_of, rng, allows, weight, forbid)
+    board = _Board(runs, runs_of, open_cells, rng, allows, weight, forbid)
     if not board.ok:
         return None
-    inside = set(open_cells)
+    inside = board.slot
     for k, cells in enumerate(runs):  # the fixed digits of each run through the region
         used = 0
         for cell in cells:
@@ -330,16 +337,17 @@ def refill(
 def _search(board: _Board, node_limit: int) -> bool:
     """Depth-first search from ``board``'s started cells; True when it filled them all
     (in ``board.values``) within ``node_limit`` nodes."""
-    stack: list[tuple[Cell, list[int]]] = []
+    stack: list[tuple[int, list[int]]] = []
     nodes = 0
-    cell = board.choose()
-    if cell is None:
+    k = board.choose()
+    if k is None:
         return True
-    stack.append((cell, board.ranked(cell)))
+    stack.append((k, board.ranked(k)))
+    placed = board.placed
     while stack:
-        cell, digits = stack[-1]
-        if cell in board.values:
-            board.unplace(cell)
+        k, digits = stack[-1]
+        if placed[k]:
+            board.unplace(k)
         if not digits:
             stack.pop()
             continue
@@ -347,7 +355,7 @@ def _search(board: _Board, node_limit: int) -> bool:
         if nodes > node_limit:
             return False
         digit = digits.pop(0)
-        if not board.place(cell, digit):
+        if not board.place(k, digit):
             continue
         nxt = board.choose()
         if nxt is None:
@@ -388,24 +396,26 @@ def fill_grid(
     those with probability ``spread`` (freeing only the runs tends to rebuild the same dead
     end).  ``fixed`` cells are never freed.  Deterministic for a given ``rng`` state.
     """
-    board = _Board([cells for _, cells in layout.runs], layout.runs_of, rng, allows, weight, None)
+    runs = [cells for _, cells in layout.runs]
+    board = _Board(runs, layout.runs_of, sorted(layout.whites), rng, allows, weight, None)
     if not board.ok or not board.fix(fixed):
         return None
     keep = set(fixed or {})
     board.start([cell for cell in layout.whites if cell not in board.values])
-    limit = 2 * len(board.open_cells) if max_conflicts is None else max_conflicts
+    limit = 2 * sum(board.open) if max_conflicts is None else max_conflicts
     conflicts = 0
     again: dict[Cell, int] = {}  # dead ends per cell (``ESCALATE``)
     escalate = ESCALATE if escalate is None else escalate
-    runs, runs_of = board.runs, board.runs_of
+    runs_of, slot = layout.runs_of, board.slot
     while True:
-        cell = board.choose()
-        if cell is None:
+        k = board.choose()
+        if k is None:
             return board.values
-        digits = board.ranked(cell)
+        digits = board.ranked(k)
         if digits:
-            board.place(cell, digits[0])
+            board.place(k, digits[0])
             continue
+        cell = board.cells[k]
         conflicts += 1
         if dead_ends is not None:
             dead_ends[cell] = dead_ends.get(cell, 0) + 1
@@ -429,4 +439,4 @@ def fill_grid(
         if not freed:
             return None  # boxed in by fixed cells
         for mate in sorted(freed):
-            board.unplace(mate)
+            board.unplace(slot[mate])

@@ -39,8 +39,13 @@ class Layout:
     full_frame: bool = False
 
     def blocked_with(self, whites: frozenset[Cell]) -> Layout:
-        """The same grid and rules with fewer white cells."""
-        return Layout(self.nrows, self.ncols, whites, self.full_frame)
+        """The same grid and rules with fewer white cells; its :attr:`runs` are found
+        around the blocked cells, as :meth:`grown`'s are (a blocking repair tries a few
+        hundred candidates per 60x60 generation, and walking the whole grid for each was a
+        twentieth of its time)."""
+        smaller = Layout(self.nrows, self.ncols, whites, self.full_frame)
+        smaller.__dict__["_derived_from"] = (self, self.whites - whites)
+        return smaller
 
     def grown(self, shape: Iterable[Cell]) -> Layout:
         """The same grid and rules with the ``shape`` cells white too; its :attr:`runs`,
@@ -51,29 +56,32 @@ class Layout:
         the same runs)."""
         shape = frozenset(shape)
         grown = Layout(self.nrows, self.ncols, self.whites | shape, self.full_frame)
-        grown.__dict__["_grown_from"] = (self, shape)
+        grown.__dict__["_derived_from"] = (self, shape)
         return grown
 
-    def _grown_runs(
-        self, parent: Layout, shape: frozenset[Cell]
+    def _derived_runs(
+        self, parent: Layout, changed: frozenset[Cell]
     ) -> list[tuple[Direction, Segment]]:
-        """:attr:`runs` of a layout :meth:`grown` from ``parent`` by ``shape``."""
-        whites = self.whites
+        """:attr:`runs` of a layout that differs from ``parent`` in the ``changed`` cells
+        only: the parent's runs that hold or touch a changed cell give way to the lines
+        through the changed cells and their neighbours."""
+        whites, before = self.whites, parent.whites
         fresh: dict[tuple[Direction, Cell], Segment] = {}
         replaced: set[int] = set()
-        for cell in sorted(shape):
-            for direction in (Direction.ACROSS, Direction.DOWN):
-                cells = line_through(whites, cell, direction.step)
-                if (direction, cells[0]) in fresh:
-                    continue
-                fresh[direction, cells[0]] = cells
-                replaced.update(
-                    i
-                    for old in cells
-                    if old in parent.whites
-                    for i in parent.runs_of[old]
-                    if parent.runs[i][0] is direction
-                )
+        for cell in sorted(changed):
+            for side, direction in enumerate((Direction.ACROSS, Direction.DOWN)):
+                dr, dc = direction.step
+                r, c = cell
+                if cell in before:
+                    replaced.add(parent.runs_of[cell][side])
+                for seed in (cell, (r - dr, c - dc), (r + dr, c + dc)):
+                    if seed not in whites:
+                        continue
+                    cells = line_through(whites, seed, direction.step)
+                    if (direction, cells[0]) in fresh:
+                        continue
+                    fresh[direction, cells[0]] = cells
+                    replaced.update(parent.runs_of[old][side] for old in cells if old in before)
         runs = [run for i, run in enumerate(parent.runs) if i not in replaced]
         runs += [(direction, cells) for (direction, _), cells in fresh.items()]
         runs.sort(key=lambda run: (run[0] is not Direction.ACROSS, run[1][0]))
@@ -82,9 +90,9 @@ class Layout:
     @cached_property
     def runs(self) -> tuple[tuple[Direction, Segment], ...]:
         """Maximal lines of white cells, across first, in reading order."""
-        grown_from = self.__dict__.pop("_grown_from", None)  # not kept: the parent's runs
-        if grown_from is not None:
-            return tuple(self._grown_runs(*grown_from))
+        derived_from = self.__dict__.pop("_derived_from", None)  # not kept: the parent
+        if derived_from is not None:
+            return tuple(self._derived_runs(*derived_from))
         return tuple(segments(self.whites, self.nrows, self.ncols))
 
     def lines_of(self, cell: Cell) -> tuple[Segment, Segment]:
