@@ -234,8 +234,7 @@ class NearCheck:
     ) -> Verdict:
         """``inner``'s check, near the cells whose digits differ from the reference's (and
         those it did not have: whitened ones), besides ``near``."""
-        reference = self.reference
-        changed = {cell for cell, digit in values.items() if reference.get(cell) != digit}
+        changed = {cell for cell, _ in values.items() - self.reference.items()}
         return self.inner.check(layout, values, stats, changed | set(near or ()))
 
 

@@ -1047,7 +1047,7 @@ def _block_one(
             return smaller, rest
         # The cut runs got sums the level forbids: re-fill them and the runs crossing them.
         loose = {c for cells in bad for c in cells}
-        loose |= {m for c in loose for i in smaller.runs_of[c] for m in smaller.runs[i][1]}
+        loose |= {m for c in loose for line in smaller.lines_of(c) for m in line}
         refilled = _refill(smaller, rest, loose, level, rng, 500)
         if refilled is not None:
             return smaller, refilled

@@ -47,6 +47,8 @@ def _best_memo(sets: tuple[int, ...], weight: Callable[[int], float]) -> dict[in
     return {}
 
 
+_DIGIT_COUNT = [mask.bit_count() for mask in range(ALL_DIGITS + 1)]
+
 SCAN_CELLS = 64
 """Up to this many open cells, :meth:`_Board.choose` looks at each instead of keeping a heap:
 most re-fills open 5 to 30 cells, and re-ranking a run's cells after every placement cost
@@ -190,7 +192,7 @@ class _Board:
         for k in self.by_rank:
             if is_open[k]:
                 a, b = pair[k]
-                size = (union[a] & union[b] & allow[k]).bit_count()
+                size = _DIGIT_COUNT[union[a] & union[b] & allow[k]]
                 if size < fewest:
                     best, fewest = k, size
                     if not size:
@@ -329,8 +331,10 @@ def refill(
     board.start(open_cells)
     if not _search(board, node_limit):
         return None
-    found = {c: d for c, d in values.items() if c not in region}
-    found.update((c, d) for c, d in board.values.items() if c in inside)
+    found = dict(values)  # a copy in C, then the region moved to the end: ``fill``'s order
+    for cell in region:
+        found.pop(cell, None)
+    found.update(board.values)
     return found
 
 
