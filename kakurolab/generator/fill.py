@@ -6,12 +6,13 @@ of its runs still have an allowed set containing their placed digits plus that d
 afterwards.  Digits are drawn in a weighted random order that prefers the sets the level
 likes, most-constrained cell first (MRV).
 
-Two searches share that board.  ``fill`` is a depth-first search: complete, so it suits the
-small regions a repair re-fills around fixed cells.  ``fill_grid`` fills a whole grid by
-conflict repair: when a cell has no digit left it frees the cells of its runs (and some of
-their run-mates) and carries on, instead of backtracking chronologically.  On large grids
-(30x30) a depth-first fill mostly fails deep down, far from the choice that caused it; the
-conflict repair succeeds on most layouts within a few hundred conflicts.
+Two searches share that board.  ``refill`` (and ``fill``, its whole-grid reference) is a
+depth-first search: complete, so it suits the small regions a repair re-fills around fixed
+cells, and ``refill`` looks only at the runs through the region.  ``fill_grid`` fills a
+whole grid by conflict repair: when a cell has no digit left it frees the cells of its runs
+(and some of their run-mates) and carries on, instead of backtracking chronologically.  On
+large grids (30x30) a depth-first fill mostly fails deep down, far from the choice that
+caused it; the conflict repair succeeds on most layouts within a few hundred conflicts.
 """
 
 from __future__ import annotations
