@@ -46,7 +46,7 @@ from .records import (
     GenerationStats,
     check_white_goal,
 )
-from .region_search import LayoutPropagators, ball, held_near, local_propagator
+from .region_search import LayoutPropagators, ball, held_near, local_propagator, released
 from .whiten import shapes, whiten
 
 GENERATOR_VERSION = "3.5"
@@ -959,12 +959,7 @@ class _Lookahead:
         elif self.root is None:  # pragma: no cover - a filled grid's clues have a solution
             state = prop.root()
         else:
-            state = self.root[:]
-            for i in reset:
-                state[i] = prop.initial[i]
-            runs = {run for i in reset for run in prop.cell_runs[i]}
-            if not prop.propagate(state, runs):
-                state = None
+            state = released(prop, self.root[:], reset)
         if state is None:
             return None
         return dict(zip(prop.cells, state[: prop.n_cells], strict=True))
@@ -1034,14 +1029,7 @@ def _block_one(
         rest = {c: d for c, d in values.items() if c not in removed}
         # Only the runs cut by the new blocks are new: the others are the fill's, all
         # allowed at the level.
-        cut = {
-            line
-            for r, c in removed
-            for side, (dr, dc) in enumerate(((0, 1), (1, 0)))
-            for end in ((r - dr, c - dc), (r + dr, c + dc))
-            if end in smaller.whites
-            for line in (smaller.lines_of(end)[side],)
-        }
+        cut = smaller.changed_lines(removed).values()
         bad = [cells for cells in cut if not level.allows(mask_of(rest[c] for c in cells))]
         if not bad:
             return smaller, rest

@@ -275,13 +275,26 @@ def fill(
     ``fixed`` cells keep their digits; ``forbid`` maps cells to masks of digits they must not
     take.  Deterministic for a given ``rng`` state.
     """
-    whites = sorted(layout.whites)
+    board = _whole_board(layout, rng, allows, weight, forbid, fixed)
+    return board.values if board is not None and _search(board, node_limit) else None
+
+
+def _whole_board(
+    layout: Layout,
+    rng: random.Random,
+    allows: Callable[[int], bool],
+    weight: Callable[[int], float],
+    forbid: Mapping[Cell, int] | None,
+    fixed: Mapping[Cell, int] | None,
+) -> _Board | None:
+    """A board over every run of ``layout`` with the ``fixed`` cells placed and every other
+    white cell open (``fill``, ``fill_grid``); None when the fixed cells do not fit."""
     runs = [cells for _, cells in layout.runs]
-    board = _Board(runs, layout.runs_of, whites, rng, allows, weight, forbid)
+    board = _Board(runs, layout.runs_of, sorted(layout.whites), rng, allows, weight, forbid)
     if not board.ok or not board.fix(fixed):
         return None
     board.start([cell for cell in layout.whites if cell not in board.values])
-    return board.values if _search(board, node_limit) else None
+    return board
 
 
 def refill(
@@ -401,12 +414,11 @@ def fill_grid(
     those with probability ``spread`` (freeing only the runs tends to rebuild the same dead
     end).  ``fixed`` cells are never freed.  Deterministic for a given ``rng`` state.
     """
-    runs = [cells for _, cells in layout.runs]
-    board = _Board(runs, layout.runs_of, sorted(layout.whites), rng, allows, weight, None)
-    if not board.ok or not board.fix(fixed):
+    board = _whole_board(layout, rng, allows, weight, None, fixed)
+    if board is None:
         return None
     keep = set(fixed or {})
-    board.start([cell for cell in layout.whites if cell not in board.values])
+    runs = board.runs
     limit = 2 * sum(board.open) if max_conflicts is None else max_conflicts
     conflicts = 0
     again: dict[Cell, int] = {}  # dead ends per cell (``ESCALATE``)

@@ -64,28 +64,37 @@ class Layout:
     ) -> list[tuple[Direction, Segment]]:
         """:attr:`runs` of a layout that differs from ``parent`` in the ``changed`` cells
         only: the parent's runs that hold or touch a changed cell give way to the lines
-        through the changed cells and their neighbours."""
-        whites, before = self.whites, parent.whites
-        fresh: dict[tuple[Direction, Cell], Segment] = {}
-        replaced: set[int] = set()
-        for cell in sorted(changed):
-            for side, direction in enumerate((Direction.ACROSS, Direction.DOWN)):
-                dr, dc = direction.step
-                r, c = cell
-                if cell in before:
-                    replaced.add(parent.runs_of[cell][side])
-                for seed in (cell, (r - dr, c - dc), (r + dr, c + dc)):
-                    if seed not in whites:
-                        continue
-                    cells = line_through(whites, seed, direction.step)
-                    if (direction, cells[0]) in fresh:
-                        continue
-                    fresh[direction, cells[0]] = cells
-                    replaced.update(parent.runs_of[old][side] for old in cells if old in before)
+        through the changed cells and their neighbours (:meth:`changed_lines`)."""
+        fresh = self.changed_lines(changed)
+        before, runs_of = parent.whites, parent.runs_of
+        replaced = {runs_of[cell][side] for cell in changed if cell in before for side in (0, 1)}
+        replaced.update(
+            runs_of[old][0 if direction is Direction.ACROSS else 1]
+            for (direction, _), cells in fresh.items()
+            for old in cells
+            if old in before
+        )
         runs = [run for i, run in enumerate(parent.runs) if i not in replaced]
         runs += [(direction, cells) for (direction, _), cells in fresh.items()]
         runs.sort(key=lambda run: (run[0] is not Direction.ACROSS, run[1][0]))
         return runs
+
+    def changed_lines(self, changed: Iterable[Cell]) -> dict[tuple[Direction, Cell], Segment]:
+        """This layout's lines, by direction and first cell, through the ``changed`` cells
+        and their neighbours along each direction: every run of this layout that a layout
+        differing from it in those cells only does not have (the runs a blocking cut or a
+        whitening joined)."""
+        whites = self.whites
+        found: dict[tuple[Direction, Cell], Segment] = {}
+        for cell in sorted(changed):
+            r, c = cell
+            for direction in (Direction.ACROSS, Direction.DOWN):
+                dr, dc = direction.step
+                for seed in (cell, (r - dr, c - dc), (r + dr, c + dc)):
+                    if seed in whites:
+                        cells = line_through(whites, seed, direction.step)
+                        found.setdefault((direction, cells[0]), cells)
+        return found
 
     @cached_property
     def runs(self) -> tuple[tuple[Direction, Segment], ...]:

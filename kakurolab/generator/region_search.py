@@ -164,14 +164,22 @@ def held_near(prop: Propagator, values: Mapping[Cell, int], zone: Iterable[Cell]
     only.  A cell it leaves open is open at the root too, so a grid that differs from a
     unique one near a few cells is mostly refuted without a root of the whole grid."""
     index = prop.slot_of
-    state = [1 << (values[cell] - 1) for cell in prop.cells]
-    slots = [index[cell] for cell in zone]
+    held = [1 << (values[cell] - 1) for cell in prop.cells]
+    state = released(prop, held, [index[cell] for cell in zone])
+    if state is None:  # pragma: no cover - the fill solves these clues
+        raise ValueError("the fill does not solve its own clues")
+    return state
+
+
+def released(prop: Propagator, state: list[int], slots: Iterable[int]) -> list[int] | None:
+    """``state`` with ``slots`` back at their initial domains, propagated on their runs only
+    (changed in place; None on a contradiction): a state that knew the rest of the grid,
+    asked again about a few cells (``held_near``, the repairs' look-ahead)."""
+    slots = list(slots)
     for i in slots:
         state[i] = prop.initial[i]
     runs = {run for i in slots for run in prop.cell_runs[i]}
-    if not prop.propagate(state, runs):  # pragma: no cover - the fill solves these clues
-        raise ValueError("the fill does not solve its own clues")
-    return state
+    return state if prop.propagate(state, runs) else None
 
 
 def local_propagator(
