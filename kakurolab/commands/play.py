@@ -157,14 +157,15 @@ def _token(service: Any, args: argparse.Namespace) -> str:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from ..game import Mode, NewGame, Options
+    from ..game import RULES, Mode, NewGame, Options
 
+    rules = RULES[Mode(args.mode)]
     puzzle = None
     if args.file:
-        if args.mode == "campaign":
+        if rules.dated:
             raise OptionError("--file: the calendar chooses the campaign's puzzle")
         puzzle = _one_puzzle(args.file, args.select)
-    permanent = args.mode == "arena" if args.permanent is None else args.permanent
+    permanent = rules.permanent_default if args.permanent is None else args.permanent
     options = Options(permanent=permanent, time_limit_s=args.time_limit, shields=args.shields)
     new = NewGame(Mode(args.mode), size=args.size, difficulty=args.difficulty, seed=args.seed,
                   date=args.date, puzzle=puzzle, options=options)  # fmt: skip

@@ -10,6 +10,11 @@ falls and the score strictly rises from Monday to Sunday in every week.  A date'
 ``calendar:YYYY-MM-DD``, which draws from the pool (:func:`drawn`), so every player (and
 every machine) gets the same grid on one date.  Dates are calendar days in UTC.
 
+The calendar is open for the last :data:`ARCHIVE_DAYS` days and today (:func:`check_open`):
+a future date is not out yet, an older one is closed, so no request makes a puzzle for 1900
+or keeps one for every date ever asked.  A date's puzzle stays *live* (it may not be copied
+into another game, :mod:`kakurolab.game.fair`) until it leaves the archive (:func:`live_until`).
+
 A day counts for the *streak* when its puzzle was solved on that very day; the current
 streak is the run of such days ending today (or yesterday, while today's puzzle is still
 open); the best streak is the longest run ever.
@@ -60,6 +65,28 @@ def parse_date(text: str) -> dt.date:
 def today(now: float) -> dt.date:
     """The calendar day (UTC) of a clock reading."""
     return dt.datetime.fromtimestamp(now, dt.UTC).date()
+
+
+ARCHIVE_DAYS = 28
+"""Past dates a player may still open a calendar game for (four weeks of the climb)."""
+
+
+def check_open(date: dt.date, today_: dt.date) -> None:
+    """Refuse a date outside the calendar's range: after today, or older than the archive."""
+    if date > today_:
+        raise GameError(f"the calendar puzzle of {date.isoformat()} is not out yet")
+    first = today_ - dt.timedelta(days=ARCHIVE_DAYS)
+    if date < first:
+        raise GameError(
+            f"the calendar keeps the last {ARCHIVE_DAYS} days: {date.isoformat()} is before "
+            f"{first.isoformat()}"
+        )
+
+
+def live_until(date: dt.date) -> float:
+    """The clock reading at which a date's puzzle leaves the archive (no longer playable)."""
+    end = date + dt.timedelta(days=ARCHIVE_DAYS + 1)
+    return dt.datetime(end.year, end.month, end.day, tzinfo=dt.UTC).timestamp()
 
 
 def day_of(date: dt.date) -> CalendarDay:

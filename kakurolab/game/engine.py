@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 
 from ..combos import bit
 from ..model import Cell, Puzzle, Run
-from . import scoring
+from . import fair, scoring
 from .errors import AuthError, GameOverError, IllegalMoveError, NotYourTurnError
 from .moves import EndReason, Move, MoveKind, Phase, cell_text
 from .rules import RULES, GameSpec, ModeRules
@@ -253,6 +253,7 @@ def _place_battle(game: Game, player: Player, cell: Cell, digit: int, at: float)
         )
     board.entries[cell] = digit
     board.locked.add(cell)
+    player.placed += 1
     gained = digit
     completed = []
     for run in game.runs_of(cell):
@@ -416,15 +417,17 @@ def _mastery_line(game: Game, player: Player) -> scoring.Standing:
             shields_left=player.shields_left,
             illegal_entries=player.illegal,
         )
+    time_s = player.time_s if player.solved else None
     return scoring.Standing(
         player.player_id,
         player.name,
         breakdown.total,
-        player.time_s if player.solved else None,
+        time_s,
         player.shields_used,
         game.correct_clue_best(player) if player.solved else 0,
         player.solved,
         breakdown=breakdown,
+        flagged=game.rules.secret_puzzle and fair.implausible(time_s, len(game.puzzle.whites)),
     )
 
 
@@ -438,6 +441,7 @@ def _battle_line(game: Game, player: Player) -> scoring.Standing:
         player.shields_used,
         player.best_clue,
         game.phase is Phase.FINISHED and game.end_reason is EndReason.COMPLETED,
+        flagged=game.rules.secret_puzzle and fair.implausible(time_s, player.placed),
     )
 
 

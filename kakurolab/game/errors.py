@@ -49,3 +49,8 @@ class StoreError(GameError, OSError):
 
 class PuzzleChoiceError(GameError, ValueError):
     """A puzzle a game cannot be played on (cryptic, not unique, no solution)."""
+
+
+class LivePuzzleError(GameError, PermissionError):
+    """A new game on a grid that is a live competitive puzzle: its solution would show while
+    others still race on it (:mod:`kakurolab.game.fair`)."""

@@ -19,6 +19,9 @@ START_SHIELDS = 3
 
 @dataclass(frozen=True)
 class ModeRules:
+    """Every fact about a mode, in one record: the engine, the service, the web protocol and
+    the page (through :meth:`facts`, sent in every view) read these, never the mode's name."""
+
     mode: Mode
     min_players: int
     max_players: int
@@ -34,7 +37,56 @@ class ModeRules:
     pausable: bool = False
     """Solo play: the player may stop the clock (the board is hidden meanwhile); a race or
     a duel cannot stop for one player."""
+    competitive: bool = False
+    """A race or a duel: players against each other on a fresh puzzle of the server's secret
+    (no rule-break help on the page)."""
+    secret_puzzle: bool = False
+    """The puzzle is made from the server's secret (competitive modes and the calendar): it
+    is never copied into another game while live, never restarted, and a finish under the
+    human floor is flagged (:mod:`kakurolab.game.fair`)."""
+    dated: bool = False
+    """The puzzle is a calendar date's, the same for everyone (one game per player and date)."""
+    permanent_default: bool = False
+    """Permanent placement unless the player says otherwise (the rulebook's competitive rule)."""
+    chooses_puzzle: bool = False
+    """The player may choose the puzzle: a seed, or a pasted puzzle (practice)."""
+    aids: bool = False
+    """Live rule-break highlighting and the candidate fill (practice only)."""
     doc: str = ""
+
+    @property
+    def running_points(self) -> bool:
+        """Points are scored move by move (the Battle Matrix), not once at the end."""
+        return self.scoring == "battle"
+
+    @property
+    def restartable(self) -> bool:
+        """Whether a finished game may be played again as a new game on the same puzzle."""
+        return not self.secret_puzzle
+
+    def facts(self) -> dict[str, Any]:
+        """The mode's facts as the page reads them (flags, not mode names)."""
+        return {
+            "competitive": self.competitive,
+            "secret_puzzle": self.secret_puzzle,
+            "dated": self.dated,
+            "restart": self.restartable,
+            "pausable": self.pausable,
+            "turn_based": self.turn_based,
+            "shared_board": self.shared_board,
+            "public_marks": self.turn_based,
+            "needs_submit": self.needs_submit,
+            "permanent_allowed": self.permanent_allowed,
+            "permanent_default": self.permanent_default,
+            "chooses_puzzle": self.chooses_puzzle,
+            "aids": self.aids,
+            "min_players": self.min_players,
+            "seats": self.max_players,
+            "shields": sorted(s.value for s in self.shields),
+            "scoring": self.scoring,
+            "running_points": self.running_points,
+            "doc": self.doc,
+        }
 
 
 ALL_SHIELDS = frozenset(ShieldKind)
@@ -42,20 +94,23 @@ ALL_SHIELDS = frozenset(ShieldKind)
 RULES: dict[Mode, ModeRules] = {
     Mode.PRACTICE: ModeRules(
         Mode.PRACTICE, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
+        chooses_puzzle=True, aids=True,
         doc="solo, any puzzle file, size or difficulty; ends when the grid is solved",
     ),
     Mode.CAMPAIGN: ModeRules(
         Mode.CAMPAIGN, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
+        secret_puzzle=True, dated=True,
         doc="solo, the calendar's puzzle of a date (the same for everyone); streaks kept",
     ),
     Mode.ARENA: ModeRules(
         Mode.ARENA, 2, 4, False, False, True, ALL_SHIELDS, "mastery",
+        competitive=True, secret_puzzle=True, permanent_default=True,
         doc="2-4 racers on identical private grids; the first verified submission wins",
     ),
     Mode.BATTLE: ModeRules(
         Mode.BATTLE, 2, 2, True, True, False,
         frozenset({ShieldKind.CANDIDATES, ShieldKind.HINT}), "battle",
-        permanent_allowed=False,
+        permanent_allowed=False, competitive=True, secret_puzzle=True,
         doc="2 players alternate placements on one board: +digit, +100 per clue entry "
         "completed, -150 for a digit that differs from the solution (not placed)",
     ),

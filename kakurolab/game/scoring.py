@@ -137,6 +137,9 @@ class Standing:
     solved: bool
     rank: int = 0
     breakdown: Mastery | None = None
+    flagged: bool = False
+    """Finished faster than a human could (:func:`kakurolab.game.fair.implausible`): the
+    line stands, marked for whoever runs the server."""
 
     def tie_key(self) -> tuple[float, float, int, int]:
         """Higher score; then faster time (no time last); fewer shields; higher clue."""
@@ -153,6 +156,7 @@ class Standing:
             "time_s": None if self.time_s is None else round(self.time_s, 3),
             "shields_used": self.shields_used,
             "best_clue": self.best_clue,
+            "flagged": self.flagged,
         }
         if self.breakdown is not None:
             record["breakdown"] = self.breakdown.to_json()

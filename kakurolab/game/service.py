@@ -32,13 +32,14 @@ from typing import Any
 
 from ..formats import dumps, loads
 from ..model import Cell, Puzzle, Solution
-from . import calendar, puzzles, scoring
+from . import calendar, fair, puzzles, scoring
 from .engine import Game
 from .errors import (
     AuthError,
     GameError,
     GameOverError,
     IllegalMoveError,
+    LivePuzzleError,
     MoveSyntaxError,
     ReplayError,
     StoreError,
@@ -107,10 +108,6 @@ def solution_rows(puzzle: Puzzle, values: Mapping[Cell, int]) -> list[str]:
     ]
 
 
-COMPETITIVE = frozenset({Mode.ARENA, Mode.BATTLE})
-"""Modes whose puzzles are fresh (secret-seeded), like the calendar's."""
-
-
 def fresh_puzzle(size: str, difficulty: str, seed: str | int) -> tuple[Puzzle, Solution]:
     """A newly generated puzzle (not a shipped one, nor one of its 16 variants), named by
     nothing that gives its seed away."""
@@ -161,7 +158,7 @@ def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
         puzzle, solution = puzzles.prepare(choice.puzzle)
     else:
         assert choice.difficulty is not None and choice.seed is not None
-        if choice.source == "secret" and choice.mode is Mode.CAMPAIGN and choice.date:
+        if choice.source == "secret" and RULES[choice.mode].dated and choice.date:
             puzzle, solution = _calendar_day(choice, fresh)
         else:
             pick = fresh if choice.source == "secret" else chooser
@@ -242,6 +239,7 @@ class GameService:
         self._games: OrderedDict[str, tuple[Game, str]] = OrderedDict()
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[str, int], None]] = []
+        self._list_live()
 
     def close(self) -> None:
         self.store.close()
@@ -297,6 +295,8 @@ class GameService:
             self.keep(choice, made)
         date = made.spec.date
         with self._lock:
+            if made.spec.source == "file":
+                self._refuse_live(made.puzzle)
             if date is not None:
                 existing = self.store.calendar_game(player_id, date)
                 if existing is not None:  # made meanwhile by another call: that one
@@ -310,6 +310,9 @@ class GameService:
                 self.clock(),
             )  # fmt: skip
             self._games[game_id] = (Game(game_id, spec, puzzle, values), "")
+            if spec.source == "secret" and date is None:  # a race's or a duel's own puzzle
+                with self.store.transaction() as db:
+                    self.store.add_live(db, game_id, fair.fingerprint(puzzle))
             if date is not None:
                 with self.store.transaction() as db:
                     self.store.add_calendar(db, player_id, date, game_id)
@@ -328,11 +331,12 @@ class GameService:
 
         player_id, _ = self.whoami(token)
         mode = Mode(new.mode)
-        new.options.check(RULES[mode])
+        rules = RULES[mode]
+        new.options.check(rules)
         seed: str | None = None if new.seed is None else str(new.seed)
-        fresh = mode in COMPETITIVE and new.puzzle is None
+        fresh = rules.secret_puzzle and new.puzzle is None
         date = key = None
-        if mode is Mode.CAMPAIGN:
+        if rules.dated:
             today = calendar.today(self.clock())
             day = calendar.parse_date(new.date) if new.date else today
             if day > today:
@@ -342,11 +346,14 @@ class GameService:
                 existing = self.store.calendar_game(player_id, date)
             if existing is not None:
                 return self.view(existing, token)
+            calendar.check_open(day, today)
             row = calendar.day_of(day)
             size, difficulty = row.size, row.difficulty
             key, fresh = calendar.seed_of(day), True
         elif new.puzzle is not None:
             puzzle = new.puzzle
+            with self._lock:
+                self._refuse_live(puzzle)
             return Choice(mode, f"{puzzle.nrows}x{puzzle.ncols}", None, None, None, "file",
                           new.options, puzzle)  # fmt: skip
         else:
@@ -396,6 +403,38 @@ class GameService:
             text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
             with self._lock:
                 self.store.keep_puzzle(choice.cache_key, text)
+                self._live_day(choice.cache_key, text)
+
+    # --- the copy rule (kakurolab.game.fair) ------------------------------------------------
+
+    def _refuse_live(self, puzzle: Puzzle) -> None:
+        """Refuse a chosen grid that is a live competitive puzzle, in any variant."""
+        if self.store.live_key(fair.fingerprint(puzzle), self.clock()) is not None:
+            raise LivePuzzleError(
+                f"puzzle {puzzle.id}: this grid (or a turned, mirrored or complemented copy "
+                "of it) is a live Arena, Battle or calendar puzzle; it can be played there, "
+                "not copied into another game while the competition runs"
+            )
+
+    def _live_day(self, key: str, text: str) -> None:
+        """A kept calendar puzzle is live until its date leaves the archive."""
+        date = calendar.date_of_seed(key)
+        (puzzle,) = loads(text, format="kakuro")
+        until = None if date is None else calendar.live_until(date)
+        with self.store.transaction() as db:
+            self.store.add_live(db, key, fair.fingerprint(puzzle), until)
+
+    def _list_live(self) -> None:
+        """Give every live puzzle of a store made before the copy rule its fingerprint."""
+        modes = tuple(m.value for m, r in RULES.items() if r.secret_puzzle and not r.dated)
+        with self._lock:
+            for key, text in self.store.unlisted_live(modes):
+                if key.startswith(calendar.SEED_PREFIX):
+                    self._live_day(key, text)
+                else:
+                    (puzzle,) = loads(text, format="kakuro")
+                    with self.store.transaction() as db:
+                        self.store.add_live(db, key, fair.fingerprint(puzzle))
 
     def join(self, game_id: str, token: str) -> GameView:
         """Take a seat in a waiting game; the last free seat starts it."""
@@ -604,7 +643,8 @@ class GameService:
         lines = [s.to_json() for s in game.standings()]
         self.store.finish(db, game.game_id, game.ended_at or game.last_at,
                           solution_rows(game.puzzle, values), lines)  # fmt: skip
-        if game.spec.mode is Mode.CAMPAIGN and game.ended_at is not None:
+        self.store.drop_live(db, game.game_id)  # a race's puzzle is no longer live
+        if game.rules.dated and game.ended_at is not None:
             for line in lines:
                 if line["solved"]:
                     day = calendar.today(game.ended_at).isoformat()

@@ -77,6 +77,8 @@ class Player:
     turn_time: float = 0.0
     best_clue: int = 0
     """Battle: the highest clue of an entry this player completed."""
+    placed: int = 0
+    """Battle: the digits this player placed on the shared board (right ones)."""
     solved: bool = False
 
 

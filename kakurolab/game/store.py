@@ -56,6 +56,9 @@ CREATE TABLE IF NOT EXISTS results (
     game_id TEXT NOT NULL, player_id TEXT NOT NULL, rank INTEGER NOT NULL,
     score INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, player_id));
 CREATE TABLE IF NOT EXISTS kept_puzzles (key TEXT PRIMARY KEY, puzzle TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS live_puzzles (
+    key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, until REAL);
+CREATE INDEX IF NOT EXISTS live_by_fingerprint ON live_puzzles (fingerprint);
 CREATE TABLE IF NOT EXISTS calendar (
     player_id TEXT NOT NULL, date TEXT NOT NULL, game_id TEXT NOT NULL,
     solved_on TEXT, score INTEGER, time_s REAL, PRIMARY KEY (player_id, date));
@@ -250,6 +253,41 @@ class Store:
         calendar day gets the same grid)."""
         with self.transaction() as db:
             db.execute("INSERT OR IGNORE INTO kept_puzzles VALUES (?, ?)", (key, puzzle))
+
+    # --- live competitive puzzles (the copy rule, kakurolab.game.fair) ----------------------
+
+    def add_live(self, db: sqlite3.Connection, key: str, fingerprint: str,
+                 until: float | None = None) -> None:  # fmt: skip
+        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key) is
+        live until ``until`` (a clock reading), or until :meth:`drop_live` when None."""
+        db.execute(
+            "INSERT OR REPLACE INTO live_puzzles VALUES (?, ?, ?)", (key, fingerprint, until)
+        )
+
+    def drop_live(self, db: sqlite3.Connection, key: str) -> None:
+        db.execute("DELETE FROM live_puzzles WHERE key = ?", (key,))
+
+    def live_key(self, fingerprint: str, now: float) -> str | None:
+        """The key of a live puzzle with this fingerprint at ``now``, or None."""
+        row = self.db.execute(
+            "SELECT key FROM live_puzzles WHERE fingerprint = ? AND (until IS NULL OR until > ?)",
+            (fingerprint, now),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def unlisted_live(self, modes: tuple[str, ...]) -> list[tuple[str, str]]:
+        """(key, puzzle text) of unfinished games of ``modes`` and kept puzzles that have no
+        live row yet (a store made before the copy rule): the service adds them on open."""
+        marks = ",".join("?" * len(modes))
+        games = self.db.execute(
+            f"SELECT game_id, puzzle FROM games WHERE phase != 'finished' AND mode IN ({marks}) "
+            "AND game_id NOT IN (SELECT key FROM live_puzzles)",
+            modes,
+        ).fetchall()
+        kept = self.db.execute(
+            "SELECT key, puzzle FROM kept_puzzles WHERE key NOT IN (SELECT key FROM live_puzzles)"
+        ).fetchall()
+        return [(str(k), str(p)) for k, p in [*games, *kept]]
 
     # --- calendar ---------------------------------------------------------------------------
 

@@ -125,6 +125,8 @@ class GameView:
     remaining_s: float | None
     end_reason: str | None = None
     paused: bool = False
+    rules: dict[str, Any] = field(default_factory=dict)
+    """The mode's facts (:meth:`ModeRules.facts`): the page reads these flags, not the mode."""
     standings: list[dict[str, Any]] = field(default_factory=list)
     solution: list[str] | None = None
     illegal_entries: int | None = None
@@ -152,6 +154,7 @@ class GameView:
             "remaining_s": None if self.remaining_s is None else round(self.remaining_s, 3),
             "end_reason": self.end_reason,
             "paused": self.paused,
+            "rules": self.rules,
             "standings": self.standings,
             "solution": self.solution,
             "illegal_entries": self.illegal_entries,
@@ -170,7 +173,7 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
             game.progress(p),
             p.shields_left,
             p.shields_used,
-            p.points if game.rules.scoring == "battle" else None,
+            p.points if game.rules.running_points else None,
             p.wrong_submissions,
             _marks(p) if public or p.player_id == viewer else None,
         )
@@ -209,6 +212,7 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         remaining_s=remaining,
         end_reason=game.end_reason.value if game.end_reason else None,
         paused=game.paused,
+        rules=game.rules.facts(),
         standings=[s.to_json() for s in game.standings()] if over else [],
         solution=solution,
         illegal_entries=me.illegal if over or public else None,

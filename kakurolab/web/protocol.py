@@ -21,7 +21,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from ..errors import KakuroError
-from ..game import Mode, Move, NewGame, Options
+from ..game import RULES, Mode, Move, NewGame, Options
 from ..model import Puzzle
 
 MAX_MESSAGE = 4096
@@ -241,9 +241,10 @@ def parse_new_game(data: object) -> NewGame:
     practice game's ``seed`` or pasted ``puzzle`` is read here, by the formats layer."""
     form: NewGameRequest = convert(data, NewGameRequest)
     mode = Mode(form.mode)
-    permanent = mode is Mode.ARENA if form.permanent is None else form.permanent
+    rules = RULES[mode]
+    permanent = rules.permanent_default if form.permanent is None else form.permanent
     options = Options(permanent=permanent, time_limit_s=form.time_limit_s, shields=form.shields)
-    if (form.seed is not None or form.puzzle is not None) and mode is not Mode.PRACTICE:
+    if (form.seed is not None or form.puzzle is not None) and not rules.chooses_puzzle:
         raise ProtocolError("'seed' and 'puzzle' choose a practice game's puzzle only")
     puzzle = _puzzle(form.puzzle) if form.puzzle is not None else None
     return NewGame(mode, size=form.size, difficulty=form.difficulty, seed=form.seed,

@@ -1,0 +1,182 @@
+"""Fair play in the engine (issue 45, item 1): a live competitive puzzle (an Arena or Battle
+game's, a calendar day's) is never copied into another game, in any of its 16 variants or
+after a format round trip, so its solution never shows while the competition runs; the
+competitive modes offer no restart; a finish faster than the human floor is flagged."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from _game import Clock, service, solution_of, tiny, tiny_chooser
+
+from kakurolab.formats import dumps, loads
+from kakurolab.game import RULES, GameError, Mode, NewGame, Options
+from kakurolab.game import calendar as cal
+from kakurolab.game.fair import HUMAN_FLOOR_S_PER_CELL, fingerprint
+from kakurolab.generator.transforms import all_transforms, transform_puzzle
+from kakurolab.model import Puzzle
+
+LIVE = "live Arena, Battle or calendar puzzle"
+
+
+def sprint_solution(svc: object, token: str, puzzle: Puzzle, clock: Clock) -> object:
+    """The racer's attack: ``puzzle`` as a practice game with a 1 s sprint, then the
+    finished view's ``solution`` (None when the engine keeps it hidden)."""
+    new = NewGame(Mode.PRACTICE, puzzle=puzzle, options=Options(time_limit_s=1))
+    view = svc.create(token, new)  # type: ignore[attr-defined]
+    clock.advance(2)
+    return svc.view(view.game_id, token).solution  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("mode", [Mode.ARENA, Mode.BATTLE])
+def test_a_live_race_grid_pasted_into_a_sprint_is_refused(tmp_path: Path, mode: Mode) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, racer = svc.register("ann"), svc.register("racer")
+    race = svc.create(ann.token, NewGame(mode))
+    svc.join(race.game_id, racer.token)  # the racer sees the grid of the live game
+    if mode is Mode.ARENA:
+        svc.act(race.game_id, ann.token, {"kind": "start"})
+    seen = svc.view(race.game_id, racer.token)
+    assert seen.phase == "active"
+    copy = svc._game(race.game_id).puzzle  # the grid as the racer's page has it
+    with pytest.raises(GameError, match=LIVE):
+        sprint_solution(svc, racer.token, copy, clock)
+    other = tiny("tiny-b")  # another grid stays playable
+    assert sprint_solution(svc, racer.token, other, clock) is not None
+
+
+def test_every_variant_and_format_round_trip_is_refused(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, racer = svc.register("ann"), svc.register("racer")
+    svc.create(ann.token, NewGame(Mode.BATTLE))
+    live = tiny()
+    dressed = [transform_puzzle(live, t) for t in all_transforms()]
+    for fmt in ("kakuro", "pzpr", "puzzlekit", "dzn"):
+        dressed += [loads(dumps([p], fmt), format=fmt)[0] for p in dressed[:16]]
+    assert len({p.grid for p in dressed}) >= 8  # really different grids
+    for copy in dressed:
+        with pytest.raises(GameError, match=LIVE):
+            svc.create(racer.token, NewGame(Mode.PRACTICE, puzzle=copy))
+        with pytest.raises(GameError, match=LIVE):  # nor as an Arena of the racer's own
+            svc.create(racer.token, NewGame(Mode.ARENA, puzzle=copy))
+
+
+def test_the_fingerprint_tells_puzzles_apart_and_ignores_the_frame() -> None:
+    a, b = tiny("tiny-a"), tiny("tiny-b")
+    assert fingerprint(a) != fingerprint(b)
+    framed = loads("\n".join(["#  #  #  #  #", *(" ".join([*row, "#"]) for row in (
+        ["#", "5\\", "15\\", "#"], ["\\3", ".", ".", "9\\"],
+        ["\\10", ".", ".", "."], ["#", "\\16", ".", "."])), "#  #  #  #  #"]),
+        format="kakuro")[0]  # fmt: skip
+    assert framed.shape == (6, 5) and fingerprint(framed) == fingerprint(a)
+
+
+def test_a_finished_race_frees_its_grid(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben = svc.register("ann"), svc.register("ben")
+    game = svc.create(ann.token, NewGame(Mode.BATTLE)).game_id
+    svc.join(game, ben.token)
+    with pytest.raises(GameError, match=LIVE):
+        svc.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny()))
+    players = [ann, ben]
+    for i, (cell, digit) in enumerate(solution_of(svc, game).items()):
+        clock.advance(10)
+        svc.act(game, players[i % 2].token, {"kind": "place", "cell": cell, "digit": digit})
+    assert svc.view(game, ann.token).phase == "finished"
+    assert svc.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny())).phase == "active"
+
+
+def test_a_calendar_day_is_live_while_it_can_be_played(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, racer = svc.register("ann"), svc.register("racer")
+    svc.create(ann.token, NewGame(Mode.CAMPAIGN))  # today's puzzle (tiny-a here)
+    with pytest.raises(GameError, match=LIVE):
+        sprint_solution(svc, racer.token, transform_puzzle(tiny(), next(
+            t for t in all_transforms() if t.complement)), clock)  # fmt: skip
+    clock.advance((cal.ARCHIVE_DAYS + 1) * 24 * 3600)  # the day left the archive
+    assert sprint_solution(svc, racer.token, tiny(), clock) is not None
+
+
+def test_a_store_from_before_the_copy_rule_lists_its_live_games(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann = svc.register("ann")
+    svc.create(ann.token, NewGame(Mode.ARENA))
+    svc.store.db.execute("DELETE FROM live_puzzles")  # as an old store has it
+    svc.close()
+    again = service(tmp_path, clock, chooser=tiny_chooser)
+    with pytest.raises(GameError, match=LIVE):
+        again.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny()))
+
+
+def test_calendar_dates_stay_in_the_campaign_range(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    me = svc.register("me")
+    today = cal.today(clock.now)
+    oldest = today - dt.timedelta(days=cal.ARCHIVE_DAYS)
+    for date in ("1900-01-01", (oldest - dt.timedelta(days=1)).isoformat()):
+        with pytest.raises(GameError, match="calendar keeps the last"):
+            svc.create(me.token, NewGame(Mode.CAMPAIGN, date=date))
+    with pytest.raises(GameError, match="not out yet"):
+        svc.create(me.token, NewGame(Mode.CAMPAIGN, date=(today + dt.timedelta(days=1)).isoformat()))
+    assert svc.create(me.token, NewGame(Mode.CAMPAIGN, date=oldest.isoformat())).spec["date"]
+    kept = svc.store.db.execute("SELECT count(*) FROM kept_puzzles").fetchone()[0]
+    assert kept == 1  # the refused dates made nothing
+
+
+def test_competitive_views_offer_no_restart(tmp_path: Path) -> None:
+    svc = service(tmp_path, chooser=tiny_chooser)
+    me = svc.register("me")
+    for mode in Mode:
+        view = svc.create(me.token, NewGame(mode))
+        facts = view.to_json()["rules"]
+        assert facts["restart"] is (mode is Mode.PRACTICE), mode
+        assert facts == RULES[mode].facts()
+        assert svc.view(view.game_id, me.token).to_json()["rules"]["seats"] == RULES[mode].max_players
+
+
+def test_a_finish_under_the_human_floor_is_flagged(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben = svc.register("ann"), svc.register("ben")
+
+    def race(seconds_per_cell: float) -> dict[str, object]:
+        game = svc.create(ann.token, NewGame(Mode.ARENA)).game_id
+        svc.join(game, ben.token)
+        svc.act(game, ann.token, {"kind": "start"})
+        for cell, digit in solution_of(svc, game).items():
+            clock.advance(seconds_per_cell)
+            svc.act(game, ann.token, {"kind": "place", "cell": cell, "digit": digit})
+        svc.act(game, ann.token, {"kind": "submit"})
+        lines = {s["name"]: s for s in svc.standings(game, ann.token)}
+        assert svc.store.results_of(ann.player_id)[game]["flagged"] == lines["ann"]["flagged"]
+        assert lines["ben"]["flagged"] is False  # no finish, no flag
+        return lines["ann"]
+
+    assert race(HUMAN_FLOOR_S_PER_CELL * 0.2)["flagged"] is True
+    assert race(HUMAN_FLOOR_S_PER_CELL * 2)["flagged"] is False
+    # practice is nobody's race: never flagged
+    game = svc.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny("tiny-b"))).game_id
+    for cell, digit in solution_of(svc, game).items():
+        svc.act(game, ann.token, {"kind": "place", "cell": cell, "digit": digit})
+    assert svc.standings(game, ann.token)[0]["flagged"] is False
+
+
+def test_a_battle_of_instant_placements_is_flagged(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben = svc.register("ann"), svc.register("ben")
+    game = svc.create(ann.token, NewGame(Mode.BATTLE)).game_id
+    svc.join(game, ben.token)
+    for i, (cell, digit) in enumerate(solution_of(svc, game).items()):
+        clock.advance(0.1 if i % 2 == 0 else 20)  # ann at once, ben thinks
+        svc.act(game, [ann, ben][i % 2].token, {"kind": "place", "cell": cell, "digit": digit})
+    lines = {s["name"]: s for s in svc.standings(game, ann.token)}
+    assert lines["ann"]["flagged"] is True and lines["ben"]["flagged"] is False
