@@ -125,7 +125,8 @@ def test_calendar_dates_stay_in_the_campaign_range(tmp_path: Path) -> None:
         with pytest.raises(GameError, match="calendar keeps the last"):
             svc.create(me.token, NewGame(Mode.CAMPAIGN, date=date))
     with pytest.raises(GameError, match="not out yet"):
-        svc.create(me.token, NewGame(Mode.CAMPAIGN, date=(today + dt.timedelta(days=1)).isoformat()))
+        tomorrow = today + dt.timedelta(days=1)
+        svc.create(me.token, NewGame(Mode.CAMPAIGN, date=tomorrow.isoformat()))
     assert svc.create(me.token, NewGame(Mode.CAMPAIGN, date=oldest.isoformat())).spec["date"]
     kept = svc.store.db.execute("SELECT count(*) FROM kept_puzzles").fetchone()[0]
     assert kept == 1  # the refused dates made nothing
@@ -139,7 +140,8 @@ def test_competitive_views_offer_no_restart(tmp_path: Path) -> None:
         facts = view.to_json()["rules"]
         assert facts["restart"] is (mode is Mode.PRACTICE), mode
         assert facts == RULES[mode].facts()
-        assert svc.view(view.game_id, me.token).to_json()["rules"]["seats"] == RULES[mode].max_players
+        seen = svc.view(view.game_id, me.token).to_json()["rules"]
+        assert seen["seats"] == RULES[mode].max_players
 
 
 def test_a_finish_under_the_human_floor_is_flagged(tmp_path: Path) -> None:

@@ -123,6 +123,9 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that generate puzzles (default: cores - 1, at least 1)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name the server answers to besides loopback and the bound "
+                   "address (repeat for more; e.g. the domain of a public deployment)")
     p.set_defaults(func=run_serve)
 
 
@@ -136,7 +139,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise OptionError(f"--workers must be 1-64, got {args.workers}")
     serve(host=args.host, port=args.port, store=args.store, open_browser=not args.no_browser,
           as_json=args.json, player=args.player, token=args.token,
-          workers=args.workers)  # fmt: skip
+          workers=args.workers, allowed_hosts=tuple(args.allow_host))  # fmt: skip
     return 0
 
 

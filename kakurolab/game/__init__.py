@@ -8,7 +8,8 @@
 
 Layers inside: ``moves`` (vocabulary), ``rules`` (per-mode records), ``state`` and ``engine``
 (the rules applied to a move log), ``shields``, ``scoring`` (the Mastery Formula, Battle
-points, target times, tie-breakers), ``calendar``, ``puzzles`` (the one puzzle chooser),
+points, target times, tie-breakers), ``fair`` (the copy rule, the human floor),
+``calendar``, ``puzzles`` (the one puzzle chooser),
 ``views`` (what a player may see), ``store`` (SQLite) and ``service`` (the facade).
 docs/game.md is the player-facing description.
 """
@@ -18,6 +19,7 @@ from .errors import (
     GameError,
     GameOverError,
     IllegalMoveError,
+    LivePuzzleError,
     MoveSyntaxError,
     NotYourTurnError,
     ReplayError,
@@ -43,6 +45,7 @@ __all__ = [
     "GameSpec",
     "GameView",
     "IllegalMoveError",
+    "LivePuzzleError",
     "Mode",
     "Move",
     "MoveKind",

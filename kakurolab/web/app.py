@@ -39,6 +39,7 @@ from .. import combos
 from ..errors import KakuroError
 from . import protocol
 from .gateway import EngineGames, web_error
+from .guard import HostGuard
 from .hub import MAX_OUTBOX, Hub, Subscriber
 from .port import Busy, Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError, TooLarge
@@ -191,10 +192,12 @@ def _game_id(request: Request) -> str:
 
 
 def create_app(
-    games: EngineGames, *, poll_s: float = 0.5, calendar_ahead: bool = False
-) -> Starlette:
+    games: EngineGames, *, poll_s: float = 0.5, calendar_ahead: bool = False,
+    allowed_hosts: tuple[str, ...] = (),
+) -> Starlette:  # fmt: skip
     """The ASGI app over ``games`` (the engine's service); ``calendar_ahead`` makes the
-    calendar's puzzles ahead in the background (what ``serve`` does)."""
+    calendar's puzzles ahead in the background (what ``serve`` does); ``allowed_hosts`` are
+    host names served besides loopback and the bound address (:mod:`kakurolab.web.guard`)."""
     hub = Hub(games, poll_s=poll_s)
     logins = Logins()
     table = combos_table()
@@ -310,6 +313,7 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={KakuroError: _error})
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
+    app.add_middleware(HostGuard, allowed=allowed_hosts)
     app.state.hub = hub
     app.state.logins = logins
     app.state.games = games

@@ -37,6 +37,7 @@ from ..game import (
     GameService,
     GameView,
     IllegalMoveError,
+    LivePuzzleError,
     Move,
     MoveSyntaxError,
     NewGame,
@@ -50,6 +51,7 @@ T = TypeVar("T")
 
 ERRORS: tuple[tuple[type[Exception], type[WebError]], ...] = (
     (AuthError, Unauthorized),
+    (LivePuzzleError, Refused),
     (UnknownGameError, NotFound),
     (MoveSyntaxError, WebError),
     (IllegalMoveError, Refused),

@@ -60,6 +60,7 @@ def serve(
     player: str | None = "local",
     token: str | None = None,
     workers: int | None = None,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> None:
     """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which).
     The browser signs in as ``token``'s player, else the local player ``player``."""
@@ -79,7 +80,7 @@ def serve(
     except KakuroError:
         games.close()
         raise
-    app = create_app(games, calendar_ahead=True)
+    app = create_app(games, calendar_ahead=True, allowed_hosts=allowed_hosts)
     code = app.state.logins.add(name, player_id, token)
     config = uvicorn.Config(
         app,

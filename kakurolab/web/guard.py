@@ -1,0 +1,87 @@
+"""Who may talk to the server: the ``Host`` it is asked for and the page a request comes from.
+
+:class:`HostGuard` is ASGI middleware in front of every route and socket:
+
+* ``Host`` must name this server: a loopback name (``localhost``, ``127.0.0.1``, ``::1``), the
+  address the connection reached (so a LAN address works when bound to ``0.0.0.0``), or a
+  name of the allowed-host list (``kakuro play serve --allow-host NAME``, for a deployment
+  behind a domain).  Anything else is answered 421 before any route runs: a DNS-rebinding
+  page (``evil.example`` resolving to 127.0.0.1) reaches nothing.
+* A browser tells where a request comes from (``Origin``, ``Sec-Fetch-Site``).  A request
+  that changes something (any method but GET, HEAD, OPTIONS) or opens a WebSocket from a
+  page of another site is refused (403; a socket is closed before it is accepted), so a
+  cross-site "simple" POST (``text/plain``, no preflight) creates no player and moves
+  nothing.  A client that sends no ``Origin`` (the command line, scripts) is not a browser
+  page and passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+"""Host names every server answers to."""
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def host_name(value: str) -> str:
+    """The host of a ``Host`` header value or URL netloc, without port or brackets."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value[1:]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+class HostGuard:
+    """The checks of the module doc; ``allowed`` adds host names to the loopback ones."""
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = LOOPBACK | {host_name(h) for h in allowed if h.strip()}
+
+    def hosts(self, scope: Scope) -> frozenset[str]:
+        """The allowed names for this connection: the list and the address it reached."""
+        server = scope.get("server")
+        if server and server[0]:
+            return self.allowed | {host_name(str(server[0]))}
+        return self.allowed
+
+    def refusal(self, scope: Scope) -> tuple[int, str] | None:
+        """(status, reason) when the request is refused, else None."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        allowed = self.hosts(scope)
+        host = headers.get("host")
+        if host is None or host_name(host) not in allowed:
+            shown = "no Host" if host is None else f"Host {host[:60]!r}"
+            return 421, f"{shown} is not served here (allowed: kakuro play serve --allow-host)"
+        changes = scope["type"] == "websocket" or scope.get("method") not in SAFE_METHODS
+        if not changes:
+            return None
+        origin = headers.get("origin")
+        if origin is not None:
+            netloc = urlsplit(origin).netloc if origin != "null" else ""
+            if not netloc or host_name(netloc) not in allowed:
+                return 403, f"requests from the page {origin[:60]!r} are not accepted"
+        elif headers.get("sec-fetch-site") == "cross-site":
+            return 403, "cross-site requests are not accepted"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refused = self.refusal(scope)
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        status, reason = refused
+        if scope["type"] == "websocket":
+            await receive()  # the connect message; closing now refuses the handshake (403)
+            await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
+            return
+        await JSONResponse({"error": reason}, status)(scope, receive, send)
