@@ -186,6 +186,8 @@ def test_battle_matrix_between_two_browsers(browser: Any, server: tuple[EngineGa
         for player_id, score in expected.items():
             total = page.locator(f'#score tr[data-player="{player_id}"] td.total')
             assert total.inner_text() == str(score)
+        # no Restart on a race's grid: the page reads the view's rules.restart flag
+        assert final["rules"]["restart"] is False and page.locator("#restart").is_hidden()
 
 
 def test_arena_race_with_three_browsers(browser: Any, server: tuple[EngineGames, str]) -> None:

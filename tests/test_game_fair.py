@@ -182,3 +182,59 @@ def test_a_battle_of_instant_placements_is_flagged(tmp_path: Path) -> None:
         svc.act(game, [ann, ben][i % 2].token, {"kind": "place", "cell": cell, "digit": digit})
     lines = {s["name"]: s for s in svc.standings(game, ann.token)}
     assert lines["ann"]["flagged"] is True and lines["ben"]["flagged"] is False
+
+
+# --- the end screen's words (issue 45, item 9: engine-side) --------------------------------------
+
+
+def test_two_non_scorers_share_their_rank_in_words(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben, cy = (svc.register(n) for n in ("ann", "ben", "cy"))
+    game = svc.create(ann.token, NewGame(Mode.ARENA)).game_id
+    svc.join(game, ben.token)
+    svc.join(game, cy.token)
+    svc.act(game, ann.token, {"kind": "start"})
+    for cell, digit in solution_of(svc, game).items():
+        clock.advance(10)
+        svc.act(game, ann.token, {"kind": "place", "cell": cell, "digit": digit})
+    view = svc.act(game, ann.token, {"kind": "submit"}).view
+    assert view.ties == ["ben and cy share rank 2 (neither scored)"]
+    assert not any("by nothing" in t or "ahead of" in t for t in view.ties)
+    texts = [r["text"] for r in view.reasons if r["player_id"] == ben.player_id]
+    assert texts == ["ben: no score: the grid was not solved"]
+
+
+def test_the_battle_tie_break_names_the_time_on_own_turns() -> None:
+    from kakurolab.game.scoring import Standing, ranked, tie_notes
+
+    lines = ranked([Standing("a", "ann", 120, 40.0, 0, 17, True),
+                    Standing("b", "bob", 120, 55.0, 0, 17, True)])  # fmt: skip
+    (battle,) = tie_notes(lines, "battle")
+    assert battle == "ann ahead of bob on equal points by time on own turns 40 s against 55 s"
+    (mastery,) = tie_notes(lines, "mastery")
+    assert "by completion time 40 s against 55 s" in mastery
+    shields = ranked([Standing("a", "ann", 9, None, 1, 0, False),
+                      Standing("b", "bob", 9, None, 2, 0, False)])  # fmt: skip
+    assert tie_notes(shields, "battle") == [
+        "ann ahead of bob on equal points by shields used 1 against 2"
+    ]
+
+
+def test_the_flawless_reason_names_a_shield_and_an_illegal_entry(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    me = svc.register("me")
+    game = svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id
+    solution = solution_of(svc, game)
+    first, digit = next(iter(solution.items()))
+    svc.act(game, me.token, {"kind": "place", "cell": first, "digit": digit % 9 + 1})  # illegal
+    svc.act(game, me.token, {"kind": "erase", "cell": first})
+    svc.act(game, me.token, {"kind": "shield", "shield": "hint"})
+    for cell, right in solution.items():
+        clock.advance(10)
+        view = svc.act(game, me.token, {"kind": "place", "cell": cell, "digit": right}).view
+    assert view.phase == "finished"
+    texts = [r["text"] for r in view.reasons]
+    assert "me: Flawless Logic +0: 1 Logic Shield spent and 1 illegal entry" in texts, texts
+    assert "me: Unused shields +200: 2 left × 100" in texts

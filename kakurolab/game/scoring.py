@@ -181,6 +181,78 @@ def _with_rank(line: Standing, rank: int) -> Standing:
     return replace(line, rank=rank)
 
 
+# --- the end screen's words ----------------------------------------------------------------------
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def mastery_reasons(
+    line: Standing, *, target_s: float, illegal: int, timed_out: bool, floor_s: float
+) -> list[str]:
+    """Why each bonus of the Mastery Formula was given or not, in the formula's own units
+    (seconds against the target, counted in full half-minutes), one sentence each."""
+    name = line.name
+    if not line.solved or line.time_s is None:
+        until = " before the time ran out" if timed_out else ""
+        return [f"{name}: no score: the grid was not solved{until}"]
+    b = line.breakdown or Mastery()
+    t, under = int(line.time_s), target_s - line.time_s
+    if under >= SPEED_STEP_S:
+        speed = (f"Speed +{b.speed}: {t} s against a target of {target_s:g} s, {int(under)} s "
+                 f"under = {int(under // SPEED_STEP_S)} full {SPEED_STEP_S} s")  # fmt: skip
+    else:
+        short = "not under it"
+        if under > 0:
+            short = f"only {int(under)} s under (less than a full {SPEED_STEP_S} s)"
+        speed = f"Speed +0: {t} s against a target of {target_s:g} s, {short}"
+    if b.flawless:
+        flawless = f"Flawless Logic +{b.flawless}: no Logic Shield spent, no illegal entry"
+    else:
+        why = []
+        if line.shields_used:
+            why.append(_count(line.shields_used, "Logic Shield spent", "Logic Shields spent"))
+        if illegal:
+            why.append(_count(illegal, "illegal entry", "illegal entries"))
+        flawless = f"Flawless Logic +0: {' and '.join(why) or 'an illegal entry'}"
+    left = b.shields // UNUSED_SHIELD_POINTS
+    out = [speed, flawless, f"Unused shields +{b.shields}: {left} left × {UNUSED_SHIELD_POINTS}"]
+    if line.flagged:
+        out.append(f"flagged: {t} s is under the human floor of {floor_s:g} s for this grid")
+    return [f"{name}: {text}" for text in out]
+
+
+TIME_LABELS = {"mastery": "completion time", "battle": "time on own turns"}
+"""The first tie-breaker, the *official completion time*, as each scoring measures it: start
+to solve (Mastery Formula); the time spent on one's own turns (Battle Matrix)."""
+
+
+def tie_notes(lines: Sequence[Standing], scoring: str) -> list[str]:
+    """For each pair of neighbours on equal points: which tie-breaker put one ahead (with
+    both values), or that they share the rank; players who did not score share theirs."""
+    def seconds(x: Standing) -> str:
+        return "no time" if x.time_s is None else f"{int(x.time_s)} s"
+
+    notes = []
+    for a, b in itertools.pairwise(lines):
+        if a.score != b.score:
+            continue
+        if a.rank == b.rank:
+            unscored = not a.solved and not b.solved and a.score == 0
+            why = "neither scored" if unscored else "equal on every tie-breaker"
+            notes.append(f"{a.name} and {b.name} share rank {a.rank} ({why})")
+            continue
+        if a.time_s != b.time_s:
+            by = f"{TIME_LABELS.get(scoring, 'completion time')} {seconds(a)} against {seconds(b)}"
+        elif a.shields_used != b.shields_used:
+            by = f"shields used {a.shields_used} against {b.shields_used}"
+        else:
+            by = f"highest clue completed {a.best_clue} against {b.best_clue}"
+        notes.append(f"{a.name} ahead of {b.name} on equal points by {by}")
+    return notes
+
+
 # --- target times --------------------------------------------------------------------------------
 
 TARGET_TIMES: dict[tuple[str, str], int] = {

@@ -14,8 +14,9 @@ from typing import Any
 
 from ..combos import digits_of
 from ..model import Block, Cell, ClueCell, Puzzle
+from . import fair, scoring
 from .engine import Game
-from .moves import MoveKind, Phase, cell_text
+from .moves import EndReason, MoveKind, Phase, cell_text
 from .state import Board, Player
 
 
@@ -130,6 +131,10 @@ class GameView:
     standings: list[dict[str, Any]] = field(default_factory=list)
     solution: list[str] | None = None
     illegal_entries: int | None = None
+    reasons: list[dict[str, str]] = field(default_factory=list)
+    """Once over: why each bonus was given or not, per player (``player_id``, ``text``)."""
+    ties: list[str] = field(default_factory=list)
+    """Once over: which tie-breaker separated neighbours on equal points."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,6 +163,8 @@ class GameView:
             "standings": self.standings,
             "solution": self.solution,
             "illegal_entries": self.illegal_entries,
+            "reasons": self.reasons,
+            "ties": self.ties,
         }
 
 
@@ -216,7 +223,25 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         standings=[s.to_json() for s in game.standings()] if over else [],
         solution=solution,
         illegal_entries=me.illegal if over or public else None,
+        reasons=score_reasons(game) if over else [],
+        ties=scoring.tie_notes(game.standings(), game.rules.scoring) if over else [],
     )
+
+
+def score_reasons(game: Game) -> list[dict[str, str]]:
+    """The end screen's reasons for every Mastery Formula line (a Battle has none: its
+    points are the moves' own outcomes)."""
+    if game.rules.running_points:
+        return []
+    floor_s = fair.human_floor_s(len(game.puzzle.whites))
+    timed_out = game.end_reason is EndReason.TIME
+    out = []
+    for line in game.standings():
+        illegal = game.players[line.player_id].illegal
+        for text in scoring.mastery_reasons(line, target_s=game.spec.target_s, illegal=illegal,
+                                            timed_out=timed_out, floor_s=floor_s):  # fmt: skip
+            out.append({"player_id": line.player_id, "text": text})
+    return out
 
 
 PUBLIC_KINDS = frozenset({MoveKind.JOIN, MoveKind.START, MoveKind.EXPIRE, MoveKind.SUBMIT})

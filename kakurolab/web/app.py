@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import combos
 from ..errors import KakuroError
+from ..game import RULES
 from . import protocol
 from .gateway import EngineGames, web_error
 from .guard import HostGuard
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
-OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos")
+OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes")
 """API routes that need no token; every other ``/api/`` route does."""
 
 
@@ -231,9 +232,17 @@ def create_app(
     async def combos_route(request: Request) -> Response:
         return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
 
+    async def modes(request: Request) -> Response:
+        return JSONResponse({"modes": {m.value: r.facts() for m, r in RULES.items()}})
+
     async def register(request: Request) -> Response:
         player = await games.call(games.register, protocol.name(await _body(request)))
         return JSONResponse(player, 201)
+
+    async def my_games(request: Request) -> Response:
+        """The player's games, wherever they were started (the terminal's too)."""
+        found = await games.call(games.service.games, request.state.token)
+        return JSONResponse({"games": found})
 
     async def new_game(request: Request) -> Response:
         spec = protocol.parse_new_game(await _body(request))
@@ -300,8 +309,10 @@ def create_app(
         Route("/login/{code}", login),
         Route("/api/health", health),
         Route("/api/combos", combos_route),
+        Route("/api/modes", modes),
         Route("/api/players", register, methods=["POST"]),
         Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games", my_games, methods=["GET"]),
         Route("/api/games/{game_id}", view),
         Route("/api/games/{game_id}/join", join, methods=["POST"]),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),

@@ -114,6 +114,22 @@ window.addEventListener("hashchange", route);
 
 function showHome() {
   show("home");
+  drawMyGames();
+  // games this player started elsewhere (the terminal's kakuro play, another browser)
+  const known = ui.identities[ui.player];
+  if (!known) return;
+  api("GET", "/api/games", null, known.token).then((found) => {
+    let added = false;
+    for (const game of found.games) {
+      if (ui.games[game.game_id]) continue;
+      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000 };
+      added = true;
+    }
+    if (added) { store.set("kakuro.games", ui.games); if (!$("#page-home").hidden) drawMyGames(); }
+  }).catch(() => {});
+}
+
+function drawMyGames() {
   const list = $("#my-games ul");
   list.innerHTML = "";
   const ids = Object.keys(ui.games)
@@ -134,16 +150,21 @@ const newForm = $("#new-game");
 // competitive play; off in practice) until the player ticks or unticks it themselves.
 let permanentChosen = false;
 newForm.permanent.addEventListener("change", () => { permanentChosen = true; });
+// every mode's facts (the engine's ModeRules), read as flags, never by the mode's name
+let MODES = {};
+const modeRules = (mode) => MODES[mode] || { permanent_allowed: true, permanent_default: false };
 function syncForm() {
-  newForm.querySelector(".permanent-field").hidden = newForm.mode.value === "battle";
-  if (!permanentChosen) newForm.permanent.checked = newForm.mode.value === "arena";
+  const rules = modeRules(newForm.mode.value);
+  newForm.querySelector(".permanent-field").hidden = !rules.permanent_allowed;
+  if (!permanentChosen) newForm.permanent.checked = rules.permanent_default;
 }
 newForm.mode.addEventListener("change", syncForm);
 syncForm();
+api("GET", "/api/modes").then((found) => { MODES = found.modes; syncForm(); }).catch(() => {});
 newForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = { mode: newForm.mode.value, size: newForm.size.value, difficulty: newForm.difficulty.value };
-  if (body.mode !== "battle") body.permanent = newForm.permanent.checked;
+  if (modeRules(body.mode).permanent_allowed) body.permanent = newForm.permanent.checked;
   if (newForm.shields.value !== "") body.shields = Number(newForm.shields.value);
   if (newForm.minutes.value !== "") body.time_limit_s = Math.round(60 * Number(newForm.minutes.value));
   const button = $("#start");
@@ -480,7 +501,7 @@ function place(g, digit, mark) {
   }
   const move = { kind: "place", cell, digit };
   const inverse = before ? { kind: "place", cell, digit: before } : { kind: "erase", cell };
-  const cleared = help().automarks && g.view.mode !== "battle" ? marksToClear(g, g.selected, digit) : [];
+  const cleared = help().automarks && !g.view.rules.public_marks ? marksToClear(g, g.selected, digit) : [];
   play(g, [move, ...cleared], [inverse, ...cleared]);
 }
 
@@ -513,11 +534,9 @@ function redo(g) {
 const playable = (g) => g.view && g.view.phase === "active" && !g.view.paused;
 
 function togglePause(g) {
-  if (!g.view || !RULES_PAUSABLE.has(g.view.mode) || g.view.phase !== "active") return;
+  if (!g.view || !g.view.rules.pausable || g.view.phase !== "active") return;
   send(g, { kind: g.view.paused ? "resume" : "pause" });
 }
-const RULES_PAUSABLE = new Set(["practice", "campaign"]);
-const COMPETITIVE = new Set(["arena", "battle"]);
 
 // a solo game stops its clock when the player switches away (tab, app, screen off); not when
 // the page is being left or reloaded (hidden too, but then the pause would greet the reload)
@@ -529,7 +548,7 @@ document.addEventListener("visibilitychange", () => {
   setTimeout(() => {
     const g = ui.game;
     if (leaving || document.visibilityState !== "hidden" || !g || !g.view || !help().autopause) return;
-    if (RULES_PAUSABLE.has(g.view.mode) && g.view.phase === "active" && !g.view.paused) togglePause(g);
+    if (g.view.rules.pausable && g.view.phase === "active" && !g.view.paused) togglePause(g);
   }, 400);
 });
 
@@ -615,10 +634,11 @@ function render(g) {
   if (!g.view) return;
   const v = g.view;
   const prefs = help();
-  const practice = v.mode === "practice";
+  const rules = v.rules;
+  const practice = rules.aids;
   const entries = g.outbox.length ? new Map(g.local) : boardEntries(v); // queued moves shown
   const marks = new Map();
-  const markSources = v.mode === "battle" ? v.players.map((p) => p.marks || {}) : [v.marks];
+  const markSources = rules.public_marks ? v.players.map((p) => p.marks || {}) : [v.marks];
   for (const source of markSources) {
     for (const [name, ds] of Object.entries(source)) {
       const key = keyOf(name);
@@ -628,7 +648,7 @@ function render(g) {
   }
   const locked = new Set(v.locked.map(keyOf));
   const live = prefs.conflicts && practice;
-  const wrong = (g.showErrors && !COMPETITIVE.has(v.mode)) || live ? new Set(v.conflicts.map(keyOf)) : new Set();
+  const wrong = (g.showErrors && !rules.competitive) || live ? new Set(v.conflicts.map(keyOf)) : new Set();
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
@@ -641,7 +661,7 @@ function render(g) {
   $("#paused-cover").hidden = !hidden;
   document.body.dataset.paused = String(hidden);
   const pause = $("#pause");
-  pause.hidden = !RULES_PAUSABLE.has(v.mode) || v.phase !== "active";
+  pause.hidden = !rules.pausable || v.phase !== "active";
   pause.textContent = hidden ? "Resume" : "Pause";
   pause.setAttribute("aria-pressed", String(hidden));
   announce(g, marks, entries, wrong);
@@ -649,17 +669,17 @@ function render(g) {
   if (viewKey !== g.viewKey) { g.viewKey = viewKey; keepInView(g, run); }
   const spec = v.spec;
   $("#mode-label").textContent = `${v.mode} · ${spec.size} ${spec.difficulty || ""}`;
-  const room = v.mode === "arena" || v.mode === "battle";
+  const room = rules.seats > 1;
   $("#room-code").textContent = room ? `room ${v.game_id}` : "";
   $("#room-code").dataset.code = room ? v.game_id : "";
   const turnPlayer = v.players.find((p) => p.player_id === v.turn);
-  const seats = v.mode === "battle" ? 2 : 4;
+  const seats = rules.seats;
   $("#turn").textContent = v.phase === "finished" ? `Game over${v.end_reason ? ` (${v.end_reason})` : ""}`
     : v.phase === "waiting" ? `Waiting for players (${v.players.length}/${seats}): share the room code`
     : turnPlayer ? (turnPlayer.player_id === v.you ? "Your turn" : `${turnPlayer.name}'s turn`) : "";
   $("#start-game").hidden = !(v.phase === "waiting" && v.host === v.you && v.players.length >= 2);
   $("#shield-count").textContent = v.shields_left;
-  const shieldKinds = v.mode === "battle" ? ["candidates", "hint"] : ["candidates", "hint", "clear", "unlock"];
+  const shieldKinds = rules.shields;
   for (const b of document.querySelectorAll("[data-shield]")) {
     const kind = b.dataset.shield;
     b.hidden = !shieldKinds.includes(kind);
@@ -671,10 +691,11 @@ function render(g) {
   $("#redo").disabled = !open || !g.redo.length;
   // rule breaks on demand: a help of solo play, not of a race or a battle (where a toggle
   // would light them as they happen, which the rulebook's competitive play does without)
-  $("#errors").hidden = COMPETITIVE.has(v.mode);
+  $("#errors").hidden = rules.competitive;
   $("#pencil").setAttribute("aria-pressed", String(g.pencil));
   $("#errors").setAttribute("aria-pressed", String(g.showErrors));
-  $("#submit").hidden = v.mode !== "arena";
+  $("#submit").hidden = !rules.needs_submit;
+  $("#restart").hidden = !rules.restart; // no copy of a live race or calendar day (the engine refuses it too)
   renderPlayers(v);
   renderCombos(g, run, entries);
   const left = $("#run-left");
@@ -824,37 +845,6 @@ function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (ch) => `&#${ch.ch
 
 const TITLE = "Master of the Countless Spire";
 
-/** Why each bonus of the Mastery Formula was given or not, in the formula's own unit (seconds
- * against the target, counted in full half-minutes). */
-function reasons(v, line) {
-  const b = line.breakdown || {};
-  const target = v.spec.target_s;
-  if (!line.solved) return [`${line.name}: no score: the grid was not solved${v.end_reason === "time" ? " before the time ran out" : ""}`];
-  const out = [];
-  const t = Math.floor(line.time_s);
-  const under = target - line.time_s;
-  out.push(under >= 30
-    ? `Speed +${b.speed}: ${t} s against a target of ${target} s, ${Math.floor(under)} s under = ${Math.floor(under / 30)} full 30 s`
-    : `Speed +0: ${t} s against a target of ${target} s, ${under > 0 ? `only ${Math.floor(under)} s under (less than a full 30 s)` : "not under it"}`);
-  const mine = line.player_id === v.you;
-  const illegal = mine ? v.illegal_entries : null;
-  if (b.flawless) out.push("Flawless Logic +500: no Logic Shield spent, no illegal entry");
-  else if (line.shields_used) out.push(`Flawless Logic +0: ${line.shields_used} Logic Shield(s) spent`);
-  else out.push(`Flawless Logic +0: ${illegal ? `${illegal} illegal entr${illegal > 1 ? "ies" : "y"}` : "an illegal entry"}`);
-  const left = b.shields / 100;
-  out.push(`Unused shields +${b.shields}: ${left} left × 100`);
-  return out.map((text) => `${line.name}: ${text}`);
-}
-
-/** The tie-breaker that separated two players on equal points, with both values. */
-function tieBreak(a, b) {
-  const time = (x) => (x.time_s === null || x.time_s === undefined ? "no time" : `${Math.floor(x.time_s)} s`);
-  if (a.time_s !== b.time_s) return `completion time ${time(a)} against ${time(b)}`;
-  if (a.shields_used !== b.shields_used) return `shields used ${a.shields_used} against ${b.shields_used}`;
-  if (a.best_clue !== b.best_clue) return `highest clue completed ${a.best_clue} against ${b.best_clue}`;
-  return "nothing: they share the rank";
-}
-
 function renderScore(v) {
   const card = $("#score-card");
   if (v.phase !== "finished" || !v.standings.length) { card.hidden = true; return; }
@@ -862,7 +852,7 @@ function renderScore(v) {
   card.hidden = false;
   if (first) setTimeout(() => card.scrollIntoView({ block: "nearest", behavior: "smooth" }), 0);
   const cell = (x) => `<td>${x === undefined || x === null ? "–" : escapeHtml(x)}</td>`;
-  const mastery = v.mode !== "battle";
+  const mastery = !v.rules.running_points;
   $("#score-title").textContent = mastery ? "Kakuro Mastery Formula" : "Battle Matrix points";
   const top = v.standings[0];
   const winners = v.standings.filter((s) => s.rank === 1 && (s.solved || !mastery) && s.score > 0);
@@ -877,7 +867,8 @@ function renderScore(v) {
   const rows = v.standings.map((s) => {
     const b = s.breakdown || {};
     const parts = mastery ? [b.base, b.speed, b.flawless, b.shields].map(cell).join("") : "";
-    return `<tr data-player="${escapeHtml(s.player_id)}">${cell(s.rank)}${cell(s.name)}${parts}<td class="total"><b>${escapeHtml(s.score)}</b></td></tr>`;
+    const name = s.flagged ? `${s.name} (flagged: faster than a human)` : s.name;
+    return `<tr data-player="${escapeHtml(s.player_id)}" data-flagged="${Boolean(s.flagged)}">${cell(s.rank)}${cell(name)}${parts}<td class="total"><b>${escapeHtml(s.score)}</b></td></tr>`;
   });
   const illegal = v.illegal_entries === null || v.illegal_entries === undefined ? ""
     : `<p class="note" id="illegal">Your illegal entries: <b>${escapeHtml(v.illegal_entries)}</b></p>`;
@@ -885,21 +876,14 @@ function renderScore(v) {
     + (mastery ? `<p class="note" id="target">Target time ${v.spec.target_s} s (${clockText(v.spec.target_s)}); +10 per full 30 s under it.</p>` : "");
   const list = $("#score-reasons");
   list.innerHTML = "";
-  if (mastery) {
-    for (const line of v.standings) {
-      for (const text of reasons(v, line)) {
-        const li = document.createElement("li");
-        li.textContent = text;
-        li.dataset.player = line.player_id;
-        list.append(li);
-      }
-    }
+  // the engine words the reasons and the tie-breaks (kakurolab.game.scoring)
+  for (const reason of v.reasons || []) {
+    const li = document.createElement("li");
+    li.textContent = reason.text;
+    li.dataset.player = reason.player_id;
+    list.append(li);
   }
-  const ties = [];
-  for (let i = 1; i < v.standings.length; i++) {
-    const a = v.standings[i - 1], b = v.standings[i];
-    if (a.score === b.score) ties.push(`${a.name} ahead of ${b.name} on equal points by ${tieBreak(a, b)}`);
-  }
+  const ties = v.ties || [];
   $("#tie-break").textContent = ties.length ? `Tie-break: ${ties.join("; ")}` : "";
 }
 
@@ -978,7 +962,7 @@ function restartBody(v) {
   const spec = v.spec;
   const options = { permanent: spec.options.permanent, shields: spec.options.shields };
   if (spec.options.time_limit_s) options.time_limit_s = spec.options.time_limit_s;
-  if (v.mode === "practice" && spec.seed && spec.source !== "file") {
+  if (v.rules.chooses_puzzle && spec.seed && spec.source !== "file") {
     return { mode: "practice", size: spec.size, difficulty: spec.difficulty, seed: spec.seed, ...options };
   }
   return { mode: "practice", puzzle: v.puzzle.grid.map((row) => row.join(" ")).join("\n"), ...options };
@@ -989,7 +973,7 @@ for (const b of document.querySelectorAll("[data-shield]")) {
 
 function toggleErrors() {
   const g = ui.game;
-  if (!g || !g.view || COMPETITIVE.has(g.view.mode)) return;
+  if (!g || !g.view || g.view.rules.competitive) return;
   g.showErrors = !g.showErrors;
   render(g);
 }
