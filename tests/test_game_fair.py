@@ -238,3 +238,24 @@ def test_the_flawless_reason_names_a_shield_and_an_illegal_entry(tmp_path: Path)
     texts = [r["text"] for r in view.reasons]
     assert "me: Flawless Logic +0: 1 Logic Shield spent and 1 illegal entry" in texts, texts
     assert "me: Unused shields +200: 2 left × 100" in texts
+
+
+def test_a_live_calendar_day_shows_its_solution_only_to_its_solver(tmp_path: Path) -> None:
+    """An account that lets today's countdown run out would otherwise read the answer for
+    another account that then races on the same day."""
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    quitter, solver = svc.register("quitter"), svc.register("solver")
+    sprint = NewGame(Mode.CAMPAIGN, options=Options(time_limit_s=1))
+    lost = svc.create(quitter.token, sprint).game_id
+    won = svc.create(solver.token, NewGame(Mode.CAMPAIGN)).game_id
+    clock.advance(2)
+    view = svc.view(lost, quitter.token)
+    assert view.phase == "finished" and view.end_reason == "time"
+    assert view.solution is None and "is played until" in (view.solution_withheld or "")
+    for cell, digit in solution_of(svc, won).items():
+        clock.advance(5)
+        svc.act(won, solver.token, {"kind": "place", "cell": cell, "digit": digit})
+    assert svc.view(won, solver.token).solution is not None  # the solver knows it anyway
+    clock.advance((cal.ARCHIVE_DAYS + 1) * 24 * 3600)  # the day is over for everyone
+    assert svc.view(lost, quitter.token).solution is not None

@@ -1,20 +1,22 @@
 """What a player may see of a game: :func:`player_view`, :func:`events_for` and the board
 drawn as text for the terminal.
 
-This is the one place that decides visibility: the solution only once the game is over; an
+This is the one place that decides visibility: the solution only once the game is over (and
+of a calendar day only to its solver while the day is live, :func:`withheld`); an
 Arena rival only as a share of filled cells; a Battle board, its turn and every player's
 pencil marks in public.  The web and the CLI both print what these functions return.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..combos import digits_of
 from ..model import Block, Cell, ClueCell, Puzzle
-from . import fair, scoring
+from . import calendar, fair, scoring
 from .engine import Game
 from .moves import EndReason, MoveKind, Phase, cell_text
 from .state import Board, Player
@@ -130,6 +132,8 @@ class GameView:
     """The mode's facts (:meth:`ModeRules.facts`): the page reads these flags, not the mode."""
     standings: list[dict[str, Any]] = field(default_factory=list)
     solution: list[str] | None = None
+    solution_withheld: str | None = None
+    """Why a finished game's ``solution`` is not shown (a calendar day still being played)."""
     illegal_entries: int | None = None
     reasons: list[dict[str, str]] = field(default_factory=list)
     """Once over: why each bonus was given or not, per player (``player_id``, ``text``)."""
@@ -162,6 +166,7 @@ class GameView:
             "rules": self.rules,
             "standings": self.standings,
             "solution": self.solution,
+            "solution_withheld": self.solution_withheld,
             "illegal_entries": self.illegal_entries,
             "reasons": self.reasons,
             "ties": self.ties,
@@ -189,7 +194,8 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
     deadline = game.deadline
     remaining = None if deadline is None else max(0.0, deadline - game.clock_at(now))
     solution = None
-    if over:
+    hidden = withheld(game, me, now) if over else None
+    if over and hidden is None:
         values: Mapping[Cell, int] = game.solution_for_end()
         solution = [
             "".join(
@@ -222,10 +228,27 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         rules=game.rules.facts(),
         standings=[s.to_json() for s in game.standings()] if over else [],
         solution=solution,
+        solution_withheld=hidden,
         illegal_entries=me.illegal if over or public else None,
         reasons=score_reasons(game) if over else [],
         ties=scoring.tie_notes(game.standings(), game.rules.scoring) if over else [],
     )
+
+
+def withheld(game: Game, viewer: Player, now: float) -> str | None:
+    """Why the finished game's solution is not shown to ``viewer``, or None to show it.
+
+    A calendar day's puzzle is everyone's for as long as the day can be played: a player who
+    did not solve it (a game given up, a countdown run out) would otherwise see the answer
+    others still race for (the copy rule, :mod:`kakurolab.game.fair`).  Its solver knows it."""
+    date = game.spec.date
+    if not game.rules.dated or date is None or viewer.solved:
+        return None
+    day = calendar.parse_date(date)
+    if now >= calendar.live_until(day):
+        return None
+    last = (day + dt.timedelta(days=calendar.ARCHIVE_DAYS)).isoformat()
+    return f"the calendar puzzle of {date} is played until {last}: its solution is shown then"
 
 
 def score_reasons(game: Game) -> list[dict[str, str]]:
