@@ -259,3 +259,23 @@ def test_a_live_calendar_day_shows_its_solution_only_to_its_solver(tmp_path: Pat
     assert svc.view(won, solver.token).solution is not None  # the solver knows it anyway
     clock.advance((cal.ARCHIVE_DAYS + 1) * 24 * 3600)  # the day is over for everyone
     assert svc.view(lost, quitter.token).solution is not None
+
+
+def test_the_terminal_refuses_a_live_grid_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from _game import TINY
+
+    from kakurolab.cli import main
+
+    svc = service(tmp_path, chooser=tiny_chooser)  # an Arena on tiny-a waits for racers
+    svc.create(svc.register("ann").token, NewGame(Mode.ARENA))
+    svc.close()
+    store = ["--store", str(tmp_path / "games.sqlite")]
+    for select in ("tiny-a", "tiny-b"):
+        code = main(["play", "new", "--file", str(TINY), "--select", select, *store])
+        err = capsys.readouterr().err
+        if select == "tiny-a":
+            assert code == 2 and err.count("\n") == 1 and LIVE in err and "Traceback" not in err
+        else:
+            assert code == 0, err

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 
 from ..errors import KakuroError
-from ..generator.transforms import all_transforms, transform_puzzle
 from ..model import Puzzle
 
 HUMAN_FLOOR_S_PER_CELL = 1.0
@@ -53,8 +52,11 @@ def layout_key(puzzle: Puzzle) -> str:
 
 def fingerprint(puzzle: Puzzle) -> str:
     """A hash equal for every variant of one puzzle (symmetry, digit complement, frame)."""
+    from ..bank import VARIANTS  # the bank's 16 variants (loaded when first needed)
+    from ..generator import transform_puzzle
+
     keys = {layout_key(puzzle)}
-    for transform in all_transforms():
+    for transform in VARIANTS:
         if transform.complement and puzzle.is_cryptic:
             continue
         try:
