@@ -150,6 +150,9 @@ class Prepared:
     spec: GameSpec
     puzzle: Puzzle
     solution: Solution
+    fingerprint: str | None = None
+    """A secret puzzle's :func:`fair.fingerprint`, computed where it was made (a worker
+    process, not the engine thread)."""
 
 
 def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
@@ -169,7 +172,9 @@ def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
     seed = None if choice.source == "secret" else choice.seed
     spec = GameSpec(choice.mode, size, choice.difficulty, seed, choice.date, choice.source,
                     target, choice.options)  # fmt: skip
-    return Prepared(spec, puzzle, solution)
+    fresh_made = choice.source == "secret" and choice.puzzle is None
+    mark = fair.fingerprint(puzzle) if fresh_made else None  # a kept day has its own
+    return Prepared(spec, puzzle, solution, mark)
 
 
 CALENDAR_TRIES = 24
@@ -209,14 +214,16 @@ def make_portable(choice: Choice, chooser: Chooser, fresh: Chooser) -> tuple[Any
     hold read-only mappings, which do not pickle); :func:`from_portable` rebuilds it."""
     made = make(choice, chooser, fresh)
     text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
-    return made.spec.to_json(), text, sorted(dict(made.solution.values).items())
+    values = sorted(dict(made.solution.values).items())
+    return made.spec.to_json(), text, values, made.fingerprint
 
 
 def from_portable(data: tuple[Any, ...]) -> Prepared:
-    spec, text, values = data
+    spec, text, values, mark = data
     (puzzle,) = loads(text, format="kakuro")
     cells = {(int(r), int(c)): int(d) for (r, c), d in values}
-    return Prepared(GameSpec.from_json(spec), Puzzle(puzzle.id, puzzle.grid), Solution(cells))
+    return Prepared(GameSpec.from_json(spec), Puzzle(puzzle.id, puzzle.grid), Solution(cells),
+                    mark)  # fmt: skip
 
 
 class GameService:
@@ -311,8 +318,9 @@ class GameService:
             )  # fmt: skip
             self._games[game_id] = (Game(game_id, spec, puzzle, values), "")
             if spec.source == "secret" and date is None:  # a race's or a duel's own puzzle
+                mark = made.fingerprint or fair.fingerprint(puzzle)
                 with self.store.transaction() as db:
-                    self.store.add_live(db, game_id, fair.fingerprint(puzzle))
+                    self.store.add_live(db, game_id, mark, len(puzzle.whites))
             if date is not None:
                 with self.store.transaction() as db:
                     self.store.add_calendar(db, player_id, date, game_id)
@@ -403,26 +411,32 @@ class GameService:
             text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
             with self._lock:
                 self.store.keep_puzzle(choice.cache_key, text)
-                self._live_day(choice.cache_key, text)
+                self._live_day(choice.cache_key, text, made.fingerprint)
 
     # --- the copy rule (kakurolab.game.fair) ------------------------------------------------
 
     def _refuse_live(self, puzzle: Puzzle) -> None:
-        """Refuse a chosen grid that is a live competitive puzzle, in any variant."""
-        if self.store.live_key(fair.fingerprint(puzzle), self.clock()) is not None:
+        """Refuse a chosen grid that is a live competitive puzzle, in any variant (the
+        fingerprint only when a live puzzle has as many white cells: most pastes cost one
+        indexed lookup)."""
+        now = self.clock()
+        if not self.store.live_cells(len(puzzle.whites), now):
+            return
+        if self.store.live_key(fair.fingerprint(puzzle), now) is not None:
             raise LivePuzzleError(
                 f"puzzle {puzzle.id}: this grid (or a turned, mirrored or complemented copy "
                 "of it) is a live Arena, Battle or calendar puzzle; it can be played there, "
                 "not copied into another game while the competition runs"
             )
 
-    def _live_day(self, key: str, text: str) -> None:
+    def _live_day(self, key: str, text: str, mark: str | None = None) -> None:
         """A kept calendar puzzle is live until its date leaves the archive."""
         date = calendar.date_of_seed(key)
         (puzzle,) = loads(text, format="kakuro")
         until = None if date is None else calendar.live_until(date)
+        mark = mark or fair.fingerprint(puzzle)
         with self.store.transaction() as db:
-            self.store.add_live(db, key, fair.fingerprint(puzzle), until)
+            self.store.add_live(db, key, mark, len(puzzle.whites), until)
 
     def _list_live(self) -> None:
         """Give every live puzzle of a store made before the copy rule its fingerprint."""
@@ -434,7 +448,7 @@ class GameService:
                 else:
                     (puzzle,) = loads(text, format="kakuro")
                     with self.store.transaction() as db:
-                        self.store.add_live(db, key, fair.fingerprint(puzzle))
+                        self.store.add_live(db, key, fair.fingerprint(puzzle), len(puzzle.whites))
 
     def join(self, game_id: str, token: str) -> GameView:
         """Take a seat in a waiting game; the last free seat starts it."""

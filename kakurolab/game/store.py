@@ -57,8 +57,9 @@ CREATE TABLE IF NOT EXISTS results (
     score INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, player_id));
 CREATE TABLE IF NOT EXISTS kept_puzzles (key TEXT PRIMARY KEY, puzzle TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS live_puzzles (
-    key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, until REAL);
+    key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, cells INTEGER NOT NULL, until REAL);
 CREATE INDEX IF NOT EXISTS live_by_fingerprint ON live_puzzles (fingerprint);
+CREATE INDEX IF NOT EXISTS live_by_cells ON live_puzzles (cells);
 CREATE TABLE IF NOT EXISTS calendar (
     player_id TEXT NOT NULL, date TEXT NOT NULL, game_id TEXT NOT NULL,
     solved_on TEXT, score INTEGER, time_s REAL, PRIMARY KEY (player_id, date));
@@ -256,13 +257,23 @@ class Store:
 
     # --- live competitive puzzles (the copy rule, kakurolab.game.fair) ----------------------
 
-    def add_live(self, db: sqlite3.Connection, key: str, fingerprint: str,
+    def add_live(self, db: sqlite3.Connection, key: str, fingerprint: str, cells: int,
                  until: float | None = None) -> None:  # fmt: skip
-        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key) is
-        live until ``until`` (a clock reading), or until :meth:`drop_live` when None."""
+        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key,
+        ``cells`` white cells) is live until ``until`` (a clock reading), or until
+        :meth:`drop_live` when None."""
         db.execute(
-            "INSERT OR REPLACE INTO live_puzzles VALUES (?, ?, ?)", (key, fingerprint, until)
+            "INSERT OR REPLACE INTO live_puzzles VALUES (?, ?, ?, ?)",
+            (key, fingerprint, cells, until),
         )
+
+    def live_cells(self, cells: int, now: float) -> bool:
+        """Whether any puzzle live at ``now`` has ``cells`` white cells."""
+        row = self.db.execute(
+            "SELECT 1 FROM live_puzzles WHERE cells = ? AND (until IS NULL OR until > ?)",
+            (cells, now),
+        ).fetchone()
+        return row is not None
 
     def drop_live(self, db: sqlite3.Connection, key: str) -> None:
         db.execute("DELETE FROM live_puzzles WHERE key = ?", (key,))
