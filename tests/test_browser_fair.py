@@ -66,7 +66,10 @@ def test_a_race_page_hides_restart_and_shows_the_engines_words(browser: Any, liv
     whites = sorted(puzzle.whites)
     click_cell(practice, whites[0])
     practice.keyboard.press(str(solution[whites[0]] % 9 + 1))  # one illegal entry
+    practice.keyboard.press("Backspace")  # erased: a shield refuses a board that breaks a rule
+    settle(practice)
     practice.click('[data-shield="hint"]')
+    practice.wait_for_function("document.querySelector('#shield-count').innerText === '2'")
     settle(practice)
     for cell in whites:
         click_cell(practice, cell)

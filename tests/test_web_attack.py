@@ -172,3 +172,27 @@ def test_allowed_hosts_are_configurable(tmp_path: Path) -> None:
         assert asyncio.run(health(named, "evil.example")) == 421
     finally:
         games.close()
+
+
+def test_serve_takes_allowed_hosts_from_the_command_line(tmp_path: Path) -> None:
+    """``kakuro play serve --allow-host NAME`` reaches the guard."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kakurolab", "play", "serve", "--port", "0", "--no-browser",
+         "--json", "--store", str(tmp_path / "g.sqlite"), "--allow-host", "kakuro.example.org"],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        url = json.loads(proc.stdout.readline())["url"]
+        named = httpx.get(url + "api/health", headers={"Host": "kakuro.example.org"}, timeout=10)
+        other = httpx.get(url + "api/health", headers={"Host": "evil.example"}, timeout=10)
+        assert (named.status_code, other.status_code) == (200, 421)
+    finally:
+        proc.terminate()
+        proc.wait(10)

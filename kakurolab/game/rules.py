@@ -52,6 +52,8 @@ class ModeRules:
     """The player may choose the puzzle: a seed, or a pasted puzzle (practice)."""
     aids: bool = False
     """Live rule-break highlighting and the candidate fill (practice only)."""
+    title: str = ""
+    """The mode's name on the page's new-game form."""
     doc: str = ""
 
     @property
@@ -85,6 +87,7 @@ class ModeRules:
             "shields": sorted(s.value for s in self.shields),
             "scoring": self.scoring,
             "running_points": self.running_points,
+            "title": self.title,
             "doc": self.doc,
         }
 
@@ -94,23 +97,25 @@ ALL_SHIELDS = frozenset(ShieldKind)
 RULES: dict[Mode, ModeRules] = {
     Mode.PRACTICE: ModeRules(
         Mode.PRACTICE, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
-        chooses_puzzle=True, aids=True,
+        chooses_puzzle=True, aids=True, title="Practice",
         doc="solo, any puzzle file, size or difficulty; ends when the grid is solved",
     ),
     Mode.CAMPAIGN: ModeRules(
         Mode.CAMPAIGN, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
-        secret_puzzle=True, dated=True,
+        secret_puzzle=True, dated=True, title="Master Calendar (today)",
         doc="solo, the calendar's puzzle of a date (the same for everyone); streaks kept",
     ),
     Mode.ARENA: ModeRules(
         Mode.ARENA, 2, 4, False, False, True, ALL_SHIELDS, "mastery",
         competitive=True, secret_puzzle=True, permanent_default=True,
+        title="Speed Solving Arena (2–4)",
         doc="2-4 racers on identical private grids; the first verified submission wins",
     ),
     Mode.BATTLE: ModeRules(
         Mode.BATTLE, 2, 2, True, True, False,
         frozenset({ShieldKind.CANDIDATES, ShieldKind.HINT}), "battle",
         permanent_allowed=False, competitive=True, secret_puzzle=True,
+        title="Battle Matrix (2)",
         doc="2 players alternate placements on one board: +digit, +100 per clue entry "
         "completed, -150 for a digit that differs from the solution (not placed)",
     ),

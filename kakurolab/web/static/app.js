@@ -160,7 +160,21 @@ function syncForm() {
 }
 newForm.mode.addEventListener("change", syncForm);
 syncForm();
-api("GET", "/api/modes").then((found) => { MODES = found.modes; syncForm(); }).catch(() => {});
+/** The form's modes from the engine's records (index.html lists them for a page without the
+ * API): a mode added to the engine's RULES appears here with its title. */
+function modeOptions() {
+  const chosen = newForm.mode.value;
+  const options = Object.entries(MODES).map(([mode, rules]) => {
+    const option = document.createElement("option");
+    option.value = mode;
+    option.textContent = rules.title || mode;
+    return option;
+  });
+  if (!options.length) return;
+  newForm.mode.replaceChildren(...options);
+  if (MODES[chosen]) newForm.mode.value = chosen;
+}
+api("GET", "/api/modes").then((found) => { MODES = found.modes; modeOptions(); syncForm(); }).catch(() => {});
 newForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = { mode: newForm.mode.value, size: newForm.size.value, difficulty: newForm.difficulty.value };
