@@ -55,7 +55,7 @@ def test_every_variant_and_format_round_trip_is_refused(tmp_path: Path) -> None:
     svc.create(ann.token, NewGame(Mode.BATTLE))
     live = tiny()
     dressed = [transform_puzzle(live, t) for t in all_transforms()]
-    for fmt in ("kakuro", "pzpr", "puzzlekit", "dzn"):
+    for fmt in ("kakuro", "pzpr", "puzzlekit", "dzn", "mzn", "xcsp3", "pycsp3"):
         dressed += [loads(dumps([p], fmt), format=fmt)[0] for p in dressed[:16]]
     assert len({p.grid for p in dressed}) >= 8  # really different grids
     for copy in dressed:
