@@ -7,6 +7,7 @@ submission needed? which shields?), so a mode is one entry of :data:`RULES`.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from typing import Any
 
 from .errors import GameError
@@ -67,7 +68,11 @@ class ModeRules:
         return not self.secret_puzzle
 
     def facts(self) -> dict[str, Any]:
-        """The mode's facts as the page reads them (flags, not mode names)."""
+        """The mode's facts as the page reads them (flags, not mode names); made once per
+        mode (every view carries them), so callers must not change the dict."""
+        return _facts(self)
+
+    def _facts(self) -> dict[str, Any]:
         return {
             "competitive": self.competitive,
             "secret_puzzle": self.secret_puzzle,
@@ -90,6 +95,11 @@ class ModeRules:
             "title": self.title,
             "doc": self.doc,
         }
+
+
+@cache
+def _facts(rules: ModeRules) -> dict[str, Any]:
+    return rules._facts()
 
 
 ALL_SHIELDS = frozenset(ShieldKind)
