@@ -279,3 +279,32 @@ def test_the_terminal_refuses_a_live_grid_in_one_line(
             assert code == 2 and err.count("\n") == 1 and LIVE in err and "Traceback" not in err
         else:
             assert code == 0, err
+
+
+def test_the_terminal_shows_the_flag_and_the_withheld_solution(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from kakurolab.cli import main
+
+    clock = Clock(time.time())  # the terminal reads the wall clock: today's calendar day
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben = svc.register("ann"), svc.register("ben")
+    race = svc.create(ann.token, NewGame(Mode.ARENA)).game_id
+    svc.join(race, ben.token)
+    svc.act(race, ann.token, {"kind": "start"})
+    for cell, digit in solution_of(svc, race).items():
+        svc.act(race, ann.token, {"kind": "place", "cell": cell, "digit": digit})
+    svc.act(race, ann.token, {"kind": "submit"})
+    day = svc.create(ben.token, NewGame(Mode.CAMPAIGN, options=Options(time_limit_s=1))).game_id
+    clock.advance(2)
+    svc.view(day, ben.token)  # settles the countdown at the service's clock
+    svc.close()
+    store = ["--store", str(tmp_path / "games.sqlite")]
+    assert main(["play", "score", race, "--token", ann.token, *store]) == 0
+    out = capsys.readouterr().out
+    assert "ann: " in out and "FLAGGED" in out.split("ann: ")[1].splitlines()[0]
+    assert main(["play", "show", day, "--token", ben.token, *store]) == 0
+    out = capsys.readouterr().out
+    assert "solution: the calendar puzzle of" in out and "  -21-" not in out

@@ -281,9 +281,13 @@ def _print_view(args: argparse.Namespace, view: Any) -> None:
             print(f"{player.name}'s marks: {_marks_text(player.marks)}")
     if view.standings:
         _print_standings(view.standings)
+    for text in view.ties:
+        print(f"tie-break: {text}")
     if view.solution:  # shown only once the game is over
         print("solution:")
         print("\n".join("  " + row for row in view.solution))
+    elif view.solution_withheld:
+        print(f"solution: {view.solution_withheld}")
 
 
 def _marks_text(marks: dict[str, list[int]]) -> str:
@@ -295,5 +299,6 @@ def _print_standings(lines: list[dict[str, Any]]) -> None:
         parts = ", ".join(f"{k} {v}" for k, v in (line.get("breakdown") or {}).items())
         time_s = "-" if line["time_s"] is None else f"{line['time_s']:.1f} s"
         extra = f" [{parts}]" if parts else ""
+        flag = " FLAGGED: faster than the human floor" if line.get("flagged") else ""
         print(f"  {line['rank']}. {line['name']}: {line['score']} ({time_s}; "
-              f"shields used {line['shields_used']}){extra}")  # fmt: skip
+              f"shields used {line['shields_used']}){extra}{flag}")  # fmt: skip
