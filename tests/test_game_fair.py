@@ -308,3 +308,22 @@ def test_the_terminal_shows_the_flag_and_the_withheld_solution(
     assert main(["play", "show", day, "--token", ben.token, *store]) == 0
     out = capsys.readouterr().out
     assert "solution: the calendar puzzle of" in out and "  -21-" not in out
+
+
+def test_the_kept_calendar_puzzle_is_the_live_one(tmp_path: Path) -> None:
+    """Two makers of one day race: the first kept grid is everyone's, and it is the one the
+    copy rule guards (not the late maker's)."""
+    from kakurolab.game.rules import GameSpec
+    from kakurolab.game.service import Choice, Prepared
+
+    svc = service(tmp_path, chooser=tiny_chooser)
+    key = cal.seed_of(cal.today(svc.clock()))
+    for name in ("tiny-a", "tiny-b"):  # tiny-a is kept first, tiny-b is made late
+        made = Prepared(GameSpec(Mode.CAMPAIGN, "4x4", "easy", None), tiny(name), None,  # type: ignore[arg-type]
+                        fingerprint(tiny(name)))  # fmt: skip
+        svc.keep(Choice(Mode.CAMPAIGN, "4x4", "easy", None, None, "secret", Options(),
+                        cache_key=key), made)  # fmt: skip
+    me = svc.register("me")
+    with pytest.raises(GameError, match=LIVE):
+        svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny("tiny-a")))
+    assert svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny("tiny-b"))).phase == "active"

@@ -411,7 +411,8 @@ class GameService:
             text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
             with self._lock:
                 self.store.keep_puzzle(choice.cache_key, text)
-                self._live_day(choice.cache_key, text, made.fingerprint)
+                kept = self.store.cached_puzzle(choice.cache_key) or text  # the first one kept
+                self._live_day(choice.cache_key, kept, made.fingerprint if kept == text else None)
 
     # --- the copy rule (kakurolab.game.fair) ------------------------------------------------
 
