@@ -119,9 +119,11 @@ def test_a_cross_site_simple_post_creates_no_player(server: dict[str, Any]) -> N
     http, games = server["http"], server["games"]
     before = games.service.store.db.execute("SELECT count(*) FROM players").fetchone()[0]
     body = json.dumps({"name": "csrf"}).encode()
+    other_port = server["live"].url.rsplit(":", 1)[0] + ":1"  # another local server's page
     for headers in (
         {"Content-Type": "text/plain", "Origin": "https://evil.example"},
         {"Content-Type": "text/plain", "Origin": "null"},
+        {"Content-Type": "text/plain", "Origin": other_port},
         {"Content-Type": "text/plain", "Sec-Fetch-Site": "cross-site"},
     ):
         answer = http.post("/api/players", content=body, headers=headers)
@@ -163,6 +165,13 @@ def test_allowed_hosts_are_configurable(tmp_path: Path) -> None:
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.2") as c:
             return (await c.get("/api/health", headers={"Host": host})).status_code
 
+    async def register(app: Any, origin: str) -> int:
+        """A page's POST through a proxy that passes the bound address as ``Host``."""
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.2") as c:
+            answer = await c.post("/api/players", json={"name": "p"}, headers={"Origin": origin})
+            return answer.status_code
+
     games = engine_games(tmp_path / "games.sqlite")
     try:
         plain = create_app(games)
@@ -170,6 +179,8 @@ def test_allowed_hosts_are_configurable(tmp_path: Path) -> None:
         assert asyncio.run(health(plain, "kakuro.example.org")) == 421
         assert asyncio.run(health(named, "kakuro.example.org:8421")) == 200
         assert asyncio.run(health(named, "evil.example")) == 421
+        assert asyncio.run(register(named, "https://kakuro.example.org")) == 201
+        assert asyncio.run(register(plain, "https://kakuro.example.org")) == 403
     finally:
         games.close()
 

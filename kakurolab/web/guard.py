@@ -9,7 +9,9 @@
   page (``evil.example`` resolving to 127.0.0.1) reaches nothing.
 * A browser tells where a request comes from (``Origin``, ``Sec-Fetch-Site``).  A request
   that changes something (any method but GET, HEAD, OPTIONS) or opens a WebSocket from a
-  page of another site is refused (403; a socket is closed before it is accepted), so a
+  page of another origin (an ``Origin`` that is not the ``Host`` asked for, port included,
+  nor a name of the allowed-host list: another local server on another port is another
+  origin) is refused (403; a socket is closed before it is accepted), so a
   cross-site "simple" POST (``text/plain``, no preflight) creates no player and moves
   nothing.  A client that sends no ``Origin`` (the command line, scripts) is not a browser
   page and passes.
@@ -42,7 +44,9 @@ class HostGuard:
 
     def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
         self.app = app
-        self.allowed = LOOPBACK | {host_name(h) for h in allowed if h.strip()}
+        self.named = frozenset(host_name(h) for h in allowed if h.strip())
+        """The deployment's own names: a page served under one of them may call."""
+        self.allowed = LOOPBACK | self.named
 
     def hosts(self, scope: Scope) -> frozenset[str]:
         """The allowed names for this connection: the list and the address it reached."""
@@ -64,8 +68,9 @@ class HostGuard:
             return None
         origin = headers.get("origin")
         if origin is not None:
-            netloc = urlsplit(origin).netloc if origin != "null" else ""
-            if not netloc or host_name(netloc) not in allowed:
+            netloc = urlsplit(origin).netloc.lower() if origin != "null" else ""
+            same = netloc and netloc == host.strip().lower()
+            if not same and (not netloc or host_name(netloc) not in self.named):
                 return 403, f"requests from the page {origin[:60]!r} are not accepted"
         elif headers.get("sec-fetch-site") == "cross-site":
             return 403, "cross-site requests are not accepted"
