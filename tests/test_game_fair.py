@@ -14,8 +14,8 @@ from _game import Clock, service, solution_of, tiny, tiny_chooser
 from kakurolab.formats import dumps, loads
 from kakurolab.game import RULES, GameError, Mode, NewGame, Options
 from kakurolab.game import calendar as cal
-from kakurolab.game.fair import HUMAN_FLOOR_S_PER_CELL, fingerprint
-from kakurolab.generator.transforms import all_transforms, transform_puzzle
+from kakurolab.game.fair import HUMAN_FLOOR_S_PER_CELL, fingerprint, fingerprints
+from kakurolab.generator.transforms import Transform, all_transforms, transform_puzzle
 from kakurolab.model import Puzzle
 
 LIVE = "live Arena, Battle or calendar puzzle"
@@ -73,6 +73,24 @@ def test_the_fingerprint_tells_puzzles_apart_and_ignores_the_frame() -> None:
         ["\\10", ".", ".", "."], ["#", "\\16", ".", "."])), "#  #  #  #  #"]),
         format="kakuro")[0]  # fmt: skip
     assert framed.shape == (6, 5) and fingerprint(framed) == fingerprint(a)
+
+
+def test_a_live_grid_beside_another_puzzle_is_refused(tmp_path: Path) -> None:
+    """The live grid pasted side by side with another puzzle: two independent pieces, one of
+    them live (the whole grid's fingerprint would differ; each piece is checked)."""
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, racer = svc.register("ann"), svc.register("racer")
+    svc.create(ann.token, NewGame(Mode.ARENA))  # tiny-a is live
+    a, b = tiny("tiny-a"), tiny("tiny-b")
+    both = Puzzle("both", tuple(ra + rb for ra, rb in zip(b.grid, a.grid, strict=True)))
+    turned = transform_puzzle(both, Transform(270, None, complement=True))
+    assert len(fingerprints(both)) == 2 and fingerprint(both) != fingerprint(a)
+    for grid in (both, turned):
+        with pytest.raises(GameError, match=LIVE):
+            sprint_solution(svc, racer.token, grid, clock)
+    twice_b = Puzzle("bb", tuple(ra + rb for ra, rb in zip(b.grid, b.grid, strict=True)))
+    assert sprint_solution(svc, racer.token, twice_b, clock) is not None
 
 
 def test_a_finished_race_frees_its_grid(tmp_path: Path) -> None:
@@ -320,7 +338,7 @@ def test_the_kept_calendar_puzzle_is_the_live_one(tmp_path: Path) -> None:
     key = cal.seed_of(cal.today(svc.clock()))
     for name in ("tiny-a", "tiny-b"):  # tiny-a is kept first, tiny-b is made late
         made = Prepared(GameSpec(Mode.CAMPAIGN, "4x4", "easy", None), tiny(name), None,  # type: ignore[arg-type]
-                        fingerprint(tiny(name)))  # fmt: skip
+                        fingerprints(tiny(name)))  # fmt: skip
         svc.keep(Choice(Mode.CAMPAIGN, "4x4", "easy", None, None, "secret", Options(),
                         cache_key=key), made)  # fmt: skip
     me = svc.register("me")

@@ -150,8 +150,8 @@ class Prepared:
     spec: GameSpec
     puzzle: Puzzle
     solution: Solution
-    fingerprint: str | None = None
-    """A secret puzzle's :func:`fair.fingerprint`, computed where it was made (a worker
+    fingerprints: dict[str, int] | None = None
+    """A secret puzzle's :func:`fair.fingerprints`, computed where it was made (a worker
     process, not the engine thread)."""
 
 
@@ -173,7 +173,7 @@ def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
     spec = GameSpec(choice.mode, size, choice.difficulty, seed, choice.date, choice.source,
                     target, choice.options)  # fmt: skip
     fresh_made = choice.source == "secret" and choice.puzzle is None
-    mark = fair.fingerprint(puzzle) if fresh_made else None  # a kept day has its own
+    mark = fair.fingerprints(puzzle) if fresh_made else None  # a kept day has its own
     return Prepared(spec, puzzle, solution, mark)
 
 
@@ -215,7 +215,7 @@ def make_portable(choice: Choice, chooser: Chooser, fresh: Chooser) -> tuple[Any
     made = make(choice, chooser, fresh)
     text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
     values = sorted(dict(made.solution.values).items())
-    return made.spec.to_json(), text, values, made.fingerprint
+    return made.spec.to_json(), text, values, made.fingerprints
 
 
 def from_portable(data: tuple[Any, ...]) -> Prepared:
@@ -318,9 +318,9 @@ class GameService:
             )  # fmt: skip
             self._games[game_id] = (Game(game_id, spec, puzzle, values), "")
             if spec.source == "secret" and date is None:  # a race's or a duel's own puzzle
-                mark = made.fingerprint or fair.fingerprint(puzzle)
+                marks = made.fingerprints or fair.fingerprints(puzzle)
                 with self.store.transaction() as db:
-                    self.store.add_live(db, game_id, mark, len(puzzle.whites))
+                    self.store.add_live(db, game_id, marks)
             if date is not None:
                 with self.store.transaction() as db:
                     self.store.add_calendar(db, player_id, date, game_id)
@@ -412,32 +412,35 @@ class GameService:
             with self._lock:
                 self.store.keep_puzzle(choice.cache_key, text)
                 kept = self.store.cached_puzzle(choice.cache_key) or text  # the first one kept
-                self._live_day(choice.cache_key, kept, made.fingerprint if kept == text else None)
+                self._live_day(choice.cache_key, kept, made.fingerprints if kept == text else None)
 
     # --- the copy rule (kakurolab.game.fair) ------------------------------------------------
 
     def _refuse_live(self, puzzle: Puzzle) -> None:
-        """Refuse a chosen grid that is a live competitive puzzle, in any variant (the
-        fingerprint only when a live puzzle has as many white cells: most pastes cost one
-        indexed lookup)."""
+        """Refuse a chosen grid that is, or holds as one of its pieces, a live competitive
+        puzzle in any variant (a piece is fingerprinted only when a live piece has as many
+        white cells: most pastes cost one indexed lookup per piece)."""
         now = self.clock()
-        if not self.store.live_cells(len(puzzle.whites), now):
-            return
-        if self.store.live_key(fair.fingerprint(puzzle), now) is not None:
+        for piece in fair.pieces(puzzle):
+            if not self.store.live_cells(fair.white_cells(piece), now):
+                continue
+            mark = fair.piece_fingerprint(piece, puzzle.shape, puzzle.is_cryptic)
+            if self.store.live_key(mark, now) is None:
+                continue
             raise LivePuzzleError(
                 f"puzzle {puzzle.id}: this grid (or a turned, mirrored or complemented copy "
                 "of it) is a live Arena, Battle or calendar puzzle; it can be played there, "
                 "not copied into another game while the competition runs"
             )
 
-    def _live_day(self, key: str, text: str, mark: str | None = None) -> None:
+    def _live_day(self, key: str, text: str, marks: dict[str, int] | None = None) -> None:
         """A kept calendar puzzle is live until its date leaves the archive."""
         date = calendar.date_of_seed(key)
         (puzzle,) = loads(text, format="kakuro")
         until = None if date is None else calendar.live_until(date)
-        mark = mark or fair.fingerprint(puzzle)
+        marks = marks or fair.fingerprints(puzzle)
         with self.store.transaction() as db:
-            self.store.add_live(db, key, mark, len(puzzle.whites), until)
+            self.store.add_live(db, key, marks, until)
 
     def _list_live(self) -> None:
         """Give every live puzzle of a store made before the copy rule its fingerprint."""
@@ -449,7 +452,7 @@ class GameService:
                 else:
                     (puzzle,) = loads(text, format="kakuro")
                     with self.store.transaction() as db:
-                        self.store.add_live(db, key, fair.fingerprint(puzzle), len(puzzle.whites))
+                        self.store.add_live(db, key, fair.fingerprints(puzzle))
 
     def join(self, game_id: str, token: str) -> GameView:
         """Take a seat in a waiting game; the last free seat starts it."""

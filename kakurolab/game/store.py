@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS results (
     score INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, player_id));
 CREATE TABLE IF NOT EXISTS kept_puzzles (key TEXT PRIMARY KEY, puzzle TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS live_puzzles (
-    key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, cells INTEGER NOT NULL, until REAL);
+    key TEXT NOT NULL, fingerprint TEXT NOT NULL, cells INTEGER NOT NULL, until REAL,
+    PRIMARY KEY (key, fingerprint));
 CREATE INDEX IF NOT EXISTS live_by_fingerprint ON live_puzzles (fingerprint);
 CREATE INDEX IF NOT EXISTS live_by_cells ON live_puzzles (cells);
 CREATE TABLE IF NOT EXISTS calendar (
@@ -257,14 +258,15 @@ class Store:
 
     # --- live competitive puzzles (the copy rule, kakurolab.game.fair) ----------------------
 
-    def add_live(self, db: sqlite3.Connection, key: str, fingerprint: str, cells: int,
+    def add_live(self, db: sqlite3.Connection, key: str, marks: dict[str, int],
                  until: float | None = None) -> None:  # fmt: skip
-        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key,
-        ``cells`` white cells) is live until ``until`` (a clock reading), or until
-        :meth:`drop_live` when None."""
-        db.execute(
-            "INSERT OR REPLACE INTO live_puzzles VALUES (?, ?, ?, ?)",
-            (key, fingerprint, cells, until),
+        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key),
+        whose pieces have these fingerprints (-> white cells), is live until ``until`` (a
+        clock reading), or until :meth:`drop_live` when None."""
+        db.execute("DELETE FROM live_puzzles WHERE key = ?", (key,))
+        db.executemany(
+            "INSERT INTO live_puzzles VALUES (?, ?, ?, ?)",
+            [(key, mark, cells, until) for mark, cells in marks.items()],
         )
 
     def live_cells(self, cells: int, now: float) -> bool:
