@@ -63,18 +63,26 @@ export function runIndex(runs) {
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-function text(x, y, size, cls, body) {
-  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size.toFixed(1)}" class="${cls}">${esc(body)}</text>`;
+/** Drawn text is hidden from the accessibility tree: its cell's name already says it. */
+function text(x, y, size, cls, body, extra = "") {
+  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size.toFixed(1)}" class="${cls}" aria-hidden="true"${extra}>${esc(body)}</text>`;
 }
 
 /**
  * What a screen reader says for a white cell: "row 3 column 4, across 14, down 23, empty"
  * (1-based, as the cells are spoken of everywhere), then the pencil marks and a rule break.
+ * On the end screen a cell whose digit is not the solution's says "solution 7" and, when the
+ * player had typed one, "you had 3".
  */
-export function cellLabel(r, c, runs, digit, marks, wrong) {
+export function cellLabel(r, c, runs, digit, marks, wrong, solved) {
   const parts = [`row ${r + 1} column ${c + 1}`];
   if (runs && runs.a) parts.push(`across ${runs.a.sum}`);
   if (runs && runs.d) parts.push(`down ${runs.d.sum}`);
+  if (solved && solved !== digit) {
+    parts.push(`solution ${solved}`);
+    if (digit) parts.push(`you had ${digit}`);
+    return parts.join(", ");
+  }
   parts.push(digit ? String(digit) : "empty");
   if (!digit && marks && marks.size) parts.push(`pencil ${[...marks].sort().join(" ")}`);
   if (wrong) parts.push("breaks a rule");
@@ -84,7 +92,12 @@ export function cellLabel(r, c, runs, digit, marks, wrong) {
 /**
  * Draw the board.  `b` holds: puzzle, index (runIndex), entries (Map "r,c" -> digit), marks
  * (Map "r,c" -> Set), locked (Set), wrong (Set), hinted (Set), runCells (Set), done (Set of
- * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null).
+ * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null), and
+ * solution (Map "r,c" -> digit, or null: drawn where the entry is missing or wrong).
+ *
+ * For assistive technology it is an ARIA grid: one `row` per board row, one `gridcell` per
+ * white or clue cell (blocks are scenery, hidden) with the whole of what it shows in its name,
+ * and a roving tab stop: the selected cell (or clue) alone has tabindex 0.
  */
 export function drawBoard(svg, b) {
   const { rows, cols, cells } = b.puzzle;
@@ -93,31 +106,43 @@ export function drawBoard(svg, b) {
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("aria-rowcount", rows);
   svg.setAttribute("aria-colcount", cols);
+  const stop = b.selected || b.selectedClue || firstWhite(cells);
   const out = [];
   for (let r = 0; r < rows; r++) {
+    out.push(`<g role="row" aria-rowindex="${r + 1}">`);
     for (let c = 0; c < cols; c++) {
       const x = M + c * S;
       const y = M + r * S;
       const sq = cells[r][c];
       const key = `${r},${c}`;
       const at = `data-r="${r}" data-c="${c}"`;
+      const cell = `role="gridcell" aria-colindex="${c + 1}" tabindex="${key === stop ? 0 : -1}"`;
       if (sq === ".") {
         const cls = ["white"];
+        const typed = b.entries.get(key);
+        const solved = b.solution ? b.solution.get(key) : undefined;
+        const digit = solved || typed;
         if (b.runCells.has(key)) cls.push("in-run");
         if (b.selected === key) cls.push("selected");
         if (b.wrong.has(key)) cls.push("wrong");
         if (b.hinted.has(key)) cls.push("hinted");
-        const digit = b.entries.get(key);
-        const label = cellLabel(r, c, b.index && b.index.get(key), digit, b.marks.get(key), b.wrong.has(key));
+        const label = cellLabel(r, c, b.index && b.index.get(key), typed, b.marks.get(key), b.wrong.has(key), solved);
         const sel = b.selected === key ? ' aria-selected="true"' : "";
-        out.push(`<rect class="${cls.join(" ")}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${esc(label)}"${sel}/>`);
-        if (digit) {
+        out.push(`<rect class="${cls.join(" ")}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" ${cell} aria-label="${esc(label)}"${sel}/>`);
+        if (solved && solved !== typed) {
+          // the end screen: the solution's digit, and the player's wrong one small and struck
+          out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, "digit solution", solved));
+          if (typed) {
+            out.push(text(x + 0.2 * S, y + 0.2 * S, 0.26 * S, "typed", typed, ` ${at}`));
+            out.push(`<line class="strike typed-strike" x1="${x + 3}" y1="${y + 0.34 * S}" x2="${x + 0.37 * S}" y2="${y + 4}" aria-hidden="true"/>`);
+          }
+        } else if (digit) {
           const dcls = ["digit"];
           if (b.locked.has(key)) dcls.push("locked");
           if (b.wrong.has(key)) dcls.push("wrong");
           out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), digit));
           if (b.wrong.has(key)) {
-            out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}"/>`);
+            out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}" aria-hidden="true"/>`);
           }
         } else {
           const marks = b.marks.get(key);
@@ -135,26 +160,44 @@ export function drawBoard(svg, b) {
         const sums = [across !== null && across !== undefined ? `across ${across}` : "",
           down !== null && down !== undefined ? `down ${down}` : ""].filter(Boolean).join(", ");
         const label = `row ${r + 1} column ${c + 1}, clue ${sums}`;
-        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${label}"/>`);
-        out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}"/>`);
+        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" ${cell} aria-label="${label}"/>`);
+        out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}" aria-hidden="true"/>`);
         if (across !== null && across !== undefined) {
           const done = b.done && b.done.has(`${key},a`) ? " done" : "";
           out.push(text(x + 0.6 * S, y + 0.3 * S, 0.3 * S, `clue-text clue-across${done}`, across));
           const bx = x + 0.89 * S, by = y + 0.3 * S, k = 0.065 * S;
-          out.push(`<polygon class="badge badge-across" points="${bx - k},${by - k} ${bx + k},${by} ${bx - k},${by + k}"/>`);
+          out.push(`<polygon class="badge badge-across" points="${bx - k},${by - k} ${bx + k},${by} ${bx - k},${by + k}" aria-hidden="true"/>`);
         }
         if (down !== null && down !== undefined) {
           const done = b.done && b.done.has(`${key},d`) ? " done" : "";
           out.push(text(x + 0.3 * S, y + 0.66 * S, 0.3 * S, `clue-text clue-down${done}`, down));
           const bx = x + 0.3 * S, by = y + 0.89 * S, k = 0.065 * S;
-          out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}"/>`);
+          out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}" aria-hidden="true"/>`);
         }
       } else {
         out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}" aria-hidden="true"/>`);
       }
     }
+    out.push("</g>");
+  }
+  if (b.selected) { // last, so no neighbour is painted over it
+    const [r, c] = b.selected.split(",").map(Number);
+    out.push(`<rect class="sel-frame" x="${M + c * S}" y="${M + r * S}" width="${S}" height="${S}" aria-hidden="true"/>`);
   }
   svg.innerHTML = out.join("");
+}
+
+/** The board's tab stop when nothing is selected yet: its first white cell. */
+function firstWhite(cells) {
+  for (let r = 0; r < cells.length; r++) {
+    for (let c = 0; c < cells[r].length; c++) if (cells[r][c] === ".") return `${r},${c}`;
+  }
+  return null;
+}
+
+/** The board's tab stop (the one cell with tabindex 0), to give it focus after a redraw. */
+export function tabStop(svg) {
+  return svg.querySelector('[role="gridcell"][tabindex="0"]');
 }
 
 /** The cell under a pointer event and, for a clue cell, which half (a: top right, d: bottom left). */
