@@ -133,8 +133,8 @@ export function drawBoard(svg, b) {
           // the end screen: the solution's digit, and the player's wrong one small and struck
           out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, "digit solution", solved));
           if (typed) {
-            out.push(text(x + 0.2 * S, y + 0.2 * S, 0.26 * S, "typed", typed, ` ${at}`));
-            out.push(`<line class="strike typed-strike" x1="${x + 3}" y1="${y + 0.34 * S}" x2="${x + 0.37 * S}" y2="${y + 4}" aria-hidden="true"/>`);
+            out.push(text(x + 0.21 * S, y + 0.23 * S, 0.3 * S, "typed", typed, ` ${at}`));
+            out.push(`<line class="strike typed-strike" x1="${x + 3}" y1="${y + 0.4 * S}" x2="${x + 0.39 * S}" y2="${y + 3}" aria-hidden="true"/>`);
           }
         } else if (digit) {
           const dcls = ["digit"];
