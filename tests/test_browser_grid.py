@@ -86,6 +86,8 @@ def test_the_board_is_a_grid_of_rows_and_each_clue_is_said_once(
     rows = [line for line in lines if line[1] == "row"]
     assert len(rows) == puzzle.nrows
     assert all(depth == 1 for depth, _, _ in rows)  # the grid's own children
+    # a row named from its content would read every cell (every clue) a second time
+    assert [text for _, _, text in rows] == [f"row {r + 1}" for r in range(puzzle.nrows)]
     cells = [line for line in lines if line[1] == "gridcell"]
     assert all(depth == 2 for depth, _, _ in cells)  # each inside a row
     # nothing else: no loose text (a clue's figures or a digit said a second time)

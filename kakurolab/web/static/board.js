@@ -109,7 +109,8 @@ export function drawBoard(svg, b) {
   const stop = b.selected || b.selectedClue || firstWhite(cells);
   const out = [];
   for (let r = 0; r < rows; r++) {
-    out.push(`<g role="row" aria-rowindex="${r + 1}">`);
+    // a row is named by its number: named from its content it would say every cell again
+    out.push(`<g role="row" aria-rowindex="${r + 1}" aria-label="row ${r + 1}">`);
     for (let c = 0; c < cols; c++) {
       const x = M + c * S;
       const y = M + r * S;
