@@ -152,5 +152,11 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
     assert "solution" in page.inner_text("#solution-note").lower()
     # nothing of play is left enabled: only a new game, the restart and the zoom
     assert enabled_controls(page) == ["restart", "zoom-fit", "zoom-in", "zoom-out"]
+    said = page.inner_text("#message")
+    click_cell(page, right)
+    for key in ("Control+z", "Backspace", "3", "Shift+Digit3"):  # the keys send nothing
+        page.keyboard.press(key)
+        assert page.evaluate("document.body.dataset.pending || '0'") == "0", key
+    assert page.inner_text("#message") == said
     shot(page, "end-solution")
     page.context.close()

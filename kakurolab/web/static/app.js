@@ -543,6 +543,7 @@ const stepMoves = (step) => step.moves || [step.move];       // steps saved befo
 const stepInverses = (step) => step.inverses || [step.inverse];
 
 function undo(g) {
+  if (!playable(g)) return; // paused or over: the engine would refuse it
   const step = g.undo.pop();
   if (!step) return;
   g.redo.push(step);
@@ -552,6 +553,7 @@ function undo(g) {
 }
 
 function redo(g) {
+  if (!playable(g)) return; // paused or over: the engine would refuse it
   const step = g.redo.pop();
   if (!step) return;
   g.undo.push(step);
