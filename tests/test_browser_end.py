@@ -113,7 +113,7 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
     token = page.evaluate("JSON.parse(localStorage.getItem('kakuro.identities'))['Sol'].token")
     answer = httpx.post(
         f"{url}/api/games",
-        json={"mode": "practice", "time_limit_s": 4},
+        json={"mode": "practice", "time_limit_s": 5},
         headers={"Authorization": f"Bearer {token}"},
         timeout=30,
     )
@@ -124,13 +124,15 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
     puzzle = view_puzzle(game)
     solution = published_solution(game["puzzle"]["id"])
     right, wrong = sorted(puzzle.whites)[:2]
+    deadline = game["started_at"] + 5
+    assert time.time() < deadline - 1.5, "the page opened too late to type before the end"
     click_cell(page, right)
     page.keyboard.press(str(solution[right]))
     click_cell(page, wrong)
     page.keyboard.press(str(solution[wrong] % 9 + 1))
     settle(page)
     assert page.locator("#board text.solution").count() == 0  # nothing before the end
-    left_ms = max(1.0, (game["started_at"] + 6 - time.time()) * 1000)
+    left_ms = max(1.0, (deadline + 2 - time.time()) * 1000)
     page.wait_for_selector("#score-card:not([hidden])", timeout=left_ms)
     view = games.view(*page_seat(page))
     assert view["phase"] == "finished" and view["solution"] is not None

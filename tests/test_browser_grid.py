@@ -143,13 +143,19 @@ def test_focus_roves_with_the_selection(browser: Any, shared: tuple[EngineGames,
     page.keyboard.press("ArrowRight")
     assert selected(page) == right and focused(page) == right
     assert page.locator("#board [tabindex='0']").count() == 1
-    page.keyboard.press("ArrowDown")
-    below = selected(page)
-    assert below[1] == right[1] and below[0] > right[0] and focused(page) == below
+    column = [r for r, c in sorted(puzzle.whites) if c == right[1]]  # its down entry: 2+ cells
+    below = [r for r in column if r > right[0]]
+    above = column[column.index(right[0]) - 1]
+    key, then = ("ArrowDown", below[0]) if below else ("ArrowUp", above)
+    page.keyboard.press(key)
+    below_cell = (then, right[1])
+    assert selected(page) == below_cell and focused(page) == below_cell
     page.keyboard.press("7")  # the board is redrawn: focus stays on the cell
     settle(page)
-    assert focused(page) == below
-    label = page.get_attribute(f'#board [data-r="{below[0]}"][data-c="{below[1]}"]', "aria-label")
+    assert focused(page) == below_cell
+    label = page.get_attribute(
+        f'#board [data-r="{below_cell[0]}"][data-c="{below_cell[1]}"]', "aria-label"
+    )
     assert label and ", 7" in label
     # a tapped cell takes focus too
     far = max(puzzle.whites)
