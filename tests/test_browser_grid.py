@@ -150,9 +150,11 @@ def test_focus_roves_with_the_selection(browser: Any, shared: tuple[EngineGames,
     page.keyboard.press(key)
     below_cell = (then, right[1])
     assert selected(page) == below_cell and focused(page) == below_cell
-    page.keyboard.press("7")  # the board is redrawn: focus stays on the cell
+    page.evaluate("document.activeElement.dataset.probe = 'kept'")
+    page.keyboard.press("7")  # the board is redrawn: focus stays on the cell, the same node
     settle(page)
     assert focused(page) == below_cell
+    assert page.evaluate("document.activeElement.dataset.probe") == "kept"
     label = page.get_attribute(
         f'#board [data-r="{below_cell[0]}"][data-c="{below_cell[1]}"]', "aria-label"
     )

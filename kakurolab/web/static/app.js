@@ -665,7 +665,9 @@ function moveSelection(g, dr, dc) {
 }
 
 // --- rendering the panels --------------------------------------------------------------------
-function render(g) {
+/** Draw the game page from the view.  ``focus``: give the board's tab stop keyboard focus
+ * (a tap on the board); focus already in the board follows the selection. */
+function render(g, focus = false) {
   if (!g.view) return;
   const v = g.view;
   const prefs = help();
@@ -690,12 +692,14 @@ function render(g) {
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
   const svg = $("#board");
-  const focused = svg.contains(document.activeElement); // the redraw replaces every cell
   drawBoard(svg, {
     puzzle: g.puzzle, index: g.index, entries, marks, locked, wrong, hinted: g.hinted, runCells,
     done, selected: g.selected, selectedClue: g.selectedClue, solution,
   });
-  if (focused && tabStop(svg)) tabStop(svg).focus({ preventScroll: true });
+  const stop = tabStop(svg); // roving focus: it moves with the selection
+  if (stop && stop !== document.activeElement && (focus || svg.contains(document.activeElement))) {
+    stop.focus({ preventScroll: true });
+  }
   solutionNote(solution, entries);
   const hidden = Boolean(v.paused);
   $("#board").style.visibility = hidden ? "hidden" : "";
@@ -785,7 +789,9 @@ function finished(run, entries) {
   return new Set(digits).size === digits.length && digits.reduce((a, b) => a + b, 0) === run.sum;
 }
 
-/** The selected cell, said once per change through the aria-live region. */
+/** The selected cell, said once per change through the aria-live region.  With keyboard focus
+ * in the board a screen reader already says the cell focus moves to: the region then speaks
+ * only a change to the same cell (a digit typed), never the move itself a second time. */
 function announce(g, marks, entries, wrong) {
   let text = "";
   if (g.selected) {
@@ -795,7 +801,11 @@ function announce(g, marks, entries, wrong) {
     const run = selectedRun(g);
     if (run) text = `clue ${run.dir === "a" ? "across" : "down"} ${run.sum} in ${run.cells.length}`;
   }
-  if (text !== g.announced) { g.announced = text; $("#announce").textContent = text; }
+  const at = g.selected || g.selectedClue;
+  const focusMoved = at !== g.announcedAt && $("#board").contains(document.activeElement);
+  if (text !== g.announced && !focusMoved) $("#announce").textContent = text;
+  g.announced = text;
+  g.announcedAt = at;
 }
 
 // --- zoom and pan (buttons, + and -, and a two-finger pinch) ----------------------------------
@@ -1039,9 +1049,8 @@ board.addEventListener("pointerdown", (event) => {
     g.dir = across === null ? "d" : down === null ? "a" : hit.half;
   }
   g.chosen = true;
-  event.preventDefault(); // the tapped node is redrawn: focus goes to its new self below
-  render(g);
-  if (tabStop(board)) tabStop(board).focus({ preventScroll: true });
+  event.preventDefault(); // focus goes to the selected cell (or clue), not to what was hit
+  render(g, true);
 });
 
 for (const b of document.querySelectorAll("[data-digit]")) {
