@@ -122,7 +122,7 @@ def test_phone_zoom_pan_and_the_selected_run_in_view(
     assert page.evaluate(pannable)
     # walk to the far corner with the keyboard: the selected cell and its entry stay in view
     far = max(puzzle.whites, key=lambda c: (c[0] + c[1], c))
-    page.locator("#board").focus()
+    page.locator("#board [tabindex='0']").focus()  # the board's tab stop
     for key in arrow_keys(puzzle, selected(page), far):
         page.keyboard.press(key)
     assert selected(page) == far
@@ -311,7 +311,11 @@ def test_moves_typed_offline_are_queued_and_undo_survives_a_reload(
     settle(page)
     board = seat_view(games, page)["board"]
     assert board == {name(whites[0]): solution[whites[0]], name(whites[1]): solution[whites[1]]}
-    # undo history survives the reload: Ctrl+Z takes back the first digit
+    # undo history survives the reload: Ctrl+Z takes back the queued digit, then the first
+    # (issue 45: the queued one used to be missing from the history)
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert seat_view(games, page)["board"] == {name(whites[0]): solution[whites[0]]}
     page.keyboard.press("Control+z")
     settle(page)
     assert name(whites[0]) not in seat_view(games, page)["board"]
@@ -415,24 +419,38 @@ def test_screen_reader_names_and_focus_ring(browser: Any, shared: tuple[EngineGa
     assert f"{run.direction.value} {run.clue.evaluate({})}" in clue
     # the selected cell is announced through a live region
     assert page.get_attribute("#announce", "aria-live") == "polite"
-    page.keyboard.press("Tab")  # keyboard focus: the focus ring shows
+    # keyboard focus: Tab reaches the board's one tab stop, its selected cell (a roving
+    # tabindex, tests/test_browser_grid.py), and the focus ring shows
+    in_board = "document.activeElement.closest('#board') !== null"
+    page.keyboard.press("Tab")
     for _ in range(40):
-        if page.evaluate("document.activeElement.id") == "board":
+        if page.evaluate(in_board):
             break
         page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "board"
+    assert page.evaluate(in_board)
+    assert page.evaluate("document.activeElement.classList.contains('selected')")
     ring = page.eval_on_selector(
         "#board", "b => getComputedStyle(b).outlineStyle + ' ' + getComputedStyle(b).outlineWidth"
     )
     assert ring.startswith("solid") and float(ring.split()[1].rstrip("px")) >= 2
+    # focus moves with the selection, so a screen reader says the focused cell's name; the
+    # live region does not say it a second time (issue 45), only a change to the same cell
+    said = page.inner_text("#announce")
     page.keyboard.press("ArrowDown")
     r, c = selected(page)
     label = page.get_attribute(f'#board rect.white[data-r="{r}"][data-c="{c}"]', "aria-label")
-    assert page.inner_text("#announce") == label
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == label
+    assert page.inner_text("#announce") == said
     assert page.get_attribute("#board rect.selected", "aria-selected") == "true"
     page.keyboard.press("7")
     settle(page)
     page.wait_for_function("document.querySelector('#announce').innerText.includes(', 7')")
+    # with focus outside the board (arrows still move the selection) the region says the move
+    page.locator("#theme-toggle").focus()
+    page.keyboard.press("ArrowUp")
+    r, c = selected(page)
+    label = page.get_attribute(f'#board rect.white[data-r="{r}"][data-c="{c}"]', "aria-label")
+    assert page.inner_text("#announce") == label
     page.context.close()
 
 
@@ -478,7 +496,7 @@ def assert_over_by_time(page: Any, games: EngineGames) -> None:
     assert shown == "0:00"
     view = seat_view(games, page)
     assert view["phase"] == "finished" and view["end_reason"] == "time"
-    page.locator("#board").focus()
+    page.locator("#board [tabindex='0']").focus()  # the board's tab stop
     page.keyboard.press("5")  # refused by the page itself: nothing is sent
     assert page.evaluate("document.body.dataset.pending || '0'") == "0"
     time.sleep(0.6)

@@ -132,7 +132,7 @@ def test_big_boards_fit_the_screen(
     page = browser.new_page(viewport=viewport)
     new_game(page, url, size=size)
     rows, cols = (int(n) for n in size.split("x"))
-    assert page.locator("#board rect").count() == rows * cols
+    assert page.locator("#board rect[data-r]").count() == rows * cols  # one per cell
     board = page.locator("#board").bounding_box()
     assert board is not None
     assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"] + 1

@@ -1,9 +1,10 @@
 """The rulebook's promise to colour-blind and visually impaired players (1.3), checked on the
 two themes' colours in ``static/style.css``: every text colour against the surfaces it is drawn
-on meets WCAG 2.1 AA (4.5:1), and non-text marks (focus rings, grid lines, hint outlines,
-arrow badges) meet the 3:1 of success criterion 1.4.11.  Direction never relies on colour (the
-arrow badges) and wrong entries are struck through: those are drawn shapes, tested in the
-browser tests."""
+on meets WCAG 2.1 AA (4.5:1; a finished clue's greyed figures and the end screen's solution
+digits are text too: issue 45 found parchment's at 4.17:1), and non-text marks (focus rings,
+grid lines, hint outlines, arrow badges) meet the 3:1 of success criterion 1.4.11.  Direction
+never relies on colour (the arrow badges) and wrong entries are struck through: those are
+drawn shapes, tested in the browser tests."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ TEXT = [  # (foreground, background): text, 4.5:1
     ("locked", "white"), ("locked", "white-run"), ("locked", "white-sel"),
     ("mark", "white"), ("mark", "white-run"), ("mark", "white-sel"),
     ("error", "error-bg"), ("error", "white"),
+    ("clue-done", "clue"),  # a finished entry's clue figures are still text (issue 45)
+    ("solution", "white"), ("solution", "white-run"), ("solution", "white-sel"),
+    ("solution", "error-bg"),
 ]  # fmt: skip
 MARKS = [  # (foreground, background): non-text, 3:1
     ("focus", "bg"), ("focus", "panel"), ("focus-cell", "white-sel"), ("focus-cell", "white"),
     ("hint", "white"), ("grid-line", "white"), ("clue-ink", "clue"), ("clue-sel", "clue"),
-    ("clue-done", "clue"),
 ]  # fmt: skip
 
 
@@ -71,3 +74,12 @@ def test_theme_contrast_meets_wcag_aa(theme: str, fg: str, bg: str, least: float
     colours = theme_colours(theme)
     ratio = contrast(colours[fg], colours[bg])
     assert ratio >= least, f"{theme}: --{fg} on --{bg} is {ratio:.2f}:1, AA needs {least}:1"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_finished_clues_stay_visibly_grey(theme: str) -> None:
+    """Greyed, yet readable: a finished clue's figures meet AA on the clue cell (above) and
+    still stand apart from an open clue's white figures."""
+    colours = theme_colours(theme)
+    ratio = contrast(colours["clue-ink"], colours["clue-done"])
+    assert ratio >= 2.5, f"{theme}: --clue-done is {ratio:.2f}:1 from --clue-ink"

@@ -2,7 +2,7 @@
 // The server (and behind it the game engine) decides everything: this file sends moves in
 // the engine's JSON and draws the views it gets back.  Undo/redo are inverse moves sent like
 // any other.  Inside this file cells are "r,c" keys (0-based); the engine names them "r3c4".
-import { cellLabel, cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf } from "./board.js";
+import { cellLabel, cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf, tabStop } from "./board.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -329,12 +329,16 @@ async function openGame(id) {
     id, token: me.token, view: null, puzzle: null, runs: [], index: new Map(),
     selected: null, selectedClue: null, dir: "a", pencil: false, showErrors: false,
     undo: [], redo: [], pending: new Map(), nextId: 1, ws: null, hinted: new Set(),
-    clockBase: 0, clockAt: 0, closed: false, local: new Map(),
-    outbox: store.get(outboxKey(id), []).map((move) => ({ move, handlers: {} })),
+    clockBase: 0, clockAt: 0, closed: false, chosen: false,
+    outbox: store.get(outboxKey(id), []).map(restoreQueued),
     zoom: 1, fitWidth: 0, viewKey: "", announced: "",
   };
   const saved = store.get(undoKey(id), null);
-  if (saved) { ui.game.undo = saved.undo || []; ui.game.redo = saved.redo || []; }
+  if (saved) {
+    const withId = (step) => (step.sid ? step : { ...step, sid: stepId() }); // saved before ids
+    ui.game.undo = (saved.undo || []).map(withId);
+    ui.game.redo = (saved.redo || []).map(withId);
+  }
   setZoom(ui.game, 1);
   $("#shield-output").textContent = "";
   say("");
@@ -346,7 +350,14 @@ async function openGame(id) {
 const undoKey = (id) => `kakuro.undo.${id}.${ui.player}`;
 const outboxKey = (id) => `kakuro.outbox.${id}.${ui.player}`;
 function saveUndo(g) { store.set(undoKey(g.id), { undo: g.undo.slice(-200), redo: g.redo.slice(-200) }); }
-function saveOutbox(g) { store.set(outboxKey(g.id), g.outbox.map((item) => item.move)); }
+/** A queued move is kept with what the page meant by it: the mark state it sets (a mark move
+ * toggles) and the undo step it belongs to, so a reload made offline loses neither. */
+function saveOutbox(g) {
+  store.set(outboxKey(g.id), g.outbox.map(({ move, on, step }) => ({ move, on, step })));
+}
+function restoreQueued(item) {
+  return item && item.move ? { move: item.move, on: item.on, step: item.step } : { move: item }; // a bare move: saved before
+}
 function showPending(g) { document.body.dataset.pending = String(g.pending.size + g.outbox.length); }
 
 function closeGame() {
@@ -376,9 +387,10 @@ function connect(g) {
     onMessage(g, msg);
   });
   ws.addEventListener("close", () => {
-    const lost = g.pending.size;
-    for (const [, handlers] of g.pending) if (handlers.onError) handlers.onError();
+    const lost = [...g.pending.values()].filter((sent) => sent.move).length;
+    const unsure = [...g.pending.values()];
     g.pending.clear();
+    for (const sent of unsure) failed(g, sent); // unconfirmed: not in the history
     showPending(g);
     if (g.closed) return;
     document.body.dataset.connection = "down";
@@ -395,7 +407,7 @@ function flush(g) {
   const queued = g.outbox;
   g.outbox = [];
   saveOutbox(g);
-  for (const { move, handlers } of queued) transmit(g, move, handlers);
+  for (const item of queued) transmit(g, item);
   if (queued.length) say(`Reconnected: ${queued.length} queued move(s) sent`);
   showPending(g);
 }
@@ -406,11 +418,9 @@ function onMessage(g, msg) {
     g.pending.delete(msg.id);
     if (msg.type === "error") {
       say(msg.error);
-      if (pending && pending.onError) pending.onError();
-    } else {
-      if (pending && pending.onAck) pending.onAck(msg);
-      if (msg.outcome) showOutcome(g, msg.outcome);
-    }
+      if (pending) failed(g, pending);
+      if (!msg.view) render(g); // what the page expects no longer holds the refused move
+    } else if (msg.outcome) showOutcome(g, msg.outcome);
   } else if (msg.type === "over") {
     // the server settled the game (its clock ran out): say so, whatever key is (not) pressed
     say(msg.reason === "time" ? "Time is up: the game is over" : "The game is over");
@@ -426,16 +436,39 @@ function say(text) { $("#message").textContent = text || ""; }
 
 const boardEntries = (view) => new Map(Object.entries(view.board).map(([name, d]) => [keyOf(name), d]));
 
+/** The player's own digits and pencil marks as they will be once every move sent or queued
+ * is taken: the last view with those moves laid over it, in order.  Inverses for undo are
+ * computed against it (typing ahead of the acks still undoes correctly) and it is what the
+ * board draws, so a move queued offline shows at once. */
+function expected(g) {
+  const entries = boardEntries(g.view);
+  const marks = new Map(Object.entries(g.view.marks).map(([name, ds]) => [keyOf(name), new Set(ds)]));
+  for (const { move, on } of [...g.pending.values(), ...g.outbox]) {
+    if (!move || !move.cell) continue;
+    const key = keyOf(move.cell);
+    if (move.kind === "place") entries.set(key, move.digit);
+    else if (move.kind === "erase") entries.delete(key);
+    else if (move.kind === "mark" && !entries.has(key)) {
+      if (!marks.has(key)) marks.set(key, new Set());
+      if (on) marks.get(key).add(move.digit); else marks.get(key).delete(move.digit);
+      if (!marks.get(key).size) marks.delete(key);
+    }
+  }
+  return { entries, marks };
+}
+
 function setView(g, view) {
   if (!g.puzzle || g.puzzle.id !== view.puzzle.id) {
     g.puzzle = parseGrid(view.puzzle);
     g.runs = runsOf(g.puzzle);
     g.index = runIndex(g.runs);
     const first = g.runs.find((run) => run.dir === "a" && run.cells.length) || g.runs[0];
-    if (first && !g.selected) g.selected = `${first.cells[0][0]},${first.cells[0][1]}`;
+    if (first && !g.selected) {
+      g.selected = `${first.cells[0][0]},${first.cells[0][1]}`;
+      g.chosen = false; // the page chose it: the player's first tap on it selects, not flips
+    }
   }
   g.view = view;
-  if (!g.pending.size && !g.outbox.length) g.local = boardEntries(view);
   g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.version = String(view.version);
@@ -444,51 +477,65 @@ function setView(g, view) {
 }
 
 /** Send a move now, or queue it (kept across a reload) while the connection is down:
- * a move is never dropped in silence. */
-function send(g, move, handlers = {}) {
-  // what the board will hold once the server has taken this move (inverses are computed
-  // against it, so fast typing ahead of the acks still undoes correctly)
-  const key = move.cell ? keyOf(move.cell) : null;
-  if (move.kind === "place") g.local.set(key, move.digit);
-  else if (move.kind === "erase") g.local.delete(key);
+ * a move is never dropped in silence.  ``step`` names the undo step the move belongs to and
+ * the stack it came from ({sid, from}), so a refusal can put the history back. */
+function send(g, move, step = null) {
+  const item = { move, step };
+  if (move.kind === "mark") {
+    const marks = expected(g).marks.get(keyOf(move.cell));
+    item.on = !(marks && marks.has(move.digit)); // a toggle: the state it leads to
+  }
   if (!g.ws || g.ws.readyState !== WebSocket.OPEN || g.outbox.length) {
-    g.outbox.push({ move, handlers });
+    g.outbox.push(item);
     saveOutbox(g);
     showPending(g);
     say(`Offline: ${g.outbox.length} move(s) queued, sent when the connection is back`);
     render(g);
     return;
   }
-  transmit(g, move, handlers);
+  transmit(g, item);
 }
 
-function transmit(g, move, handlers) {
+function transmit(g, item) {
   const id = g.nextId++;
-  g.pending.set(id, handlers);
+  g.pending.set(id, item);
   showPending(g);
-  g.ws.send(JSON.stringify({ type: "move", id, move }));
+  g.ws.send(JSON.stringify({ type: "move", id, move: item.move }));
 }
 
-/** Moves sent as one step, remembered with their inverses for undo (a placed digit and the
- * pencil marks it cleared undo together). */
+let stepCount = 0;
+const stepId = () => `${Date.now().toString(36)}.${(stepCount++).toString(36)}`;
+
+/** Moves sent as one step (a placed digit and the pencil marks it cleared undo together).
+ * The step is in the undo history from the moment it is typed, queued offline or not: a
+ * refusal takes it out again (``failed``). */
 function play(g, moves, inverses) {
-  moves.forEach((move, i) => {
-    const last = i === moves.length - 1;
-    send(g, move, last && inverses ? {
-      onAck: () => { g.undo.push({ moves, inverses }); g.redo = []; saveUndo(g); render(g); },
-    } : {});
-  });
+  const step = { sid: stepId(), moves, inverses };
+  g.undo.push(step);
+  g.redo = [];
+  saveUndo(g);
+  for (const move of moves) send(g, move, { sid: step.sid, from: null });
 }
 
-function sendStep(g, moves, done, failed) {
-  moves.forEach((move, i) => {
-    send(g, move, i === moves.length - 1 ? { onAck: () => { done(); saveUndo(g); render(g); }, onError: failed } : {});
-  });
+/** A move the server refused (or one lost with the connection, unconfirmed): its undo step
+ * goes back where it was, or out of the history if it was a new one. */
+function failed(g, item) {
+  const tag = item.step;
+  if (!tag) return;
+  const find = (stack) => stack.findIndex((step) => step.sid === tag.sid);
+  if (tag.from === null) {
+    for (const stack of [g.undo, g.redo]) { const i = find(stack); if (i >= 0) stack.splice(i, 1); }
+  } else {
+    const other = tag.from === "undo" ? g.redo : g.undo;
+    const i = find(other);
+    if (i >= 0) g[tag.from].push(...other.splice(i, 1));
+  }
+  saveUndo(g);
 }
 
 /** The pencil marks of ``digit`` in the other cells of the entries through ``key``. */
 function marksToClear(g, key, digit) {
-  const marks = g.view ? g.view.marks : {};
+  const { entries, marks } = expected(g);
   const runs = g.index.get(key) || {};
   const out = [];
   for (const run of [runs.a, runs.d]) {
@@ -496,7 +543,7 @@ function marksToClear(g, key, digit) {
     for (const [r, c] of run.cells) {
       const other = `${r},${c}`;
       const name = nameOf(r, c);
-      if (other !== key && !g.local.has(other) && (marks[name] || []).includes(digit)
+      if (other !== key && !entries.has(other) && marks.has(other) && marks.get(other).has(digit)
           && !out.some((m) => m.cell === name)) out.push({ kind: "mark", cell: name, digit });
     }
   }
@@ -506,7 +553,7 @@ function marksToClear(g, key, digit) {
 function place(g, digit, mark) {
   if (!g.selected || !playable(g)) return;
   const cell = nameOfKey(g.selected);
-  const before = g.local.get(g.selected);
+  const before = expected(g).entries.get(g.selected);
   if (mark) {
     if (before) return;
     const move = { kind: "mark", cell, digit };
@@ -522,7 +569,7 @@ function place(g, digit, mark) {
 function erase(g) {
   if (!g.selected || !playable(g)) return;
   const cell = nameOfKey(g.selected);
-  const before = g.local.get(g.selected);
+  const before = expected(g).entries.get(g.selected);
   if (!before) return;
   play(g, [{ kind: "erase", cell }], [{ kind: "place", cell, digit: before }]);
 }
@@ -531,17 +578,23 @@ const stepMoves = (step) => step.moves || [step.move];       // steps saved befo
 const stepInverses = (step) => step.inverses || [step.inverse];
 
 function undo(g) {
+  if (!playable(g)) return; // paused or over: the engine would refuse it
   const step = g.undo.pop();
   if (!step) return;
+  g.redo.push(step);
   saveUndo(g);
-  sendStep(g, stepInverses(step), () => g.redo.push(step), () => g.undo.push(step));
+  for (const move of stepInverses(step)) send(g, move, { sid: step.sid, from: "undo" });
+  render(g);
 }
 
 function redo(g) {
+  if (!playable(g)) return; // paused or over: the engine would refuse it
   const step = g.redo.pop();
   if (!step) return;
+  g.undo.push(step);
   saveUndo(g);
-  sendStep(g, stepMoves(step), () => g.undo.push(step), () => g.redo.push(step));
+  for (const move of stepMoves(step)) send(g, move, { sid: step.sid, from: "redo" });
+  render(g);
 }
 
 /** Moves are typed only into a running, unpaused game (the engine would refuse them). */
@@ -584,13 +637,13 @@ function allowedDigits(g, key, entries) {
 function fillCandidates(g) {
   const run = selectedRun(g);
   if (!run || !ui.combos || !playable(g)) return;
-  const entries = g.local;
+  const { entries, marks } = expected(g);
   const moves = [];
   for (const [r, c] of run.cells) {
     const key = `${r},${c}`;
     if (entries.has(key)) continue;
     const want = allowedDigits(g, key, entries);
-    const have = new Set(g.view.marks[nameOf(r, c)] || []);
+    const have = marks.get(key) || new Set();
     for (let d = 1; d <= 9; d++) {
       if (want.has(d) !== have.has(d)) moves.push({ kind: "mark", cell: nameOf(r, c), digit: d });
     }
@@ -633,6 +686,7 @@ function showOutcome(g, outcome) {
 
 function moveSelection(g, dr, dc) {
   g.dir = dc ? "a" : "d";
+  g.chosen = true;
   const from = g.selected || g.selectedClue || "0,0";
   let [r, c] = from.split(",").map(Number);
   const { rows, cols, cells } = g.puzzle;
@@ -644,15 +698,18 @@ function moveSelection(g, dr, dc) {
 }
 
 // --- rendering the panels --------------------------------------------------------------------
-function render(g) {
+/** Draw the game page from the view.  ``focus``: give the board's tab stop keyboard focus
+ * (a tap on the board); focus already in the board follows the selection. */
+function render(g, focus = false) {
   if (!g.view) return;
   const v = g.view;
   const prefs = help();
   const rules = v.rules;
   const practice = rules.aids;
-  const entries = g.outbox.length ? new Map(g.local) : boardEntries(v); // queued moves shown
-  const marks = new Map();
-  const markSources = rules.public_marks ? v.players.map((p) => p.marks || {}) : [v.marks];
+  const mine = expected(g); // moves sent or queued are drawn before the server has them
+  const entries = mine.entries;
+  const marks = mine.marks;
+  const markSources = rules.public_marks ? v.players.filter((p) => p.player_id !== v.you).map((p) => p.marks || {}) : [];
   for (const source of markSources) {
     for (const [name, ds] of Object.entries(source)) {
       const key = keyOf(name);
@@ -662,14 +719,22 @@ function render(g) {
   }
   const locked = new Set(v.locked.map(keyOf));
   const live = prefs.conflicts && practice;
-  const wrong = (g.showErrors && !rules.competitive) || live ? new Set(v.conflicts.map(keyOf)) : new Set();
+  const solution = solutionOf(v);
+  let wrong = (g.showErrors && !rules.competitive) || live ? new Set(v.conflicts.map(keyOf)) : new Set();
+  if (solution) wrong = new Set([...entries].filter(([key, d]) => solution.get(key) !== d).map(([key]) => key));
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
-  drawBoard($("#board"), {
+  const svg = $("#board");
+  drawBoard(svg, {
     puzzle: g.puzzle, index: g.index, entries, marks, locked, wrong, hinted: g.hinted, runCells,
-    done, selected: g.selected, selectedClue: g.selectedClue,
+    done, selected: g.selected, selectedClue: g.selectedClue, solution,
   });
+  const stop = tabStop(svg); // roving focus: it moves with the selection
+  if (stop && stop !== document.activeElement && (focus || svg.contains(document.activeElement))) {
+    stop.focus({ preventScroll: true });
+  }
+  solutionNote(solution, entries);
   const hidden = Boolean(v.paused);
   $("#board").style.visibility = hidden ? "hidden" : "";
   $("#paused-cover").hidden = !hidden;
@@ -697,10 +762,12 @@ function render(g) {
   for (const b of document.querySelectorAll("[data-shield]")) {
     const kind = b.dataset.shield;
     b.hidden = !shieldKinds.includes(kind);
-    b.disabled = v.phase !== "active" || v.shields_left <= 0 || (kind === "unlock" && !spec.options.permanent);
+    b.disabled = !playable(g) || v.shields_left <= 0 || (kind === "unlock" && !spec.options.permanent);
   }
+  // nothing of play is enabled while the game is paused or over (the engine would refuse it)
   const open = playable(g);
-  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit")) b.disabled = !open;
+  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit, #errors, #fill")) b.disabled = !open;
+  for (const b of document.querySelectorAll(".zoom-bar button")) b.disabled = hidden; // the board is covered
   $("#undo").disabled = !open || !g.undo.length;
   $("#redo").disabled = !open || !g.redo.length;
   // rule breaks on demand: a help of solo play, not of a race or a battle (where a toggle
@@ -726,6 +793,30 @@ function render(g) {
   tick();
 }
 
+/** The solution a finished view carries (the engine decides when it may), as "r,c" -> digit;
+ * null while there is none.  Its rows are strings with "-" for the cells without a digit. */
+function solutionOf(v) {
+  if (!v.solution) return null;
+  const out = new Map();
+  v.solution.forEach((row, r) => [...row].forEach((ch, c) => { if (ch >= "1" && ch <= "9") out.set(`${r},${c}`, Number(ch)); }));
+  return out;
+}
+
+/** Under the score: what the green digits are, when the board shows any. */
+function solutionNote(solution, entries) {
+  const note = $("#solution-note");
+  const open = [], wrong = [];
+  if (solution) {
+    for (const [key, digit] of solution) {
+      if (!entries.has(key)) open.push(key); else if (entries.get(key) !== digit) wrong.push(key);
+    }
+  }
+  note.hidden = !open.length && !wrong.length;
+  const where = [open.length ? "empty" : "", wrong.length ? "wrong" : ""].filter(Boolean).join(" or ");
+  note.textContent = `The board shows the solution: its digits in green where your grid was ${where}`
+    + (wrong.length ? ", your wrong digits small and struck through in the corner." : ".");
+}
+
 /** An entry whose cells are all filled, with its sum and no repeat (no solution needed). */
 function finished(run, entries) {
   const digits = run.cells.map(([r, c]) => entries.get(`${r},${c}`));
@@ -733,7 +824,9 @@ function finished(run, entries) {
   return new Set(digits).size === digits.length && digits.reduce((a, b) => a + b, 0) === run.sum;
 }
 
-/** The selected cell, said once per change through the aria-live region. */
+/** The selected cell, said once per change through the aria-live region.  With keyboard focus
+ * in the board a screen reader already says the cell focus moves to: the region then speaks
+ * only a change to the same cell (a digit typed), never the move itself a second time. */
 function announce(g, marks, entries, wrong) {
   let text = "";
   if (g.selected) {
@@ -743,7 +836,11 @@ function announce(g, marks, entries, wrong) {
     const run = selectedRun(g);
     if (run) text = `clue ${run.dir === "a" ? "across" : "down"} ${run.sum} in ${run.cells.length}`;
   }
-  if (text !== g.announced) { g.announced = text; $("#announce").textContent = text; }
+  const at = g.selected || g.selectedClue;
+  const focusMoved = at !== g.announcedAt && $("#board").contains(document.activeElement);
+  if (text !== g.announced && !focusMoved) $("#announce").textContent = text;
+  g.announced = text;
+  g.announcedAt = at;
 }
 
 // --- zoom and pan (buttons, + and -, and a two-finger pinch) ----------------------------------
@@ -923,7 +1020,7 @@ function overdue(g, left) {
   if (!g.ws || g.ws.readyState !== WebSocket.OPEN) return;
   g.askedAt = g.view.version;
   const id = g.nextId++;
-  g.pending.set(id, {});
+  g.pending.set(id, { move: null });
   g.ws.send(JSON.stringify({ type: "view", id }));
 }
 setInterval(tick, 500);
@@ -938,7 +1035,9 @@ board.addEventListener("pointerdown", (event) => {
   const key = `${hit.r},${hit.c}`;
   const sq = g.puzzle.cells[hit.r][hit.c];
   if (sq === ".") {
-    if (g.selected === key) g.dir = g.dir === "a" ? "d" : "a";
+    // a second tap on the player's own selection flips the entry; the first tap on the cell
+    // the page selected at the start only selects it
+    if (g.selected === key && g.chosen) g.dir = g.dir === "a" ? "d" : "a";
     g.selected = key;
     g.selectedClue = null;
   } else if (Array.isArray(sq)) {
@@ -947,8 +1046,9 @@ board.addEventListener("pointerdown", (event) => {
     const [down, across] = sq;
     g.dir = across === null ? "d" : down === null ? "a" : hit.half;
   }
-  board.focus();
-  render(g);
+  g.chosen = true;
+  event.preventDefault(); // focus goes to the selected cell (or clue), not to what was hit
+  render(g, true);
 });
 
 for (const b of document.querySelectorAll("[data-digit]")) {
@@ -987,7 +1087,7 @@ for (const b of document.querySelectorAll("[data-shield]")) {
 
 function toggleErrors() {
   const g = ui.game;
-  if (!g || !g.view || g.view.rules.competitive) return;
+  if (!g || !playable(g) || g.view.rules.competitive) return;
   g.showErrors = !g.showErrors;
   render(g);
 }
@@ -1010,7 +1110,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Backspace" || event.key === "Delete" || event.code === "Digit0") erase(g);
   else if (ctrl && key === "z") { if (event.shiftKey) redo(g); else undo(g); }
   else if (ctrl && key === "y") redo(g);
-  else if (!ctrl && key === "p") { g.pencil = !g.pencil; render(g); }
+  else if (!ctrl && key === "p") { if (playable(g)) { g.pencil = !g.pencil; render(g); } }
   else if (!ctrl && key === "e") toggleErrors();
   else if (event.key === " ") { g.dir = g.dir === "a" ? "d" : "a"; render(g); }
   else return;

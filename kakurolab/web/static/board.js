@@ -63,18 +63,26 @@ export function runIndex(runs) {
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-function text(x, y, size, cls, body) {
-  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size.toFixed(1)}" class="${cls}">${esc(body)}</text>`;
+/** Drawn text (in the ink layer, hidden from the accessibility tree: its cell's name says it). */
+function text(x, y, size, cls, body, extra = "") {
+  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size.toFixed(1)}" class="${cls}"${extra}>${esc(body)}</text>`;
 }
 
 /**
  * What a screen reader says for a white cell: "row 3 column 4, across 14, down 23, empty"
  * (1-based, as the cells are spoken of everywhere), then the pencil marks and a rule break.
+ * On the end screen a cell whose digit is not the solution's says "solution 7" and, when the
+ * player had typed one, "you had 3".
  */
-export function cellLabel(r, c, runs, digit, marks, wrong) {
+export function cellLabel(r, c, runs, digit, marks, wrong, solved) {
   const parts = [`row ${r + 1} column ${c + 1}`];
   if (runs && runs.a) parts.push(`across ${runs.a.sum}`);
   if (runs && runs.d) parts.push(`down ${runs.d.sum}`);
+  if (solved && solved !== digit) {
+    parts.push(`solution ${solved}`);
+    if (digit) parts.push(`you had ${digit}`);
+    return parts.join(", ");
+  }
   parts.push(digit ? String(digit) : "empty");
   if (!digit && marks && marks.size) parts.push(`pencil ${[...marks].sort().join(" ")}`);
   if (wrong) parts.push("breaks a rule");
@@ -84,77 +92,145 @@ export function cellLabel(r, c, runs, digit, marks, wrong) {
 /**
  * Draw the board.  `b` holds: puzzle, index (runIndex), entries (Map "r,c" -> digit), marks
  * (Map "r,c" -> Set), locked (Set), wrong (Set), hinted (Set), runCells (Set), done (Set of
- * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null).
+ * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null), and
+ * solution (Map "r,c" -> digit, or null: drawn where the entry is missing or wrong).
+ *
+ * For assistive technology it is an ARIA grid: one `row` per board row, one `gridcell` per
+ * white or clue cell (blocks are scenery, hidden) with the whole of what it shows in its name,
+ * and a roving tab stop: the selected cell (or clue) alone has tabindex 0.  The cells are made
+ * once per puzzle and then only updated, so the focused cell keeps its focus through every
+ * redraw (a screen reader is not told of a focus move that did not happen); what is drawn in
+ * them (figures, digits, marks, strikes) is one layer hidden from the accessibility tree,
+ * redrawn whole, painted over the cells.
  */
 export function drawBoard(svg, b) {
   const { rows, cols, cells } = b.puzzle;
-  const w = cols * S + 2 * M;
-  const h = rows * S + 2 * M;
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const shape = `${rows}x${cols}:${cells.map((row) => row.map((sq) => (Array.isArray(sq) ? sq.join("\\") : sq)).join(" ")).join("/")}`;
+  if (svg.dataset.shape !== shape) buildCells(svg, b.puzzle, shape);
+  const stop = b.selected || b.selectedClue || firstWhite(cells);
+  const ink = [];
+  for (const rect of svg.querySelectorAll('[role="gridcell"]')) {
+    const r = Number(rect.dataset.r), c = Number(rect.dataset.c);
+    const x = M + c * S;
+    const y = M + r * S;
+    const key = `${r},${c}`;
+    const sq = cells[r][c];
+    let cls, label;
+    if (sq === ".") {
+      const typed = b.entries.get(key);
+      const solved = b.solution ? b.solution.get(key) : undefined;
+      cls = ["white"];
+      if (b.runCells.has(key)) cls.push("in-run");
+      if (b.selected === key) cls.push("selected");
+      if (b.wrong.has(key)) cls.push("wrong");
+      if (b.hinted.has(key)) cls.push("hinted");
+      label = cellLabel(r, c, b.index && b.index.get(key), typed, b.marks.get(key), b.wrong.has(key), solved);
+      inkWhite(ink, b, key, x, y, typed, solved, `data-r="${r}" data-c="${c}"`);
+    } else {
+      const [down, across] = sq;
+      cls = b.selectedClue === key ? ["clue", "selected-clue"] : ["clue"];
+      const sums = [across !== null && across !== undefined ? `across ${across}` : "",
+        down !== null && down !== undefined ? `down ${down}` : ""].filter(Boolean).join(", ");
+      label = `row ${r + 1} column ${c + 1}, clue ${sums}`;
+      inkClue(ink, b, key, x, y, down, across);
+    }
+    set(rect, "class", cls.join(" "));
+    set(rect, "aria-label", label);
+    set(rect, "aria-selected", b.selected === key ? "true" : null);
+    set(rect, "tabindex", key === stop ? "0" : "-1");
+  }
+  if (b.selected) { // last, so no neighbour is painted over it
+    const [r, c] = b.selected.split(",").map(Number);
+    ink.push(`<rect class="sel-frame" x="${M + c * S}" y="${M + r * S}" width="${S}" height="${S}"/>`);
+  }
+  svg.querySelector("g.ink").innerHTML = ink.join("");
+}
+
+/** An attribute set only when it changes (null: removed). */
+function set(el, name, value) {
+  if (value === null) { if (el.hasAttribute(name)) el.removeAttribute(name); }
+  else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/** The cells of a new puzzle: rows of rects (gridcells, blocks hidden), then the ink layer. */
+function buildCells(svg, puzzle, shape) {
+  const { rows, cols, cells } = puzzle;
+  svg.setAttribute("viewBox", `0 0 ${cols * S + 2 * M} ${rows * S + 2 * M}`);
   svg.setAttribute("aria-rowcount", rows);
   svg.setAttribute("aria-colcount", cols);
   const out = [];
   for (let r = 0; r < rows; r++) {
+    // a row is named by its number: named from its content it would say every cell again
+    out.push(`<g role="row" aria-rowindex="${r + 1}" aria-label="row ${r + 1}">`);
     for (let c = 0; c < cols; c++) {
-      const x = M + c * S;
-      const y = M + r * S;
       const sq = cells[r][c];
-      const key = `${r},${c}`;
-      const at = `data-r="${r}" data-c="${c}"`;
-      if (sq === ".") {
-        const cls = ["white"];
-        if (b.runCells.has(key)) cls.push("in-run");
-        if (b.selected === key) cls.push("selected");
-        if (b.wrong.has(key)) cls.push("wrong");
-        if (b.hinted.has(key)) cls.push("hinted");
-        const digit = b.entries.get(key);
-        const label = cellLabel(r, c, b.index && b.index.get(key), digit, b.marks.get(key), b.wrong.has(key));
-        const sel = b.selected === key ? ' aria-selected="true"' : "";
-        out.push(`<rect class="${cls.join(" ")}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${esc(label)}"${sel}/>`);
-        if (digit) {
-          const dcls = ["digit"];
-          if (b.locked.has(key)) dcls.push("locked");
-          if (b.wrong.has(key)) dcls.push("wrong");
-          out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), digit));
-          if (b.wrong.has(key)) {
-            out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}"/>`);
-          }
-        } else {
-          const marks = b.marks.get(key);
-          if (marks) {
-            for (const d of [...marks].sort()) {
-              const row = Math.floor((d - 1) / 3);
-              const col = (d - 1) % 3;
-              out.push(text(x + (0.2 + 0.3 * col) * S, y + (0.2 + 0.3 * row) * S, 0.24 * S, "mark", d));
-            }
-          }
-        }
-      } else if (Array.isArray(sq)) {
-        const [down, across] = sq;
-        const cls = b.selectedClue === key ? "clue selected-clue" : "clue";
-        const sums = [across !== null && across !== undefined ? `across ${across}` : "",
-          down !== null && down !== undefined ? `down ${down}` : ""].filter(Boolean).join(", ");
-        const label = `row ${r + 1} column ${c + 1}, clue ${sums}`;
-        out.push(`<rect class="${cls}" ${at} x="${x}" y="${y}" width="${S}" height="${S}" role="gridcell" aria-label="${label}"/>`);
-        out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}"/>`);
-        if (across !== null && across !== undefined) {
-          const done = b.done && b.done.has(`${key},a`) ? " done" : "";
-          out.push(text(x + 0.6 * S, y + 0.3 * S, 0.3 * S, `clue-text clue-across${done}`, across));
-          const bx = x + 0.89 * S, by = y + 0.3 * S, k = 0.065 * S;
-          out.push(`<polygon class="badge badge-across" points="${bx - k},${by - k} ${bx + k},${by} ${bx - k},${by + k}"/>`);
-        }
-        if (down !== null && down !== undefined) {
-          const done = b.done && b.done.has(`${key},d`) ? " done" : "";
-          out.push(text(x + 0.3 * S, y + 0.66 * S, 0.3 * S, `clue-text clue-down${done}`, down));
-          const bx = x + 0.3 * S, by = y + 0.89 * S, k = 0.065 * S;
-          out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}"/>`);
-        }
-      } else {
-        out.push(`<rect class="block" ${at} x="${x}" y="${y}" width="${S}" height="${S}" aria-hidden="true"/>`);
-      }
+      const at = `data-r="${r}" data-c="${c}" x="${M + c * S}" y="${M + r * S}" width="${S}" height="${S}"`;
+      out.push(sq === "#"
+        ? `<rect class="block" ${at} aria-hidden="true"/>`
+        : `<rect ${at} role="gridcell" aria-colindex="${c + 1}" tabindex="-1"/>`);
+    }
+    out.push("</g>");
+  }
+  out.push('<g class="ink" aria-hidden="true"></g>');
+  svg.innerHTML = out.join("");
+  svg.dataset.shape = shape;
+}
+
+/** What a white cell shows: its digit, the solution's on the end screen, or pencil marks. */
+function inkWhite(out, b, key, x, y, typed, solved, at) {
+  if (solved && solved !== typed) {
+    // the end screen: the solution's digit, and the player's wrong one small and struck
+    out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, "digit solution", solved));
+    if (typed) {
+      out.push(text(x + 0.21 * S, y + 0.23 * S, 0.3 * S, "typed", typed, ` ${at}`));
+      out.push(`<line class="strike typed-strike" x1="${x + 3}" y1="${y + 0.4 * S}" x2="${x + 0.39 * S}" y2="${y + 3}"/>`);
+    }
+  } else if (typed) {
+    const dcls = ["digit"];
+    if (b.locked.has(key)) dcls.push("locked");
+    if (b.wrong.has(key)) dcls.push("wrong");
+    out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), typed));
+    if (b.wrong.has(key)) {
+      out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}"/>`);
+    }
+  } else {
+    const marks = b.marks.get(key);
+    for (const d of marks ? [...marks].sort() : []) {
+      const row = Math.floor((d - 1) / 3);
+      const col = (d - 1) % 3;
+      out.push(text(x + (0.2 + 0.3 * col) * S, y + (0.2 + 0.3 * row) * S, 0.24 * S, "mark", d));
     }
   }
-  svg.innerHTML = out.join("");
+}
+
+/** What a clue cell shows: the diagonal, each sum with its badge (greyed once finished). */
+function inkClue(out, b, key, x, y, down, across) {
+  out.push(`<line class="diagonal" x1="${x}" y1="${y}" x2="${x + S}" y2="${y + S}"/>`);
+  if (across !== null && across !== undefined) {
+    const done = b.done && b.done.has(`${key},a`) ? " done" : "";
+    out.push(text(x + 0.6 * S, y + 0.3 * S, 0.3 * S, `clue-text clue-across${done}`, across));
+    const bx = x + 0.89 * S, by = y + 0.3 * S, k = 0.065 * S;
+    out.push(`<polygon class="badge badge-across" points="${bx - k},${by - k} ${bx + k},${by} ${bx - k},${by + k}"/>`);
+  }
+  if (down !== null && down !== undefined) {
+    const done = b.done && b.done.has(`${key},d`) ? " done" : "";
+    out.push(text(x + 0.3 * S, y + 0.66 * S, 0.3 * S, `clue-text clue-down${done}`, down));
+    const bx = x + 0.3 * S, by = y + 0.89 * S, k = 0.065 * S;
+    out.push(`<polygon class="badge badge-down" points="${bx - k},${by - k} ${bx + k},${by - k} ${bx},${by + k}"/>`);
+  }
+}
+
+/** The board's tab stop when nothing is selected yet: its first white cell. */
+function firstWhite(cells) {
+  for (let r = 0; r < cells.length; r++) {
+    for (let c = 0; c < cells[r].length; c++) if (cells[r][c] === ".") return `${r},${c}`;
+  }
+  return null;
+}
+
+/** The board's tab stop (the one cell with tabindex 0), to give it focus after a redraw. */
+export function tabStop(svg) {
+  return svg.querySelector('[role="gridcell"][tabindex="0"]');
 }
 
 /** The cell under a pointer event and, for a clue cell, which half (a: top right, d: bottom left). */

@@ -1,0 +1,170 @@
+"""Moves typed while the connection is down (issue 45, item 7), in Debian's chromium against
+the real engine: a queued digit is in the undo history at once (Ctrl+Z typed offline takes it
+back, not the digit before it) and still after a reload made while offline; a queued pencil
+mark is drawn before the server has it, and a second press takes it off the drawing again.
+Every check of the game reads the engine's view with the page's own token."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from _web import (
+    click_cell,
+    engine_games,
+    live_server,
+    name,
+    new_game,
+    page_seat,
+    published_solution,
+    set_name,
+    settle,
+    view_puzzle,
+)
+
+from kakurolab.web.gateway import EngineGames
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
+    games = engine_games(tmp_path_factory.mktemp("offline") / "games.sqlite")
+    with live_server(games) as live:
+        yield games, live.url
+    games.close()
+
+
+class Line:
+    """A page whose socket to the server can be cut (the server unreachable) and restored."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.down = False
+        self.sockets: list[Any] = []
+        page.route_web_socket("**/ws", self.route)
+
+    def route(self, ws: Any) -> None:
+        if self.down:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.sockets.append(ws)
+
+    def cut(self) -> None:
+        self.down = True
+        for ws in self.sockets:
+            ws.close()
+        self.page.wait_for_function("document.body.dataset.connection === 'down'")
+
+    def restore(self) -> None:
+        self.down = False
+        self.page.wait_for_function("document.body.dataset.connection === 'up'", timeout=10000)
+        settle(self.page)
+
+
+def opened(browser: Any, url: str, player: str) -> tuple[Any, Line]:
+    context = browser.new_context()
+    page = context.new_page()
+    line = Line(page)
+    page.goto(url)
+    set_name(page, player)
+    new_game(page, url)
+    return page, line
+
+
+def board(games: EngineGames, page: Any) -> dict[str, int]:
+    return dict(games.view(*page_seat(page))["board"])
+
+
+def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    page, line = opened(browser, url, "Una")
+    view = games.view(*page_seat(page))
+    puzzle = view_puzzle(view)
+    solution = published_solution(view["puzzle"]["id"])
+    a, b = sorted(puzzle.whites)[:2]
+    click_cell(page, a)
+    page.keyboard.press(str(solution[a]))
+    settle(page)
+    line.cut()
+    click_cell(page, b)
+    page.keyboard.press(str(solution[b]))
+    page.reload()  # while still offline
+    page.wait_for_load_state()
+    line.restore()
+    page.wait_for_selector("#board rect.white")
+    assert board(games, page) == {name(a): solution[a], name(b): solution[b]}
+    # the queued digit is the newest step of the history: undone first, then a
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert board(games, page) == {name(a): solution[a]}
+    page.keyboard.press("Control+z")
+    settle(page)
+    assert board(games, page) == {}
+    page.keyboard.press("Control+y")
+    settle(page)
+    assert board(games, page) == {name(a): solution[a]}
+    page.context.close()
+
+
+def test_undo_typed_offline_takes_back_the_queued_digit(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    page, line = opened(browser, url, "Udo")
+    view = games.view(*page_seat(page))
+    puzzle = view_puzzle(view)
+    solution = published_solution(view["puzzle"]["id"])
+    a, b = sorted(puzzle.whites)[:2]
+    click_cell(page, a)
+    page.keyboard.press(str(solution[a]))
+    settle(page)
+    line.cut()
+    click_cell(page, b)
+    page.keyboard.press(str(solution[b]))
+    page.keyboard.press("Control+z")  # before the server ever heard of b
+    digits = page.locator("#board text.digit").all_text_contents()
+    assert digits == [str(solution[a])], digits  # b went, a stayed
+    page.keyboard.press("Control+y")
+    line.restore()
+    assert board(games, page) == {name(a): solution[a], name(b): solution[b]}
+    page.context.close()
+
+
+def test_a_pencil_mark_typed_offline_is_drawn(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    page, line = opened(browser, url, "Mae")
+    puzzle = view_puzzle(games.view(*page_seat(page)))
+    cell, other = sorted(puzzle.whites)[:2]
+    click_cell(page, cell)
+    page.keyboard.press("Shift+Digit4")
+    settle(page)
+    line.cut()
+    page.keyboard.press("Shift+Digit3")
+    page.keyboard.press("Shift+Digit7")
+    page.keyboard.press("Shift+Digit4")  # a toggle: the 4 the server has goes off
+    marks = page.locator("#board text.mark")
+    assert sorted(marks.all_text_contents()) == ["3", "7"]
+    rect = page.locator(f'#board rect.white[data-r="{cell[0]}"][data-c="{cell[1]}"]')
+    where = rect.bounding_box()
+    for mark in marks.all():
+        spot = mark.bounding_box()
+        assert where and spot
+        assert where["x"] <= spot["x"] + spot["width"] / 2 <= where["x"] + where["width"]
+        assert where["y"] <= spot["y"] + spot["height"] / 2 <= where["y"] + where["height"]
+    label = rect.get_attribute("aria-label") or ""
+    assert label.endswith("empty, pencil 3 7"), label
+    assert games.view(*page_seat(page))["marks"] == {name(cell): [4]}  # not sent yet
+    click_cell(page, other)
+    page.keyboard.press("Shift+Digit2")
+    assert sorted(marks.all_text_contents()) == ["2", "3", "7"]
+    line.restore()
+    assert games.view(*page_seat(page))["marks"] == {name(cell): [3, 7], name(other): [2]}
+    assert sorted(marks.all_text_contents()) == ["2", "3", "7"]
+    page.context.close()
