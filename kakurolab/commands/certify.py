@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..certify import (
+from ..proofs import (
     DEFAULT_SOLVER,
     PROOF_SOLVERS,
     REFERENCE_ENCODING,

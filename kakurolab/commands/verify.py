@@ -7,7 +7,8 @@ import argparse
 import time
 from pathlib import Path
 
-from ..certify import (
+from ..errors import KakuroError
+from ..proofs import (
     ENGINES,
     REFERENCE_ENCODING,
     Verification,
@@ -17,7 +18,6 @@ from ..certify import (
     self_test_specs,
     verify_certificate,
 )
-from ..errors import KakuroError
 from ._common import emit_json
 from ._solving import exit_help
 
