@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
-from ..fileio import write_text
+from ..fileio import read_limited, write_text
 from ..model import Block, ClueCell, Puzzle, White
 from .tasks import TASKS
 
@@ -270,7 +270,7 @@ def load_experiment(path: str | Path) -> Experiment:
     """Parse and check a config file; every mistake is a one-line KakuroError."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_limited(path).decode("utf-8"))
     except FileNotFoundError:
         raise KakuroError(f"{path}: no such experiment config") from None
     except IsADirectoryError:

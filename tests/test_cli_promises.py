@@ -1,0 +1,182 @@
+"""What the CLI promises where it meets the operating system (docs/cli-promises.md, issue 49):
+output targets that are not regular files are written in place, never replaced; a full device
+is an error; input that is not a regular file (or stdin as ``-``) is refused at once, and no
+input is read past its limit."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kakurolab import fileio
+from kakurolab.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "tests" / "data" / "tiny.kakuro"
+KAKURO = [sys.executable, "-m", "kakurolab"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="mknod needs root")
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> str:
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kakuro: error: "), captured.err
+    return lines[0]
+
+
+def _cli(*argv: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*KAKURO, *argv], env=ENV, capture_output=True, timeout=timeout, **kwargs
+    )
+
+
+# ------------------------------------------------------------------ 1: output targets
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["convert", str(TINY), "--to", "pzpr"],
+        ["encode", str(TINY), "--select", "tiny-a"],
+        ["render", str(TINY), "--select", "tiny-a"],
+    ],
+)
+def test_output_onto_a_device_node_writes_into_it_and_keeps_the_node(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """``mknod nullcopy c 1 3`` (a /dev/null of our own): the node stays a character device."""
+    node = tmp_path / "nullcopy.svg"  # render names its format by the suffix
+    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    assert main([*argv, "-o", str(node)]) == 0, capsys.readouterr()
+    assert stat.S_ISCHR(node.lstat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nullcopy.svg"]  # no temporary left
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["convert", str(TINY), "--to", "pzpr"],
+        ["encode", str(TINY), "--select", "tiny-a"],
+        ["render", str(TINY), "--select", "tiny-a"],
+    ],
+)
+def test_output_onto_a_full_device_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """``-o /dev/full``, on a node of our own (c 1 7): were the promise broken, the test would
+    replace a scratch node, not the machine's /dev/full."""
+    full = tmp_path / "fullcopy.svg"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    line = _one_line_error(capsys, main([*argv, "-o", str(full)]))
+    assert str(full) in line and "No space left" in line
+    assert stat.S_ISCHR(full.lstat().st_mode) and full.lstat().st_rdev == os.makedev(1, 7)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fullcopy.svg"]
+
+
+@ROOT_ONLY
+def test_output_onto_a_fifo_writes_through_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    done = _cli("convert", str(TINY), "--to", "pzpr", "-o", str(fifo))
+    out, _ = reader.communicate(timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert out.startswith(b"pzprv3") or b"tiny" in out or len(out) > 20, out
+
+
+@pytest.mark.parametrize("target", ["-", "/dev/stdout"])
+def test_output_to_stdout_works_on_a_pipe(tmp_path: Path, target: str) -> None:
+    done = _cli("convert", str(TINY), "--to", "kakuro", "-o", target, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert b"id: tiny-a" in done.stdout
+    assert list(tmp_path.iterdir()) == []  # no file named "-"
+
+
+def test_a_regular_file_is_still_replaced_atomically(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+    inode = target.stat().st_ino
+    fileio.write_text(target, "new\n")
+    assert target.read_text() == "new\n" and target.stat().st_ino != inode
+
+
+# ------------------------------------------------------------------ 2: input limits
+
+
+def _special_inputs(tmp_path: Path) -> dict[str, str]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    return {"zero": "/dev/zero", "fifo": str(fifo)}
+
+
+@pytest.mark.parametrize("kind", ["zero", "fifo"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "{}", "--timeout", "10"],
+        ["info", "{}"],
+        ["hint", str(TINY), "--select", "tiny-a", "--state", "@{}"],
+    ],
+)
+def test_inputs_that_are_not_regular_files_are_refused_at_once(
+    tmp_path: Path, kind: str, argv: list[str]
+) -> None:
+    path = _special_inputs(tmp_path)[kind]
+    start = time.monotonic()
+    done = _cli(*[a.replace("{}", path) for a in argv], timeout=30)
+    took = time.monotonic() - start
+    err = done.stderr.decode().strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1, done.stderr
+    assert "not a regular file" in err[0] and path in err[0], err
+    assert took < 20, took  # not read until the timeout (start-up under a loaded machine)
+
+
+def test_an_input_over_the_limit_is_refused_without_reading_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 3 GB sparse file: refused from its size, before a byte is read."""
+    big = tmp_path / "sparse.txt"
+    with big.open("wb") as handle:
+        handle.truncate(3 * 1024**3)
+    line = _one_line_error(capsys, main(["solve", str(big)]))
+    assert "larger than" in line and str(big) in line
+
+
+def test_an_input_that_grows_past_the_limit_is_read_only_to_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose size says nothing (as /proc files say 0) is read to the limit + 1 byte."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"a" * 100)
+    monkeypatch.setattr(fileio, "MAX_INPUT_BYTES", 10)
+    with pytest.raises(fileio.InputError, match="larger than"):
+        fileio.read_input(path)
+    assert fileio.read_input(path, limit=100) == b"a" * 100
+
+
+def test_stdin_as_dash_is_read(tmp_path: Path) -> None:
+    done = _cli("info", "-", "--json", input=TINY.read_bytes())
+    assert done.returncode == 0, done.stderr
+    assert b"tiny-a" in done.stdout
+
+
+def test_an_experiment_whose_file_is_dev_zero_is_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "exp.toml"
+    config.write_text(
+        'name = "z"\n[[puzzles]]\nfile = "/dev/zero"\n[[configs]]\nbackend = "native"\n'
+    )
+    done = _cli("experiment", "run", str(config), "--results", str(tmp_path / "out"), timeout=60)
+    err = done.stderr.decode().strip().splitlines()
+    assert done.returncode == 2 and len(err) == 1, done.stderr
+    assert "/dev/zero" in err[0] and "not a regular file" in err[0]
