@@ -213,7 +213,7 @@ def read_limited(path: str | Path, *, limit: int | None = None, what: str = "") 
     else:
         data = _read_regular(path, limit, label)
     if len(data) > limit:
-        raise InputError(f"{label}{path}: larger than {limit:,} bytes, the input limit")
+        raise TooLarge(f"{label}{path}: larger than {limit:,} bytes, the input limit")
     return data
 
 
@@ -226,7 +226,7 @@ def _read_regular(path: str | Path, limit: int, label: str) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"{label}{path}: not a regular file ({_kind(info.st_mode)})")
         if info.st_size > limit:
-            raise InputError(f"{label}{path}: larger than {limit:,} bytes, the input limit")
+            raise TooLarge(f"{label}{path}: larger than {limit:,} bytes, the input limit")
         os.set_blocking(fd, True)
         return handle.read(limit + 1)
 
@@ -255,3 +255,7 @@ def read_text(path: str | Path, *, what: str = "") -> str:
 
 class InputError(KakuroError, ValueError):
     """An input file that cannot be read as text."""
+
+
+class TooLarge(InputError):
+    """An input file over its limit (refused, not truncated)."""

@@ -224,8 +224,10 @@ def test_cli_multiple_exits_1_with_witnesses_and_writes_nothing(tmp_path, capsys
     assert not out.exists() or not any(out.iterdir())
 
 
-def test_unsat_puzzle_is_not_certified():
-    assert certify(hand_made("unsat")).verdict is Verdict.UNSAT
+def test_unsat_puzzle_is_certified_unsat():
+    """No solution: an ``unsat`` certificate (tests/test_certify_unsat.py checks it)."""
+    cert = certify(hand_made("unsat"))
+    assert cert.verdict is Verdict.UNSAT and cert.certified
 
 
 # -- tampering -----------------------------------------------------------------------------
@@ -319,6 +321,7 @@ def test_forged_certificate_for_a_puzzle_with_two_solutions_is_rejected(tmp_path
         "cadical195",
         formula=formula_text(enc, block),
         proof=proof,
+        refuted=True,
         block=block,
         size={
             "variables": enc.n_vars,

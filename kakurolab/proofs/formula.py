@@ -7,6 +7,9 @@ DRAT proof that this formula is unsatisfiable; ``manifest.json`` holds hashes, s
 and tool versions.  When deduction alone solves the puzzle, ``steps.json`` is a second,
 independent certificate: the step list of ``kakuro explain``, which
 :mod:`kakurolab.proofs.stepcheck` replays.  Nothing in a certificate names a path outside it.
+
+A certificate of **no solution** (claim ``unsat``) has no solution and no steps:
+``formula.cnf`` is the puzzle's formula alone and ``proof.drat`` refutes it.
 """
 
 from __future__ import annotations
@@ -117,11 +120,15 @@ def blocking_clause(enc: CNFEncoding, solution: Solution) -> list[int]:
     return [-lit for lit in lits]
 
 
-def formula_text(enc: CNFEncoding, block: Sequence[int]) -> str:
-    """The encoder's DIMACS text (variable map and spec in comments) plus the blocking clause
-    as the last clause."""
+def formula_text(enc: CNFEncoding, block: Sequence[int] | None) -> str:
+    """The encoder's DIMACS text (variable map and spec in comments) plus, for a ``unique``
+    claim, the blocking clause as the last clause; for an ``unsat`` claim (``block`` None) the
+    puzzle's formula alone, with a comment saying so."""
     lines = enc.to_text().splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("p cnf "))
+    if block is None:
+        lines.insert(header, "c unsat: the formula is the puzzle's alone, no blocking clause")
+        return "\n".join(lines) + "\n"
     lines[header] = f"p cnf {enc.n_vars} {len(enc.clauses) + 1}"
     lines.insert(header, "c blocking: the last clause excludes the solution in solution.json")
     lines.append(" ".join(map(str, block)) + " 0")

@@ -58,8 +58,18 @@ class Certification:
     block: list[int] = field(default_factory=list)
     times: dict[str, float] = field(default_factory=dict)
     size: dict[str, int] = field(default_factory=dict)
+    refuted: bool = False
+    """Whether the solver refuted the certificate's formula with proof logging on (a proof
+    may be empty: unit propagation alone refutes some formulas)."""
     timeout: float | None = None
-    """The limit (seconds) that ran out when the verdict is ``unknown``."""
+    """The limit (seconds) that ran out when the verdict is ``unknown`` (or ``unsat`` with no
+    proof yet)."""
+
+    @property
+    def certified(self) -> bool:
+        """Whether there is a certificate to write: a ``unique`` or ``unsat`` verdict with
+        its DRAT proof."""
+        return self.verdict in (Verdict.UNIQUE, Verdict.UNSAT) and self.refuted
 
 
 def _solve(
@@ -125,7 +135,7 @@ def certify(
     if sat is None:
         return late
     if not sat:
-        return cert
+        return _refute_puzzle(cert, enc, name, at, timeout)
     first = enc.decode(model)
     _check_witness(puzzle, first)
     cert.solutions.append(first)
@@ -141,18 +151,43 @@ def certify(
         cert.verdict = Verdict.MULTIPLE
         return cert
     cert.verdict = Verdict.UNIQUE
+    cert.refuted = True
     cert.formula = formula_text(enc, cert.block)
     cert.proof = "".join(line + "\n" for line in out or ())
-    cert.size = {
-        "variables": enc.n_vars,
-        "clauses": len(enc.clauses) + 1,
-        "proof_lines": len(out or ()),
-        "proof_bytes": len(cert.proof.encode()),
-    }
+    cert.size = _size(enc, cert.proof, len(out or ()), blocking=True)
     if steps and not puzzle.is_cryptic:
         left = None if at is None else max(0.0, at - time.perf_counter())
         cert.steps, cert.times["deduce"] = _deduction_steps(puzzle, first, left)
     return cert
+
+
+def _refute_puzzle(
+    cert: Certification, enc: CNFEncoding, name: str, at: float | None, timeout: float | None
+) -> Certification:
+    """An ``unsat`` verdict's certificate: the puzzle's formula alone and the solver's DRAT
+    refutation of it (solved again with proof logging, which the first solve does without:
+    most puzzles have a solution, and logging costs).  Past the deadline the verdict stays
+    ``unsat`` without a certificate, ``timeout`` set."""
+    sat, out, cert.times["refute"] = _solve(name, enc.clauses, proof=True, at=at)
+    if sat is None:
+        cert.timeout = timeout
+        return cert
+    if sat:  # the same formula, another run of the same solver: never believed
+        raise KakuroError(f"puzzle {cert.puzzle.id}: the solver found no model, then one")
+    cert.formula = formula_text(enc, None)
+    cert.refuted = True
+    cert.proof = "".join(line + "\n" for line in out or ())
+    cert.size = _size(enc, cert.proof, len(out or ()), blocking=False)
+    return cert
+
+
+def _size(enc: CNFEncoding, proof: str, lines: int, *, blocking: bool) -> dict[str, int]:
+    return {
+        "variables": enc.n_vars,
+        "clauses": len(enc.clauses) + blocking,
+        "proof_lines": lines,
+        "proof_bytes": len(proof.encode()),
+    }
 
 
 def _check_witness(puzzle: Puzzle, solution: Solution) -> None:
@@ -202,17 +237,18 @@ def tool_versions() -> dict[str, str]:
 
 
 def write_certificate(cert: Certification, directory: Path) -> Path:
-    """Write a unique verdict's certificate into ``directory`` (created); returns it."""
-    if cert.verdict is not Verdict.UNIQUE:
+    """Write a ``unique`` or ``unsat`` verdict's certificate into ``directory`` (created);
+    returns it."""
+    if not cert.certified:
         raise KakuroError(f"puzzle {cert.puzzle.id} is {cert.verdict}: no certificate")
+    unique = cert.verdict is Verdict.UNIQUE
     directory.mkdir(parents=True, exist_ok=True)
-    files = {
-        PUZZLE: dumps([cert.puzzle], "kakuro"),
-        SOLUTION: json.dumps(solution_json(cert.puzzle, cert.solutions[0]), indent=1) + "\n",
-        FORMULA: cert.formula,
-        PROOF: cert.proof,
-    }
-    if cert.steps is not None:
+    files = {PUZZLE: dumps([cert.puzzle], "kakuro")}
+    if unique:
+        solution = solution_json(cert.puzzle, cert.solutions[0])
+        files[SOLUTION] = json.dumps(solution, indent=1) + "\n"
+    files |= {FORMULA: cert.formula, PROOF: cert.proof}
+    if unique and cert.steps is not None:
         files[STEPS] = steps_json(cert.puzzle.id, cert.steps)
     digests = {}
     for name, text in files.items():
@@ -222,8 +258,8 @@ def write_certificate(cert: Certification, directory: Path) -> Path:
     manifest = {
         "format": FORMAT,
         "puzzle": cert.puzzle.id,
-        "claim": "unique",
-        "kinds": ["drat"] + (["steps"] if cert.steps is not None else []),
+        "claim": "unique" if unique else "unsat",
+        "kinds": ["drat"] + (["steps"] if STEPS in files else []),
         "encoding": str(cert.spec),
         "encoder": ENCODER_VERSION,
         "reference_encoding": cert.spec == parse_spec(REFERENCE_ENCODING),
@@ -232,10 +268,10 @@ def write_certificate(cert: Certification, directory: Path) -> Path:
         "formula": {
             "variables": cert.size["variables"],
             "clauses": cert.size["clauses"],
-            "blocking_clause": cert.block,
+            "blocking_clause": cert.block if unique else None,
         },
         "proof": {"lines": cert.size["proof_lines"], "bytes": cert.size["proof_bytes"]},
-        "steps": None if cert.steps is None else len(cert.steps),
+        "steps": len(cert.steps) if STEPS in files and cert.steps is not None else None,
         "times_s": {k: round(v, 6) for k, v in cert.times.items()},
         "tools": tool_versions(),
     }

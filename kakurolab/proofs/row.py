@@ -35,15 +35,20 @@ def certificate_row(puzzle: Puzzle, encoding: str, solver: str, workdir: Path) -
         "certify_s": seconds(time.perf_counter() - start),
         "answer": cert.solutions[0].answer if cert.solutions else None,
     }
-    if cert.verdict is not Verdict.UNIQUE:
+    if not cert.certified:
         return {**row, "status": "error", "message": f"not certified: {cert.verdict}"}
+    unique = cert.verdict is Verdict.UNIQUE
     report = verify_certificate(write_certificate(cert, workdir))
     checks = {k: round(v, 6) for k, v in report.times.items()}
     row.update(
-        status="sat" if report.ok else "error",
+        status=("sat" if unique else "unsat") if report.ok else "error",
         verified=report.ok,
         message=report.reason,
-        outcome=f"unique:{row['answer'] or _grid_digest(cert.puzzle, cert.solutions[0])}",
+        outcome=(
+            f"unique:{row['answer'] or _grid_digest(cert.puzzle, cert.solutions[0])}"
+            if unique
+            else "unsat"
+        ),
         variables=cert.size["variables"],
         clauses=cert.size["clauses"],
         proof_lines=cert.size["proof_lines"],

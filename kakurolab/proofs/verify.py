@@ -11,17 +11,17 @@ checker and the DRAT checker.  The encoder part is kept small by certifying with
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..check import solution_problems, validate
 from ..encodings import encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, require
+from ..fileio import TooLarge, read_limited
 from ..formats import loads
 from ..model import Puzzle, Solution
 from .formula import (
@@ -42,6 +42,12 @@ from .formula import (
     formula_text,
 )
 
+if TYPE_CHECKING:  # msgspec (the certify extra) is imported when a certificate is read
+    from .manifest import Manifest, SolutionFile
+
+T = TypeVar("T")
+ASCII_DIGITS = frozenset("0123456789")
+
 
 @dataclass
 class Check:
@@ -56,6 +62,8 @@ class Verification:
 
     directory: Path
     puzzle_id: str = "?"
+    claim: str = "unique"
+    """What the certificate claims: ``unique`` (exactly one solution) or ``unsat`` (none)."""
     checks: list[Check] = field(default_factory=list)
     times: dict[str, float] = field(default_factory=dict)
     steps_lines: list[str] = field(default_factory=list)
@@ -123,10 +131,13 @@ def verify_certificate(
     engines = tuple(engines) if engines is not None else available_engines()
     try:
         manifest, blobs = _read_files(directory, report)
-        puzzle, solution = _check_solution(manifest, blobs, report)
+        puzzle = _check_puzzle(blobs, report)
+        solution = None
+        if manifest.claim == "unique":
+            solution = _check_solution(blobs, puzzle, report)
         _check_formula(manifest, blobs, puzzle, solution, report, strict)
         _check_proof(blobs, report, engines)
-        if steps and STEPS in blobs:
+        if steps and solution is not None and STEPS in blobs:
             _check_steps(blobs, puzzle, solution, report)
     except Rejected:
         pass
@@ -140,36 +151,44 @@ def _need(report: Verification, name: str, ok: bool, detail: str) -> None:
         raise Rejected
 
 
-def _read_files(directory: Path, report: Verification) -> tuple[dict[str, Any], dict[str, bytes]]:
+def _read_files(directory: Path, report: Verification) -> tuple[Manifest, dict[str, bytes]]:
+    """The manifest, decoded with the declared schema, and the files it lists, each matching
+    its hash; only regular files inside ``directory``, each read to its declared size + 1."""
+    from .manifest import MAX_JSON_BYTES, SchemaError, read_manifest
+
     try:
-        manifest = json.loads((directory / MANIFEST).read_text())
-    except (OSError, ValueError) as exc:
-        _need(report, "manifest", False, f"cannot read {MANIFEST}: {exc}")
-    _need(
-        report,
-        "manifest",
-        isinstance(manifest, dict) and manifest.get("format") == FORMAT,
-        f"{MANIFEST} is not a {FORMAT} manifest",
-    )
-    report.add("manifest", True, f"{FORMAT}, claim {manifest.get('claim')!r}")
-    report.puzzle_id = str(manifest.get("puzzle", "?"))
-    files = manifest.get("files") or {}
+        manifest = read_manifest(read_limited(directory / MANIFEST, limit=MAX_JSON_BYTES))
+    except (OSError, KakuroError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        prefix = "" if isinstance(exc, SchemaError) else f"cannot read {MANIFEST}: "
+        _need(report, "manifest", False, f"{prefix}{reason}")
+    report.claim = manifest.claim
+    report.puzzle_id = manifest.puzzle
+    report.add("manifest", True, f"{FORMAT}, claim {manifest.claim!r}, kinds {manifest.kinds}")
     blobs: dict[str, bytes] = {}
-    for name in (PUZZLE, SOLUTION, FORMULA, PROOF):
-        _need(report, "files", name in files, f"the manifest lists no {name}")
-    for name, want in sorted(files.items()):
-        _need(report, "files", "/" not in name and "\\" not in name, f"{name!r} is not local")
+    for name, want in sorted(manifest.files.items()):
         path = directory / name
-        _need(report, "files", path.is_file(), f"{name} is missing")
-        data = path.read_bytes()
+        try:
+            data = read_limited(path, limit=want.bytes)
+        except FileNotFoundError:
+            _need(report, "files", False, f"{name} is missing")
+        except TooLarge:
+            _need(
+                report,
+                "hashes",
+                False,
+                f"{name} does not match its manifest entry (larger than {want.bytes} bytes)",
+            )
+        except (OSError, KakuroError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            _need(report, "files", False, f"{name}: {reason}")
         got = digest(data)
         _need(
             report,
             "hashes",
-            got == want,
+            got == {"sha256": want.sha256, "bytes": want.bytes},
             f"{name} does not match its manifest entry (sha256 {got['sha256'][:12]}..., "
-            f"{got['bytes']} bytes; manifest {str(want.get('sha256'))[:12]}..., "
-            f"{want.get('bytes')} bytes)",
+            f"{got['bytes']} bytes; manifest {want.sha256[:12]}..., {want.bytes} bytes)",
         )
         blobs[name] = data
     report.add("hashes", True, f"{len(blobs)} files match their sha256 in {MANIFEST}")
@@ -177,29 +196,45 @@ def _read_files(directory: Path, report: Verification) -> tuple[dict[str, Any], 
 
 
 def read_solution(puzzle: Puzzle, obj: Any) -> Solution:
-    """A solution.json object back into a Solution (shape errors raise KakuroError)."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("rows"), list):
-        raise KakuroError("solution.json has no rows")
-    rows = obj["rows"]
-    if len(rows) != puzzle.nrows or any(
-        not isinstance(row, str) or len(row) != puzzle.ncols for row in rows
-    ):
+    """A solution.json object (decoded JSON) back into a Solution; shape errors raise
+    KakuroError.  Only ASCII digits are digits (``٣`` is not 3)."""
+    from .manifest import SchemaError, SolutionFile
+
+    try:
+        found = msgspec_convert(obj, SolutionFile)
+    except SchemaError as exc:
+        raise KakuroError(str(exc)) from None
+    return _solution(puzzle, found)
+
+
+def _solution(puzzle: Puzzle, found: SolutionFile) -> Solution:
+    rows = found.rows
+    if len(rows) != puzzle.nrows or any(len(row) != puzzle.ncols for row in rows):
         raise KakuroError(f"the rows do not have the puzzle's {puzzle.nrows}x{puzzle.ncols} shape")
     values = {}
     for r, c in puzzle.whites:
         ch = rows[r][c]
-        if not ch.isdigit():
-            raise KakuroError(f"r{r + 1}c{c + 1} holds {ch!r}, not a digit")
+        if ch not in ASCII_DIGITS:
+            raise KakuroError(f"r{r + 1}c{c + 1} holds {ch!r}, not a digit 0-9")
         values[(r, c)] = int(ch)
-    letters = obj.get("letters") or {}
-    if not isinstance(letters, dict) or not all(isinstance(v, int) for v in letters.values()):
-        raise KakuroError("the letters are not a map from letter to digit")
-    return Solution(values, dict(letters))
+    return Solution(values, dict(found.letters))
 
 
-def _check_solution(
-    manifest: dict[str, Any], blobs: dict[str, bytes], report: Verification
-) -> tuple[Puzzle, Solution]:
+def msgspec_convert(obj: Any, kind: type[T]) -> T:
+    """An already decoded JSON value as the schema type ``kind``, or one SchemaError line."""
+    import msgspec
+
+    from .manifest import SchemaError
+
+    try:
+        return msgspec.convert(obj, kind)
+    except msgspec.ValidationError as exc:
+        raise SchemaError(" ".join(str(exc).split())[:200]) from None
+    except RecursionError:
+        raise SchemaError("nested too deep") from None
+
+
+def _check_puzzle(blobs: dict[str, bytes], report: Verification) -> Puzzle:
     try:
         (puzzle,) = loads(blobs[PUZZLE].decode(), format="kakuro", check=False)
         validate(puzzle, allow_short_runs=True)
@@ -211,27 +246,38 @@ def _check_solution(
         puzzle.id == report.puzzle_id,
         f"{PUZZLE} holds puzzle {puzzle.id!r}, the manifest says {report.puzzle_id!r}",
     )
+    return puzzle
+
+
+def _check_solution(blobs: dict[str, bytes], puzzle: Puzzle, report: Verification) -> Solution:
+    from .manifest import SchemaError, SolutionFile, decode
+
     try:
-        solution = read_solution(puzzle, json.loads(blobs[SOLUTION]))
-    except (KakuroError, ValueError) as exc:
+        solution = _solution(puzzle, decode(blobs[SOLUTION], SolutionFile, SOLUTION))
+    except SchemaError as exc:
+        _need(report, "solution", False, str(exc))
+    except KakuroError as exc:
         _need(report, "solution", False, f"{SOLUTION}: {exc}")
     problems = solution_problems(puzzle, solution)
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     _need(report, "rules", not problems, f"{problems[0] if problems else ''}{more}")
     report.add("rules", True, f"the solution in {SOLUTION} keeps every rule (rule checker)")
-    return puzzle, solution
+    return solution
 
 
 def _check_formula(
-    manifest: dict[str, Any],
+    manifest: Manifest,
     blobs: dict[str, bytes],
     puzzle: Puzzle,
-    solution: Solution,
+    solution: Solution | None,
     report: Verification,
     strict: bool,
 ) -> None:
+    """Re-encode the puzzle with the recorded spec and demand exactly the recorded formula:
+    with the solution's blocking clause for ``unique``, the puzzle's formula alone for
+    ``unsat``."""
     try:
-        spec = certificate_spec(str(manifest.get("encoding")))
+        spec = certificate_spec(manifest.encoding)
     except KakuroError as exc:
         _need(report, "encoding", False, str(exc))
     reference = spec == parse_spec(REFERENCE_ENCODING)
@@ -241,7 +287,7 @@ def _check_formula(
         reference or not strict,
         f"{spec} is not the reference encoding {parse_spec(REFERENCE_ENCODING)} (--strict)",
     )
-    version = manifest.get("encoder", 1)
+    version = manifest.encoder
     _need(
         report,
         "encoding",
@@ -251,12 +297,17 @@ def _check_formula(
     )
     implicit = {k: v for k, v in LEGACY_PARTS.get(version, {}).items() if k not in spec}
     start = time.perf_counter()
-    enc = encode(puzzle, spec.replace(**implicit))
-    assert isinstance(enc, CNFEncoding)
     try:
-        block = blocking_clause(enc, solution)
-    except KeyError:
-        _need(report, "formula", False, "the solution uses a digit the encoding rules out")
+        enc = encode(puzzle, spec.replace(**implicit))
+    except KakuroError as exc:
+        _need(report, "encoding", False, f"{spec} cannot encode the puzzle: {exc}")
+    assert isinstance(enc, CNFEncoding)  # certificate_spec admits CNF specs only
+    block = None
+    if solution is not None:
+        try:
+            block = blocking_clause(enc, solution)
+        except KeyError:
+            _need(report, "formula", False, "the solution uses a digit the encoding rules out")
     text = formula_text(enc, block)
     if implicit:  # that encoder's comment names the spec as it was written, without them
         text = text.replace(f"c encoding {enc.spec}\n", f"c encoding {spec}\n", 1)
@@ -271,12 +322,16 @@ def _check_formula(
         _first_difference(expected.decode(), recorded.decode(errors="replace")),
     )
     legacy = f", encoder version {version}" if implicit else ""
+    tail = (
+        "the puzzle's formula alone (an unsat claim)"
+        if block is None
+        else f"{len(enc.clauses)} clauses + the blocking clause of the solution"
+    )
     report.add(
         "formula",
         True,
         f"re-encoding with {spec} ({which}{legacy}) gives exactly {FORMULA}: "
-        f"{enc.n_vars} variables, {len(enc.clauses)} clauses + the blocking clause of the "
-        "solution",
+        f"{enc.n_vars} variables, {tail}",
     )
 
 
@@ -326,12 +381,15 @@ def _check_proof(blobs: dict[str, bytes], report: Verification, engines: Sequenc
 def _check_steps(
     blobs: dict[str, bytes], puzzle: Puzzle, solution: Solution, report: Verification
 ) -> None:
+    import msgspec
+
+    from .manifest import SchemaError, StepsFile, decode
     from .stepcheck import check_steps
 
     try:
-        raw = json.loads(blobs[STEPS])["steps"]
-    except (ValueError, KeyError, TypeError) as exc:
-        _need(report, "steps", False, f"{STEPS} is malformed: {exc}")
+        raw = msgspec.to_builtins(decode(blobs[STEPS], StepsFile, STEPS).steps)
+    except SchemaError as exc:
+        _need(report, "steps", False, str(exc))
     start = time.perf_counter()
     result = check_steps(puzzle, raw)
     report.times["steps"] = time.perf_counter() - start
