@@ -5,7 +5,11 @@ input is read past its limit."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -180,3 +184,139 @@ def test_an_experiment_whose_file_is_dev_zero_is_one_line(tmp_path: Path) -> Non
     err = done.stderr.decode().strip().splitlines()
     assert done.returncode == 2 and len(err) == 1, done.stderr
     assert "/dev/zero" in err[0] and "not a regular file" in err[0]
+
+
+# ------------------------------------------------------------------ 4-5: processes
+
+
+def _marked(mark: str) -> list[tuple[int, int]]:
+    """(pid, parent pid) of every live process whose environment carries ``mark``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if mark.encode() not in handle.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if fields[0] != b"Z":  # a zombie is dead, only not yet reaped
+                found.append((int(entry), int(fields[1])))
+        except OSError:
+            continue
+    return found
+
+
+def _depth(procs: list[tuple[int, int]], top: int) -> int:
+    """How many generations below ``top`` the marked processes reach."""
+    parent = dict(procs)
+    deepest = 0
+    for pid in parent:
+        depth, here = 0, pid
+        while here in parent and here != top:
+            here, depth = parent[here], depth + 1
+        if here == top:
+            deepest = max(deepest, depth)
+    return deepest
+
+
+def _gone(mark: str, seconds: float) -> list[tuple[int, int]]:
+    end = time.monotonic() + seconds
+    while (left := _marked(mark)) and time.monotonic() < end:
+        time.sleep(0.1)
+    return left
+
+
+def _kill_all(procs: list[tuple[int, int]]) -> None:
+    for pid, _ in procs:  # only processes this test started (they carry its mark)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+@LINUX
+def test_kill_9_of_an_experiment_leaves_no_solver_process(tmp_path: Path) -> None:
+    """cvc5 on a puzzle of 2,361 white cells runs in a session child (``overruns_from``): the
+    run's child's child.  kill -9 of ``experiment run`` once left it alive for minutes."""
+    pytest.importorskip("cvc5")
+    config = tmp_path / "exp.toml"
+    config.write_text(
+        'name = "orphans"\ntask = "solve"\ntimeout = 60\n[[puzzles]]\n'
+        f'file = "{ROOT / "data" / "hard" / "large-unique.txt"}"\n'
+        'select = "large-unique-60x60-s1"\n[[configs]]\nbackend = "cvc5"\n'
+    )
+    mark = f"KAKURO_TEST_MARK={os.getpid()}-{time.monotonic_ns()}"
+    env = {**ENV, mark.split("=")[0]: mark.split("=")[1]}
+    proc = subprocess.Popen(
+        [*KAKURO, "experiment", "run", str(config), "--results", str(tmp_path / "r"),
+         "--no-progress"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        end = time.monotonic() + 60
+        while _depth(_marked(mark), proc.pid) < 3 and time.monotonic() < end:
+            time.sleep(0.05)  # parent -> worker -> run's child -> cvc5 session child
+        assert _depth(_marked(mark), proc.pid) >= 3, _marked(mark)
+        proc.kill()
+        proc.wait()
+        left = _gone(mark, 10)
+        assert not left, f"processes outlived kill -9 of their experiment: {left}"
+    finally:
+        _kill_all(_marked(mark))
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _fake_solver(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "fake-solver"
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+    return f"{script} {{cnf}}"
+
+
+@LINUX
+@pytest.mark.skipif(not shutil.which("setsid"), reason="no setsid")
+def test_a_dimacs_solver_that_detaches_a_process_is_contained(tmp_path: Path) -> None:
+    """The solver starts ``setsid sleep 300`` (a session of its own, out of the solver's
+    process group) and answers UNKNOWN: the detached process dies with the call."""
+    cmd = _fake_solver(tmp_path, "setsid sleep 300 &\nsleep 0.2\necho 's UNKNOWN'\nexit 0\n")
+    mark = f"KAKURO_TEST_MARK={os.getpid()}-{time.monotonic_ns()}"
+    env = {**ENV, mark.split("=")[0]: mark.split("=")[1]}
+    try:
+        done = subprocess.run(
+            [*KAKURO, "solve", str(TINY), "--select", "tiny-a", "--backend", "dimacs",
+             "--option", f"cmd={cmd}"],
+            env=env, capture_output=True, timeout=60,
+        )  # fmt: skip
+        assert b"Traceback" not in done.stderr, done.stderr
+        left = _gone(mark, 5)
+        assert not left, f"the detached process outlived the solver call: {left}"
+    finally:
+        _kill_all(_marked(mark))
+
+
+# ------------------------------------------------------------------ 6-7: solver reasons
+
+
+@pytest.mark.parametrize("command", ["unique", "count", "solve"])
+def test_every_command_prints_the_dimacs_solver_error_reason(
+    tmp_path: Path, command: str
+) -> None:
+    cmd = _fake_solver(tmp_path, "echo 'garbage from the solver'\nexit 10\n")
+    done = _cli(command, str(TINY), "--select", "tiny-a", "--backend", "dimacs",
+                "--option", f"cmd={cmd}")  # fmt: skip
+    out = done.stdout.decode()
+    assert "unexpected" in out or "garbage" in out, out
+    assert "fake-solver" in out, out
+
+
+def test_a_solver_answering_unknown_at_once_is_not_a_timeout(tmp_path: Path) -> None:
+    cmd = _fake_solver(tmp_path, "echo 's UNKNOWN'\nexit 0\n")
+    done = _cli("solve", str(TINY), "--select", "tiny-a", "--backend", "dimacs",
+                "--option", f"cmd={cmd}", "--timeout", "30", "--json")  # fmt: skip
+    line = json.loads(done.stdout.decode().splitlines()[0])
+    assert line["status"] == "unknown"
+    assert "timeout" not in line["message"] and "UNKNOWN" in line["message"], line

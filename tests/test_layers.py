@@ -26,6 +26,7 @@ LAYERS: dict[str, float] = {
     "fileio": 0.1,
     "tables": 0.1,
     "gcpause": 0.1,
+    "lifetimes": 0.1,
     "model": 0.2,
     "combos": 0.3,
     "check": 1,
