@@ -320,3 +320,40 @@ def test_a_solver_answering_unknown_at_once_is_not_a_timeout(tmp_path: Path) -> 
     line = json.loads(done.stdout.decode().splitlines()[0])
     assert line["status"] == "unknown"
     assert "timeout" not in line["message"] and "UNKNOWN" in line["message"], line
+
+
+# ------------------------------------------------------------------ 8: experiment exit codes
+
+
+def _experiment(tmp_path: Path, solver_body: str, *extra: str) -> subprocess.CompletedProcess:
+    cmd = _fake_solver(tmp_path, solver_body)
+    config = tmp_path / "exp.toml"
+    config.write_text(
+        f'name = "gate"\ntask = "solve"\ntimeout = 20\n[[puzzles]]\nfile = "{TINY}"\n'
+        f'[[configs]]\nbackend = "native"\n[[configs]]\nbackend = "dimacs"\ncmd = "{cmd}"\n'
+    )
+    return _cli("experiment", "run", str(config), "--results", str(tmp_path / "r"),
+                "--no-progress", *extra, timeout=120)  # fmt: skip
+
+
+def test_an_experiment_whose_configuration_always_errors_exits_1(tmp_path: Path) -> None:
+    """A broken solver must not pass a CI gate: every run of the dimacs configuration errors."""
+    done = _experiment(tmp_path, "echo garbage\nexit 1\n")
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert "every run" in err and "dimacs" in err, err
+
+
+def test_strict_fails_an_experiment_on_any_error(tmp_path: Path) -> None:
+    """The first call works (cadical), the next ones error: not every run of the
+    configuration errors, so the default passes and ``--strict`` fails."""
+    if not shutil.which("cadical"):
+        pytest.skip("no cadical")
+    flag = tmp_path / "called"
+    body = f'if [ -e {flag} ]; then echo garbage; exit 1; fi\ntouch {flag}\nexec cadical -q "$1"\n'
+    done = _experiment(tmp_path, body)
+    assert done.returncode == 0, done.stderr.decode()
+    flag.unlink()
+    again = _experiment(tmp_path, body, "--fresh", "--strict")
+    assert again.returncode == 1, again.stderr.decode()
+    assert "--strict" in again.stderr.decode()

@@ -258,6 +258,11 @@ class Summary:
     results_dir: Path
     wrong: int = 0
     """Rows (old and new) whose solution fails the rule checker."""
+    broken: dict[str, str] = field(default_factory=dict)
+    """Configurations of the plan every row of which failed (``error``/``crash``), with the
+    first message: a broken solver, which must not pass a CI gate."""
+    failed: int = 0
+    """Rows (old and new, of the plan's configurations) that failed (``error``/``crash``)."""
 
 
 def run_experiment(
@@ -306,6 +311,7 @@ def run_experiment(
         if n > 1:
             warn(f"{config}: {n} runs in all failed with: {message}")
     rows = list(latest_rows(read_rows(path, quiet=True)).values())
+    configs = {spec.config for spec in the_plan.specs}
     disagreements = find_disagreements(rows)
     for item in disagreements:
         warn(f"DISAGREEMENT on {item['instance']}: {item['outcomes']}")
@@ -318,7 +324,26 @@ def run_experiment(
         disagreements=disagreements,
         results_dir=out,
         wrong=sum(r.get("verified") is False for r in rows),
+        broken=broken_configs(rows, configs),
+        failed=sum(r["status"] in FAILED for r in rows if r.get("config") in configs),
     )
+
+
+FAILED = ("error", "crash")
+"""Row statuses that mean the run failed (a timeout or a memout is a result, not a fault)."""
+
+
+def broken_configs(rows: Iterable[Row], configs: set[str]) -> dict[str, str]:
+    """Each configuration in ``configs`` whose rows all failed, with its first message."""
+    by_config: dict[str, list[Row]] = {}
+    for row in rows:
+        if row.get("config") in configs:
+            by_config.setdefault(row["config"], []).append(row)
+    return {
+        config: str(found[0].get("message") or found[0]["status"])
+        for config, found in sorted(by_config.items())
+        if found and all(r["status"] in FAILED for r in found)
+    }
 
 
 def _check_row(row: Row, repeats: Counter[tuple[str, str]]) -> None:
