@@ -357,3 +357,58 @@ def test_strict_fails_an_experiment_on_any_error(tmp_path: Path) -> None:
     again = _experiment(tmp_path, body, "--fresh", "--strict")
     assert again.returncode == 1, again.stderr.decode()
     assert "--strict" in again.stderr.decode()
+
+
+# ------------------------------------------------------------------ 9: strict inputs, lenient plans
+
+
+def test_one_invalid_puzzle_does_not_abort_an_experiment(tmp_path: Path) -> None:
+    """As ``solve`` runs the valid puzzles of a file, the plan runs them too; the invalid one
+    gets its row in skipped.json with its reason, and a warning."""
+    text = TINY.read_text()
+    source = tmp_path / "mixed.kakuro"
+    source.write_text(text + "\nid: broken\n   #   50\\\n\\50     .\n")
+    config = tmp_path / "exp.toml"
+    config.write_text(
+        f'name = "mixed"\ntask = "solve"\ntimeout = 20\n[[puzzles]]\nfile = "{source}"\n'
+        '[[configs]]\nbackend = "native"\n'
+    )
+    done = _cli("experiment", "run", str(config), "--results", str(tmp_path / "r"),
+                "--no-progress", timeout=120)  # fmt: skip
+    err = done.stderr.decode()
+    assert done.returncode == 0, err
+    rows = [json.loads(line) for line in (tmp_path / "r" / "runs.jsonl").read_text().splitlines()]
+    assert sorted(r["instance"] for r in rows) == ["mixed/tiny-a", "mixed/tiny-b"]
+    skipped = json.loads((tmp_path / "r" / "skipped.json").read_text())
+    (entry,) = [s for s in skipped if s["instances"] == "mixed/broken"]
+    assert "invalid puzzle" in entry["reason"], entry
+    assert "mixed/broken" in err
+
+
+@pytest.mark.parametrize("count", ["NaN", "1e999", "-Infinity", "-1", "2.5", "true", '"2"'])
+def test_puzzlekit_json_refuses_a_count_that_is_no_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], count: str
+) -> None:
+    from kakurolab.formats import dumps, load
+
+    good = json.loads(dumps(load(TINY)[:1], "puzzlekit"))
+    text = json.dumps(good).replace(f'"count": {good["count"]}', f'"count": {count}')
+    assert count in text
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    line = _one_line_error(capsys, main(["info", str(path)]))
+    assert "count" in line, line
+
+
+def test_puzzlekit_json_refuses_non_finite_numbers_anywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kakurolab.formats import dumps, load
+
+    good = json.loads(dumps(load(TINY)[:1], "puzzlekit"))
+    (entry,) = good["data"].values()
+    entry["rating"] = 1.5
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(good).replace("1.5", "NaN"))
+    line = _one_line_error(capsys, main(["info", str(path)]))
+    assert "NaN" in line or "finite" in line, line

@@ -22,12 +22,15 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KakuroError
 from ..fileio import read_limited, write_text
 from ..model import Block, ClueCell, Puzzle, White
 from .tasks import TASKS
+
+if TYPE_CHECKING:
+    from ..formats import InvalidPuzzle
 
 TASK_NAMES = tuple(TASKS)
 """The tasks a config may name (one record each in ``tasks.TASKS``)."""
@@ -467,17 +470,35 @@ def puzzle_hash(puzzle: Puzzle) -> str:
     return hashlib.sha256(canonical_text(puzzle).encode()).hexdigest()
 
 
-def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> list[Instance]:
-    """Every puzzle the experiment names, in config order; missing files fail clearly.
+def load_instances(
+    experiment: Experiment,
+    *,
+    keep_generated: bool = True,
+    invalid: list[dict[str, Any]] | None = None,
+) -> list[Instance]:
+    """Every valid puzzle the experiment names, in config order; missing files fail clearly.
 
-    ``keep_generated`` false generates sets in memory only (``experiment plan`` writes
-    nothing); a set generated before is still read from its file.
+    An invalid puzzle of a set (an impossible clue, a text that does not parse) is left out,
+    as ``solve`` leaves it out of a batch, and described in ``invalid`` (one skip record
+    each, for skipped.json) when a list is given.  ``keep_generated`` false generates sets
+    in memory only (``experiment plan`` writes nothing); a set generated before is still read
+    from its file.
     """
     instances: list[Instance] = []
     for i, entry in enumerate(experiment.sets, 1):
         where = f"{experiment.path}: [[puzzles]] #{i}"
         cache = experiment.results_dir / "generated"
-        set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated)
+        bad: list[InvalidPuzzle] = []
+        set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated, bad)
+        for wrong in _selected(bad, entry):
+            if invalid is not None:
+                invalid.append(
+                    {
+                        "config": "all",
+                        "instances": f"{set_name}/{wrong.id}",
+                        "reason": f"invalid puzzle: {wrong.error}",
+                    }
+                )
         for puzzle in puzzles:
             instances.append(
                 Instance(f"{set_name}/{puzzle.id}", set_name, puzzle, puzzle_hash(puzzle))
@@ -491,10 +512,42 @@ def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> li
     return instances
 
 
+def _selected(bad: list[InvalidPuzzle], entry: Mapping[str, Any]) -> list[InvalidPuzzle]:
+    """The invalid puzzles a set's ``select`` names (all when it names none)."""
+    select = entry.get("select")
+    if select is None:
+        return bad
+    items = set(select.split(",") if isinstance(select, str) else map(str, select))
+    return [b for b in bad if b.id in items or _in_ranges(b.id, items)]
+
+
+def _in_ranges(pid: str, items: set[str]) -> bool:
+    if not pid.isdigit():
+        return False
+    for item in items:
+        lo, sep, hi = item.partition("-")
+        if sep and lo.isdigit() and hi.isdigit() and int(lo) <= int(pid) <= int(hi):
+            return True
+    return False
+
+
 def _load_set(
-    entry: Mapping[str, Any], root: Path, where: str, cache: Path, keep: bool
+    entry: Mapping[str, Any],
+    root: Path,
+    where: str,
+    cache: Path,
+    keep: bool,
+    bad: list[InvalidPuzzle] | None = None,
 ) -> tuple[str, list[Puzzle]]:
-    from ..formats import load
+    from ..formats import load_report
+
+    def load(path: Path, format: str | None) -> list[Puzzle]:
+        report = load_report(path, format=format)
+        if bad is not None:
+            bad.extend(report.invalid)
+        else:
+            report.raise_first()
+        return report.puzzles
 
     fmt = entry.get("format")
     if "file" in entry:

@@ -132,8 +132,11 @@ def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Pla
     """Expand the grid; unknown backends or bad options are errors, unavailable ones skips."""
     from ..backends import BACKENDS
 
-    instances = load_instances(experiment) if instances is None else instances
+    invalid: list[dict[str, Any]] = []
+    if instances is None:
+        instances = load_instances(experiment, invalid=invalid)
     result = Plan(experiment, instances, [])
+    result.skipped += invalid
     for config in experiment.configs:
         cls = BACKENDS.get(config.backend)
         if cls is None:
@@ -282,7 +285,10 @@ def run_experiment(
     out = results_dir or experiment.results_dir
     the_plan = plan(experiment)
     for skip in the_plan.skipped:
-        warn(f"skipping {skip['config']} on {skip['instances']} instance(s): {skip['reason']}")
+        if skip["config"] == "all":  # an invalid puzzle: no configuration runs it
+            warn(f"{skip['instances']}: {skip['reason']}; not run")
+        else:
+            warn(f"skipping {skip['config']} on {skip['instances']} instance(s): {skip['reason']}")
     path = out / "runs.jsonl"
     resume = pending(path, the_plan.specs)
     if resume.stale:
