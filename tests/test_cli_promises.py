@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -412,3 +413,22 @@ def test_puzzlekit_json_refuses_non_finite_numbers_anywhere(
     path.write_text(json.dumps(good).replace("1.5", "NaN"))
     line = _one_line_error(capsys, main(["info", str(path)]))
     assert "NaN" in line or "finite" in line, line
+
+
+# ------------------------------------------------------------------ the page itself
+
+
+def test_every_test_the_promises_page_names_exists() -> None:
+    """docs/cli-promises.md names the test keeping each promise: each one must exist."""
+    import ast
+
+    page = (ROOT / "docs" / "cli-promises.md").read_text()
+    named = set(re.findall(r"`(tests/[\w/]+\.py)::(\w+)`", page))
+    assert len(named) >= 25, named
+    missing = []
+    for path, name in sorted(named):
+        tree = ast.parse((ROOT / path).read_text())
+        tests = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        if name not in tests:
+            missing.append(f"{path}::{name}")
+    assert not missing, missing
