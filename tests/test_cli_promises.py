@@ -363,23 +363,26 @@ def test_strict_fails_an_experiment_on_any_error(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ 9: strict inputs, lenient plans
 
 
-def test_one_invalid_puzzle_does_not_abort_an_experiment(tmp_path: Path) -> None:
+@pytest.mark.parametrize("select", [None, "tiny-a,broken"])
+def test_one_invalid_puzzle_does_not_abort_an_experiment(tmp_path: Path, select) -> None:
     """As ``solve`` runs the valid puzzles of a file, the plan runs them too; the invalid one
-    gets its row in skipped.json with its reason, and a warning."""
+    gets its row in skipped.json with its reason, and a warning (selected by name or not)."""
     text = TINY.read_text()
     source = tmp_path / "mixed.kakuro"
     source.write_text(text + "\nid: broken\n   #   50\\\n\\50     .\n")
     config = tmp_path / "exp.toml"
     config.write_text(
         f'name = "mixed"\ntask = "solve"\ntimeout = 20\n[[puzzles]]\nfile = "{source}"\n'
-        '[[configs]]\nbackend = "native"\n'
+        + (f'select = "{select}"\n' if select else "")
+        + '[[configs]]\nbackend = "native"\n'
     )
     done = _cli("experiment", "run", str(config), "--results", str(tmp_path / "r"),
                 "--no-progress", timeout=120)  # fmt: skip
     err = done.stderr.decode()
     assert done.returncode == 0, err
     rows = [json.loads(line) for line in (tmp_path / "r" / "runs.jsonl").read_text().splitlines()]
-    assert sorted(r["instance"] for r in rows) == ["mixed/tiny-a", "mixed/tiny-b"]
+    expected = ["mixed/tiny-a"] if select else ["mixed/tiny-a", "mixed/tiny-b"]
+    assert sorted(r["instance"] for r in rows) == expected
     skipped = json.loads((tmp_path / "r" / "skipped.json").read_text())
     (entry,) = [s for s in skipped if s["instances"] == "mixed/broken"]
     assert "invalid puzzle" in entry["reason"], entry

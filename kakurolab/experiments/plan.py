@@ -490,7 +490,10 @@ def load_instances(
         cache = experiment.results_dir / "generated"
         bad: list[InvalidPuzzle] = []
         set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated, bad)
-        for wrong in _selected(bad, entry):
+        wanted = None if entry.get("select") is None else set(parse_select(entry["select"]))
+        for wrong in bad:
+            if wanted is not None and wrong.id not in wanted:
+                continue
             if invalid is not None:
                 invalid.append(
                     {
@@ -510,25 +513,6 @@ def load_instances(
             f"{experiment.path}: instance id(s) {dupes[:3]} appear twice; name the sets"
         )
     return instances
-
-
-def _selected(bad: list[InvalidPuzzle], entry: Mapping[str, Any]) -> list[InvalidPuzzle]:
-    """The invalid puzzles a set's ``select`` names (all when it names none)."""
-    select = entry.get("select")
-    if select is None:
-        return bad
-    items = set(select.split(",") if isinstance(select, str) else map(str, select))
-    return [b for b in bad if b.id in items or _in_ranges(b.id, items)]
-
-
-def _in_ranges(pid: str, items: set[str]) -> bool:
-    if not pid.isdigit():
-        return False
-    for item in items:
-        lo, sep, hi = item.partition("-")
-        if sep and lo.isdigit() and hi.isdigit() and int(lo) <= int(pid) <= int(hi):
-            return True
-    return False
 
 
 def _load_set(
@@ -579,7 +563,8 @@ def _load_set(
             puzzles = load(path, format=fmt)
     else:
         name, puzzles = _generate(entry["generate"], entry.get("name"), where, cache, keep)
-    return str(name), _select(puzzles, entry, where)
+    invalid = frozenset(b.id for b in bad or ())
+    return str(name), _select(puzzles, entry, where, invalid)
 
 
 def _generate(
@@ -639,17 +624,24 @@ def _generate(
     return set_name, puzzles
 
 
-def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list[Puzzle]:
+def _select(
+    puzzles: list[Puzzle],
+    entry: Mapping[str, Any],
+    where: str,
+    invalid: frozenset[str] = frozenset(),
+) -> list[Puzzle]:
+    """The set's puzzles its filters keep; ``invalid`` ids (left out, described elsewhere)
+    may be selected without being missing."""
     select = entry.get("select")
     if select is not None:
         # A range cannot name more ids than the set holds: checked before it is expanded.
         items = select_items(select, f"{where}: select")
-        if select_count(items) > len(puzzles):
+        if select_count(items) > len(puzzles) + len(invalid):
             raise KakuroError(
                 f"{where}: select = {_show(select)} names {select_count(items)} ids; "
-                f"the set has only {len(puzzles)} puzzle(s)"
+                f"the set has only {len(puzzles) + len(invalid)} puzzle(s)"
             )
-        wanted = parse_select(select, f"{where}: select")
+        wanted = [w for w in parse_select(select, f"{where}: select") if w not in invalid]
         by_id = {p.id: p for p in puzzles}
         missing = [w for w in wanted if w not in by_id]
         if missing:
