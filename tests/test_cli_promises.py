@@ -435,3 +435,16 @@ def test_every_test_the_promises_page_names_exists() -> None:
         if name not in tests:
             missing.append(f"{path}::{name}")
     assert not missing, missing
+
+
+@ROOT_ONLY
+def test_grade_report_onto_a_device_is_written_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--report /dev/null`` (a node of our own: a regression replaces a scratch node, not
+    the machine's): grade keeps the old report's rows, read from the file first; a device has
+    none to keep, and is neither read nor replaced."""
+    node = tmp_path / "null.md"
+    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    assert main(["grade", str(TINY), "--report", str(node)]) == 0, capsys.readouterr()
+    assert stat.S_ISCHR(node.lstat().st_mode)
