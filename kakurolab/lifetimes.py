@@ -23,9 +23,11 @@ watchdog) and the sweep finds nothing.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 MARKER = "KAKUROLAB_PROCESS_MARK"
@@ -40,11 +42,9 @@ def die_with_parent(parent: int | None = None) -> bool:
     """SIGKILL this process when its parent dies; True when the kernel will do it.  When
     ``parent`` (the pid it must have) is gone already, the process ends now."""
     armed = False
-    if sys.platform.startswith("linux"):
+    libc = _libc()
+    if libc is not None:
         try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
             armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
         except (OSError, AttributeError):
             armed = False
@@ -53,10 +53,25 @@ def die_with_parent(parent: int | None = None) -> bool:
     return armed
 
 
+@functools.cache
+def _libc() -> Any:
+    """The C library on Linux (loaded once, before a fork: the child only calls it), else
+    None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
 def _before_fork() -> None:
     global _forking_parent, _from_main_thread
     import threading
 
+    _libc()
     _forking_parent = os.getpid()
     _from_main_thread = threading.current_thread() is threading.main_thread()
 
