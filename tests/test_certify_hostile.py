@@ -140,3 +140,15 @@ def test_a_batch_with_hostile_certificates_checks_every_one(
 def test_the_good_certificate_still_verifies(good: Path) -> None:
     report = verify_certificate(good)
     assert report.ok, report.reason
+
+
+def test_missing_msgspec_names_the_extra(
+    good: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The schema needs msgspec (the certify extra): without it, one line naming the extra."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "msgspec", None)
+    assert main(["verify", str(good)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "kakurolab[certify]" in err[0], err

@@ -127,6 +127,7 @@ def verify_certificate(
 
     ``strict`` also rejects certificates not made with :data:`REFERENCE_ENCODING` (whose
     encoder is the smallest part of the trusted base)."""
+    require("msgspec", extra="certify", feature="reading certificates")  # the schema's
     report = Verification(directory)
     engines = tuple(engines) if engines is not None else available_engines()
     try:
