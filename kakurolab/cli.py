@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 
 from . import commands
 from .errors import KakuroError
+from .lifetimes import pass_on_death
 
 _SUMMARY = re.compile(
     r'\A\s*[rR]?(?:"""|\'\'\')\s*(?:``kakuro [^`]*``:\s*)?(.*?)\.?\s*(?:"""|\'\'\'|\n\s*\n)', re.S
@@ -87,6 +88,7 @@ def chosen_command(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    pass_on_death()  # what a command forks (a solver's session child) dies with it
     chosen = chosen_command(argv)
     parser = build_parser([chosen] if chosen else [])
     try:

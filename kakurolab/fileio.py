@@ -7,7 +7,15 @@ A full disk, a kill or an error midway therefore leaves the old file as it was a
 temporary file behind.  The new file gets the mode of the file it replaces, else what ``open``
 would give a new file (0644 under umask 022; ``mkstemp``'s 0600 is for secrets, not puzzles).
 A symlink target is written through: its destination is replaced and the link survives.
-Any ``OSError`` becomes one :class:`OutputError` line naming the path.
+A target that exists and is not a regular file (a device such as ``/dev/null``, a FIFO,
+``/dev/stdout`` on a pipe) is written in place, never replaced: renaming over it would destroy
+the node (as root, ``/dev/null`` itself).  ``-`` is standard output.  Any ``OSError``, a full
+device's ENOSPC included, becomes one :class:`OutputError` line naming the path.
+
+Input goes through :func:`read_input`: a regular file (or ``-``, standard input) read to at
+most :data:`MAX_INPUT_BYTES` + 1 bytes.  A device, a FIFO or a socket is refused before a
+byte is read (``/dev/zero`` never ends, a FIFO may never open), and a file over the limit is
+refused from its size.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import hashlib
 import os
 import re
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -41,11 +50,47 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         handle.write(data)
 
 
+DASH = "-"
+"""The path that means standard output (for output) or standard input (for input)."""
+
+
 @contextmanager
 def replacing(path: str | Path) -> Iterator[IO[bytes]]:
     """A binary file object whose content replaces ``path`` when the block ends without error;
-    on any error the temporary file is removed and ``path`` is untouched."""
-    target = _destination(Path(path))
+    on any error the temporary file is removed and ``path`` is untouched.  Standard output
+    (``-``) and targets that are not regular files are written in place instead."""
+    try:
+        special = _special_target(path)
+        if special is not None:
+            with special as handle:
+                yield handle
+            return
+        with _atomically(_destination(Path(path))) as handle:
+            yield handle
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise OutputError(f"{path}: cannot write: {reason}") from None
+
+
+def _special_target(path: str | Path) -> IO[bytes] | None:
+    """The open target when ``path`` is written in place (stdout, a device, a FIFO), else
+    None.  ``os.stat`` follows links: ``/dev/stdout`` is a link to a pipe or a terminal."""
+    if str(path) == DASH:
+        sys.stdout.flush()
+        return os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    if _names_a_descriptor(path):  # /dev/stdout onto a file: that file, not a new one
+        return open(path, "ab")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # a new file (or a dangling link): made atomically
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return open(path, "wb")
+
+
+@contextmanager
+def _atomically(target: Path) -> Iterator[IO[bytes]]:
     tmp: str | None = None
     try:
         if target.is_dir():
@@ -56,9 +101,6 @@ def replacing(path: str | Path) -> Iterator[IO[bytes]]:
             yield handle
         os.replace(tmp, target)
         tmp = None
-    except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        raise OutputError(f"{path}: cannot write: {reason}") from None
     finally:
         if tmp is not None:
             with suppress(OSError):
@@ -69,11 +111,38 @@ def check_writable(path: str | Path) -> None:
     """Fail early, in one line, when ``path`` cannot be an output file (its directory is
     missing, or it is a directory), before a command spends minutes on what it would write.
     The write itself still reports anything this cannot foresee (a full disk)."""
+    if str(path) == DASH or _is_special(path) or _names_a_descriptor(path):
+        return
     target = _destination(Path(path))
     if target.is_dir():
         raise OutputError(f"{path}: cannot write: {os.strerror(errno.EISDIR)}")
     if not target.parent.is_dir():
         raise OutputError(f"{path}: cannot write: no such directory {str(target.parent)!r}")
+
+
+_DESCRIPTOR = re.compile(r"/(proc/(self|\d+)|dev)/fd/\d+")
+
+
+def _names_a_descriptor(path: str | Path) -> bool:
+    """Whether ``path`` is, or links through, an open descriptor (``/dev/stdout`` ->
+    ``/proc/self/fd/1``): replacing its destination would miss the descriptor's file."""
+    here = str(path)
+    for _ in range(40):  # the kernel's own bound on links followed
+        if _DESCRIPTOR.fullmatch(here):
+            return True
+        if not os.path.islink(here):
+            return False
+        here = os.path.join(os.path.dirname(here), os.readlink(here))
+    return False
+
+
+def _is_special(path: str | Path) -> bool:
+    """Whether ``path`` exists and is neither a regular file nor a directory."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _destination(path: Path) -> Path:
@@ -114,18 +183,79 @@ def safe_name(text: str, *, fallback: str = "puzzle") -> str:
     return f"{name[: MAX_NAME - 9]}-{digest}"
 
 
-def read_text(path: str | Path, *, what: str = "") -> str:
-    """A small input file's text (UTF-8), or one line naming the path when it is missing, a
-    directory, unreadable or not text; ``what`` names the option it came from (``--state``)."""
+MAX_INPUT_BYTES = 64_000_000
+"""The largest input file read (64 MB): far above any real collection (the largest shipped
+file is under 1 MB, a pycsp3 grid at the size limit about 0.3 MB), far below what would
+exhaust memory."""
+
+
+def read_input(path: str | Path, *, limit: int | None = None, what: str = "") -> bytes:
+    """The bytes of an input file, or one :class:`InputError` line naming the path (``what``
+    names the option it came from): :func:`read_limited` with every ``OSError`` in one line."""
     label = f"{what}: " if what else ""
     try:
-        return Path(path).read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{label}{path}: not a UTF-8 text file (byte {exc.start + 1})") from None
+        return read_limited(path, limit=limit, what=what)
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise InputError(f"{label}{path}: cannot read: {reason}") from None
 
 
+def read_limited(path: str | Path, *, limit: int | None = None, what: str = "") -> bytes:
+    """The bytes of a regular file, or of standard input for ``-``, read to at most ``limit``
+    (default :data:`MAX_INPUT_BYTES`) + 1 bytes: more is refused (:class:`InputError`), not
+    truncated.  A device, a FIFO or a socket is refused before a byte is read; the file is
+    opened without blocking, so a FIFO with no writer is refused, not waited on.  Errors of
+    the file system (missing, a directory, no permission) stay ``OSError`` for the caller."""
+    limit = MAX_INPUT_BYTES if limit is None else limit
+    label = f"{what}: " if what else ""
+    if str(path) == DASH:
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        data = _read_regular(path, limit, label)
+    if len(data) > limit:
+        raise TooLarge(f"{label}{path}: larger than {limit:,} bytes, the input limit")
+    return data
+
+
+def _read_regular(path: str | Path, limit: int, label: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{label}{path}: not a regular file ({_kind(info.st_mode)})")
+        if info.st_size > limit:
+            raise TooLarge(f"{label}{path}: larger than {limit:,} bytes, the input limit")
+        os.set_blocking(fd, True)
+        return handle.read(limit + 1)
+
+
+def _kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")
+
+
+def read_text(path: str | Path, *, what: str = "") -> str:
+    """A small input file's text (UTF-8), or one line naming the path when it is missing, a
+    directory, not a regular file, too large, unreadable or not text; ``what`` names the
+    option it came from (``--state``)."""
+    label = f"{what}: " if what else ""
+    data = read_input(path, what=what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{label}{path}: not a UTF-8 text file (byte {exc.start + 1})") from None
+
+
 class InputError(KakuroError, ValueError):
     """An input file that cannot be read as text."""
+
+
+class TooLarge(InputError):
+    """An input file over its limit (refused, not truncated)."""

@@ -178,7 +178,9 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
             if solution is None:
                 complete = status is Status.UNSAT
                 if status is Status.UNKNOWN:  # say why, as an encoding timeout does
-                    message = "timeout while solving" if deadline is not None else "solver gave up"
+                    message = session.message or (
+                        "timeout while solving" if deadline is not None else "solver gave up"
+                    )
                 elif status is Status.ERROR:
                     message = session.message or "solver error"
                 break

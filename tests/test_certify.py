@@ -21,7 +21,11 @@ import pytest
 from _cnf_cases import hand_made
 
 from kakurolab import combos
-from kakurolab.certify import (
+from kakurolab.check import solution_problems
+from kakurolab.cli import main
+from kakurolab.encodings import encode, parse_spec
+from kakurolab.formats import embedded_solution
+from kakurolab.proofs import (
     ENCODER_VERSION,
     FORMULA,
     MANIFEST,
@@ -40,11 +44,7 @@ from kakurolab.certify import (
     verify_certificate,
     write_certificate,
 )
-from kakurolab.check import solution_problems
-from kakurolab.cli import main
-from kakurolab.encodings import encode, parse_spec
-from kakurolab.formats import embedded_solution
-from kakurolab.stepcheck import _fits, check_steps
+from kakurolab.proofs.stepcheck import _fits, check_steps
 from kakurolab.uniqueness import Verdict, prove_unique
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,7 +183,7 @@ def test_formula_is_the_same_under_other_hash_seeds(pe424_puzzles):
         "import hashlib\n"
         "from kakurolab.formats import load\nfrom kakurolab.datasets import PE424\n"
         "from kakurolab.encodings import encode, parse_spec\n"
-        "from kakurolab.certify import REFERENCE_ENCODING\n"
+        "from kakurolab.proofs import REFERENCE_ENCODING\n"
         "p = load(PE424)[4]\n"
         "print(hashlib.sha256(encode(p, parse_spec(REFERENCE_ENCODING)).to_text().encode())"
         ".hexdigest())\n"
@@ -224,8 +224,10 @@ def test_cli_multiple_exits_1_with_witnesses_and_writes_nothing(tmp_path, capsys
     assert not out.exists() or not any(out.iterdir())
 
 
-def test_unsat_puzzle_is_not_certified():
-    assert certify(hand_made("unsat")).verdict is Verdict.UNSAT
+def test_unsat_puzzle_is_certified_unsat():
+    """No solution: an ``unsat`` certificate (tests/test_certify_unsat.py checks it)."""
+    cert = certify(hand_made("unsat"))
+    assert cert.verdict is Verdict.UNSAT and cert.certified
 
 
 # -- tampering -----------------------------------------------------------------------------
@@ -319,6 +321,7 @@ def test_forged_certificate_for_a_puzzle_with_two_solutions_is_rejected(tmp_path
         "cadical195",
         formula=formula_text(enc, block),
         proof=proof,
+        refuted=True,
         block=block,
         size={
             "variables": enc.n_vars,
@@ -468,7 +471,7 @@ def test_missing_steps_are_rejected(tmp_path, janko_cert):
 
 
 def test_step_checker_shares_no_code_with_logic():
-    tree = ast.parse((ROOT / "kakurolab" / "stepcheck.py").read_text())
+    tree = ast.parse((ROOT / "kakurolab" / "proofs" / "stepcheck.py").read_text())
     imported = {
         node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
     } | {
@@ -615,3 +618,20 @@ def test_all_pe424_and_janko_dev_certify_and_verify(tmp_path, pe424_puzzles, jan
         report = verify_certificate(directory)
         assert report.ok, (puzzle.id, report.reason)
         shutil.rmtree(directory)
+
+
+def test_the_old_import_paths_give_the_proofs_objects():
+    """``kakurolab.certify``, ``.stepcheck`` and ``.analysis`` moved into ``kakurolab.proofs``;
+    scripts importing the old paths get the same objects, every public name of each."""
+    import kakurolab.analysis as old_analysis
+    import kakurolab.certify as old_certify
+    import kakurolab.stepcheck as old_stepcheck
+    from kakurolab import proofs
+    from kakurolab.proofs import analysis, stepcheck
+
+    assert old_certify.certify is proofs.certify
+    assert old_certify.verify_certificate is proofs.verify_certificate
+    for old, new in ((old_certify, proofs), (old_stepcheck, stepcheck), (old_analysis, analysis)):
+        assert old.__all__, old
+        for name in old.__all__:
+            assert getattr(old, name) is getattr(new, name), (old.__name__, name)

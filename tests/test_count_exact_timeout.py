@@ -14,9 +14,9 @@ import pytest
 from _cnf_cases import HAND_MADE, HAND_MADE_COUNTS, hand_made
 from _registries import require_module
 
-from kakurolab.analysis import CountTimeout, exact_count
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
+from kakurolab.proofs import CountTimeout, exact_count
 from kakurolab.uniqueness import count
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -129,7 +129,7 @@ def test_hint_explain_and_grade_stop_at_their_deadline(large_grid) -> None:
 
 
 def test_certify_stops_at_its_deadline(large_grid) -> None:
-    from kakurolab.certify import certify
+    from kakurolab.proofs import certify
     from kakurolab.uniqueness import Verdict
 
     cert, elapsed = _timed(lambda: certify(large_grid, timeout=TIMEOUT))
@@ -139,8 +139,8 @@ def test_certify_stops_at_its_deadline(large_grid) -> None:
 
 def test_a_deadline_leaves_small_puzzles_alone() -> None:
     """A generous deadline changes nothing: the same steps as without one."""
-    from kakurolab.certify import certify
     from kakurolab.logic import deduce
+    from kakurolab.proofs import certify
 
     puzzle = square((3, 4), (3, 4))
     assert deduce(puzzle, timeout=30).steps == deduce(puzzle).steps

@@ -14,10 +14,10 @@ import pytest
 from _cnf_cases import HAND_MADE, HAND_MADE_COUNTS, SPECS, hand_made, reference
 from _registries import require_module
 
-from kakurolab.analysis import exact_count, pysat_closure, unit_closure, up_fixed_cells
 from kakurolab.encodings import DEFAULT_PRESET, PRESETS, encode
 from kakurolab.encodings.cnf import CNFEncoding
 from kakurolab.model import LETTERS
+from kakurolab.proofs import exact_count, pysat_closure, unit_closure, up_fixed_cells
 from kakurolab.uniqueness import count, prove_unique
 
 PE424_ANSWER_1 = "8426039571"
@@ -520,7 +520,7 @@ def test_presolved_cryptic_answers_agree(index, spec, tmp_path):
     proves every cryptic member unique with the grid and letters native and CP-SAT find, and
     a certificate of it verifies (its blocking clause names only the letters that have
     variables)."""
-    from kakurolab.certify import certify, verify_certificate, write_certificate
+    from kakurolab.proofs import certify, verify_certificate, write_certificate
 
     puzzle = _hard_member("cryptic", index)
     ours = prove_unique(puzzle, backend="pysat", encoding=spec)

@@ -547,3 +547,156 @@ def test_fuzz_inputs_never_crash(tmp_path):
 def test_fuzz_many_inputs_never_crash(tmp_path):
     start = DEFAULT_INPUTS  # different inputs from the default variant
     _assert_clean(fuzz(range(start, start + SLOW_INPUTS), tmp_path, large=True), SLOW_INPUTS)
+
+
+# ---------------------------------------------------------------- Hypothesis (issue 49)
+#
+# Property-based fuzzing in the default run, a few seconds per target: every format reader
+# and ``kakuro verify`` get arbitrary bytes and mutated valid inputs, and the result is a
+# verdict or one ``kakuro: error:`` line, never a traceback.  The inputs that found the bugs
+# of issue 49 are its examples.
+
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ_SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,  # the same inputs on every run: a failure reproduces
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@st.composite
+def mutated(draw: st.DrawFn, seed: bytes) -> bytes:
+    """``seed`` with a few byte edits: replace, insert, delete or duplicate a slice."""
+    data = bytearray(seed)
+    for _ in range(draw(st.integers(1, 4))):
+        if not data:
+            break
+        at = draw(st.integers(0, len(data) - 1))
+        kind = draw(st.sampled_from(["replace", "insert", "delete", "repeat"]))
+        chunk = draw(st.binary(min_size=1, max_size=8))
+        if kind == "replace":
+            data[at : at + len(chunk)] = chunk
+        elif kind == "insert":
+            data[at:at] = chunk
+        elif kind == "delete":
+            del data[at : at + draw(st.integers(1, 16))]
+        else:
+            data[at:at] = data[at : at + draw(st.integers(1, 64))] * draw(st.integers(2, 50))
+    return bytes(data)
+
+
+def _seed_of(name: str) -> bytes:
+    return next(text for fmt, text in seeds() if fmt == name).encode()
+
+
+def _one_line_or_verdict(outcome: Outcome) -> None:
+    assert outcome.crash is None, outcome.crash
+    assert outcome.code in (0, 1, 2), (outcome.code, outcome.stderr)
+    assert "Traceback" not in outcome.stderr
+    if outcome.code == 2:
+        errors = [line for line in outcome.stderr.splitlines() if line.startswith("kakuro: error:")]
+        assert len(errors) == 1, outcome.stderr
+
+
+def _read_through_loader(data: bytes, name: str) -> None:
+    """The reader's contract on any bytes: puzzles, or a KakuroError (a one-line message)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # files are decoded by fileio, which refuses in one line (the CLI target)
+    try:
+        loads_report(text, format=name)
+    except KakuroError as exc:
+        assert "\n" not in str(exc).strip(), str(exc)
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+@FUZZ_SETTINGS
+@given(data=st.data())
+def test_hypothesis_every_reader_on_arbitrary_and_mutated_bytes(name: str, data) -> None:
+    raw = data.draw(
+        st.one_of(st.binary(max_size=400), mutated(_seed_of(name))), label="input"
+    )
+    _read_through_loader(raw, name)
+
+
+@settings(FUZZ_SETTINGS, max_examples=20)  # each example runs a command in-process
+@given(
+    raw=st.one_of(
+        st.binary(max_size=300),
+        st.sampled_from([text.encode() for _, text in seeds()]).flatmap(mutated),
+    )
+)
+@example(raw=b'{"name": "Kakuro", "count": NaN, "data": {}}')
+@example(raw=b'{"name": "Kakuro", "count": 1e999, "data": {}}')
+@example(raw=b"[" * 100_000)
+@example(raw=b"\xff\xfe\x00binary")
+def test_hypothesis_the_cli_reads_any_file_in_one_line(tmp_path_factory, raw: bytes) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "input.txt"
+    path.write_bytes(raw)
+    _one_line_or_verdict(run_cli(["info", str(path)]))
+
+
+@cache
+def _good_certificate() -> Path:
+    """One small certificate with every file (solution, formula, proof, steps)."""
+    import tempfile
+
+    from _cnf_cases import hand_made
+
+    from kakurolab.proofs import certify, write_certificate
+
+    directory = Path(tempfile.mkdtemp(prefix="kakuro-fuzz-cert-"))
+    return write_certificate(certify(hand_made("unique")), directory / "cert")
+
+
+CERT_FILES = ["manifest.json", "solution.json", "steps.json", "puzzle.txt", "formula.cnf",
+              "proof.drat"]  # fmt: skip
+
+
+def _rehashed(directory: Path, name: str) -> None:
+    import hashlib
+
+    manifest = json.loads((directory / "manifest.json").read_text())
+    data = (directory / name).read_bytes()
+    manifest["files"][name] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    (directory / "manifest.json").write_text(json.dumps(manifest))
+
+
+@settings(FUZZ_SETTINGS, max_examples=30)
+@given(
+    name=st.sampled_from(CERT_FILES),
+    rehash=st.booleans(),
+    data=st.data(),
+)
+@example(name="manifest.json", rehash=False, data=None)
+def test_hypothesis_verify_on_arbitrary_and_mutated_certificates(
+    tmp_path_factory, name: str, rehash: bool, data
+) -> None:
+    """One file of a good certificate replaced by arbitrary bytes or a mutation of itself,
+    the manifest's hash updated (as a forger would) or not: a verdict, never a crash."""
+    import shutil
+
+    pytest.importorskip("dratify")
+    pytest.importorskip("msgspec")
+    from kakurolab.proofs import verify_certificate
+
+    good = _good_certificate()
+    cert = tmp_path_factory.mktemp("cert") / "c"
+    shutil.copytree(good, cert)
+    original = (good / name).read_bytes()
+    if data is None:  # the example: 100,000 nested [ in manifest.json
+        raw = b"[" * 100_000
+    else:
+        raw = data.draw(st.one_of(st.binary(max_size=300), mutated(original)), label="file")
+    (cert / name).write_bytes(raw)
+    if rehash and name != "manifest.json":
+        _rehashed(cert, name)
+    report = verify_certificate(cert)
+    assert "\n" not in report.reason
+    if not rehash and raw != original and name != "manifest.json":
+        assert not report.ok and report.reason.startswith("hashes:"), report.reason
+    _one_line_or_verdict(run_cli(["verify", str(cert)]))

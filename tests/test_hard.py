@@ -92,8 +92,8 @@ def test_smallest_unsat_member_has_a_checked_drat_refutation():
     import dratify
     from pysat.solvers import Solver
 
-    from kakurolab.certify import REFERENCE_ENCODING
     from kakurolab.encodings import encode
+    from kakurolab.proofs import REFERENCE_ENCODING
 
     enc = encode(shipped_first("unsat"), REFERENCE_ENCODING)
     with Solver(name="cadical195", bootstrap_with=enc.clauses, with_proof=True) as solver:

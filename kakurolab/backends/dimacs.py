@@ -4,7 +4,9 @@ Any program that speaks the SAT competition's interface works: it reads a DIMACS
 exits with 10 (satisfiable) or 20 (unsatisfiable) and prints an ``s`` line and ``v`` lines
 of the model.  Each ``next`` writes the formula (with the blocking clauses and lazy cuts so
 far) to a file and runs the program once, in its own process group, so a timeout kills the
-solver and anything it started.  The solver is never believed on its word: a model must
+solver and anything it started; a process the solver detaches (``setsid``) carries a marker
+in its environment and is killed when the call ends (:mod:`kakurolab.lifetimes`), and the
+solver dies with the process that runs it.  The solver is never believed on its word: a model must
 satisfy every clause of the file it was given, and a status that contradicts the exit code,
 a crash or unreadable output is an error result (an UNSAT claim cannot be checked here).
 """
@@ -29,6 +31,7 @@ from .. import deadline as deadlines
 from ..encodings import DEFAULT_PRESET, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError
+from ..lifetimes import die_with_parent, kill_marked, marker
 from ..model import Puzzle, Solution
 from .base import Backend, NumberOption, Session, Status
 
@@ -130,6 +133,8 @@ class Answer:
 
     status: Status
     model: tuple[int, ...] = ()
+    timed_out: bool = False
+    """UNKNOWN because the deadline passed and the solver was killed (not its own answer)."""
 
 
 def read_answer(code: int, output: str, model_file: str | None) -> Answer:
@@ -249,9 +254,11 @@ def _cut(text: str, limit: int = 40) -> str:
 
 def _limits(memory_mb: int | None, output_bytes: int) -> Callable[[], None]:
     """The child's resource limits, set between fork and exec: address space (the memory
-    option) and the size of any file it writes (its output goes to a file)."""
+    option) and the size of any file it writes (its output goes to a file); and it dies
+    with the process that runs it (:func:`kakurolab.lifetimes.die_with_parent`)."""
 
     def apply() -> None:
+        die_with_parent()
         if memory_mb is not None:
             size = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
@@ -304,6 +311,7 @@ class DimacsSession(Session):
         model.unlink(missing_ok=True)
         out_path, err_path = self.dir / "stdout.txt", self.dir / "stderr.txt"
         limit = OUTPUT_LIMIT + 16 * self.enc.n_vars
+        mark_name, mark = marker()
         start = time.perf_counter()
         with out_path.open("wb") as out, err_path.open("wb") as err:
             try:
@@ -314,6 +322,7 @@ class DimacsSession(Session):
                     stderr=err,
                     start_new_session=True,  # its own process group, killed as a whole
                     preexec_fn=_limits(self.memory, limit),
+                    env={**os.environ, mark_name: mark},  # finds what detaches itself
                 )
             except OSError as exc:
                 raise SolverError(f"cannot start: {exc}") from None
@@ -321,9 +330,10 @@ class DimacsSession(Session):
                 remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
                 code = proc.wait(remaining)
             except subprocess.TimeoutExpired:
-                return Answer(Status.UNKNOWN)
+                return Answer(Status.UNKNOWN, timed_out=True)
             finally:  # also after a normal exit: whatever the solver started dies with it
                 _kill_group(proc)
+                kill_marked(mark)  # and what left the group (setsid)
                 self.solver_time += time.perf_counter() - start
         try:
             return read_answer(
@@ -356,7 +366,12 @@ class DimacsSession(Session):
                 self.message = f"solver {Path(self.command.words[0]).name!r}: {exc}"
                 return Status.ERROR, None
             if answer.status is Status.UNKNOWN:
-                self.message = "timeout while solving" if deadline is not None else "solver gave up"
+                self.message = (
+                    "timeout while solving"
+                    if answer.timed_out
+                    else f"solver {Path(self.command.words[0]).name!r} answered UNKNOWN "
+                    "(s UNKNOWN: it gave up)"
+                )
             if answer.status is not Status.SAT:
                 return answer.status, None
             solution = self.enc.decode(answer.model)

@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..analysis import CountTimeout, exact_count, up_fixed_cells
 from ..backends import Status
 from ..encodings import DEFAULT_PRESET, parse_spec
 from ..errors import KakuroError
+from ..proofs import CountTimeout, exact_count, up_fixed_cells
 from ..uniqueness import Verdict
 from ._common import Batch
 from ._solving import emit

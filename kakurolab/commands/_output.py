@@ -11,6 +11,7 @@ file we did not write never chooses the directory.
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,13 @@ __all__ = [
 
 
 def written(path: str | Path, fmt: str, **extra: Any) -> dict[str, Any]:
-    """``{"output": PATH, "format": FMT, "bytes": SIZE, ...extra}`` for a file just written."""
-    return {"output": str(path), "format": fmt, "bytes": Path(path).stat().st_size, **extra}
+    """``{"output": PATH, "format": FMT, "bytes": SIZE, ...extra}`` for a file just written;
+    ``bytes`` is None for standard output, a device or a FIFO (they keep no size)."""
+    size = None
+    if str(path) != "-":
+        info = Path(path).stat()
+        size = info.st_size if stat.S_ISREG(info.st_mode) else None
+    return {"output": str(path), "format": fmt, "bytes": size, **extra}
 
 
 def renamed(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

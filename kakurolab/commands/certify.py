@@ -1,11 +1,12 @@
-"""``kakuro certify``: write a checkable certificate that each puzzle has exactly one solution."""
+"""``kakuro certify``: write a checkable certificate that each puzzle has exactly one solution
+(or none: a DRAT refutation of the puzzle's formula)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from ..certify import (
+from ..proofs import (
     DEFAULT_SOLVER,
     PROOF_SOLVERS,
     REFERENCE_ENCODING,
@@ -32,8 +33,8 @@ from .unique import SHOWN_CELLS, cell_names
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "certify",
-        help="prove puzzles unique with a certificate (DRAT proof, deduction steps) "
-        "that `kakuro verify` checks",
+        help="prove puzzles unique, or without solution, with a certificate (DRAT proof, "
+        "deduction steps) that `kakuro verify` checks",
         epilog=exit_help(
             "every puzzle is certified unique", "some puzzle is multiple or has no solution"
         ),
@@ -78,10 +79,15 @@ def _unique_dir(root: Path, puzzle_id: str, taken: set[str]) -> Path:
     return root / name
 
 
+def _kinds(cert: Certification) -> list[str]:
+    unique = cert.verdict is Verdict.UNIQUE
+    return ["drat"] + ["steps"] * bool(unique and cert.steps is not None)
+
+
 def _lines(cert: Certification, where: Path | None) -> list[str]:
     head = f"{cert.puzzle.id}: {cert.verdict}"
     if where is not None:
-        kinds = "DRAT proof" + (" and deduction steps" if cert.steps is not None else "")
+        kinds = "DRAT proof" + (" and deduction steps" if "steps" in _kinds(cert) else "")
         head += (
             f", certificate in {where} ({kinds}; proof {cert.size['proof_lines']} lines, "
             f"{cert.size['proof_bytes'] / 1024:.1f} KiB; refuted in {cert.times['refute']:.3f} s)"
@@ -116,17 +122,16 @@ def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
         )
         where = None
-        if cert.verdict is Verdict.UNIQUE:
+        if cert.certified:
             where = write_certificate(cert, _unique_dir(root, puzzle.id, taken))
-        else:
-            ok = False
+        ok &= cert.verdict is Verdict.UNIQUE
         if args.json:
             emit_json(
                 {
                     "id": puzzle.id,
                     "verdict": str(cert.verdict),
                     "certificate": None if where is None else str(where),
-                    "kinds": None if where is None else ["drat"] + ["steps"] * bool(cert.steps),
+                    "kinds": None if where is None else _kinds(cert),
                     "solutions": [solution_rows(puzzle, s) for s in cert.solutions],
                     "answers": [s.answer for s in cert.solutions] if puzzle.is_cryptic else None,
                     "encoding": str(cert.spec),

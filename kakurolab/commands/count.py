@@ -91,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
         )
         if args.show:
             obj["solutions"] = [s.rows(puzzle) for s in result.solutions]
-        lines = [f"{puzzle.id}: {describe(result, limit)} ({result.time:.3f} s)"]
+        head = f"{puzzle.id}: {describe(result, limit)} ({result.time:.3f} s)"
+        if result.message and not reached:
+            head += f": {result.message}"  # the reason, as solve prints it
+        lines = [head]
         if args.show:
             for solution in result.solutions:
                 lines.extend(grid_lines(puzzle, solution))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
 from ..check import solution_problems
 from ..encodings import CNFEncoding, encode, key_text
@@ -61,7 +60,7 @@ def read_var_map(path: str) -> tuple[str, dict[int, str]]:
 
 def read_model(path: str) -> list[int]:
     """The literals of a model file (``-``: standard input); raises when the solver found none."""
-    text = sys.stdin.read() if path == "-" else read_text(path)
+    text = read_text(path)  # "-": standard input, to the input limit as any file
     if path == "-":
         path = "standard input"
     lits: list[int] = []

@@ -34,7 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "run",
         help="run (or resume) an experiment; rows go to results/NAME/",
         epilog="exit status: 0 when every outcome agrees and every solution checks, 1 when "
-        "some instance has disagreeing outcomes or a wrong solution, 2 for bad input or options",
+        "some instance has disagreeing outcomes or a wrong solution, or every run of some "
+        "configuration failed (error or crash: a broken solver), or, with --strict, any run "
+        "failed; 2 for bad input or options",
     )
     run.add_argument(
         "config", metavar="CONFIG.toml", help="experiment config (docs/experiments.md)"
@@ -54,6 +56,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run everything again, from scratch, into results/NAME-fresh/ (or --results DIR), "
         "deleting the previous fresh run's files first; the committed results stay to compare "
         "with",
+    )
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when any run failed (error or crash), not only when every run of a "
+        "configuration did",
     )
     run.add_argument("--report", action="store_true", help="write the report, print the table")
     run.add_argument("--no-plots", action="store_true", help="with --report: tables only")
@@ -134,6 +142,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 "statuses": dict(sorted(summary.statuses.items())),
                 "disagreements": len(summary.disagreements),
                 "wrong": summary.wrong,
+                "broken": sorted(summary.broken),
+                "failed": summary.failed,
                 "output": str(rows_file),
             }
         )
@@ -150,6 +160,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     if summary.wrong:
         print(f"kakuro: {summary.wrong} WRONG solution(s) in the rows", file=sys.stderr)
+    for config, message in summary.broken.items():
+        print(f"kakuro: every run of {config} failed: {message}", file=sys.stderr)
+    strict_failed = args.strict and summary.failed > 0
+    if strict_failed:
+        print(f"kakuro: {summary.failed} run(s) failed (--strict)", file=sys.stderr)
     if args.report:
         from ..experiments.report import build_report, headline, load_results
 
@@ -160,7 +175,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         else:
             print(headline(results), end="")
         print(f"report: {summary.results_dir / 'report.md'}", file=sys.stderr)
-    return 1 if summary.disagreements or summary.wrong else 0
+    return 1 if summary.disagreements or summary.wrong or summary.broken or strict_failed else 0
 
 
 RESULT_FILES = re.compile(r"(runs\.jsonl|[\w.=-]+\.(csv|md|tex|json|png|svg))")

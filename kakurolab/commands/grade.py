@@ -218,6 +218,8 @@ def _old_report(path: Path) -> str:
     """The report file's text before grading starts (empty for a new file), so a directory,
     a missing directory or a binary file is refused before minutes of grading."""
     check_writable(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        return ""  # a device or a FIFO: written in place, nothing to keep (fileio)
     return read_text(path, what="--report") if path.exists() else ""
 
 

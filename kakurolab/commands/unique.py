@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         elif proof.letter_differences:
             answers = " vs ".join(str(solution.answer) for solution in proof.solutions[:2])
             head += f": same grid, letters {''.join(proof.letter_differences)} differ ({answers})"
+        if proof.result.message and proof.verdict in (Verdict.ERROR, Verdict.UNKNOWN):
+            head += f": {proof.result.message}"  # the reason, as solve prints it
         lines = [head]
         if args.show:
             for solution in proof.solutions[:2]:

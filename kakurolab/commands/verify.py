@@ -7,7 +7,8 @@ import argparse
 import time
 from pathlib import Path
 
-from ..certify import (
+from ..errors import KakuroError, MissingExtraError
+from ..proofs import (
     ENGINES,
     REFERENCE_ENCODING,
     Verification,
@@ -17,7 +18,6 @@ from ..certify import (
     self_test_specs,
     verify_certificate,
 )
-from ..errors import KakuroError
 from ._common import emit_json
 from ._solving import exit_help
 
@@ -25,7 +25,8 @@ from ._solving import exit_help
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "verify",
-        help="check uniqueness certificates (rule checker, re-encoding, DRAT proof, steps)",
+        help="check uniqueness and no-solution certificates (rule checker, re-encoding, DRAT "
+        "proof, steps)",
         epilog=exit_help("every certificate (or self-test) passes", "some certificate is rejected"),
     )
     parser.add_argument(
@@ -92,14 +93,29 @@ def run(args: argparse.Namespace) -> int:
     rejected = 0
     for directory in dirs:
         start = time.perf_counter()
-        report = verify_certificate(
-            directory, engines=engines, strict=args.strict, steps=not args.no_steps
-        )
+        report = _verify_one(args, directory, engines)
         rejected += not report.ok
         _print(args, report, time.perf_counter() - start)
     if not args.json and len(dirs) > 1:
         print(f"{len(dirs)} certificates: {len(dirs) - rejected} verified, {rejected} rejected")
     return 0 if not rejected else 1
+
+
+def _verify_one(
+    args: argparse.Namespace, directory: Path, engines: tuple[str, ...]
+) -> Verification:
+    """One certificate's report; a bad certificate is a rejected report, never the end of
+    the batch (a missing extra still ends it: no certificate could be checked)."""
+    try:
+        return verify_certificate(
+            directory, engines=engines, strict=args.strict, steps=not args.no_steps
+        )
+    except MissingExtraError:
+        raise
+    except KakuroError as exc:
+        report = Verification(directory)
+        report.add("certificate", False, str(exc))
+        return report
 
 
 def _print(args: argparse.Namespace, report: Verification, elapsed: float) -> None:
@@ -108,6 +124,7 @@ def _print(args: argparse.Namespace, report: Verification, elapsed: float) -> No
             {
                 "certificate": str(report.directory),
                 "id": report.puzzle_id,
+                "claim": report.claim,
                 "verified": report.ok,
                 "reason": report.reason,
                 "checks": [
@@ -118,10 +135,8 @@ def _print(args: argparse.Namespace, report: Verification, elapsed: float) -> No
         )
         return
     if report.ok:
-        print(
-            f"VERIFIED {report.directory}: puzzle {report.puzzle_id} has exactly one solution "
-            f"({elapsed:.2f} s)"
-        )
+        claim = "has no solution" if report.claim == "unsat" else "has exactly one solution"
+        print(f"VERIFIED {report.directory}: puzzle {report.puzzle_id} {claim} ({elapsed:.2f} s)")
     else:
         print(f"REJECTED {report.directory}: puzzle {report.puzzle_id}: {report.reason}")
     for check in report.checks:

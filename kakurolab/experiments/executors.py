@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KakuroError, UnknownNameError, require
+from ..lifetimes import pass_on_death
 from .records import Row, RunSpec
 from .runner import Interrupted, failure_row
 
@@ -238,6 +239,7 @@ def worker_main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # again, when started some other way
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
     _die_with_parent(parent)
+    pass_on_death()  # what a run forks (a cvc5 session child) dies with the run's child
     proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # solver chatter on stdout must not corrupt the protocol
     if memory_mb:

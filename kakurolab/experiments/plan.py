@@ -22,12 +22,15 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KakuroError
-from ..fileio import write_text
+from ..fileio import read_limited, write_text
 from ..model import Block, ClueCell, Puzzle, White
 from .tasks import TASKS
+
+if TYPE_CHECKING:
+    from ..formats import InvalidPuzzle
 
 TASK_NAMES = tuple(TASKS)
 """The tasks a config may name (one record each in ``tasks.TASKS``)."""
@@ -270,7 +273,7 @@ def load_experiment(path: str | Path) -> Experiment:
     """Parse and check a config file; every mistake is a one-line KakuroError."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_limited(path).decode("utf-8"))
     except FileNotFoundError:
         raise KakuroError(f"{path}: no such experiment config") from None
     except IsADirectoryError:
@@ -467,17 +470,38 @@ def puzzle_hash(puzzle: Puzzle) -> str:
     return hashlib.sha256(canonical_text(puzzle).encode()).hexdigest()
 
 
-def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> list[Instance]:
-    """Every puzzle the experiment names, in config order; missing files fail clearly.
+def load_instances(
+    experiment: Experiment,
+    *,
+    keep_generated: bool = True,
+    invalid: list[dict[str, Any]] | None = None,
+) -> list[Instance]:
+    """Every valid puzzle the experiment names, in config order; missing files fail clearly.
 
-    ``keep_generated`` false generates sets in memory only (``experiment plan`` writes
-    nothing); a set generated before is still read from its file.
+    An invalid puzzle of a set (an impossible clue, a text that does not parse) is left out,
+    as ``solve`` leaves it out of a batch, and described in ``invalid`` (one skip record
+    each, for skipped.json) when a list is given.  ``keep_generated`` false generates sets
+    in memory only (``experiment plan`` writes nothing); a set generated before is still read
+    from its file.
     """
     instances: list[Instance] = []
     for i, entry in enumerate(experiment.sets, 1):
         where = f"{experiment.path}: [[puzzles]] #{i}"
         cache = experiment.results_dir / "generated"
-        set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated)
+        bad: list[InvalidPuzzle] = []
+        set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated, bad)
+        wanted = None if entry.get("select") is None else set(parse_select(entry["select"]))
+        for wrong in bad:
+            if wanted is not None and wrong.id not in wanted:
+                continue
+            if invalid is not None:
+                invalid.append(
+                    {
+                        "config": "all",
+                        "instances": f"{set_name}/{wrong.id}",
+                        "reason": f"invalid puzzle: {wrong.error}",
+                    }
+                )
         for puzzle in puzzles:
             instances.append(
                 Instance(f"{set_name}/{puzzle.id}", set_name, puzzle, puzzle_hash(puzzle))
@@ -492,9 +516,22 @@ def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> li
 
 
 def _load_set(
-    entry: Mapping[str, Any], root: Path, where: str, cache: Path, keep: bool
+    entry: Mapping[str, Any],
+    root: Path,
+    where: str,
+    cache: Path,
+    keep: bool,
+    bad: list[InvalidPuzzle] | None = None,
 ) -> tuple[str, list[Puzzle]]:
-    from ..formats import load
+    from ..formats import load_report
+
+    def load(path: Path, format: str | None) -> list[Puzzle]:
+        report = load_report(path, format=format)
+        if bad is not None:
+            bad.extend(report.invalid)
+        else:
+            report.raise_first()
+        return report.puzzles
 
     fmt = entry.get("format")
     if "file" in entry:
@@ -526,7 +563,8 @@ def _load_set(
             puzzles = load(path, format=fmt)
     else:
         name, puzzles = _generate(entry["generate"], entry.get("name"), where, cache, keep)
-    return str(name), _select(puzzles, entry, where)
+    invalid = frozenset(b.id for b in bad or ())
+    return str(name), _select(puzzles, entry, where, invalid)
 
 
 def _generate(
@@ -586,17 +624,24 @@ def _generate(
     return set_name, puzzles
 
 
-def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list[Puzzle]:
+def _select(
+    puzzles: list[Puzzle],
+    entry: Mapping[str, Any],
+    where: str,
+    invalid: frozenset[str] = frozenset(),
+) -> list[Puzzle]:
+    """The set's puzzles its filters keep; ``invalid`` ids (left out, described elsewhere)
+    may be selected without being missing."""
     select = entry.get("select")
     if select is not None:
         # A range cannot name more ids than the set holds: checked before it is expanded.
         items = select_items(select, f"{where}: select")
-        if select_count(items) > len(puzzles):
+        if select_count(items) > len(puzzles) + len(invalid):
             raise KakuroError(
                 f"{where}: select = {_show(select)} names {select_count(items)} ids; "
-                f"the set has only {len(puzzles)} puzzle(s)"
+                f"the set has only {len(puzzles) + len(invalid)} puzzle(s)"
             )
-        wanted = parse_select(select, f"{where}: select")
+        wanted = [w for w in parse_select(select, f"{where}: select") if w not in invalid]
         by_id = {p.id: p for p in puzzles}
         missing = [w for w in wanted if w not in by_id]
         if missing:

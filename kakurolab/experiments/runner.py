@@ -132,8 +132,11 @@ def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Pla
     """Expand the grid; unknown backends or bad options are errors, unavailable ones skips."""
     from ..backends import BACKENDS
 
-    instances = load_instances(experiment) if instances is None else instances
+    invalid: list[dict[str, Any]] = []
+    if instances is None:
+        instances = load_instances(experiment, invalid=invalid)
     result = Plan(experiment, instances, [])
+    result.skipped += invalid
     for config in experiment.configs:
         cls = BACKENDS.get(config.backend)
         if cls is None:
@@ -258,6 +261,11 @@ class Summary:
     results_dir: Path
     wrong: int = 0
     """Rows (old and new) whose solution fails the rule checker."""
+    broken: dict[str, str] = field(default_factory=dict)
+    """Configurations of the plan every row of which failed (``error``/``crash``), with the
+    first message: a broken solver, which must not pass a CI gate."""
+    failed: int = 0
+    """Rows (old and new, of the plan's configurations) that failed (``error``/``crash``)."""
 
 
 def run_experiment(
@@ -277,7 +285,10 @@ def run_experiment(
     out = results_dir or experiment.results_dir
     the_plan = plan(experiment)
     for skip in the_plan.skipped:
-        warn(f"skipping {skip['config']} on {skip['instances']} instance(s): {skip['reason']}")
+        if skip["config"] == "all":  # an invalid puzzle: no configuration runs it
+            warn(f"{skip['instances']}: {skip['reason']}; not run")
+        else:
+            warn(f"skipping {skip['config']} on {skip['instances']} instance(s): {skip['reason']}")
     path = out / "runs.jsonl"
     resume = pending(path, the_plan.specs)
     if resume.stale:
@@ -306,6 +317,7 @@ def run_experiment(
         if n > 1:
             warn(f"{config}: {n} runs in all failed with: {message}")
     rows = list(latest_rows(read_rows(path, quiet=True)).values())
+    configs = {spec.config for spec in the_plan.specs}
     disagreements = find_disagreements(rows)
     for item in disagreements:
         warn(f"DISAGREEMENT on {item['instance']}: {item['outcomes']}")
@@ -318,7 +330,26 @@ def run_experiment(
         disagreements=disagreements,
         results_dir=out,
         wrong=sum(r.get("verified") is False for r in rows),
+        broken=broken_configs(rows, configs),
+        failed=sum(r["status"] in FAILED for r in rows if r.get("config") in configs),
     )
+
+
+FAILED = ("error", "crash")
+"""Row statuses that mean the run failed (a timeout or a memout is a result, not a fault)."""
+
+
+def broken_configs(rows: Iterable[Row], configs: set[str]) -> dict[str, str]:
+    """Each configuration in ``configs`` whose rows all failed, with its first message."""
+    by_config: dict[str, list[Row]] = {}
+    for row in rows:
+        if row.get("config") in configs:
+            by_config.setdefault(row["config"], []).append(row)
+    return {
+        config: str(found[0].get("message") or found[0]["status"])
+        for config, found in sorted(by_config.items())
+        if found and all(r["status"] in FAILED for r in found)
+    }
 
 
 def _check_row(row: Row, repeats: Counter[tuple[str, str]]) -> None:

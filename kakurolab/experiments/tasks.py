@@ -124,7 +124,7 @@ def task_count(spec: RunSpec) -> Row:
 def task_up_only(spec: RunSpec) -> Row:
     """Unit propagation alone on the CNF encoding: how many cells it fixes, no search."""
     from .. import encodings
-    from ..analysis import up_fixed_cells
+    from ..proofs import up_fixed_cells
 
     puzzle = spec.puzzle
     encoding = str(spec.options.get("encoding", encodings.DEFAULT_PRESET))
@@ -151,7 +151,7 @@ def task_certify(spec: RunSpec) -> Row:
     """Certify uniqueness (DRAT proof) and verify the certificate with every DRAT engine."""
     import tempfile
 
-    from ..certify import DEFAULT_SOLVER, REFERENCE_ENCODING, certificate_row
+    from ..proofs import DEFAULT_SOLVER, REFERENCE_ENCODING, certificate_row
 
     options = spec.options
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,6 +17,7 @@ from ..errors import (
     PuzzleError,
     UnknownNameError,
 )
+from ..fileio import read_limited
 from ..model import Puzzle, Solution
 from .base import Format, load_json
 from .kakuro import KakuroFormat, grid_lines, read_solution
@@ -237,8 +238,11 @@ def _select(puzzles: list[Entry], wanted: list[str], source: str | None) -> list
 
 
 def _read(path: Path) -> str:
+    """A puzzle file's text: a regular file (or ``-``, stdin) within the input limit only
+    (:func:`kakurolab.fileio.read_input`)."""
     try:
-        return path.read_text(encoding="utf-8-sig")  # a BOM from some editors is not content
+        # a BOM from some editors is not content
+        return read_limited(path).decode("utf-8-sig")
     except FileNotFoundError:
         raise KakuroFileNotFoundError(path) from None
     except IsADirectoryError:

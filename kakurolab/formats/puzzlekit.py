@@ -8,6 +8,7 @@ puzzles; each keeps its key as id and its published solution under ``meta["solut
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 
 from ..errors import FormatError
@@ -38,6 +39,7 @@ class PuzzlekitFormat(Format):
         if not text.lstrip().startswith("{"):
             return [parse_problem(text, "1", source)]
         data = load_json(text, source)
+        _check_numbers(data, source)
         entries = data.get("data") if isinstance(data, dict) else None
         if not isinstance(entries, dict):
             raise FormatError('expected {"data": {id: {"problem": ...}}}', source=source)
@@ -241,3 +243,21 @@ def _entry(pid: str, entry: object, source: str | None) -> Puzzle:
         except FormatError as exc:
             raise _inside_json(exc, "solution") from None
     return Puzzle(puzzle.id, puzzle.grid, meta)
+
+
+def _check_numbers(data: object, source: str | None) -> None:
+    """No number that is not one: Python's JSON reads ``NaN``, ``Infinity`` and ``1e999``
+    (as infinity), which JSON itself does not have; and ``count``, when given, is a count."""
+    if isinstance(data, dict) and "count" in data:
+        count = data["count"]
+        if type(count) is not int or count < 0:
+            raise FormatError(f"count is {count!r}, not a number of puzzles", source=source)
+    stack = [data]
+    while stack:  # no recursion: load_json bounds the depth, this stays flat anyway
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise FormatError(f"{item!r} is not a finite number (NaN, Infinity)", source=source)
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)

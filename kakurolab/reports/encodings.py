@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..analysis import candidates, pysat_closure
 from ..encodings import PRESETS, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..encodings.cnf.sums import SUMS
 from ..formats import load
 from ..model import Puzzle
+from ..proofs import candidates, pysat_closure
 from ..tables import Column, Table
 
 VARIANTS = [
