@@ -53,7 +53,11 @@ from itertools import permutations
 
 from ..combos import combos, digits_of
 from ..model import Direction
-from . import CHECK_EVERY, Found, Key, Propagator, held_at, learning
+from . import learning
+from .flow import flow_start
+from .propagator import Propagator
+from .protocol import Clock, Found, Key
+from .roots import held_at
 
 TEMPERATURE = 1.0
 """Annealing temperature: a move adding ``k`` conflicts is taken with probability
@@ -151,24 +155,65 @@ def start_seconds(propagator: Propagator) -> float:
 
 def search(
     propagator: Propagator,
+    start: list[int] | None = None,
     *,
-    seed: int = 0,
+    node_limit: int | None = None,
     stats: LocalStats | None = None,
     out_of_time: Callable[[], bool] | None = None,
+    seed: int = 0,
 ) -> Iterator[Found | None]:
-    """Yield grids of the puzzle, each once, or ``None`` when
-    ``out_of_time()`` says so (resuming goes on).  It never ends on its own unless the puzzle
-    does not suit it (:func:`applies`) or no grid exists (root propagation or the flow
-    refutes it): incompleteness is the caller's to handle."""
+    """Yield grids of the puzzle inside ``start`` (default: the root fixpoint), each once, or
+    ``None`` when ``out_of_time()`` says so (resuming goes on) or ``node_limit`` units of
+    :attr:`LocalStats.work` are spent (``None`` from then on; the budget is looked at when
+    the clock is).  It never ends on its own unless the puzzle does not suit it
+    (:func:`applies`) or no grid exists (propagation or the flow refutes it):
+    incompleteness is the caller's to handle."""
+    stats = LocalStats() if stats is None else stats
+    if node_limit is None:
+        return _search(propagator, start, stats, out_of_time, seed)
+    stop = _spent(stats, node_limit, out_of_time)
+    return _budgeted(_search(propagator, start, stats, stop, seed), stats, node_limit)
+
+
+def _spent(
+    stats: LocalStats, node_limit: int, out_of_time: Callable[[], bool] | None
+) -> Callable[[], bool]:
+    """A clock hook that also stops the walk once ``node_limit`` units of work are spent."""
+    return lambda: stats.work >= node_limit or (out_of_time is not None and out_of_time())
+
+
+def _budgeted(
+    walk: Iterator[Found | None], stats: LocalStats, node_limit: int
+) -> Iterator[Found | None]:
+    """``walk``, answering ``None`` for good once ``node_limit`` units of work are spent."""
+    for found in walk:
+        yield found
+        while stats.work >= node_limit:
+            yield None
+
+
+def _search(
+    propagator: Propagator,
+    start: list[int] | None,
+    stats: LocalStats,
+    out_of_time: Callable[[], bool] | None,
+    seed: int,
+) -> Iterator[Found | None]:
+    """:func:`search` without a budget."""
     if not applies(propagator):
         return
-    root = propagator.root()
+    if start is None:
+        root = propagator.root()
+    else:
+        root = start[:]
+        if not propagator.propagate(root, range(len(propagator.run_cells))):
+            root = None
     if root is None:
         return
-    walk = Walk(propagator, root, random.Random(seed), LocalStats() if stats is None else stats)
+    walk = Walk(propagator, root, random.Random(seed), stats)
     if not walk.start():
         return
-    tick = _Clock(out_of_time)
+    tick = Clock(out_of_time)
     while walk.bad:
         walk.move()
         if tick():
@@ -195,25 +240,6 @@ def search(
             yield other, ()
         elif tick.now():
             yield None  # a region settled without a decision never asked the clock
-
-
-class _Clock:
-    """Asks ``out_of_time`` every :data:`CHECK_EVERY`-th call (a clock read costs
-    more than a move's bookkeeping)."""
-
-    def __init__(self, out_of_time: Callable[[], bool] | None) -> None:
-        self.out_of_time = out_of_time
-        self.countdown = CHECK_EVERY
-
-    def now(self) -> bool:
-        return self.out_of_time is not None and self.out_of_time()
-
-    def __call__(self) -> bool:
-        self.countdown -= 1
-        if self.countdown:
-            return False
-        self.countdown = CHECK_EVERY
-        return self.now()
 
 
 class Walk:
@@ -251,7 +277,7 @@ class Walk:
 
     def start(self) -> bool:
         """Digits with every run's sum right (False when no such digits exist)."""
-        digits = _flow_start(self.propagator, self.root, self.across, self.down, self.targets)
+        digits = flow_start(self.propagator, self.root, self.across, self.down, self.targets)
         if digits is None:
             return False
         self.adopt(digits)
@@ -476,7 +502,7 @@ class Walk:
         self,
         grid: Sequence[int],
         free: set[int],
-        tick: _Clock,
+        tick: Clock,
         skip: Key | None,
         decisions: int = REPAIR_DECISIONS,
         *,
@@ -512,7 +538,7 @@ class Walk:
         finally:
             self.stats.repair_decisions += counts.decisions
 
-    def mend(self, tick: _Clock) -> Generator[None, None, None]:
+    def mend(self, tick: Clock) -> Generator[None, None, None]:
         """Each run in conflict on its own: growing regions around it, solved exactly with
         the rest of the grid held and only the region's runs checked, and each mended
         region adopted at once.  A repair of all conflicts together (:meth:`repair`) fails
@@ -544,7 +570,7 @@ class Walk:
             else:
                 self.adopt(list(grid))
 
-    def repair(self, tick: _Clock) -> Generator[None, None, Key | None]:
+    def repair(self, tick: Clock) -> Generator[None, None, Key | None]:
         """Growing regions around the runs still in conflict, solved exactly: the repaired
         grid, or ``None``."""
         for size in REGIONS:
@@ -555,7 +581,7 @@ class Walk:
                 return grid
         return None
 
-    def neighbour(self, grid: Key, tick: _Clock) -> Generator[None, None, Key | None]:
+    def neighbour(self, grid: Key, tick: Clock) -> Generator[None, None, Key | None]:
         """Another grid that differs from ``grid`` only around a random run, or ``None``."""
         self.stats.neighbourhoods += 1
         centre = self.rng.randrange(len(self.propagator.run_cells))
@@ -565,44 +591,6 @@ class Walk:
             if other is not None or len(free) >= self.propagator.n_cells:
                 return other
         return None
-
-
-def _flow_start(
-    propagator: Propagator,
-    root: list[int],
-    across: list[int],
-    down: list[int],
-    targets: list[int],
-) -> list[int] | None:
-    """Digits inside each cell's root range with every run's sum right (a maximum flow from
-    across runs through cells to down runs), or None when the clues' totals cannot be met."""
-    import networkx as nx  # a required dependency; only local search needs it
-
-    lows = [(mask & -mask).bit_length() for mask in root[: propagator.n_cells]]
-    highs = [mask.bit_length() for mask in root[: propagator.n_cells]]
-    # Integer nodes (runs, then source and sink): strings hash differently in every
-    # process, and the flow found (so every grid after it) would too.
-    source, sink = len(targets), len(targets) + 1
-    graph = nx.DiGraph()
-    supply = demand = 0  # what the across runs must give and the down runs must take
-    for r, members in enumerate(propagator.run_cells):
-        spare = targets[r] - sum(lows[c] for c in members)
-        if spare < 0:
-            return None
-        if across[members[0]] == r:
-            graph.add_edge(source, r, capacity=spare)
-            supply += spare
-        else:
-            graph.add_edge(r, sink, capacity=spare)
-            demand += spare
-    if supply != demand:
-        return None  # the across and down totals differ: no digits meet both
-    for c in range(propagator.n_cells):
-        graph.add_edge(across[c], down[c], capacity=highs[c] - lows[c])
-    value, flow = nx.maximum_flow(graph, source, sink)
-    if value != supply:
-        return None
-    return [lows[c] + flow[across[c]][down[c]] for c in range(propagator.n_cells)]
 
 
 __all__ = ["LocalStats", "applies", "search", "start_seconds"]
