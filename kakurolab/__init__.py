@@ -90,10 +90,10 @@ if TYPE_CHECKING:  # static tools see the real names
     from typing import Any
 
     from .backends import BACKENDS, Result, Status
-    from .check import solution_problems, structure_info, structure_problems, validate
     from .errors import FormatError, KakuroError, PuzzleError, UnknownNameError
     from .formats import FORMATS, dumps, load, load_report, loads
     from .model import Clue, ClueCell, Direction, Puzzle, Run, Solution, White
+    from .rulebook import solution_problems, structure_info, structure_problems, validate
     from .uniqueness import (
         SolveTimeout,
         Uniqueness,

@@ -28,12 +28,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .check import solution_problems
 from .errors import KakuroError
 from .fileio import write_text
 from .formats import dumps, loads
 from .generator.transforms import Transform, all_transforms, transform_puzzle, transform_solution
 from .model import BLOCK, ClueCell, Puzzle, Solution, White
+from .rulebook import solution_problems
 
 # Building and proving (generator.core, logic, uniqueness and the backends) are imported in
 # the functions that need them: a game that only picks stays light.
@@ -469,21 +469,6 @@ class CellFigures:
     """Mean uses of each base's hardest technique."""
     ambiguity: float
     score: float
-
-    def row(self) -> str:
-        agree = sum(g == self.difficulty for g in self.grades)
-        return (
-            f"| {self.size} | {self.difficulty} | {agree}/{len(self.grades)} | {self.steps:.0f} "
-            f"| {self.hard_steps:.1f} | {self.hardest} ({self.hardest_weight:.2f}) "
-            f"| {self.hardest_uses:.1f} | {self.ambiguity:.2f} | {self.score:.1f} |"
-        )
-
-
-FIGURES_HEADER = (
-    "| size | level | grade = level | steps | steps of weight 5+ | hardest technique "
-    "(mean weight) | its uses | mean ambiguity | score |\n"
-    "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |"
-)
 
 
 def cell_figures(size: str, difficulty: str, directory: Path = BANK_DIR) -> CellFigures:

@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from . import deadline as deadlines
-from .check import solution_problems, validate
 from .encodings import encode, parse_spec
 from .encodings.cnf import CNFEncoding
 from .encodings.spec import Spec
 from .errors import KakuroError, require
 from .formats import dumps, loads
 from .model import Block, Clue, ClueCell, Puzzle, Solution, Square, White
+from .rulebook import solution_problems, validate
 from .schema import seconds
 from .uniqueness import Verdict
 

@@ -21,10 +21,10 @@ from typing import Any
 
 from . import deadline as deadlines
 from .backends import Backend, Result, Status, get_backend
-from .check import problem_message, structure_problems, white_components
 from .deadline import EncodingTimeout
 from .errors import KakuroError, PuzzleError
 from .model import BLOCK, LETTERS, ClueCell, Direction, Puzzle, Solution, Square
+from .rulebook import problem_message, structure_problems, white_components
 
 
 class Verdict(StrEnum):

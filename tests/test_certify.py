@@ -40,10 +40,10 @@ from kakurolab.certify import (
     verify_certificate,
     write_certificate,
 )
-from kakurolab.check import solution_problems
 from kakurolab.cli import main
 from kakurolab.encodings import encode, parse_spec
 from kakurolab.formats import embedded_solution
+from kakurolab.rulebook import solution_problems
 from kakurolab.stepcheck import _fits, check_steps
 from kakurolab.uniqueness import Verdict, prove_unique
 

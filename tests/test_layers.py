@@ -28,7 +28,7 @@ LAYERS: dict[str, float] = {
     "gcpause": 0.1,
     "model": 0.2,
     "combos": 0.3,
-    "check": 1,
+    "rulebook": 1,  # the rules of Kakuro: structure checks and the solution rule checker
     "shape": 1,
     "formats": 2,
     "propagation": 3,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from .. import deadline
 from ..errors import KakuroError, OptionValueError, require
 from ..model import LETTERS, Cell, Puzzle, Solution
-from .base import Backend, NumberOption, Session, Status
+from .session import Backend, NumberOption, Session, Status
 
 _FEATURE = "backend 'cpsat'"
 

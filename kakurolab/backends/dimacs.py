@@ -30,7 +30,7 @@ from ..encodings import DEFAULT_PRESET, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
-from .base import Backend, NumberOption, Session, Status
+from .session import Backend, NumberOption, Session, Status
 
 DEFAULT_COMMAND = "cadical"
 SAT, UNSAT = 10, 20

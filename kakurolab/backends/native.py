@@ -52,7 +52,7 @@ from ..propagation import (
     root_domains,
     root_state,
 )
-from .base import Backend, NumberOption, Session, Status
+from .session import Backend, NumberOption, Session, Status
 
 LEARNING_CELLS = 400
 """Numeric puzzles with at least this many white cells use the learning search (``auto``)."""

@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from ..check import solution_problems
 from ..errors import KakuroError
 from ..formats import embedded_solution, load_solutions
 from ..model import LETTERS, Cell, Puzzle, Solution
+from ..rulebook import solution_problems
 from ._common import Batch, add_puzzle_args, emit_json
 
 FORMS = (

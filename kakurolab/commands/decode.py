@@ -15,10 +15,10 @@ import argparse
 import re
 import sys
 
-from ..check import solution_problems
 from ..encodings import CNFEncoding, encode, key_text
 from ..errors import KakuroError
 from ..fileio import read_text
+from ..rulebook import solution_problems
 from ._common import add_puzzle_args, emit_json, load_all, solution_rows
 
 _LITERAL = re.compile(r"-?[0-9]{1,12}")

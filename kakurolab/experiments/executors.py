@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KakuroError, UnknownNameError, require
-from .records import Row, RunSpec
 from .runner import Interrupted, failure_row
+from .runs import Row, RunSpec
 
 _HEADER = struct.Struct("!I")
 RECYCLE_AFTER = 2000

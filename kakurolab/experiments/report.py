@@ -16,7 +16,6 @@ from typing import Any
 from .. import tables
 from ..fileio import write_text
 from .growth import growth_table
-from .records import Row
 from .results import (
     Results,
     Table,
@@ -29,6 +28,7 @@ from .results import (
     summary_table,
 )
 from .runner import find_disagreements
+from .runs import Row
 from .runsfile import warn
 
 __all__ = ["Results", "by_config", "find_results", "load_results", "run_time", "solved"]

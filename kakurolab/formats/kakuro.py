@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Cell, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format, check_size, is_number, parse_int, short
+from .format import Format, check_size, is_number, parse_int, short
 
 _SIDE = r"([0-9]+|[A-J]{1,2})?"
 _CLUE = re.compile(rf"{_SIDE}\\{_SIDE}")

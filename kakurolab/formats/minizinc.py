@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
-from .base import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
+from .format import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
 
 DATA_NAMES = ("h", "w", "grid_data", "n_h", "h_clue", "n_v", "v_clue")
 CRYPTIC_NAMES = ("h_letters", "v_letters", "n_shown", "shown")

@@ -27,7 +27,7 @@ from functools import partial
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import (
+from .format import (
     Format,
     NumberTooLong,
     all_parsed,

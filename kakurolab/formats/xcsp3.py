@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
-from .base import MAX_JSON_CHARS, Format, NumberTooLong, check_size, parse_int, short
+from .format import MAX_JSON_CHARS, Format, NumberTooLong, check_size, parse_int, short
 
 MAX_XML_CHARS = MAX_JSON_CHARS
 """Characters an XML input may have (decoded whole, like JSON, before a size is known)."""

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from .. import combos
 from .. import deadline as deadlines
-from ..check import solution_problems
 from ..combos import bit, digits_of, format_mask
 from ..model import Cell, Puzzle, Solution
+from ..rulebook import solution_problems
 from .candidates import Contradiction, State, cell_name, letter_words
 from .ladder import BY_NAME, TECHNIQUES
 from .scopes import Targets, clued_cells, targets

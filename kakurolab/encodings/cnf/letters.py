@@ -27,8 +27,8 @@ from functools import cache
 from types import SimpleNamespace
 
 from ... import combos
-from ...check import clue_values
 from ...model import LETTERS, Puzzle, Run
+from ...rulebook import clue_values
 from .alldiff import at_most_one
 from .pool import Clauses, Pool, Template
 from .sums import Target
