@@ -12,6 +12,7 @@ import argparse
 import time
 from pathlib import Path
 
+from ..errors import KakuroError
 from ..fileio import read_text
 from ..logic import Contradiction, Grade, deduce, grade
 from ..reports import END, START, merged, report_markdown
@@ -93,4 +94,6 @@ def write_report(
 ) -> None:
     """The report block written into ``old`` (the file's text): replaced between its markers,
     else appended."""
+    if not grades:
+        raise KakuroError("--report needs at least one puzzle")
     write_text(path, merged(old, report_markdown(grades, sources, seconds)))

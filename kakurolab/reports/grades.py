@@ -34,7 +34,7 @@ def report_markdown(grades: list[Grade], sources: list[str], seconds: float) -> 
     """The findings as Markdown, every number computed here from ``grades``."""
     n = len(grades)
     if n == 0:
-        raise KakuroError("--report needs at least one puzzle")
+        raise KakuroError("a grade report needs at least one graded puzzle")
     solved = sum(g.solved for g in grades)
     lines = [
         START,
