@@ -5,6 +5,20 @@ grid reached once.  It is :meth:`Propagator.search <.propagator.Propagator.searc
 hands itself in), the native backend's search for published and cryptic puzzles, and the
 generator's region checks and probes.  It needs of a propagator only the :class:`Fixpoint` of
 :mod:`.protocol`.
+
+Branching is 2-way (``x = v`` first, then ``x != v``) on the slot with the fewest values left
+(letters before cells on ties), lowest value first: deterministic, and every grid is reached
+exactly once.  ``prefer`` (a mask per slot) tries those values first: the generator's probes
+prefer the fill, so the first solution they reach differs from it as little as the search can
+tell.  A node budget, unlike a clock, stops at the same point on any machine, which is what
+the generator's reproducible checks need.
+
+``order`` (default: every slot, letters first) lists the slots to branch on, in tie-break
+order; the others must be decided in ``start``.  ``revise`` (default: every run) names the
+runs to revise before the first node, for a ``start`` that is a fixpoint but for a few
+narrowed cells.  The generator searches a region of a large grid many times, every other
+cell held at its fill: neither scanning the held cells for a branch nor revising their runs
+again changes what the search does.
 """
 
 from __future__ import annotations
@@ -43,23 +57,8 @@ def search(
 ) -> Iterator[Found | None]:
     """Depth-first search from ``start`` (default: the initial state): yields each
     solution inside it once, or ``None`` when ``out_of_time()`` says so (resuming goes
-    on) or the node budget is spent (``None`` from then on).
-
-    Branching is 2-way (``x = v`` first, then ``x != v``) on the slot with the fewest
-    values left (letters before cells on ties), lowest value first: deterministic, and
-    every grid is reached exactly once.  ``prefer`` (a mask per slot) tries those values
-    first: the generator's probes prefer the fill, so the first solution they reach
-    differs from it as little as the search can tell.  A node budget, unlike a clock,
-    stops at the same point on any machine, which is what the generator's reproducible
-    checks need.
-
-    ``order`` (default: every slot, letters first) lists the slots to branch on, in
-    tie-break order; the others must be decided in ``start``.  ``revise`` (default: every
-    run) names the runs to revise before the first node, for a ``start`` that is a
-    fixpoint but for a few narrowed cells.  The generator searches a region of a large
-    grid many times, every other cell held at its fill: neither scanning the held cells
-    for a branch nor revising their runs again changes what the search does.
-    """
+    on) or the node budget is spent (``None`` from then on).  The module docstring says
+    how it branches and what ``prefer``, ``order`` and ``revise`` do."""
     stats = SearchStats() if stats is None else stats
     pop, assign = POP, propagator.narrowed
     order = propagator.order if order is None else order

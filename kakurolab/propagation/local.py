@@ -56,7 +56,7 @@ from ..model import Direction
 from . import learning
 from .flow import flow_start
 from .propagator import Propagator
-from .protocol import Clock, Found, Key
+from .protocol import Clock, Found, Key, budgeted, spent_or
 from .roots import held_at
 
 TEMPERATURE = 1.0
@@ -171,25 +171,8 @@ def search(
     stats = LocalStats() if stats is None else stats
     if node_limit is None:
         return _search(propagator, start, stats, out_of_time, seed)
-    stop = _spent(stats, node_limit, out_of_time)
-    return _budgeted(_search(propagator, start, stats, stop, seed), stats, node_limit)
-
-
-def _spent(
-    stats: LocalStats, node_limit: int, out_of_time: Callable[[], bool] | None
-) -> Callable[[], bool]:
-    """A clock hook that also stops the walk once ``node_limit`` units of work are spent."""
-    return lambda: stats.work >= node_limit or (out_of_time is not None and out_of_time())
-
-
-def _budgeted(
-    walk: Iterator[Found | None], stats: LocalStats, node_limit: int
-) -> Iterator[Found | None]:
-    """``walk``, answering ``None`` for good once ``node_limit`` units of work are spent."""
-    for found in walk:
-        yield found
-        while stats.work >= node_limit:
-            yield None
+    stop = spent_or(stats, node_limit, out_of_time)
+    return budgeted(_search(propagator, start, stats, stop, seed), stats, node_limit)
 
 
 def _search(
@@ -200,20 +183,39 @@ def _search(
     seed: int,
 ) -> Iterator[Found | None]:
     """:func:`search` without a budget."""
-    if not applies(propagator):
-        return
-    if start is None:
-        root = propagator.root()
-    else:
-        root = start[:]
-        if not propagator.propagate(root, range(len(propagator.run_cells))):
-            root = None
+    root = _start(propagator, start)
     if root is None:
         return
     walk = Walk(propagator, root, random.Random(seed), stats)
     if not walk.start():
         return
     tick = Clock(out_of_time)
+    yield from _first_grid(walk, tick)
+    known: list[Key] = [walk.key()]
+    yield known[0], ()
+    while True:
+        grid = known[walk.rng.randrange(len(known))]
+        other = yield from walk.neighbour(grid, tick)
+        if other is not None and other not in known:
+            known.append(other)
+            yield other, ()
+        elif tick.now():
+            yield None  # a region settled without a decision never asked the clock
+
+
+def _start(propagator: Propagator, start: list[int] | None) -> list[int] | None:
+    """The domains the walk starts in: ``start`` propagated, or the root; None when the
+    puzzle does not suit local search or propagation refutes it."""
+    if not applies(propagator):
+        return None
+    if start is None:
+        return propagator.root()
+    root = start[:]
+    return root if propagator.propagate(root, range(len(propagator.run_cells))) else None
+
+
+def _first_grid(walk: Walk, tick: Clock) -> Iterator[None]:
+    """Moves, mends and repairs until the walk holds a grid (``None`` at each clock stop)."""
     while walk.bad:
         walk.move()
         if tick():
@@ -230,16 +232,6 @@ def _search(
             repaired = yield from walk.repair(tick)
             if repaired is not None:
                 walk.adopt(list(repaired))
-    known: list[Key] = [walk.key()]
-    yield known[0], ()
-    while True:
-        grid = known[walk.rng.randrange(len(known))]
-        other = yield from walk.neighbour(grid, tick)
-        if other is not None and other not in known:
-            known.append(other)
-            yield other, ()
-        elif tick.now():
-            yield None  # a region settled without a decision never asked the clock
 
 
 class Walk:
@@ -348,25 +340,9 @@ class Walk:
         domain) with as few cells changed as can be (or one more, at random), each change
         paid back along an alternating chain from the crossing run it unbalanced to one
         unbalanced the other way (never through ``r``)."""
-        rng, digits, allowed = self.rng, self.digits, self._allowed
+        digits = self.digits
         cells = self.propagator.run_cells[r]
-        options: list[tuple[int, float, tuple[int, ...]]] = []
-        for mask in combos(len(cells), self.targets[r]):
-            spare = set(digits_of(mask))
-            moved = []
-            for k, x in enumerate(cells):
-                if digits[x] in spare and allowed(x, digits[x]):
-                    spare.discard(digits[x])
-                else:
-                    moved.append(k)
-            if len(moved) > RESET_CELLS:
-                continue
-            for order in permutations(sorted(spare)):
-                if all(allowed(cells[k], d) for k, d in zip(moved, order, strict=True)):
-                    new = [digits[x] for x in cells]
-                    for k, d in zip(moved, order, strict=True):
-                        new[k] = d
-                    options.append((len(moved), rng.random(), tuple(new)))
+        options = self._reset_options(r)
         if not options:
             return None
         fewest = min(option[0] for option in options)
@@ -388,6 +364,31 @@ class Walk:
                 if not side[0][1]:
                     side.pop(0)
         return changes
+
+    def _reset_options(self, r: int) -> list[tuple[int, float, tuple[int, ...]]]:
+        """Every digit set of run ``r``'s total placed with its present digits kept where
+        they fit: (cells changed, a random tie-break, the run's new digits), at most
+        :data:`RESET_CELLS` changed."""
+        rng, digits, allowed = self.rng, self.digits, self._allowed
+        cells = self.propagator.run_cells[r]
+        options: list[tuple[int, float, tuple[int, ...]]] = []
+        for mask in combos(len(cells), self.targets[r]):
+            spare = set(digits_of(mask))
+            moved = []
+            for k, x in enumerate(cells):
+                if digits[x] in spare and allowed(x, digits[x]):
+                    spare.discard(digits[x])
+                else:
+                    moved.append(k)
+            if len(moved) > RESET_CELLS:
+                continue
+            for order in permutations(sorted(spare)):
+                if all(allowed(cells[k], d) for k, d in zip(moved, order, strict=True)):
+                    new = [digits[x] for x in cells]
+                    for k, d in zip(moved, order, strict=True):
+                        new[k] = d
+                    options.append((len(moved), rng.random(), tuple(new)))
+        return options
 
     def _try(self, changes: list[tuple[int, int, int]]) -> None:
         """Make the changes, and undo them with a probability that grows with how much

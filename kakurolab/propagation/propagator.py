@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 
 from ..combos import ALL_DIGITS, ALL_LETTER_DIGITS, MAX_RUN, feasible_sums
-from ..model import LETTERS, Cell, Puzzle, Solution
+from ..model import LETTERS, Cell, Puzzle, Run, Solution
 from . import depth_first
 from .depth_first import SearchStats
 from .kernel import (
@@ -70,33 +70,7 @@ class Propagator:
         for r, members in enumerate(run_cells):
             for c in members:
                 cell_runs[c].append(r)
-        # Per run, a numeric clue's sum mask and its cache table, or for a letter clue its
-        # shape and the state slots of its tens and units letters (one letter: the same twice).
-        fixed: list[int] = []
-        kinds: list[int] = []
-        tables: list[dict[tuple[int, ...], tuple[int, ...]] | None] = []
-        clue_slots: list[tuple[int, int]] = []
-        letter_runs: list[list[int]] = [[] for _ in range(n_slots)]
-        for r, run in enumerate(runs):
-            clue = run.clue
-            if clue is None or clue.letters is None:
-                sums = ALL_SUMS if clue is None else 1 << (clue.value or 0)
-                fixed.append(sums)
-                kinds.append(_NUMBER)
-                tables.append(run_table(sums))
-                clue_slots.append((0, 0))
-                continue
-            letters = clue.letters
-            tens, units = n + _SLOT_OF[letters[0]], n + _SLOT_OF[letters[-1]]
-            letter_runs[tens].append(r)
-            if units != tens:
-                letter_runs[units].append(r)
-            fixed.append(0)
-            kinds.append(
-                _ONE_LETTER if len(letters) == 1 else _SAME_LETTERS if tens == units else _TWO
-            )
-            tables.append(None)
-            clue_slots.append((tens, units))
+        fixed, kinds, tables, clue_slots, letter_runs = _clue_kinds(runs, n, n_slots)
         self.run_cells, self.cell_runs, self.letter_runs = run_cells, cell_runs, letter_runs
         self.run_get = [
             itemgetter(*members) if len(members) > 1 else _single(members[0])
@@ -114,13 +88,7 @@ class Propagator:
         state = [ALL_DIGITS] * n
         self.order = list(range(n))
         if self.cryptic:
-            state += [ALL_LETTER_DIGITS] * len(LETTERS)
-            for r, kind in enumerate(self.kind):
-                if kind in (_TWO, _SAME_LETTERS):
-                    state[self.clue_slots[r][0]] &= ~1  # a leading digit is never 0
-            for slot in range(n, n_slots):
-                if self.letter_cells[slot]:
-                    state[slot] &= ~1  # a letter shown in a cell is a digit 1-9
+            state += self._letter_start(n_slots)
             # Letters first on ties (they decide whole clues).  A letter that no clue or cell
             # shows is never branched on: it changes no grid, and branching on it would reach
             # the same grid twice; it gets a free digit once the grid is complete.
@@ -133,6 +101,18 @@ class Propagator:
         self.use_cuts = cut_sums
         self._cuts: CutSums | None = None
         self._root: tuple[list[int] | None] | None = None  # root()'s answer, once known
+
+    def _letter_start(self, n_slots: int) -> list[int]:
+        """The letters' initial masks: 0-9, but a leading letter and a shown one are not 0."""
+        n = self.n_cells
+        letters = [ALL_LETTER_DIGITS] * len(LETTERS)
+        for r, kind in enumerate(self.kind):
+            if kind in (_TWO, _SAME_LETTERS):
+                letters[self.clue_slots[r][0] - n] &= ~1  # a leading digit is never 0
+        for slot in range(n, n_slots):
+            if self.letter_cells[slot]:
+                letters[slot - n] &= ~1  # a letter shown in a cell is a digit 1-9
+        return letters
 
     @classmethod
     def numeric(
@@ -556,6 +536,44 @@ class Propagator:
             dict(zip(self.cells, key, strict=True)),
             dict(zip(LETTERS, letters, strict=True)) if self.cryptic else {},
         )
+
+
+def _clue_kinds(
+    runs: Sequence[Run], n: int, n_slots: int
+) -> tuple[
+    list[int],
+    list[int],
+    list[dict[tuple[int, ...], tuple[int, ...]] | None],
+    list[tuple[int, int]],
+    list[list[int]],
+]:
+    """Per run, a numeric clue's sum mask and its cache table, or for a letter clue its shape
+    and the state slots of its tens and units letters (one letter: the same twice); and per
+    letter slot, the runs its clues are on."""
+    fixed: list[int] = []
+    kinds: list[int] = []
+    tables: list[dict[tuple[int, ...], tuple[int, ...]] | None] = []
+    clue_slots: list[tuple[int, int]] = []
+    letter_runs: list[list[int]] = [[] for _ in range(n_slots)]
+    for r, run in enumerate(runs):
+        clue = run.clue
+        if clue is None or clue.letters is None:
+            sums = ALL_SUMS if clue is None else 1 << (clue.value or 0)
+            fixed.append(sums)
+            kinds.append(_NUMBER)
+            tables.append(run_table(sums))
+            clue_slots.append((0, 0))
+            continue
+        letters = clue.letters
+        tens, units = n + _SLOT_OF[letters[0]], n + _SLOT_OF[letters[-1]]
+        letter_runs[tens].append(r)
+        if units != tens:
+            letter_runs[units].append(r)
+        fixed.append(0)
+        kinds.append(_ONE_LETTER if len(letters) == 1 else _SAME_LETTERS if tens == units else _TWO)
+        tables.append(None)
+        clue_slots.append((tens, units))
+    return fixed, kinds, tables, clue_slots, letter_runs
 
 
 def _members(cells: tuple[Cell, ...], index: dict[Cell, int]) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ cycle.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 POP = [m.bit_count() for m in range(1 << 10)]
@@ -78,3 +78,21 @@ class Fixpoint(Protocol):
     def cuts_refute(self, state: list[int]) -> bool: ...
     def key(self, state: list[int]) -> Key: ...
     def letter_digits(self, state: list[int]) -> tuple[int, ...] | None: ...
+
+
+def spent_or(
+    counters: Counters, node_limit: int, out_of_time: Callable[[], bool] | None
+) -> Callable[[], bool]:
+    """A clock hook that also stops a search once ``node_limit`` units of work are spent
+    (for a search that looks at its budget only when it looks at the clock)."""
+    return lambda: counters.work >= node_limit or (out_of_time is not None and out_of_time())
+
+
+def budgeted(
+    walk: Iterator[Found | None], counters: Counters, node_limit: int
+) -> Iterator[Found | None]:
+    """``walk``, answering ``None`` for good once ``node_limit`` units of work are spent."""
+    for found in walk:
+        yield found
+        while counters.work >= node_limit:
+            yield None

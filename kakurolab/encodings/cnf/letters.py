@@ -311,6 +311,15 @@ def _letter_targets(
     # At-most-one guard follows from the letters' one-hots (each guard implies its
     # letters' digits), so only at-least-one is written.
     add(list(guards.values()))
+    return list(guards.items()), clauses + _guard_ties(enc, letters, guards, ties)
+
+
+def _guard_ties(enc: Pool, letters: str, guards: dict[int, int], ties: str) -> Clauses:
+    """The clauses tying a letter clue's own guards to its letters: a one-letter clue's
+    guard is equivalent to its letter's digit; a two-letter clue's guard implies both
+    digits (the tens not 0), and the ``ties`` part selects the sum from the digits."""
+    clauses: Clauses = []
+    add = clauses.append
     if len(letters) == 1:
         row = letter_row(enc, letters)
         for d in letter_digits(enc, letters):
@@ -319,7 +328,9 @@ def _letter_targets(
                 add([-row[d], guards[d]])
             else:
                 add([-row[d]])
-        return list(guards.items()), clauses
+        return clauses
+    first, second = letters[0], letters[1]
+    fixed = enc.fixed_letters  # a decided letter's digit is true: no clause
     tens, units = letter_row(enc, first), letter_row(enc, second)
     if tens[0]:
         add([-tens[0]])
@@ -328,8 +339,7 @@ def _letter_targets(
             add([-g, tens[s // 10]])
         if second not in fixed:
             add([-g, units[s % 10]])
-    clauses += TIES[ties][0](enc, first, second, guards)
-    return list(guards.items()), clauses
+    return clauses + TIES[ties][0](enc, first, second, guards)
 
 
 @cache
