@@ -14,13 +14,12 @@ from __future__ import annotations
 import copy
 import functools
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 
 from ..combos import ALL_DIGITS, ALL_LETTER_DIGITS, MAX_RUN, feasible_sums
 from ..model import LETTERS, Cell, Puzzle, Run, Solution
 from . import depth_first
-from .depth_first import SearchStats
 from .kernel import (
     ALL_SUMS,
     PAIR_FILTER,
@@ -246,29 +245,9 @@ class Propagator:
         state[slot] &= mask
         return self.narrowed(state, slot)
 
-    def search(
-        self,
-        start: list[int] | None = None,
-        *,
-        node_limit: int | None = None,
-        stats: SearchStats | None = None,
-        out_of_time: Callable[[], bool] | None = None,
-        prefer: Sequence[int] | None = None,
-        order: Sequence[int] | None = None,
-        revise: Iterable[int] | None = None,
-    ) -> Iterator[Found | None]:
-        """The depth-first search from ``start`` (default: the initial state):
-        :func:`.depth_first.search` on this propagator, which says what the options do."""
-        return depth_first.search(
-            self,
-            start,
-            node_limit=node_limit,
-            stats=stats,
-            out_of_time=out_of_time,
-            prefer=prefer,
-            order=order,
-            revise=revise,
-        )
+    search = depth_first.search
+    """The depth-first search from a start state (:func:`.depth_first.search`, which says
+    what its options do), this propagator handed in as its fixpoint."""
 
     def solution(self, found: Found) -> Solution:
         """The :class:`Solution` of a grid the search reached."""
