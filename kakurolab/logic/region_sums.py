@@ -295,28 +295,46 @@ def _enumerate(
     """:func:`_support` without the memo: a depth-first search over the cells, fewest
     candidates first, pruned by the sum's bounds, repeats and run completion."""
     order = sorted(range(len(cells)), key=lambda i: state.cands[cells[i]].bit_count())
-    cells = [cells[i] for i in order]
-    signs = [signs[i] for i in order]
-    masks = [state.cands[c] for c in cells]
-    runs = [set(state.puzzle.runs_of[c]) for c in cells]
-    clash = [[j for j in range(i) if runs[i] & runs[j]] for i in range(len(cells))]
-    lows = [min(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
-    highs = [max(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
-    rest_low = [*reversed(list(accumulate(reversed(lows)))), 0]
-    rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
-    support = [0] * len(cells)
-    values = [0] * len(cells)
-    spend = budget
-    # Each run holding two or more of the cells is checked (can its other cells still
-    # complete it?) as soon as its last such cell has a digit.
-    checks: list[list[tuple[RunTable, int, tuple[int, ...], list[tuple[int, int]]]]] = [
-        [] for _ in cells
-    ]
-    for entry in _shared_runs(state, cells):
-        checks[max(k for _, k in entry[3])].append(entry)
+    search = _SupportSearch(
+        state, [cells[i] for i in order], [signs[i] for i in order], target, budget
+    )
+    if not search.place(0, 0):
+        return None
+    back = [0] * len(cells)
+    for pos, i in enumerate(order):
+        back[i] = search.support[pos]
+    return back
 
-    def completable(i: int) -> bool:
-        for table, sums, base, positions in checks[i]:
+
+class _SupportSearch:
+    """:func:`_enumerate`'s search over ``cells`` (in search order): ``support`` gathers, per
+    cell, the digits some filling with the signed sum ``target`` uses."""
+
+    def __init__(
+        self, state: State, cells: list[Cell], signs: list[int], target: int, budget: list[int]
+    ) -> None:
+        self.cells, self.signs, self.target, self.spend = cells, signs, target, budget
+        masks = self.masks = [state.cands[c] for c in cells]
+        runs = [set(state.puzzle.runs_of[c]) for c in cells]
+        self.clash = [[j for j in range(i) if runs[i] & runs[j]] for i in range(len(cells))]
+        lows = [min(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
+        highs = [max(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
+        self.rest_low = [*reversed(list(accumulate(reversed(lows)))), 0]
+        self.rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
+        self.support = [0] * len(cells)
+        self.values = [0] * len(cells)
+        # Each run holding two or more of the cells is checked (can its other cells still
+        # complete it?) as soon as its last such cell has a digit.
+        self.checks: list[list[tuple[RunTable, int, tuple[int, ...], list[tuple[int, int]]]]] = [
+            [] for _ in cells
+        ]
+        for entry in _shared_runs(state, cells):
+            self.checks[max(k for _, k in entry[3])].append(entry)
+
+    def completable(self, i: int) -> bool:
+        """Whether every run checked at cell ``i`` can still be completed."""
+        values = self.values
+        for table, sums, base, positions in self.checks[i]:
             doms = list(base)
             for pos, k in positions:
                 doms[pos] = bit(values[k])
@@ -328,34 +346,29 @@ def _enumerate(
                 return False
         return True
 
-    def place(i: int, total: int) -> bool:
+    def place(self, i: int, total: int) -> bool:
+        """Try every digit of cell ``i`` on; False once the budget is spent."""
+        spend, values = self.spend, self.values
         spend[0] -= 1
         if spend[0] <= 0:
             return False
-        if i == len(cells):
-            if total == target:
+        if i == len(self.cells):
+            if total == self.target:
                 for k, v in enumerate(values):
-                    support[k] |= bit(v)
+                    self.support[k] |= bit(v)
             return True
-        if not rest_low[i] <= target - total <= rest_high[i]:
+        if not self.rest_low[i] <= self.target - total <= self.rest_high[i]:
             return True
-        for d in digits_of(masks[i]):
-            if any(values[j] == d for j in clash[i]):
+        for d in digits_of(self.masks[i]):
+            if any(values[j] == d for j in self.clash[i]):
                 continue
             values[i] = d
-            if checks[i] and not completable(i):
+            if self.checks[i] and not self.completable(i):
                 continue
-            if not place(i + 1, total + signs[i] * d):
+            if not self.place(i + 1, total + self.signs[i] * d):
                 return False
         values[i] = 0
         return True
-
-    if not place(0, 0):
-        return None
-    back = [0] * len(cells)
-    for pos, i in enumerate(order):
-        back[i] = support[pos]
-    return back
 
 
 MAX_GROUP = 8
