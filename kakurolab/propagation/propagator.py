@@ -278,8 +278,9 @@ class Propagator:
         if not self.cryptic:
             return self._propagate_numeric(s, runs)
         run_get, run_cells, cell_runs = self.run_get, self.run_cells, self.cell_runs
-        tables, fixed, cell_letter = self.tables, self.fixed, self.cell_letter
-        revise_letter_run = self._revise_letter_run
+        tables, fixed, kind, reach = self.tables, self.fixed, self.kind, self.reach
+        clue_slots, cell_letter = self.clue_slots, self.cell_letter
+        tables_get, pair_sums_get, pair_filter_get = TABLES.get, PAIR_SUMS.get, PAIR_FILTER.get
         queued = bytearray(len(run_cells))
         queue = deque(runs)
         for r in queue:
@@ -300,10 +301,45 @@ class Propagator:
                         if found is None:
                             found = revise_cached(table, doms, fixed[r])
                     else:
-                        letter_found = revise_letter_run(s, r, doms, dirty)
-                        if letter_found is None:
-                            return False
-                        found = letter_found
+                        tens, units = clue_slots[r]
+                        k = kind[r]
+                        if k == _ONE_LETTER:
+                            sums = s[tens]
+                        else:
+                            # Inline pair_key() and the cache lookups: this is the hot loop.
+                            pair = s[tens] << 11 | s[units] << 1 | (k == _SAME_LETTERS)
+                            cached = pair_sums_get(pair)
+                            sums = (
+                                cached
+                                if cached is not None
+                                else pair_sums(s[tens], s[units], k == _SAME_LETTERS)
+                            )
+                        # Totals the run's length cannot reach change nothing: drop them
+                        # from the key so that more letter states share one answer.
+                        reachable = sums & reach[r]
+                        table = tables_get(reachable)
+                        if table is None:
+                            table = run_table(reachable)
+                        found = table.get(doms)
+                        if found is None:
+                            found = revise_cached(table, doms, reachable)
+                        if found and found[0] != sums:
+                            # Feasible sums cut the clue's letters.
+                            if k == _ONE_LETTER:
+                                news: tuple[tuple[int, int], ...] = ((tens, s[tens] & found[0]),)
+                            else:
+                                cut = pair_filter_get((pair, found[0]))
+                                if cut is None:
+                                    cut = pair_filter(
+                                        s[tens], s[units], k == _SAME_LETTERS, found[0]
+                                    )
+                                news = ((tens, cut[0]), (units, cut[1]))
+                            for slot, new in news:
+                                if new != s[slot]:
+                                    if not new:
+                                        return False
+                                    s[slot] = new
+                                    dirty.add(slot)
                     if not found:
                         return False
                     if len(found) > 1:
@@ -339,49 +375,6 @@ class Propagator:
                 dirty.update(found_singles)
         finally:
             self.propagations += revisions
-
-    def _revise_letter_run(
-        self, s: list[int], r: int, doms: tuple[int, ...], dirty: set[int]
-    ) -> tuple[int, ...] | None:
-        """Revise letter-clue run ``r`` (its cells' masks ``doms``) over the totals its
-        letters allow, and cut the letters to the totals still feasible (changed letter
-        slots go to ``dirty``): the revision's answer, or None when a letter is wiped out."""
-        tens, units = self.clue_slots[r]
-        k = self.kind[r]
-        if k == _ONE_LETTER:
-            sums = s[tens]
-        else:
-            # Inline pair_key() and the cache lookups: this is the hot loop.
-            pair = s[tens] << 11 | s[units] << 1 | (k == _SAME_LETTERS)
-            cached = PAIR_SUMS.get(pair)
-            if cached is None:
-                cached = pair_sums(s[tens], s[units], k == _SAME_LETTERS)
-            sums = cached
-        # Totals the run's length cannot reach change nothing: drop them from the key so
-        # that more letter states share one answer.
-        reachable = sums & self.reach[r]
-        table = TABLES.get(reachable)
-        if table is None:
-            table = run_table(reachable)
-        found = table.get(doms)
-        if found is None:
-            found = revise_cached(table, doms, reachable)
-        if found and found[0] != sums:
-            # Feasible sums cut the clue's letters.
-            if k == _ONE_LETTER:
-                news: tuple[tuple[int, int], ...] = ((tens, s[tens] & found[0]),)
-            else:
-                cut = PAIR_FILTER.get((pair, found[0]))
-                if cut is None:
-                    cut = pair_filter(s[tens], s[units], k == _SAME_LETTERS, found[0])
-                news = ((tens, cut[0]), (units, cut[1]))
-            for slot, new in news:
-                if new != s[slot]:
-                    if not new:
-                        return None
-                    s[slot] = new
-                    dirty.add(slot)
-        return found
 
     def _propagate_numeric(self, s: list[int], runs: Iterable[int]) -> bool:
         """:meth:`_propagate` for a numeric puzzle: the same revisions in the same order,
