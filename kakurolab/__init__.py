@@ -23,10 +23,10 @@ _API: dict[str, str] = {
     "BACKENDS": "backends",
     "Result": "backends",
     "Status": "backends",
-    "solution_problems": "check",
-    "structure_problems": "check",
-    "validate": "check",
-    "structure_info": "check",
+    "solution_problems": "rulebook",
+    "structure_problems": "rulebook",
+    "validate": "rulebook",
+    "structure_info": "rulebook",
     "FormatError": "errors",
     "KakuroError": "errors",
     "PuzzleError": "errors",
@@ -90,10 +90,10 @@ if TYPE_CHECKING:  # static tools see the real names
     from typing import Any
 
     from .backends import BACKENDS, Result, Status
-    from .check import solution_problems, structure_info, structure_problems, validate
     from .errors import FormatError, KakuroError, PuzzleError, UnknownNameError
     from .formats import FORMATS, dumps, load, load_report, loads
     from .model import Clue, ClueCell, Direction, Puzzle, Run, Solution, White
+    from .rulebook import solution_problems, structure_info, structure_problems, validate
     from .uniqueness import (
         SolveTimeout,
         Uniqueness,

@@ -28,12 +28,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .check import solution_problems
 from .errors import KakuroError
 from .fileio import write_text
 from .formats import dumps, loads
 from .generator.transforms import Transform, all_transforms, transform_puzzle, transform_solution
 from .model import BLOCK, ClueCell, Puzzle, Solution, White
+from .rulebook import solution_problems
 
 # Building and proving (generator.core, logic, uniqueness and the backends) are imported in
 # the functions that need them: a game that only picks stays light.
@@ -246,10 +246,10 @@ def build_cell(
     made again; ``on_base`` gets each new base as soon as it is proved (a long build keeps
     what it made when stopped)."""
     _check_cell(size, difficulty)
-    from .generator import generate, parse_size
-    from .logic.grading import grade
+    from .generator import parse_size
 
     nrows, ncols = parse_size(size)
+    say = report or (lambda line: None)
     found: list[Base] = []
     for seed in range(first_seed, first_seed + max_seeds):
         if len(found) + len(have) >= per_cell:
@@ -257,46 +257,60 @@ def build_cell(
         if seed in have:
             continue
         start = time.perf_counter()
-        try:
-            made = generate(nrows, ncols, difficulty, seed=seed, max_layouts=max_layouts)
-        except KakuroError as exc:
-            if report:
-                report(f"{size} {difficulty} seed {seed}: skipped ({exc})")
+        base = _seed_base(size, difficulty, (nrows, ncols), seed, max_layouts, backends, say)
+        if base is None:
             continue
-        problems = proof_problems(made.puzzle, made.solution, backends)
-        graded = grade(made.puzzle)
-        if not graded.solved:
-            problems.append("deduction does not solve it")
-        elif graded.grade != difficulty:
-            problems.append(f"it grades {graded.grade}")
-        if problems:
-            if report:
-                report(f"{size} {difficulty} seed {seed}: rejected ({'; '.join(problems)})")
-            continue
-        pid = f"{size}-{difficulty}-{seed}"
-        puzzle = Puzzle(pid, made.puzzle.grid, {**made.puzzle.meta, "solution": made.solution})
-        found.append(
-            Base(
-                pid,
-                seed,
-                size,
-                difficulty,
-                graded.grade,
-                graded.score,
-                graded.ambiguity,
-                puzzle_hash(puzzle, made.solution),
-                puzzle,
-                made.solution,
-            )
-        )
+        found.append(base)
         if on_base:
-            on_base(found[-1])
-        if report:
-            report(
-                f"{size} {difficulty} seed {seed}: base {len(found) + len(have)}/{per_cell} "
-                f"({graded.grade}, {time.perf_counter() - start:.1f} s)"
-            )
+            on_base(base)
+        say(
+            f"{size} {difficulty} seed {seed}: base {len(found) + len(have)}/{per_cell} "
+            f"({base.grade}, {time.perf_counter() - start:.1f} s)"
+        )
     return found
+
+
+def _seed_base(
+    size: str,
+    difficulty: str,
+    shape: tuple[int, int],
+    seed: int,
+    max_layouts: int,
+    backends: tuple[str, ...],
+    say: Progress,
+) -> Base | None:
+    """The base one seed makes, proved and graded, or None (said why) when it fails."""
+    from .generator import generate
+    from .logic.grading import grade
+
+    try:
+        made = generate(*shape, difficulty, seed=seed, max_layouts=max_layouts)
+    except KakuroError as exc:
+        say(f"{size} {difficulty} seed {seed}: skipped ({exc})")
+        return None
+    problems = proof_problems(made.puzzle, made.solution, backends)
+    graded = grade(made.puzzle)
+    if not graded.solved:
+        problems.append("deduction does not solve it")
+    elif graded.grade != difficulty:
+        problems.append(f"it grades {graded.grade}")
+    if problems:
+        say(f"{size} {difficulty} seed {seed}: rejected ({'; '.join(problems)})")
+        return None
+    pid = f"{size}-{difficulty}-{seed}"
+    puzzle = Puzzle(pid, made.puzzle.grid, {**made.puzzle.meta, "solution": made.solution})
+    return Base(
+        pid,
+        seed,
+        size,
+        difficulty,
+        graded.grade,
+        graded.score,
+        graded.ambiguity,
+        puzzle_hash(puzzle, made.solution),
+        puzzle,
+        made.solution,
+    )
 
 
 def add_base(base: Base, directory: Path = BANK_DIR) -> None:
@@ -469,21 +483,6 @@ class CellFigures:
     """Mean uses of each base's hardest technique."""
     ambiguity: float
     score: float
-
-    def row(self) -> str:
-        agree = sum(g == self.difficulty for g in self.grades)
-        return (
-            f"| {self.size} | {self.difficulty} | {agree}/{len(self.grades)} | {self.steps:.0f} "
-            f"| {self.hard_steps:.1f} | {self.hardest} ({self.hardest_weight:.2f}) "
-            f"| {self.hardest_uses:.1f} | {self.ambiguity:.2f} | {self.score:.1f} |"
-        )
-
-
-FIGURES_HEADER = (
-    "| size | level | grade = level | steps | steps of weight 5+ | hardest technique "
-    "(mean weight) | its uses | mean ambiguity | score |\n"
-    "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |"
-)
 
 
 def cell_figures(size: str, difficulty: str, directory: Path = BANK_DIR) -> CellFigures:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .backends.base import Result
+from .backends.session import Result
 
 RENAMED: dict[str, str] = {
     "time": "time_s",

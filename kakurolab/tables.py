@@ -87,14 +87,23 @@ class Table(Generic[R]):
         """A Markdown (GitHub) table, ``_(none)_`` when there are no rows."""
         if not self.rows:
             return "_(none)_\n"
+        lines = [self.markdown_head(style)]
+        lines += [_md_row(row) for row in self.cells()]
+        return "\n".join(lines) + "\n"
+
+    def markdown_head(self, style: Literal["spaced", "compact"] = "spaced") -> str:
+        """The header and separator lines of :meth:`markdown`, for a table printed as its
+        rows arrive (with :meth:`markdown_row`)."""
         marks = [_MARK[column.align] for column in self.columns]
         if style == "compact":
             rule = "|" + "|".join(marks) + "|"
         else:
             rule = "| " + " | ".join(marks) + " |"
-        lines = [_md_row(self.headers), rule]
-        lines += [_md_row(row) for row in self.cells()]
-        return "\n".join(lines) + "\n"
+        return _md_row(self.headers) + "\n" + rule
+
+    def markdown_row(self, row: R) -> str:
+        """One row as a line of :meth:`markdown`."""
+        return _md_row([column.text(row) for column in self.columns])
 
     def csv(self) -> str:
         """CSV of the raw values (header line first; empty when there are no rows)."""

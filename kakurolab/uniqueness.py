@@ -20,11 +20,11 @@ from itertools import islice, permutations, product
 from typing import Any
 
 from . import deadline as deadlines
-from .backends import Backend, Result, Status, get_backend
-from .check import problem_message, structure_problems, white_components
+from .backends import Backend, Result, Session, Status, get_backend
 from .deadline import EncodingTimeout
 from .errors import KakuroError, PuzzleError
 from .model import BLOCK, LETTERS, ClueCell, Direction, Puzzle, Solution, Square
+from .rulebook import problem_message, structure_problems, white_components
 
 
 class Verdict(StrEnum):
@@ -151,6 +151,38 @@ def count(
     return _count(puzzle, limit, solver, timeout)
 
 
+def _collect(
+    session: Session,
+    puzzle: Puzzle,
+    limit: int | None,
+    deadline: float | None,
+    solutions: list[Solution],
+) -> tuple[Status, bool, str]:
+    """Ask ``session`` for grids (blocking each) into ``solutions`` until ``limit``: the last
+    status, whether the search ran out (every grid found), and why it stopped otherwise."""
+    status = Status.UNKNOWN
+    while limit is None or len(solutions) < limit:
+        remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        status, solution = session.next(remaining)
+        if solution is None:
+            message = ""
+            if status is Status.UNKNOWN:  # say why, as an encoding timeout does
+                message = session.message or (
+                    "timeout while solving" if deadline is not None else "solver gave up"
+                )
+            elif status is Status.ERROR:
+                message = session.message or "solver error"
+            return status, status is Status.UNSAT, message
+        for variant in letter_variants(puzzle, solution):
+            if limit is not None and len(solutions) >= limit:
+                break
+            solutions.append(variant)
+        if limit is not None and len(solutions) >= limit:
+            break
+        session.block(solution)
+    return status, False, ""
+
+
 def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | None) -> Result:
     """:func:`count` on checked arguments (areas of a checked puzzle come here directly)."""
     limit = _limit(limit)
@@ -165,32 +197,11 @@ def _count(puzzle: Puzzle, limit: int | None, solver: Backend, timeout: float | 
     except EncodingTimeout:
         return _encoding_timeout(solver, time.perf_counter() - start)
     solutions: list[Solution] = []
-    status = Status.UNKNOWN
-    complete = False
-    message = ""
     with session:
         encode_time = session.encode_time
         if deadline is not None and time.perf_counter() >= deadline:
             return _encoding_timeout(solver, time.perf_counter() - start)
-        while limit is None or len(solutions) < limit:
-            remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            status, solution = session.next(remaining)
-            if solution is None:
-                complete = status is Status.UNSAT
-                if status is Status.UNKNOWN:  # say why, as an encoding timeout does
-                    message = session.message or (
-                        "timeout while solving" if deadline is not None else "solver gave up"
-                    )
-                elif status is Status.ERROR:
-                    message = session.message or "solver error"
-                break
-            for variant in letter_variants(puzzle, solution):
-                if limit is not None and len(solutions) >= limit:
-                    break
-                solutions.append(variant)
-            if limit is not None and len(solutions) >= limit:
-                break
-            session.block(solution)
+        status, complete, message = _collect(session, puzzle, limit, deadline, solutions)
         with deadlines.deadline(deadline):  # size figures that would overrun are left out
             stats = session.stats()
     if solutions:

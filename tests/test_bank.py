@@ -13,9 +13,9 @@ import pytest
 from _registries import require_backend
 
 from kakurolab import bank
-from kakurolab.check import solution_problems, structure_problems
 from kakurolab.errors import KakuroError
 from kakurolab.generator.transforms import transform_puzzle
+from kakurolab.rulebook import solution_problems, structure_problems
 from kakurolab.shape import layout_stats
 from kakurolab.uniqueness import Verdict, prove_unique
 

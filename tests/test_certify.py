@@ -21,7 +21,7 @@ import pytest
 from _cnf_cases import hand_made
 
 from kakurolab import combos
-from kakurolab.check import solution_problems
+from kakurolab.rulebook import solution_problems
 from kakurolab.cli import main
 from kakurolab.encodings import encode, parse_spec
 from kakurolab.formats import embedded_solution

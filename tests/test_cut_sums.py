@@ -16,11 +16,11 @@ import pytest
 from _registries import require_backend
 
 from kakurolab import datasets
-from kakurolab.check import structure_problems
 from kakurolab.formats import load
 from kakurolab.model import Clue, ClueCell, Puzzle
 from kakurolab.propagation import Propagator, root_state
 from kakurolab.propagation.totals import CutSums, high, low
+from kakurolab.rulebook import structure_problems
 from kakurolab.uniqueness import count
 
 HARD = Path(__file__).resolve().parents[1] / "data" / "hard"

@@ -11,7 +11,7 @@ from _puzzles import pattern_grid, square
 
 import kakurolab as kl
 from kakurolab.backends import BACKENDS, ChildSession, Status, get_backend
-from kakurolab.check import solution_problems
+from kakurolab.rulebook import solution_problems
 
 TIMEOUT = 1.0
 SLACK = 1.0

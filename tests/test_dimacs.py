@@ -210,3 +210,25 @@ def test_decode_prints_no_grid_that_breaks_a_rule(tmp_path, capsys):
     assert main(["decode", str(puzzle), str(cnf), str(model), "--json"]) == 2
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "wrong" and record["problems"] and "solution" not in record
+
+
+def test_encode_writes_dimacs_from_the_clauses_without_z3(pe424_path, tmp_path):
+    """Issue 46: a CNF file is the encoding's own DIMACS text, written without the z3 backend
+    (only an SMT spec's ``status=solve`` needs z3's answer)."""
+    import sys
+
+    from kakurolab.formats import load
+
+    cnf = tmp_path / "p.cnf"
+    script = (
+        "import sys; from kakurolab.cli import main; "
+        f"code = main(['encode', {str(pe424_path)!r}, '--select', '1', '--encoding', 'fast', "
+        f"'-o', {str(cnf)!r}]); "
+        "print(code, 'kakurolab.backends.z3' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split()[-2:] == ["0", "False"], done.stdout + done.stderr
+    puzzle = load(pe424_path, select="1")[0]
+    assert cnf.read_text() == encode(puzzle, "fast").to_text()

@@ -26,8 +26,8 @@ from kakurolab.experiments import (
     run_experiment,
 )
 from kakurolab.experiments.plan import canonical_text, expand, parse_select
-from kakurolab.experiments.records import Row
 from kakurolab.experiments.report import build_report, find_results, load_results, summary_table
+from kakurolab.experiments.runs import Row
 from kakurolab.experiments.runsfile import ROW_RULES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,7 +22,7 @@ import kakurolab as kl
 from kakurolab import datasets
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import FORMATS, detect, dumps, load, loads, solutions_from_text
-from kakurolab.formats.base import MAX_CELLS
+from kakurolab.formats.format import MAX_CELLS
 from kakurolab.formats.minizinc import MODEL
 from kakurolab.model import LETTERS, Puzzle, Solution
 

@@ -96,7 +96,7 @@ def test_round_trip_or_refusal(dataset: str, format_name: str, request) -> None:
 
 
 def test_janko_solutions_pass_the_rule_checker(janko_puzzles) -> None:
-    from kakurolab.check import solution_problems
+    from kakurolab.rulebook import solution_problems
 
     for puzzle in janko_puzzles:
         assert solution_problems(puzzle, embedded_solution(puzzle)) == [], puzzle.id

@@ -6,7 +6,7 @@ inflation, lost or doubled lines and tokens, Unicode digits, deep JSON nesting, 
 changed JSON leaves).  Every input goes through ``formats.loads`` and one command run
 in-process through ``cli.main``.  The contract: the loader raises only ``KakuroError``; a
 command exits 0, 1 or 2 and never raises; and every grid ``solve``/``unique`` print breaks no
-rule (``check.solution_problems``, an independent checker).  A failure names the input's
+rule (``rulebook.solution_problems``, an independent checker).  A failure names the input's
 index, so ``fuzz_case(index)`` rebuilds it exactly.
 """
 
@@ -29,10 +29,10 @@ from unittest import mock
 import pytest
 
 from kakurolab import cli, datasets
-from kakurolab.check import solution_problems, structure_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import FORMATS, dumps, load, loads, loads_report
 from kakurolab.model import LETTERS, Puzzle, Solution
+from kakurolab.rulebook import solution_problems, structure_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "kakurolab" / "data" / "samples"

@@ -561,9 +561,9 @@ def test_nothing_shows_the_solution_before_the_end(tmp_path: Path) -> None:
 def test_the_real_calendar_chooser_gives_the_week() -> None:
     """The real chooser on a whole week, Sunday's 16x22 Grand Master included: the sizes of
     the table, unique puzzles (proved by a second backend), the same grid on a second call."""
-    from kakurolab.check import solution_problems
     from kakurolab.game.puzzles import choose
     from kakurolab.generator import parse_size
+    from kakurolab.rulebook import solution_problems
     from kakurolab.uniqueness import Verdict, prove_unique
 
     for i, day in enumerate(cal.WEEK):

@@ -9,7 +9,6 @@ import pytest
 from _registries import require_backend
 
 from kakurolab import combos
-from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import dumps, load, loads
@@ -34,6 +33,7 @@ from kakurolab.generator.region_search import check_regions
 from kakurolab.logic import deduce
 from kakurolab.model import LETTERS, Solution
 from kakurolab.propagation import root_domains
+from kakurolab.rulebook import solution_problems, structure_problems
 from kakurolab.shape import layout_stats
 from kakurolab.uniqueness import Verdict, count, prove_unique
 

@@ -14,8 +14,8 @@ from _tools import write_config
 from kakurolab.errors import KakuroError
 from kakurolab.experiments.growth import fit_line, growth, growth_table, t_quantile
 from kakurolab.experiments.plan import load_experiment
-from kakurolab.experiments.records import Row
 from kakurolab.experiments.report import build_report, load_results
+from kakurolab.experiments.runs import Row
 
 # Two-sided 95% quantiles of Student's t, from any statistics table.
 T_TABLE = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 8: 2.306, 10: 2.228, 20: 2.086,

@@ -107,7 +107,7 @@ def test_tiled_members_are_independent_bank_tiles_past_10000_white_cells():
     """The scaling control: (side/20)^2 separate white areas, one per bank tile, each with
     the bank's verified solution; the largest member passes 10,000 white cells."""
     from kakurolab import bank
-    from kakurolab.check import white_components
+    from kakurolab.rulebook import white_components
 
     puzzles = load(DATA / "tiled.txt")
     assert max(len(p.whites) for p in puzzles) >= 10_000

@@ -22,7 +22,7 @@ from kakurolab import datasets
 from kakurolab.cli import main
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import load, loads
-from kakurolab.formats.base import MAX_CELLS, MAX_DIGITS, MAX_JSON_CHARS, MAX_SIDE
+from kakurolab.formats.format import MAX_CELLS, MAX_DIGITS, MAX_JSON_CHARS, MAX_SIDE
 from kakurolab.generator import generate, parse_size
 from kakurolab.model import Block
 

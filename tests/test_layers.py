@@ -10,6 +10,8 @@ lazy imports included: a cycle hidden behind a function-level import is still a 
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -29,7 +31,7 @@ LAYERS: dict[str, float] = {
     "lifetimes": 0.1,
     "model": 0.2,
     "combos": 0.3,
-    "check": 1,
+    "rulebook": 1,  # the rules of Kakuro: structure checks and the solution rule checker
     "shape": 1,
     "formats": 2,
     "propagation": 3,
@@ -48,7 +50,6 @@ LAYERS: dict[str, float] = {
     "render": 8,
     "ratios": 8.5,
     "reports": 9,
-    "encodings_table": 9,
     "experiments": 9,
     "game": 10,
     "web": 10.5,  # the engine over HTTP; the play command's ``serve`` imports it
@@ -110,6 +111,58 @@ GRAPH = {module_name(path): imports_of(path) for path in SOURCES}
 def test_every_top_level_module_has_a_layer() -> None:
     missing = sorted({top(m) for m in GRAPH} - set(LAYERS))
     assert not missing, f"give these a layer in tests/test_layers.py: {missing}"
+
+
+def test_every_layer_names_a_module_that_exists() -> None:
+    gone = sorted(name for name in LAYERS if not _is_module(f"kakurolab.{name}"))
+    assert not gone, f"LAYERS names modules that no longer exist: {gone}"
+
+
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+
+
+def _documented_layers() -> list[list[str]]:
+    """The names on each line of docs/architecture.md's layer block, lowest line first."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text.split("## Layers", 1)[1].split("```", 2)[1]
+    lines = []
+    for line in block.strip().splitlines():
+        first = line.split("  ", 1)[0].strip()
+        if first:
+            lines.append(
+                [
+                    name.strip().removeprefix("kakurolab/").removesuffix(".py")
+                    for name in first.split(",")
+                ]
+            )
+    return lines
+
+
+def test_the_documented_layers_are_the_enforced_ones() -> None:
+    """docs/architecture.md draws every layer of :data:`LAYERS` once, in rank order (names on
+    one line in non-decreasing rank from left to right, every line above the one before)."""
+    lines = _documented_layers()
+    names = [name for line in lines for name in line]
+    assert sorted(names) == sorted(LAYERS), set(names) ^ set(LAYERS)
+    ranks = [LAYERS[name] for name in names]
+    assert ranks == sorted(ranks), list(zip(names, ranks, strict=True))
+    for lower, upper in itertools.pairwise(lines):
+        assert max(LAYERS[n] for n in lower) < min(LAYERS[n] for n in upper), (lower, upper)
+
+
+def test_the_package_map_names_every_top_level_module() -> None:
+    """Every top-level module and package has a row in the package map, and every name the
+    map's first column gives exists."""
+    text = ARCHITECTURE.read_text(encoding="utf-8").split("## Package map", 1)[1]
+    first = [row.split("|")[1] for row in text.splitlines() if row.startswith("| `")]
+    named = {name for cell in first for name in re.findall(r"`([\w/.]+)`", cell)}
+    modules = {
+        path.name if path.suffix else path.name + "/"
+        for path in PACKAGE.iterdir()
+        if (path.suffix == ".py" or (path / "__init__.py").exists())
+    }
+    assert not modules - named, f"missing from the package map: {sorted(modules - named)}"
+    assert not named - modules, f"the package map names no such module: {sorted(named - modules)}"
 
 
 def test_imports_go_down_the_layers() -> None:

@@ -15,10 +15,10 @@ import pytest
 from _registries import require_backend
 
 from kakurolab import bank
-from kakurolab.check import solution_problems
 from kakurolab.formats import load
 from kakurolab.model import Puzzle, Solution
 from kakurolab.propagation import Propagator, held_at, learning, local
+from kakurolab.rulebook import solution_problems
 from kakurolab.uniqueness import count
 
 HARD = Path(__file__).resolve().parents[1] / "data" / "hard"

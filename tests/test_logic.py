@@ -9,12 +9,12 @@ import json
 import pytest
 
 from kakurolab import combos
-from kakurolab.check import solution_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.logic import TECHNIQUES, Contradiction, State, deduce, next_hint, parse_state
 from kakurolab.logic.techniques import cross_candidates
 from kakurolab.model import Solution
+from kakurolab.rulebook import solution_problems
 
 # Small janko puzzles covering different hardest techniques; the whole set runs under -m slow.
 FAST = ["91_6x6", "282_6x6", "1_10x12", "241_9x9", "502_10x10", "61_10x10", "942_16x16"]

@@ -18,7 +18,6 @@ from _puzzles import square
 
 from kakurolab import datasets
 from kakurolab.backends import Status, get_backend
-from kakurolab.check import solution_problems, structure_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import load, loads
 from kakurolab.logic.techniques import supported_digits
@@ -26,6 +25,7 @@ from kakurolab.model import LETTERS, Cell, Puzzle, Solution
 from kakurolab.propagation import Propagator, learning
 from kakurolab.propagation.kernel import pair_filter, pair_sums, revise_run
 from kakurolab.propagation.learning import luby
+from kakurolab.rulebook import solution_problems, structure_problems
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 JANKO = datasets.JANKO_DEV

@@ -18,11 +18,11 @@ import pytest
 
 from kakurolab import datasets
 from kakurolab.backends import BACKENDS, Status, get_backend
-from kakurolab.check import structure_info, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import FormatError
 from kakurolab.formats import embedded_solution, load, loads
 from kakurolab.model import Puzzle, Solution
+from kakurolab.rulebook import structure_info, structure_problems
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve, split_components
 
 BACKEND_NAMES = ["native", "cpsat", "pysat", "z3"]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import FORMATS, detect, dumps, embedded_solution, load, loads
 from kakurolab.formats.pzpr import dump_pzprv3, encode_url, is_url, parse_pzprv3, parse_url
 from kakurolab.model import BLOCK, WHITE, Clue, ClueCell, Puzzle
+from kakurolab.rulebook import solution_problems, structure_problems
 from kakurolab.uniqueness import Verdict, prove_unique
 
 DATA = Path(__file__).parent / "data"

@@ -18,10 +18,10 @@ from _puzzles import square
 from _registries import PARAMETERS, is_core
 
 from kakurolab.backends import BACKENDS, Status, get_backend
-from kakurolab.check import solution_problems
 from kakurolab.errors import KakuroError
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
+from kakurolab.rulebook import solution_problems
 from kakurolab.uniqueness import Verdict, count, prove_unique, solve
 
 AMBIGUOUS = square((10, 10), (10, 10))  # b = c, d = a for any a != 5: eight grids

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from _registries import require_backend
 
-from kakurolab.check import structure_problems
 from kakurolab.formats import load
 from kakurolab.generator import GENERATOR_VERSION, generate
 from kakurolab.model import Solution
+from kakurolab.rulebook import structure_problems
 from kakurolab.uniqueness import Verdict, prove_unique
 
 DATA = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"

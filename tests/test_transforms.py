@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from _registries import require_backend
 
-from kakurolab.check import solution_problems, structure_problems
 from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import load
@@ -16,6 +15,7 @@ from kakurolab.generator.transforms import (
     transform_puzzle,
     transform_solution,
 )
+from kakurolab.rulebook import solution_problems, structure_problems
 from kakurolab.uniqueness import Verdict, prove_unique
 
 VARIANTS = list(all_transforms())

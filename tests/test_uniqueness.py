@@ -14,9 +14,9 @@ import pytest
 from _puzzles import square as two_by_two
 
 from kakurolab.backends import Backend, Session, SolutionCheckError, Status
-from kakurolab.check import solution_problems
 from kakurolab.formats import loads
 from kakurolab.model import Puzzle, Solution
+from kakurolab.rulebook import solution_problems
 from kakurolab.uniqueness import Verdict, count, prove_unique
 
 

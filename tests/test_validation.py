@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from kakurolab.check import (
+from kakurolab.errors import PuzzleError
+from kakurolab.formats import embedded_solution, load, loads
+from kakurolab.model import Solution
+from kakurolab.rulebook import (
     clue_values,
     solution_problems,
     structure_info,
@@ -15,9 +18,6 @@ from kakurolab.check import (
     validate,
     white_components,
 )
-from kakurolab.errors import PuzzleError
-from kakurolab.formats import embedded_solution, load, loads
-from kakurolab.model import Solution
 
 DATA = Path(__file__).parent / "data"
 SAMPLES = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "samples"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UnknownNameError
-from .base import Backend, ChildSession, Result, Session, SolutionCheckError, Status
 from .config import Config, check_options, coerce
 from .registry import BACKENDS
+from .session import Backend, ChildSession, Result, Session, SolutionCheckError, Status
 
 
 def get_backend(name: str, **options: Any) -> Backend:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import OptionValueError, UnknownNameError
-from .base import Backend
 from .registry import BACKENDS
+from .session import Backend
 
 
 def coerce(value: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from .. import deadline
 from ..errors import KakuroError, OptionValueError, require
 from ..model import LETTERS, Cell, Puzzle, Solution
-from .base import Backend, NumberOption, Session, Status
+from .session import Backend, NumberOption, Session, Status
 
 _FEATURE = "backend 'cpsat'"
 
@@ -46,32 +46,12 @@ def _scalar(name: str, field: Any, value: Any) -> Any:
     """One value of a field's type, from a Python value or its CLI text."""
     cpp = field.cpp_type
     if cpp == field.CPPTYPE_BOOL:
-        if isinstance(value, bool):
-            return value
-        found = _BOOL_TEXT.get(str(value).strip().lower())
-        if found is None:
-            raise _fail(f"option {name} must be true or false, got {value!r}")
-        return found
+        return _bool(name, value)
     if cpp == field.CPPTYPE_ENUM:
-        values = field.enum_type.values_by_name
-        numbers = field.enum_type.values_by_number
-        if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
-            return value
-        key = str(value).strip().upper()
-        if key in values:
-            return values[key].number
-        raise _fail(f"option {name} must be one of {', '.join(values)}, got {value!r}")
+        return _enum(name, field, value)
     unsigned = (field.CPPTYPE_UINT32, field.CPPTYPE_UINT64)
     if cpp in (field.CPPTYPE_INT32, field.CPPTYPE_INT64, *unsigned):
-        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-            raise _fail(f"option {name} must be an integer, got {value!r}")
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise _fail(f"option {name} must be an integer, got {value!r}") from None
-        if number < 0 and cpp in unsigned:
-            raise _fail(f"option {name} must be >= 0, got {number}")
-        return number
+        return _integer(name, value, unsigned=cpp in unsigned)
     if cpp in (field.CPPTYPE_DOUBLE, field.CPPTYPE_FLOAT):
         try:
             return float(value)
@@ -80,6 +60,38 @@ def _scalar(name: str, field: Any, value: Any) -> Any:
     if cpp == field.CPPTYPE_STRING:
         return str(value)
     raise _fail(f"option {name} is a nested message; set its fields through CP-SAT directly")
+
+
+def _bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    found = _BOOL_TEXT.get(str(value).strip().lower())
+    if found is None:
+        raise _fail(f"option {name} must be true or false, got {value!r}")
+    return found
+
+
+def _enum(name: str, field: Any, value: Any) -> int:
+    values = field.enum_type.values_by_name
+    numbers = field.enum_type.values_by_number
+    if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
+        return value
+    key = str(value).strip().upper()
+    if key in values:
+        return int(values[key].number)
+    raise _fail(f"option {name} must be one of {', '.join(values)}, got {value!r}")
+
+
+def _integer(name: str, value: Any, *, unsigned: bool) -> int:
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise _fail(f"option {name} must be an integer, got {value!r}")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise _fail(f"option {name} must be an integer, got {value!r}") from None
+    if number < 0 and unsigned:
+        raise _fail(f"option {name} must be >= 0, got {number}")
+    return number
 
 
 def coerce_parameter(name: str, value: Any) -> Any:

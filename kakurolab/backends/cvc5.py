@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from ..errors import OptionValueError
 from ..model import Puzzle, Solution
-from .base import Backend, Session, Status
+from .session import Backend, Session, Status
 from .z3 import parse_params
 
 ENCODINGS = ("smt=lia", "smt=bv")

@@ -33,7 +33,7 @@ from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError
 from ..lifetimes import die_with_parent, kill_marked, marker
 from ..model import Puzzle, Solution
-from .base import Backend, NumberOption, Session, Status
+from .session import Backend, NumberOption, Session, Status
 
 DEFAULT_COMMAND = "cadical"
 SAT, UNSAT = 10, 20

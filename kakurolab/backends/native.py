@@ -4,9 +4,10 @@ It is the baseline every encoding is compared against, so it is built to be fast
 general.  The whole search state is one flat list of masks (cells first, then the ten letters
 of a cryptic puzzle), copied once per decision.  Propagation is the solver-neutral
 :class:`kakurolab.propagation.Propagator` (exact run revisions to a fixpoint, letters of
-cryptic puzzles included), which a session holds, and so are its two searches: a session only
-runs one of them under its deadline and node budget and skips grids it was told to block, so
-published puzzles solve almost without search.
+cryptic puzzles included), which a session holds, and so are its three searches
+(:data:`kakurolab.propagation.SEARCHES`: depth-first, learning, local, one shape): a session
+runs one of them, or the three in turns, under its deadline and node budget and skips grids
+it was told to block, so published puzzles solve almost without search.
 
 Search is depth-first with 2-way branching (``x = v`` first, then ``x != v``) on the variable
 with the fewest values left (letters before cells on ties), lowest value first: deterministic,
@@ -38,17 +39,20 @@ from typing import Any, ClassVar
 from ..errors import OptionValueError
 from ..model import Puzzle, Solution
 from ..propagation import (
+    SEARCHES,
+    Counters,
     Found,
     Key,
     Propagator,
     RootState,
+    SearchKind,
     SearchStats,
     learning,
     local,
     root_domains,
     root_state,
 )
-from .base import Backend, NumberOption, Session, Status
+from .session import Backend, NumberOption, Session, Status
 
 LEARNING_CELLS = 400
 """Numeric puzzles with at least this many white cells use the learning search (``auto``)."""
@@ -70,9 +74,10 @@ came later.  CPU seconds to prove seven loose grids of 600-1,100 cells not uniqu
 finds: 3.9-4.5 s at 2, 4.3 s at 4, 5.4 s at 6 (measured before local search's mends,
 which took the seven grids to 17.6 s and the stress grid to 1.5 s at 4)."""
 
-SEARCHES = ("auto", "dfs", "learning")
-"""The ``search`` option: ``learning`` applies to numeric puzzles only (cryptic ones keep the
-depth-first search, which handles the letters)."""
+SEARCH_OPTIONS = ("auto", "dfs", "learning")
+"""The ``search`` option (``auto``, or one complete search of :data:`SEARCHES` by name):
+``learning`` applies to numeric puzzles only (cryptic ones keep the depth-first search, which
+handles the letters); local search, which proves nothing, runs only in ``auto``'s turns."""
 
 
 class NativeBackend(Backend):
@@ -92,8 +97,8 @@ class NativeBackend(Backend):
         super().__init__(**options)  # refuses any option but node_limit and search
         if node_limit is not None and node_limit < 0:
             raise OptionValueError(f"native node_limit must be >= 0, got {node_limit}")
-        if search not in SEARCHES:
-            known = ", ".join(SEARCHES)
+        if search not in SEARCH_OPTIONS:
+            known = ", ".join(SEARCH_OPTIONS)
             raise OptionValueError(f"native search must be one of {known}, got {search!r}")
         self.options = {"node_limit": node_limit, "search": search}
         self.node_limit = node_limit
@@ -202,61 +207,45 @@ class NativeSession(Session):
         otherwise, from the initial state under this session's deadline."""
         if self.portfolio and self.node_limit is None:
             return self._portfolio()
+        counters: Counters = self.dfs_stats
+        kind = SEARCHES["dfs"]
         if self.uses_learning and self.learning is not None:
-            return learning.search(
-                self.propagator,
-                node_limit=self.node_limit,
-                stats=self.learning,
-                out_of_time=self._out_of_time,
-            )
-        return self.propagator.search(
-            node_limit=self.node_limit, stats=self.dfs_stats, out_of_time=self._out_of_time
+            kind, counters = SEARCHES["learning"], self.learning
+        return kind.run(
+            self.propagator,
+            node_limit=self.node_limit,
+            stats=counters,
+            out_of_time=self._out_of_time,
         )
 
     def _turns(self) -> list[_Turn]:
-        """The portfolio's searches, in turn order.
+        """The portfolio's searches, in turn order, with their slices in quarters of a round.
 
         Depth-first search first on smaller puzzles (it settles published ones in a few
         nodes, so they never reach the others); learning search (each decision costs about
         five depth-first nodes, so a quarter as many); local search last (:mod:`.local`:
         finds grids of loose puzzles where both complete searches flounder, proves nothing).
         """
-        dfs_stats, counts, moves = self.dfs_stats, self.learning, self.local
-        if counts is None:
+        if self.learning is None:
             raise ValueError("the portfolio needs the learning counters")
-        turns: list[_Turn] = []
-        propagator, over = self.propagator, self._out_of_time
-        if not self.uses_learning:
-            turns.append(
-                _Turn(
-                    lambda stop: propagator.search(stats=dfs_stats, out_of_time=stop),
-                    lambda: dfs_stats.nodes,
-                    4,
-                    over,
-                    complete=True,
-                )
-            )
-        turns.append(
+        plan: list[tuple[str, Counters | None, int]] = [
+            ("dfs", None if self.uses_learning else self.dfs_stats, 4),
+            ("learning", self.learning, 1),
+            ("local", self.local, LOCAL_SHARE),
+        ]
+        startup = {"local": local.start_seconds(self.propagator)} if self.local else {}
+        return [
             _Turn(
-                lambda stop: learning.search(propagator, stats=counts, out_of_time=stop),
-                lambda: counts.decisions,
-                1,
-                over,
-                complete=True,
+                SEARCHES[name],
+                self.propagator,
+                counters,
+                share,
+                self._out_of_time,
+                startup=startup.get(name, 0.0),
             )
-        )
-        if moves is not None:
-            turns.append(
-                _Turn(
-                    lambda stop: local.search(propagator, stats=moves, out_of_time=stop),
-                    lambda: moves.work,
-                    LOCAL_SHARE,
-                    over,
-                    complete=False,
-                    startup=local.start_seconds(propagator),
-                )
-            )
-        return turns
+            for name, counters, share in plan
+            if counters is not None
+        ]
 
     def _portfolio(self) -> Iterator[Found | None]:
         """The searches of :meth:`_turns` in turns, slices doubling (:data:`FIRST_SLICE`).
@@ -304,20 +293,20 @@ class NativeSession(Session):
 
 class _Turn:
     """One search of the portfolio: its walk (built with a stop test that ends its slice at
-    the session's deadline or when its work reaches ``end``), the work it has spent, and its
-    slice in quarters of the round's budget."""
+    the session's deadline or when its work reaches ``end``), its counters, and its slice in
+    quarters of the round's budget."""
 
     def __init__(
         self,
-        make: Callable[[Callable[[], bool]], Iterator[Found | None]],
-        spent: Callable[[], int],
+        kind: SearchKind,
+        propagator: Propagator,
+        counters: Counters,
         share: int,
         out_of_time: Callable[[], bool],
         *,
-        complete: bool,
         startup: float = 0.0,
     ) -> None:
-        self.spent, self.share, self.complete = spent, share, complete
+        self.counters, self.share, self.complete = counters, share, kind.complete
         self.startup = startup
         """Seconds its first step may take without looking at the clock (local search's
         flow start): a turn not yet started does not start when that would pass the
@@ -325,7 +314,10 @@ class _Turn:
         self.started = False
         self.end = 0
         self.out_of_time = out_of_time
-        self.walk = make(self._over)
+        self.walk = kind.run(propagator, stats=counters, out_of_time=self._over)
+
+    def spent(self) -> int:
+        return self.counters.work
 
     def _over(self) -> bool:
         return self.out_of_time() or self.spent() >= self.end

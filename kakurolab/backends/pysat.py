@@ -27,7 +27,7 @@ from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, UnknownNameError
 from ..gcpause import gc_paused
 from ..model import Puzzle, Solution
-from .base import Backend, Session, Status
+from .session import Backend, Session, Status
 
 DEFAULT_SOLVER = "cadical195"
 SLICE_CONFLICTS = 1000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 
-from .base import Backend
+from .session import Backend
 
 
 class _Registry(MutableMapping[str, type[Backend]]):

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ..errors import OptionValueError
 from ..model import Puzzle, Solution
-from .base import Backend, Session, Status
+from .session import Backend, Session, Status
 
 if TYPE_CHECKING:
-    from ..encodings.base import Encoding
+    from ..encodings.encoding import Encoding
     from ..encodings.smt.common import SmtEncoding
     from ..encodings.spec import Spec
 

@@ -193,7 +193,7 @@ def load_all(args: argparse.Namespace) -> list[Puzzle]:
 
 def _split(select: list[str] | None) -> list[str] | None:
     """The ``--select`` items, commas split; ranges are checked and resolved by the loader
-    against the ids present (``formats._select``), never expanded here."""
+    against the ids present (``formats.loading``), never expanded here."""
     if select is None:
         return None
     parts = [part.strip() for item in select for part in item.split(",")]

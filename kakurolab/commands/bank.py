@@ -11,6 +11,7 @@ from .. import bank
 from ..errors import KakuroError
 from ..formats import dumps
 from ..model import Puzzle
+from ..reports import levels_table
 from ._common import emit_json
 
 
@@ -132,13 +133,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_levels(args: argparse.Namespace) -> int:
     """The level table of docs/generator.md; exit 1 when a base grades off its cell."""
-    print(bank.FIGURES_HEADER)
+    table = levels_table()
+    print(table.markdown_head())
     off = 0
     for size in _names(args.size, bank.SIZES, "size"):
         for level in bank.DIFFICULTIES:
             figures = bank.cell_figures(size, level, args.dir)
             off += sum(g != level for g in figures.grades)
-            print(figures.row(), flush=True)
+            print(table.markdown_row(figures), flush=True)
     return 1 if off else 0
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from ..check import solution_problems
 from ..errors import KakuroError
 from ..formats import embedded_solution, load_solutions
 from ..model import LETTERS, Cell, Puzzle, Solution
+from ..rulebook import solution_problems
 from ._common import Batch, add_puzzle_args, emit_json
 
 FORMS = (
@@ -78,19 +78,7 @@ def implied_letters(puzzle: Puzzle, values: Mapping[Cell, int]) -> dict[str, int
 def run(args: argparse.Namespace) -> int:
     batch = Batch.load(args, strict=args.strict)
     puzzles = batch.puzzles
-    solutions: dict[str, Solution] = {}
-    if args.solution is not None:
-        solutions = load_solutions(args.solution, puzzles)
-    else:
-        for puzzle in puzzles:
-            solution = embedded_solution(puzzle)
-            if solution is not None:
-                solutions[puzzle.id] = solution
-            elif not args.strict:
-                raise KakuroError(
-                    f"{args.puzzles[0]}: puzzle {puzzle.id} has no embedded solution "
-                    "(give a SOLUTION file)"
-                )
+    solutions = _solutions(args, puzzles)
     broken = 0
     for puzzle in batch:
         if puzzle.id not in solutions:  # --strict without a solution: the structure passed
@@ -99,22 +87,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"{puzzle.id}: passes --strict (no solution to check)")
             continue
-        solution = solutions[puzzle.id]
-        if puzzle.is_cryptic and not solution.letters:
-            solution = Solution(solution.values, implied_letters(puzzle, solution.values))
-        problems = solution_problems(puzzle, solution)
-        broken += bool(problems)
-        answer = f" (answer {solution.answer})" if solution.answer else ""
-        if args.json:
-            record = {"id": puzzle.id, "correct": not problems, "problems": problems}
-            record |= {"answer": solution.answer} if puzzle.is_cryptic else {}
-            emit_json(record | ({"strict": True} if args.strict else {}))
-        elif problems:
-            print(f"{puzzle.id}: {len(problems)} broken rule(s)")
-            for problem in problems:
-                print(f"  {problem}")
-        else:
-            print(f"{puzzle.id}: correct{answer}")
+        broken += _check_one(args, puzzle, solutions[puzzle.id])
     code = batch.exit_code(1 if broken else 0)
     if not args.json and len(batch.entries) > 1:
         checked = len(solutions)
@@ -125,3 +98,40 @@ def run(args: argparse.Namespace) -> int:
             parts.append(f"{len(batch.invalid)} invalid")
         print(", ".join(parts))
     return code
+
+
+def _solutions(args: argparse.Namespace, puzzles: list[Puzzle]) -> dict[str, Solution]:
+    """The SOLUTION file's solutions, else each puzzle's embedded one (a puzzle without one
+    is an error unless ``--strict`` checks its structure alone)."""
+    if args.solution is not None:
+        return load_solutions(args.solution, puzzles)
+    solutions: dict[str, Solution] = {}
+    for puzzle in puzzles:
+        solution = embedded_solution(puzzle)
+        if solution is not None:
+            solutions[puzzle.id] = solution
+        elif not args.strict:
+            raise KakuroError(
+                f"{args.puzzles[0]}: puzzle {puzzle.id} has no embedded solution "
+                "(give a SOLUTION file)"
+            )
+    return solutions
+
+
+def _check_one(args: argparse.Namespace, puzzle: Puzzle, solution: Solution) -> bool:
+    """Check and print one solution; True when it breaks a rule."""
+    if puzzle.is_cryptic and not solution.letters:
+        solution = Solution(solution.values, implied_letters(puzzle, solution.values))
+    problems = solution_problems(puzzle, solution)
+    answer = f" (answer {solution.answer})" if solution.answer else ""
+    if args.json:
+        record = {"id": puzzle.id, "correct": not problems, "problems": problems}
+        record |= {"answer": solution.answer} if puzzle.is_cryptic else {}
+        emit_json(record | ({"strict": True} if args.strict else {}))
+    elif problems:
+        print(f"{puzzle.id}: {len(problems)} broken rule(s)")
+        for problem in problems:
+            print(f"  {problem}")
+    else:
+        print(f"{puzzle.id}: correct{answer}")
+    return bool(problems)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..check import solution_problems
 from ..encodings import CNFEncoding, encode, key_text
 from ..errors import KakuroError
 from ..fileio import read_text
+from ..rulebook import solution_problems
 from ._common import add_puzzle_args, emit_json, load_all, solution_rows
 
 _LITERAL = re.compile(r"-?[0-9]{1,12}")
@@ -89,6 +89,23 @@ def read_model(path: str) -> list[int]:
     return lits
 
 
+def _our_model(
+    args: argparse.Namespace, enc: CNFEncoding, names: dict[int, str], puzzle_id: str
+) -> list[int]:
+    """The outside solver's model in our encoding's variables (matched by their names in
+    the file's variable map; auxiliary variables left out)."""
+    ours = {key_text(key): vid for key, vid in enc.pool.obj2id.items()}
+    model = []
+    for lit in read_model(args.model):
+        key = names.get(abs(lit))
+        if key is None:
+            continue  # auxiliary variable
+        if key not in ours:
+            raise KakuroError(f"{args.cnf}: variable {key} does not belong to puzzle {puzzle_id}")
+        model.append(ours[key] if lit > 0 else -ours[key])
+    return model
+
+
 def run(args: argparse.Namespace) -> int:
     puzzles = load_all(args)
     if len(puzzles) != 1:
@@ -98,16 +115,7 @@ def run(args: argparse.Namespace) -> int:
     enc = encode(puzzle, spec)
     if not isinstance(enc, CNFEncoding):
         raise KakuroError(f"{args.cnf}: {spec} is not a CNF encoding")
-    ours = {key_text(key): vid for key, vid in enc.pool.obj2id.items()}
-    model = []
-    for lit in read_model(args.model):
-        key = names.get(abs(lit))
-        if key is None:
-            continue  # auxiliary variable
-        if key not in ours:
-            raise KakuroError(f"{args.cnf}: variable {key} does not belong to puzzle {puzzle.id}")
-        model.append(ours[key] if lit > 0 else -ours[key])
-    solution = enc.decode(model)
+    solution = enc.decode(_our_model(args, enc, names, puzzle.id))
     problems = solution_problems(puzzle, solution)
     if args.json:
         record: dict[str, object] = {"id": puzzle.id, "status": "wrong" if problems else "sat"}

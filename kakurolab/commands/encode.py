@@ -12,8 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..backends.z3 import smtlib_text
-from ..encodings import DEFAULT_PRESET, encode
+from ..encodings import DEFAULT_PRESET, Encoding, encode
 from ..errors import KakuroError
 from ._common import add_puzzle_args, emit_json, load_all
 from ._output import named_output, write_text
@@ -47,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise KakuroError(f"encode takes one puzzle, the input has {len(puzzles)} (use --select)")
     puzzle = puzzles[0]
     enc = encode(puzzle, args.encoding)
-    text = smtlib_text(enc)  # the z3 backend decides an SMT spec's status=solve
+    text = file_text(enc)
     out = named_output(puzzle.id, enc.suffix, args.output)
     if out == "-":
         sys.stdout.write(text)
@@ -67,3 +66,14 @@ def run(args: argparse.Namespace) -> int:
         stats = ", ".join(f"{v} {k}" for k, v in enc.stats().items())
         print(f"{puzzle.id}: wrote {out} ({enc.spec}; {stats})")
     return 0
+
+
+def file_text(enc: Encoding) -> str:
+    """The file: a CNF encoding's own DIMACS text (its clauses, the variable map and the
+    shown grid variables), an SMT encoding's SMT-LIB2 through the z3 backend, which decides
+    the ``:status`` a ``status=solve`` spec asks for (imported only then: z3 is heavy)."""
+    if enc.spec.family == "smt":
+        from ..backends.z3 import smtlib_text
+
+        return smtlib_text(enc)
+    return enc.to_text()

@@ -10,10 +10,14 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import KakuroError
 from ._common import emit_json
 from ._output import written
+
+if TYPE_CHECKING:
+    from ..experiments import Summary
 
 JSON_HELP = {
     "run": "one JSON object: the run counts, statuses and the rows file (runs.jsonl); with "
@@ -105,15 +109,38 @@ def _sigterm_stops() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from ..experiments import load_experiment, make_executor, run_experiment
-
+def _refuse_bad_counts(args: argparse.Namespace) -> None:
     if args.limit is not None and args.limit < 0:
         raise KakuroError(f"--limit must be 0 (no limit) or positive, got {args.limit}")
     if args.jobs < 1:
         raise KakuroError(f"--jobs must be at least 1, got {args.jobs}")
     if args.chunk is not None and args.chunk < 1:
         raise KakuroError(f"--chunk must be at least 1, got {args.chunk}")
+
+
+def _say_summary(name: str, summary: Summary, rows_file: Path) -> None:
+    """What the run did, on stderr, with loud lines for disagreements and wrong grids."""
+    counts = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "nothing new"
+    print(
+        f"{name}: {summary.planned} runs planned, {summary.done_before} already done, "
+        f"{summary.ran} run now ({counts}); rows in {rows_file}",
+        file=sys.stderr,
+    )
+    if summary.disagreements:
+        print(
+            f"kakuro: {len(summary.disagreements)} instance(s) with DISAGREEING outcomes",
+            file=sys.stderr,
+        )
+    if summary.wrong:
+        print(f"kakuro: {summary.wrong} WRONG solution(s) in the rows", file=sys.stderr)
+    for config, message in summary.broken.items():
+        print(f"kakuro: every run of {config} failed: {message}", file=sys.stderr)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ..experiments import load_experiment, make_executor, run_experiment
+
+    _refuse_bad_counts(args)
     experiment = load_experiment(args.config)
     results_dir = Path(args.results) if args.results else None
     if args.fresh:
@@ -147,21 +174,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 "output": str(rows_file),
             }
         )
-    counts = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "nothing new"
-    print(
-        f"{experiment.name}: {summary.planned} runs planned, {summary.done_before} already done, "
-        f"{summary.ran} run now ({counts}); rows in {rows_file}",
-        file=sys.stderr,
-    )
-    if summary.disagreements:
-        print(
-            f"kakuro: {len(summary.disagreements)} instance(s) with DISAGREEING outcomes",
-            file=sys.stderr,
-        )
-    if summary.wrong:
-        print(f"kakuro: {summary.wrong} WRONG solution(s) in the rows", file=sys.stderr)
-    for config, message in summary.broken.items():
-        print(f"kakuro: every run of {config} failed: {message}", file=sys.stderr)
+    _say_summary(experiment.name, summary, rows_file)
     strict_failed = args.strict and summary.failed > 0
     if strict_failed:
         print(f"kakuro: {summary.failed} run(s) failed (--strict)", file=sys.stderr)

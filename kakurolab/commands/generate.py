@@ -26,7 +26,7 @@ from ..generator import (
     parse_size,
     white_goal_arg,
 )
-from ..model import Puzzle
+from ..model import Puzzle, Solution
 from ._common import emit_json, live_status, progress
 from ._output import check_writable, renamed, write_text, written
 
@@ -90,52 +90,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     nrows, ncols = parse_size(args.size)
-    if args.output:
-        check_writable(args.output)
-    if args.count < 1:
-        raise KakuroError(f"--count must be at least 1, got {args.count}")
-    if args.cryptic and nrows != ncols:
-        raise KakuroError(f"cryptic puzzles are square (PE424 format); got {nrows}x{ncols}")
-    if args.symmetric and args.asymmetric:
-        raise KakuroError("--symmetric and --asymmetric exclude each other")
-    if args.logic_only and args.allow_search:
-        raise KakuroError("--logic-only and --allow-search exclude each other")
-    if args.cryptic and args.logic_only:
-        raise KakuroError("--logic-only applies to standard puzzles only")
+    _refuse_bad_arguments(args, nrows, ncols)
     white_goal = white_goal_arg(args.white_goal)
     fmt = args.to or ("pe424" if args.cryptic else "kakuro")
     puzzles: list[Puzzle] = []
     seeds = range(args.seed, args.seed + args.count)
     for seed in progress(seeds, total=args.count, desc="generate"):
-        if args.cryptic:
-            made = generate_cryptic(
-                nrows,
-                seed=seed,
-                difficulty=args.difficulty,
-                symmetric=not args.asymmetric,
-                backend=args.backend,
-                white_goal=white_goal,
-            )
-            puzzle, solution, stats = made.puzzle, made.solution, made.stats
-        else:
-            live = GenerationStats()
-            with live_status(
-                f"{nrows}x{ncols} {args.difficulty} seed {seed}",
-                live.status,
-                position=int(args.count > 1),
-            ):
-                got = generate(
-                    nrows,
-                    ncols,
-                    args.difficulty,
-                    seed=seed,
-                    symmetric=not args.asymmetric,
-                    logic_only=not args.allow_search,
-                    backend=args.backend,
-                    white_goal=white_goal,
-                    stats=live,
-                )
-            puzzle, solution, stats = got.puzzle, got.solution, got.stats.as_dict()
+        puzzle, solution, stats = _make(args, nrows, ncols, seed, white_goal)
         puzzles.append(Puzzle(puzzle.id, puzzle.grid, {**puzzle.meta, "solution": solution}))
         if args.json:
             record = stats_record(puzzle, seed, stats)
@@ -152,6 +113,56 @@ def run(args: argparse.Namespace) -> int:
     elif not args.json:
         print(text, end="")
     return 0
+
+
+def _refuse_bad_arguments(args: argparse.Namespace, nrows: int, ncols: int) -> None:
+    """One clear error for arguments that cannot go together, before any work."""
+    if args.output:
+        check_writable(args.output)
+    if args.count < 1:
+        raise KakuroError(f"--count must be at least 1, got {args.count}")
+    if args.cryptic and nrows != ncols:
+        raise KakuroError(f"cryptic puzzles are square (PE424 format); got {nrows}x{ncols}")
+    if args.symmetric and args.asymmetric:
+        raise KakuroError("--symmetric and --asymmetric exclude each other")
+    if args.logic_only and args.allow_search:
+        raise KakuroError("--logic-only and --allow-search exclude each other")
+    if args.cryptic and args.logic_only:
+        raise KakuroError("--logic-only applies to standard puzzles only")
+
+
+def _make(
+    args: argparse.Namespace, nrows: int, ncols: int, seed: int, white_goal: float | None
+) -> tuple[Puzzle, Solution, dict[str, Any]]:
+    """One puzzle of the seed, its solution and the generator's statistics."""
+    if args.cryptic:
+        made = generate_cryptic(
+            nrows,
+            seed=seed,
+            difficulty=args.difficulty,
+            symmetric=not args.asymmetric,
+            backend=args.backend,
+            white_goal=white_goal,
+        )
+        return made.puzzle, made.solution, made.stats
+    live = GenerationStats()
+    with live_status(
+        f"{nrows}x{ncols} {args.difficulty} seed {seed}",
+        live.status,
+        position=int(args.count > 1),
+    ):
+        got = generate(
+            nrows,
+            ncols,
+            args.difficulty,
+            seed=seed,
+            symmetric=not args.asymmetric,
+            logic_only=not args.allow_search,
+            backend=args.backend,
+            white_goal=white_goal,
+            stats=live,
+        )
+    return got.puzzle, got.solution, got.stats.as_dict()
 
 
 def stats_record(puzzle: Puzzle, seed: int, stats: dict[str, Any]) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 
 from .. import combos
-from ..check import clue_values, structure_info
 from ..model import Puzzle
+from ..rulebook import clue_values, structure_info
 from ..shape import layout_stats
 from ._common import Batch, add_puzzle_args, emit_json
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from ..errors import KakuroError, UnknownNameError
 from ..model import Puzzle
-from .base import Encoding, Part
 from .cnf import (
     CNF_DEFAULTS,
     CNF_ENCODERS,
@@ -22,6 +21,7 @@ from .cnf import (
     CNFEncoding,
     key_text,
 )
+from .encoding import Encoding, Part
 from .smt import SMT_ENCODERS, SMT_PRESETS
 from .spec import Spec, split_spec
 

@@ -7,8 +7,8 @@ turns the rows into Markdown/CSV tables, plots and mkplot JSON.  See docs/experi
 
 from .executors import EXECUTORS, DaskExecutor, LocalExecutor, make_executor
 from .plan import Configuration, Experiment, Instance, load_experiment, load_instances
-from .records import RunSpec
 from .runner import Plan, Summary, find_disagreements, plan, run_experiment
+from .runs import RunSpec
 from .runsfile import read_rows
 from .tasks import TASKS, Task
 

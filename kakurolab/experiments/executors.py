@@ -32,15 +32,15 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KakuroError, UnknownNameError, require
 from ..lifetimes import pass_on_death
-from .records import Row, RunSpec
 from .runner import Interrupted, failure_row
+from .runs import Row, RunSpec
 
 _HEADER = struct.Struct("!I")
 RECYCLE_AFTER = 2000
@@ -334,53 +334,71 @@ class LocalExecutor:
         failed_starts = 0
         try:
             while queue or any(w.spec is not None for w in workers):
-                for w in workers:
-                    if w.spec is None and queue:
-                        try:
-                            w.send(queue[0], self.grace)
-                            queue.popleft()
-                            failed_starts = 0
-                        except OSError:  # the worker died while idle: replace it
-                            failed_starts += 1
-                            if failed_starts > 3 * len(workers):
-                                raise KakuroError(
-                                    f"worker processes die before their first run "
-                                    f"(memory_mb = {memory_mb} too low?)"
-                                ) from None
-                            self._replace(workers, w, memory_mb)
+                failed_starts = self._hand_out(workers, queue, memory_mb, failed_starts)
                 busy = [w for w in workers if w.spec is not None]
                 if not busy:
                     continue
                 wait = max(0.0, min(w.deadline for w in busy) - time.monotonic())
                 ready, _, _ = select.select(busy, [], [], wait)
                 for w in ready:
-                    spec, started = w.spec, w.started
-                    assert spec is not None
-                    row = w.receive()
-                    if row is None:  # the worker itself died
-                        code = w.proc.wait()
-                        yield self._death_row(code, w.proc.pid, spec, started, memory_mb)
-                        self._replace(workers, w, memory_mb)
-                        continue
-                    if isinstance(row, ChildDied):  # the run's own process died
-                        row = self._death_row(row.status, w.proc.pid, spec, started, memory_mb)
-                    yield row
-                    w.served += 1
-                    if self._worn_out(w, row, memory_mb):
-                        self._replace(workers, w, memory_mb)
-                now = time.monotonic()
-                for w in [w for w in workers if w.spec is not None and w.deadline <= now]:
-                    assert w.spec is not None
-                    yield failure_row(
-                        w.spec,
-                        "timeout",
-                        f"killed after {now - w.started:.1f}s (hard limit)",
-                        now - w.started,
-                    )
-                    self._replace(workers, w, memory_mb)
+                    yield from self._receive(workers, w, memory_mb)
+                yield from self._kill_overdue(workers, memory_mb)
         finally:
             for w in workers:
                 w.kill()
+
+    def _hand_out(
+        self, workers: list[_Worker], queue: deque[RunSpec], memory_mb: int | None, failed: int
+    ) -> int:
+        """Give each idle worker the next run; a worker that died while idle is replaced.
+        Returns the count of failed starts in a row (too many: workers cannot start)."""
+        for w in workers:
+            if w.spec is None and queue:
+                try:
+                    w.send(queue[0], self.grace)
+                    queue.popleft()
+                    failed = 0
+                except OSError:  # the worker died while idle: replace it
+                    failed += 1
+                    if failed > 3 * len(workers):
+                        raise KakuroError(
+                            f"worker processes die before their first run "
+                            f"(memory_mb = {memory_mb} too low?)"
+                        ) from None
+                    self._replace(workers, w, memory_mb)
+        return failed
+
+    def _receive(
+        self, workers: list[_Worker], w: _Worker, memory_mb: int | None
+    ) -> Iterator[Row]:
+        """The row of a worker that has one ready (or of its death)."""
+        spec, started = w.spec, w.started
+        assert spec is not None
+        row = w.receive()
+        if row is None:  # the worker itself died
+            code = w.proc.wait()
+            yield self._death_row(code, w.proc.pid, spec, started, memory_mb)
+            self._replace(workers, w, memory_mb)
+            return
+        if isinstance(row, ChildDied):  # the run's own process died
+            row = self._death_row(row.status, w.proc.pid, spec, started, memory_mb)
+        yield row
+        w.served += 1
+        if self._worn_out(w, row, memory_mb):
+            self._replace(workers, w, memory_mb)
+
+    def _kill_overdue(self, workers: list[_Worker], memory_mb: int | None) -> Iterator[Row]:
+        """A timeout row for each run past its hard limit, its worker replaced."""
+        now = time.monotonic()
+        for w in [w for w in workers if w.spec is not None and w.deadline <= now]:
+            assert w.spec is not None
+            yield failure_row(
+                w.spec,
+                "timeout",
+                f"killed after {now - w.started:.1f}s (hard limit)",
+                now - w.started,
+            )
+            self._replace(workers, w, memory_mb)
 
     @staticmethod
     def _death_row(

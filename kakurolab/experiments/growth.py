@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .records import Row
 from .results import by_config, run_time, solved
+from .runs import Row
 
 MIN_TIME = 1e-4
 """A floor for log times: runs faster than this are fitted at it."""

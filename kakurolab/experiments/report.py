@@ -16,7 +16,6 @@ from typing import Any
 from .. import tables
 from ..fileio import write_text
 from .growth import growth_table
-from .records import Row
 from .results import (
     Results,
     Table,
@@ -29,6 +28,7 @@ from .results import (
     summary_table,
 )
 from .runner import find_disagreements
+from .runs import Row
 from .runsfile import warn
 
 __all__ = ["Results", "by_config", "find_results", "load_results", "run_time", "solved"]
@@ -269,7 +269,6 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     """Write every table, the mkplot files and (optionally) plots; return the Markdown."""
     out = results.path
     rows = results.rows
-    env = results.environment
     tables = {
         "summary": summary_table(results.timed_rows),
         "families": family_table(results.timed_rows, _growth_groups(results)),
@@ -280,6 +279,22 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         "skipped": skipped_table(results),
         "growth": growth_table(results.timed_rows, _growth_groups(results)),
     }
+    _write_files(results, tables)
+    md = _opening(results)
+    _tables_md(md, tables)
+    md += _plots_md(results, plots)
+    files = [f"`{name}.csv`" for name, table in tables.items() if table]
+    files += ["`summary.tex`", "`mkplot/*.json` (one per configuration)", "`environment.json`"]
+    md.append("Files: " + ", ".join(files) + ".\n")
+    text = "\n".join(md)
+    write_text(out / "report.md", text)
+    return text
+
+
+def _write_files(results: Results, tables: dict[str, Table]) -> None:
+    """Each table's CSV (a stale one removed when the table is empty), the summary in
+    LaTeX, and one mkplot JSON file per configuration."""
+    out = results.path
     for name, table in tables.items():
         target = out / f"{name}.csv"
         if table:
@@ -289,10 +304,14 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     write_text(out / "summary.tex", latex(tables["summary"]))
     mk_dir = out / "mkplot"
     mk_dir.mkdir(exist_ok=True)
-    for config, group in by_config(rows).items():
+    for config, group in by_config(results.rows).items():
         data = mkplot_json(results, config, group)
         write_text(mk_dir / f"{safe_name(config)}.json", json.dumps(data, indent=1) + "\n")
 
+
+def _opening(results: Results) -> list[str]:
+    """The title and what was run where: task, limits, counts, machine, commit."""
+    rows, env = results.rows, results.environment
     exp = env.get("experiment", {})
     md = [f"# Experiment `{results.name}`\n"]
     md.append(
@@ -309,6 +328,11 @@ def build_report(results: Results, *, plots: bool = True) -> str:
         "PAR-2: mean over runs of the time when solved, twice the timeout otherwise. "
         "Times are encode + solve seconds measured in the child.\n"
     )
+    return md
+
+
+def _tables_md(md: list[str], tables: dict[str, Table]) -> None:
+    """The report's table sections, in their order."""
     _section(
         md, "By configuration and task", tables["tasks"],
         "`up_solved`: puzzles unit propagation alone solves (of `of`); `up_fixed_pct`: "
@@ -346,21 +370,21 @@ def build_report(results: Results, *, plots: bool = True) -> str:
     if tables["skipped"]:
         md.append("## Skipped\n")
         md.append(markdown(tables["skipped"]))
+
+
+def _plots_md(results: Results, plots: bool) -> list[str]:
+    """The plots section (plots written now), or a warning when their extra is missing."""
     if plots and plots_missing():
         warn(f"plots skipped: {plots_missing()}; every table is written")
-    elif plots:
-        from .plots import write_plots
+        return []
+    if not plots:
+        return []
+    from .plots import write_plots
 
-        made = write_plots(results, env.get("experiment", {}).get("report", {}))
-        if made:
-            md.append("## Plots\n")
-            md += [f"![{name}]({name}.png)\n" for name in made]
-    files = [f"`{name}.csv`" for name, table in tables.items() if table]
-    files += ["`summary.tex`", "`mkplot/*.json` (one per configuration)", "`environment.json`"]
-    md.append("Files: " + ", ".join(files) + ".\n")
-    text = "\n".join(md)
-    write_text(out / "report.md", text)
-    return text
+    made = write_plots(results, results.environment.get("experiment", {}).get("report", {}))
+    if not made:
+        return []
+    return ["## Plots\n", *[f"![{name}]({name}.png)\n" for name in made]]
 
 
 def _section(md: list[str], title: str, table: Table, note: str) -> None:

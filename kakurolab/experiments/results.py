@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
-from .records import DEFINITIVE, Row
 from .runner import find_disagreements
+from .runs import DEFINITIVE, Row
 from .runsfile import latest_rows, read_rows, warn
 
 Table = list[dict[str, Any]]

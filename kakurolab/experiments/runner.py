@@ -27,7 +27,7 @@ from ..fileio import write_text
 from ..model import Puzzle
 from ..schema import seconds
 from .plan import MAX_RUNS, Configuration, Experiment, Instance, load_instances
-from .records import DEFINITIVE, Row, RunSpec
+from .runs import DEFINITIVE, Row, RunSpec
 from .runsfile import RowWriter, latest_rows, pending, read_rows, warn
 from .tasks import TASKS
 

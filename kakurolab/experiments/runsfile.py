@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import KakuroError
 from ..schema import canonical
 from .plan import Rule, integer, is_number
-from .records import Row, RunSpec
+from .runs import Row, RunSpec
 
 MAX_SHOWN_PROBLEMS = 5
 """Bad lines of a results file named one by one; the rest are counted."""

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from ..model import Puzzle, Solution
 from ..schema import seconds
-from .records import DEFINITIVE, Row, RunSpec
+from .runs import DEFINITIVE, Row, RunSpec
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def _digest(puzzle: Puzzle, solution: Solution | None) -> str | None:
 def _result_fields(puzzle: Puzzle, result: Any, timeout: float) -> Row:
     """The shared record of a :class:`~kakurolab.Result` (``kakurolab.schema``), with the
     rows' extras: re-verification, the grid digest and the formula size."""
-    from ..check import solution_problems
+    from ..rulebook import solution_problems
     from ..schema import ResultRecord
 
     status = str(result.status)

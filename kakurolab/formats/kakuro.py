@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Cell, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format, check_size, is_number, parse_int, short
+from .format import Format, check_size, is_number, parse_int, short
 
 _SIDE = r"([0-9]+|[A-J]{1,2})?"
 _CLUE = re.compile(rf"{_SIDE}\\{_SIDE}")
@@ -206,34 +206,36 @@ class _Parser:
 
     def run(self, text: str) -> list[Puzzle]:
         for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.rstrip()
-            stripped = line.strip()
-            if stripped.startswith(";"):
-                continue
-            if not stripped:
-                if self.state in ("grid", "solution"):
-                    self._finish()
-                continue
-            header = _HEADER.fullmatch(stripped)
-            if header:
-                self._header(header.group(1), header.group(2).strip(), number)
-            elif ":" in stripped:
-                raise self.fail(
-                    f"bad header line {short(stripped)!r} (expected 'key: value')", number
-                )
-            elif self.state == "solution":
-                assert self.draft is not None
-                self.draft.solution_rows.append((number, line))
-            else:
-                if self.draft is None:
-                    self.draft = _Draft(number)
-                self.state = "grid"
-                self.draft.rows.append((number, line))
+            self._line(number, raw.rstrip())
         if self.draft is not None:
             self._finish()
         if not self.puzzles:
             raise FormatError("no puzzle in the file", source=self.source)
         return self.puzzles
+
+    def _line(self, number: int, line: str) -> None:
+        """One line: a comment, a blank that ends a puzzle, a header, or a grid or solution
+        row."""
+        stripped = line.strip()
+        if stripped.startswith(";"):
+            return
+        if not stripped:
+            if self.state in ("grid", "solution"):
+                self._finish()
+            return
+        header = _HEADER.fullmatch(stripped)
+        if header:
+            self._header(header.group(1), header.group(2).strip(), number)
+        elif ":" in stripped:
+            raise self.fail(f"bad header line {short(stripped)!r} (expected 'key: value')", number)
+        elif self.state == "solution":
+            assert self.draft is not None
+            self.draft.solution_rows.append((number, line))
+        else:
+            if self.draft is None:
+                self.draft = _Draft(number)
+            self.state = "grid"
+            self.draft.rows.append((number, line))
 
     def _header(self, key: str, value: str, number: int) -> None:
         if key == "solution":
@@ -320,6 +322,40 @@ def _clue(side: str | None) -> Clue | None:
     return Clue(value=parse_int(side)) if is_number(side) else Clue(letters=side)
 
 
+def _solution_row(
+    r: int, number: int, text: str, ncols: int, where: dict[str, Any]
+) -> dict[Cell, int]:
+    """The digits of solution row ``r`` (line ``number``), by cell; empty cells left out."""
+    tokens = _tokens(text)
+    if len(tokens) == 1 and ncols > 1 and len(tokens[0][0]) == ncols:
+        start = tokens[0][1]
+        tokens = [(ch, start + i) for i, ch in enumerate(tokens[0][0])]  # compact row
+    if len(tokens) != ncols:
+        raise FormatError(
+            f"expected {ncols} solution cells, got {len(tokens)}",
+            line=number,
+            column=len(text) + 1,
+            **where,
+        )
+    values: dict[Cell, int] = {}
+    for c, (token, column) in enumerate(tokens):
+        if not _SOLUTION_TOKEN.fullmatch(token):
+            raise FormatError(
+                f"unknown solution cell {short(token)!r} (expected a digit, '.' or '-')",
+                line=number,
+                column=column,
+                **where,
+            )
+        if is_number(token):
+            try:
+                value = parse_int(token)
+            except ValueError as exc:
+                raise FormatError(str(exc), line=number, column=column, **where) from None
+            if value:
+                values[(r, c)] = value
+    return values
+
+
 def read_solution(
     answer: str,
     rows: Sequence[tuple[int, str]],
@@ -349,30 +385,5 @@ def read_solution(
         )
     values: dict[Cell, int] = {}
     for r, (number, text) in enumerate(rows):
-        tokens = _tokens(text)
-        if len(tokens) == 1 and puzzle.ncols > 1 and len(tokens[0][0]) == puzzle.ncols:
-            start = tokens[0][1]
-            tokens = [(ch, start + i) for i, ch in enumerate(tokens[0][0])]  # compact row
-        if len(tokens) != puzzle.ncols:
-            raise FormatError(
-                f"expected {puzzle.ncols} solution cells, got {len(tokens)}",
-                line=number,
-                column=len(text) + 1,
-                **where,
-            )
-        for c, (token, column) in enumerate(tokens):
-            if not _SOLUTION_TOKEN.fullmatch(token):
-                raise FormatError(
-                    f"unknown solution cell {short(token)!r} (expected a digit, '.' or '-')",
-                    line=number,
-                    column=column,
-                    **where,
-                )
-            if is_number(token):
-                try:
-                    value = parse_int(token)
-                except ValueError as exc:
-                    raise FormatError(str(exc), line=number, column=column, **where) from None
-                if value:
-                    values[(r, c)] = value
+        values.update(_solution_row(r, number, text, puzzle.ncols, where))
     return Solution(values, letters)

@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
-from .base import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
+from .format import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
+from .minizinc_models import CRYPTIC_MODEL, MODEL
 
 DATA_NAMES = ("h", "w", "grid_data", "n_h", "h_clue", "n_v", "v_clue")
 CRYPTIC_NAMES = ("h_letters", "v_letters", "n_shown", "shown")
@@ -33,95 +34,6 @@ row its letters as ``tens, units`` (1-10 for A-J, 0 for none; ``0, 0`` a numeric
 the letters shown in white cells as ``row, col, letter`` rows."""
 CLUE_FIELDS = ("row", "col", "len", "sum")
 SIDES = ((Direction.ACROSS, "n_h", "h_clue"), (Direction.DOWN, "n_v", "v_clue"))
-
-MODEL = """\
-% Kakuro: every run of white cells holds distinct digits 1-9 that add up to its clue.
-include "alldifferent.mzn";
-
-int: h;
-int: w;
-array[1..h, 1..w] of 0..1: grid_data;  % 1: white cell, 0: block or clue cell
-int: n_h;
-array[1..n_h, 1..4] of int: h_clue;    % row, col of the clue cell, run length, sum (across)
-int: n_v;
-array[1..n_v, 1..4] of int: v_clue;    % the same for the runs downward
-
-array[1..h, 1..w] of var 0..9: x;
-
-constraint forall (r in 1..h, c in 1..w) (
-    if grid_data[r, c] = 1 then x[r, c] >= 1 else x[r, c] = 0 endif
-);
-constraint forall (i in 1..n_h) (
-    sum (j in 1..h_clue[i, 3]) (x[h_clue[i, 1], h_clue[i, 2] + j]) = h_clue[i, 4]
-    /\\ alldifferent ([x[h_clue[i, 1], h_clue[i, 2] + j] | j in 1..h_clue[i, 3]])
-);
-constraint forall (i in 1..n_v) (
-    sum (j in 1..v_clue[i, 3]) (x[v_clue[i, 1] + j, v_clue[i, 2]]) = v_clue[i, 4]
-    /\\ alldifferent ([x[v_clue[i, 1] + j, v_clue[i, 2]] | j in 1..v_clue[i, 3]])
-);
-
-solve satisfy;
-
-% One line per grid row: a digit per white cell, '-' for any other (kakuro solution rows).
-output [
-    (if grid_data[r, c] = 1 then show(x[r, c]) else "-" endif)
-    ++ (if c = w then "\\n" else "" endif)
-    | r in 1..h, c in 1..w
-];
-"""
-CRYPTIC_MODEL = """\
-% Cryptic Kakuro: the letters A-J stand for the ten digits, one each; a clue XY is 10*X + Y
-% with X not 0; every run holds distinct digits 1-9 that add up to its clue.
-include "alldifferent.mzn";
-
-int: h;
-int: w;
-array[1..h, 1..w] of 0..1: grid_data;  % 1: white cell, 0: block or clue cell
-int: n_h;
-array[1..n_h, 1..4] of int: h_clue;    % row, col of the clue cell, run length, numeric sum
-array[1..n_h, 1..2] of 0..10: h_letters;  % tens, units letter (1-10 for A-J; 0, 0: numeric)
-int: n_v;
-array[1..n_v, 1..4] of int: v_clue;
-array[1..n_v, 1..2] of 0..10: v_letters;
-int: n_shown;
-array[1..n_shown, 1..3] of int: shown;  % row, col, letter shown in a white cell
-
-array[1..h, 1..w] of var 0..9: x;
-array[1..10] of var 0..9: letter;
-
-constraint alldifferent (letter);
-constraint forall (r in 1..h, c in 1..w) (
-    if grid_data[r, c] = 1 then x[r, c] >= 1 else x[r, c] = 0 endif
-);
-function var int: target(array[int, int] of int: clue, array[int, int] of int: ls, int: i) =
-    if ls[i, 2] = 0 then clue[i, 4]
-    elseif ls[i, 1] = 0 then letter[ls[i, 2]]
-    else 10 * letter[ls[i, 1]] + letter[ls[i, 2]] endif;
-constraint forall (i in 1..n_h) (
-    sum (j in 1..h_clue[i, 3]) (x[h_clue[i, 1], h_clue[i, 2] + j]) = target(h_clue, h_letters, i)
-    /\\ alldifferent ([x[h_clue[i, 1], h_clue[i, 2] + j] | j in 1..h_clue[i, 3]])
-    /\\ (h_letters[i, 1] = 0 \\/ letter[max(1, h_letters[i, 1])] > 0)
-);
-constraint forall (i in 1..n_v) (
-    sum (j in 1..v_clue[i, 3]) (x[v_clue[i, 1] + j, v_clue[i, 2]]) = target(v_clue, v_letters, i)
-    /\\ alldifferent ([x[v_clue[i, 1] + j, v_clue[i, 2]] | j in 1..v_clue[i, 3]])
-    /\\ (v_letters[i, 1] = 0 \\/ letter[max(1, v_letters[i, 1])] > 0)
-);
-constraint forall (i in 1..n_shown) (x[shown[i, 1], shown[i, 2]] = letter[shown[i, 3]]);
-
-solve satisfy;
-
-% The digits of A..J on a "solution:" line, then the grid as kakuro solution rows.
-output ["solution: ", join("", [show(letter[k]) | k in 1..10]), "\\n"] ++ [
-    (if grid_data[r, c] = 1 then show(x[r, c]) else "-" endif)
-    ++ (if c = w then "\\n" else "" endif)
-    | r in 1..h, c in 1..w
-];
-"""
-"""The model of a cryptic puzzle's ``.mzn``: the classic items plus :data:`CRYPTIC_NAMES`."""
-
-"""A MiniZinc model for the classic data layout (written for kakurolab, not the benchmarks'
-model): ``minizinc MODEL.mzn p.dzn`` solves a ``.dzn`` this module writes or reads."""
 
 
 @dataclass(frozen=True)
@@ -413,6 +325,26 @@ def _puzzle(items: dict[str, tuple[Token, Value]], pid: str, source: str | None)
     missing = [name for name in ("grid_data", "h_clue", "v_clue") if name not in items]
     if missing:
         raise fail(f"missing {', '.join(missing)}")
+    cells = _cells(items, fail, source, pid)
+    clues: dict[tuple[int, int], dict[Direction, Clue]] = {}
+    for direction, count, name in SIDES:
+        _side(items, direction, count, name, cells, clues, fail)
+    for (r, c), sides in clues.items():
+        cells[r][c] = ClueCell(down=sides.get(Direction.DOWN), across=sides.get(Direction.ACROSS))
+    if "shown" in items:
+        token, shown = items["shown"]
+        _show(shown, cells, _at(fail, token, "shown: "))
+    return Puzzle(pid, tuple(tuple(row) for row in cells))
+
+
+Locating = Callable[[str, Token | None], FormatError]
+"""A puzzle's error maker: a message, located at a token's line when there is one."""
+
+
+def _cells(
+    items: dict[str, tuple[Token, Value]], fail: Locating, source: str | None, pid: str
+) -> list[list[Square]]:
+    """``grid_data`` as white and black squares (checked against ``h`` and ``w``)."""
     where, grid_data = items["grid_data"]
     if not isinstance(grid_data, list) or not grid_data or not isinstance(grid_data[0], list):
         raise fail("grid_data must be a 2D array [| ... |]", where)
@@ -428,29 +360,34 @@ def _puzzle(items: dict[str, tuple[Token, Value]], pid: str, source: str | None)
         if any(value not in (0, 1) for value in row):
             raise fail(f"grid_data row {r + 1}: entries are 0 or 1", where)
         cells.append([WHITE if value == 1 else BLOCK for value in row])
-    clues: dict[tuple[int, int], dict[Direction, Clue]] = {}
-    for direction, count, name in SIDES:
-        token, value = items[name]
-        runs = _run_clues(value, name, _at(fail, token, ""))
-        letter_name = f"{name[0]}_letters"
-        if letter_name in items:
-            where_letters, pairs = items[letter_name]
-            runs = _with_letters(runs, pairs, _at(fail, where_letters, f"{letter_name}: "))
-        if count in items and items[count][1] != len(runs):
-            given, at = items[count][1], items[count][0]
-            raise fail(f"{count} = {given!r} but {name} has {len(runs)} clues", at)
-        for index, run in enumerate(runs, start=1):
-            _place(run, direction, cells, clues, _at(fail, token, f"{name} {index}: "))
-    for (r, c), sides in clues.items():
-        cells[r][c] = ClueCell(down=sides.get(Direction.DOWN), across=sides.get(Direction.ACROSS))
-    if "shown" in items:
-        token, shown = items["shown"]
-        _show(shown, cells, _at(fail, token, "shown: "))
-    return Puzzle(pid, tuple(tuple(row) for row in cells))
+    return cells
+
+
+def _side(
+    items: dict[str, tuple[Token, Value]],
+    direction: Direction,
+    count: str,
+    name: str,
+    cells: list[list[Square]],
+    clues: dict[tuple[int, int], dict[Direction, Clue]],
+    fail: Locating,
+) -> None:
+    """One side's clue rows (``h_clue`` or ``v_clue``, with their letters) placed on the grid."""
+    token, value = items[name]
+    runs = _run_clues(value, name, _at(fail, token, ""))
+    letter_name = f"{name[0]}_letters"
+    if letter_name in items:
+        where_letters, pairs = items[letter_name]
+        runs = _with_letters(runs, pairs, _at(fail, where_letters, f"{letter_name}: "))
+    if count in items and items[count][1] != len(runs):
+        given, at = items[count][1], items[count][0]
+        raise fail(f"{count} = {given!r} but {name} has {len(runs)} clues", at)
+    for index, run in enumerate(runs, start=1):
+        _place(run, direction, cells, clues, _at(fail, token, f"{name} {index}: "))
 
 
 def _at(
-    fail: Callable[[str, Token | None], FormatError], token: Token, prefix: str
+    fail: Locating, token: Token, prefix: str
 ) -> Callable[[str], FormatError]:
     return lambda message: fail(prefix + message, token)
 

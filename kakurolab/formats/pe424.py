@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Puzzle, Square, White
-from .base import Format, all_parsed, check_size, is_number, line_entries, parse_int, short
+from .format import Format, all_parsed, check_size, is_number, line_entries, parse_int, short
 
 _TOKEN = re.compile(r"\([^()]*\)|[^,]*")
 _CLUE_PART = re.compile(r"([hv])([A-J]{1,2})$")

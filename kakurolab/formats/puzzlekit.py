@@ -13,7 +13,16 @@ from collections.abc import Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import Format, all_parsed, check_size, is_number, load_json, parse_int, short, sniff_json
+from .format import (
+    Format,
+    all_parsed,
+    check_size,
+    is_number,
+    load_json,
+    parse_int,
+    short,
+    sniff_json,
+)
 
 
 class PuzzlekitFormat(Format):

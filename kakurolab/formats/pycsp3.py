@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Square, White
-from .base import Format, check_size, load_json, sniff_json
+from .format import Format, check_size, load_json, sniff_json
 
 NO_CLUE = -1
 

@@ -27,7 +27,7 @@ from functools import partial
 
 from ..errors import FormatError
 from ..model import BLOCK, WHITE, Clue, ClueCell, Puzzle, Solution, Square, White
-from .base import (
+from .format import (
     Format,
     NumberTooLong,
     all_parsed,
@@ -135,10 +135,24 @@ def encode_url(puzzle: Puzzle) -> str:
     """The puzz.link URL of a puzzle that :func:`_cannot_write` accepts."""
     grid = puzzle.grid
     rows, cols = puzzle.nrows - 1, puzzle.ncols - 1
+    parts = _body(puzzle)
+    for c in range(1, cols + 1):
+        if isinstance(grid[1][c], White):
+            parts.append(_encval(_clue_of(grid[0][c], down=True)))
+    for r in range(1, rows + 1):
+        if isinstance(grid[r][1], White):
+            parts.append(_encval(_clue_of(grid[r][0], down=False)))
+    return f"{URL_PREFIX}{cols}/{rows}/{''.join(parts)}"
+
+
+def _body(puzzle: Puzzle) -> list[str]:
+    """The URL's body: the inner grid row by row, a clue cell's pair of clues, a stretch of
+    white cells as one skip letter (at most :data:`_MAX_SKIP` each)."""
+    grid = puzzle.grid
     parts: list[str] = []
     whites = 0
-    for r in range(1, rows + 1):
-        for c in range(1, cols + 1):
+    for r in range(1, puzzle.nrows):
+        for c in range(1, puzzle.ncols):
             square = grid[r][c]
             if isinstance(square, White):
                 whites += 1
@@ -152,13 +166,7 @@ def encode_url(puzzle: Puzzle) -> str:
             parts.append(_clue_pair(square))
     if whites:
         parts.append(_skip(whites))
-    for c in range(1, cols + 1):
-        if isinstance(grid[1][c], White):
-            parts.append(_encval(_clue_of(grid[0][c], down=True)))
-    for r in range(1, rows + 1):
-        if isinstance(grid[r][1], White):
-            parts.append(_encval(_clue_of(grid[r][0], down=False)))
-    return f"{URL_PREFIX}{cols}/{rows}/{''.join(parts)}"
+    return parts
 
 
 def _skip(count: int) -> str:

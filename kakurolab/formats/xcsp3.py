@@ -22,7 +22,7 @@ from xml.etree import ElementTree
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
-from .base import MAX_JSON_CHARS, Format, NumberTooLong, check_size, parse_int, short
+from .format import MAX_JSON_CHARS, Format, NumberTooLong, check_size, parse_int, short
 
 MAX_XML_CHARS = MAX_JSON_CHARS
 """Characters an XML input may have (decoded whole, like JSON, before a size is known)."""
@@ -150,30 +150,21 @@ def _xml(text: str, source: str | None) -> ElementTree.Element:
         ) from None
 
 
+Fail = Callable[[str], FormatError]
+RunRead = tuple[Direction, list[tuple[int, int]], Clue]
+
+
 def _puzzle(instance: ElementTree.Element, pid: str, source: str | None) -> Puzzle:
     def fail(message: str) -> FormatError:
         return FormatError(message, source=source, puzzle_id=pid)
 
     arrays = {a.get("id"): a for a in instance.findall("variables/array")}
-    if ARRAY not in arrays or set(arrays) - {ARRAY, LETTER_ARRAY}:
-        raise fail(f'expected one variable array id="{ARRAY}" (the grid), and "l" for letters')
-    if LETTER_ARRAY in arrays and (arrays[LETTER_ARRAY].get("size") or "").strip() != "[10]":
-        raise fail('the letter array "l" has the size [10]')
-    grid_array = arrays[ARRAY]
-    size = _SIZE.fullmatch((grid_array.get("size") or "").strip())
-    if size is None:
-        raise fail('the array size must be "[ROWS][COLS]"')
-    nrows, ncols = (_number(size.group(i), fail) for i in (1, 2))
-    if nrows <= 0 or ncols <= 0:
-        raise fail("the array size must be positive")
+    nrows, ncols = _grid_size(arrays, fail)
     check_size(nrows, ncols, source=source, puzzle_id=pid)
     constraints = instance.find("constraints")
     if constraints is None:
         raise fail("no <constraints>")
     grid: list[list[Square]] = [[BLOCK] * ncols for _ in range(nrows)]
-    runs: list[tuple[Direction, list[tuple[int, int]], Clue]] = []
-    singles: list[tuple[tuple[int, int], Clue, Callable[[str], FormatError]]] = []
-    covered: dict[tuple[int, int], set[Direction]] = {}
     shown: dict[tuple[int, int], str] = {}
     sums = []
     for element in _constraints(constraints, fail):
@@ -181,9 +172,43 @@ def _puzzle(instance: ElementTree.Element, pid: str, source: str | None) -> Puzz
             sums.append(element)
         else:
             _intension(element, shown, fail)
+    runs = _runs(sums, grid, LETTER_ARRAY in arrays, fail)
+    for (r, c), sides in _clues(runs, grid, fail).items():
+        grid[r][c] = ClueCell(down=sides.get(Direction.DOWN), across=sides.get(Direction.ACROSS))
+    for (r, c), ch in shown.items():
+        if r >= nrows or c >= ncols or not isinstance(grid[r][c], White):
+            raise fail(f"the letter shown in x[{r}][{c}] is not in a white cell")
+        grid[r][c] = White(letter=ch)
+    return Puzzle(pid, tuple(tuple(row) for row in grid))
+
+
+def _grid_size(arrays: dict[str | None, ElementTree.Element], fail: Fail) -> tuple[int, int]:
+    """The grid array's rows and columns (and the letter array, if any, of size 10)."""
+    if ARRAY not in arrays or set(arrays) - {ARRAY, LETTER_ARRAY}:
+        raise fail(f'expected one variable array id="{ARRAY}" (the grid), and "l" for letters')
+    if LETTER_ARRAY in arrays and (arrays[LETTER_ARRAY].get("size") or "").strip() != "[10]":
+        raise fail('the letter array "l" has the size [10]')
+    size = _SIZE.fullmatch((arrays[ARRAY].get("size") or "").strip())
+    if size is None:
+        raise fail('the array size must be "[ROWS][COLS]"')
+    nrows, ncols = (_number(size.group(i), fail) for i in (1, 2))
+    if nrows <= 0 or ncols <= 0:
+        raise fail("the array size must be positive")
+    return nrows, ncols
+
+
+def _runs(
+    sums: list[ElementTree.Element], grid: list[list[Square]], letters: bool, fail: Fail
+) -> list[RunRead]:
+    """Each sum as a run (its cells made white in ``grid``); a one-cell sum takes the
+    direction its cell has no run in yet."""
+    nrows, ncols = len(grid), len(grid[0])
+    runs: list[RunRead] = []
+    singles: list[tuple[tuple[int, int], Clue, Fail]] = []
+    covered: dict[tuple[int, int], set[Direction]] = {}
     for number, element in enumerate(sums, start=1):
         where = _where(fail, number)
-        cells, total = _sum(element, nrows, ncols, where, LETTER_ARRAY in arrays)
+        cells, total = _sum(element, nrows, ncols, where, letters)
         for cell in cells:
             grid[cell[0]][cell[1]] = WHITE
         if len(cells) == 1:  # a one-cell run reads either way: decided below
@@ -199,6 +224,15 @@ def _puzzle(instance: ElementTree.Element, pid: str, source: str | None) -> Puzz
             raise where(f"the cell x[{cell[0]}][{cell[1]}] is in an across and a down sum already")
         covered.setdefault(cell, set()).add(free[0])
         runs.append((free[0], [cell], total))
+    return runs
+
+
+def _clues(
+    runs: list[RunRead], grid: list[list[Square]], fail: Fail
+) -> dict[tuple[int, int], dict[Direction, Clue]]:
+    """Each clue cell's clues: the cell before each run, which must not be white, with no
+    white cell right after the run."""
+    nrows, ncols = len(grid), len(grid[0])
     clues: dict[tuple[int, int], dict[Direction, Clue]] = {}
     for direction, cells, total in runs:
         dr, dc = direction.step
@@ -214,13 +248,7 @@ def _puzzle(instance: ElementTree.Element, pid: str, source: str | None) -> Puzz
         if direction in sides:
             raise fail(f"two {direction.value} sums start after x[{r}][{c}]")
         sides[direction] = total
-    for (r, c), sides in clues.items():
-        grid[r][c] = ClueCell(down=sides.get(Direction.DOWN), across=sides.get(Direction.ACROSS))
-    for (r, c), ch in shown.items():
-        if r >= nrows or c >= ncols or not isinstance(grid[r][c], White):
-            raise fail(f"the letter shown in x[{r}][{c}] is not in a white cell")
-        grid[r][c] = White(letter=ch)
-    return Puzzle(pid, tuple(tuple(row) for row in grid))
+    return clues
 
 
 def _constraints(

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import combos
-from ..check import clue_values
 from ..errors import KakuroError
 from ..logic.levels import Level, get_level
 from ..model import Puzzle
+from ..rulebook import clue_values
 
 
 @dataclass(frozen=True)

@@ -96,11 +96,7 @@ class State:
         (the no-repeat rule is part of writing a digit, not a deduction).
         """
         state = cls.initial(puzzle)
-        for cell, digit in digits.items():
-            if cell not in state.cands:
-                raise KakuroError(f"{cell_name(cell)} is not a white cell")
-            if not 1 <= digit <= 9:
-                raise KakuroError(f"{cell_name(cell)} holds {digit}, outside 1-9")
+        _refuse_misplaced(state, digits)
         state_problems = _digit_problems(puzzle, digits)
         if state_problems:
             more = f" (and {len(state_problems) - 1} more)" if len(state_problems) > 1 else ""
@@ -109,16 +105,20 @@ class State:
             state.cands[cell] = combos.bit(digit)
             state.placed[cell] = digit
         for cell, digit in digits.items():
-            for run in puzzle.runs_of[cell]:
-                for other in run.cells:
-                    if other != cell:
-                        state.cands[other] &= ~combos.bit(digit)
+            state.remove_from_runs(cell, digit)
         for cell, mask in state.cands.items():
             if not mask:
                 raise Contradiction(
                     f"the state breaks the rules: {cell_name(cell)} has no digit left"
                 )
         return state
+
+    def remove_from_runs(self, cell: Cell, digit: int) -> None:
+        """Take ``digit`` from the candidates of the other cells of ``cell``'s runs."""
+        for run in self.puzzle.runs_of[cell]:
+            for other in run.cells:
+                if other != cell:
+                    self.cands[other] &= ~combos.bit(digit)
 
     def copy(self) -> State:
         return State(self.puzzle, dict(self.cands), dict(self.placed), dict(self.letters))
@@ -173,6 +173,15 @@ def require_deducible(puzzle: Puzzle) -> None:
     long = [run.name for run in puzzle.runs if len(run) > combos.MAX_RUN]
     if long:
         raise KakuroError(f"puzzle {puzzle.id}: run {long[0]} is longer than 9 cells")
+
+
+def _refuse_misplaced(state: State, digits: Mapping[Cell, int]) -> None:
+    """A digit written outside the white cells or outside 1-9 is the user's error."""
+    for cell, digit in digits.items():
+        if cell not in state.cands:
+            raise KakuroError(f"{cell_name(cell)} is not a white cell")
+        if not 1 <= digit <= 9:
+            raise KakuroError(f"{cell_name(cell)} holds {digit}, outside 1-9")
 
 
 def _digit_problems(puzzle: Puzzle, digits: Mapping[Cell, int]) -> list[str]:

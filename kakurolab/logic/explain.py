@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from .. import combos
 from .. import deadline as deadlines
-from ..check import solution_problems
 from ..combos import bit, digits_of, format_mask
 from ..model import Cell, Puzzle, Solution
+from ..rulebook import solution_problems
 from .candidates import Contradiction, State, cell_name, letter_words
 from .ladder import BY_NAME, TECHNIQUES
 from .scopes import Targets, clued_cells, targets
@@ -226,6 +226,39 @@ class Engine:
     def apply(self, technique: str, finding: Finding) -> Step | None:
         """Apply a finding; the recorded step lists only what actually changed."""
         state = self.state
+        removed, placements = self._changes(technique, finding)
+        letters_gone = {
+            ch: state.letters[ch] & mask
+            for ch, mask in finding.letter_eliminations.items()
+            if state.letters[ch] & mask
+        }
+        if not removed and not placements and not letters_gone:
+            return None
+        index = len(self.steps)
+        premises = self._premises(finding)
+        self._commit(technique, index, removed, placements, letters_gone)
+        step = Step(
+            technique,
+            finding.cells,
+            removed,
+            placements,
+            _describe(finding, removed, placements, letters_gone),
+            tuple(premises),
+            letters_gone,
+        )
+        self.steps.append(step)
+        changed = set(removed) | set(placements)
+        if letters_gone:
+            changed |= clued_cells(self.puzzle, letters_gone)
+        self._requeue(changed)
+        return step
+
+    def _changes(
+        self, technique: str, finding: Finding
+    ) -> tuple[dict[Cell, int], dict[Cell, int]]:
+        """What a finding would change: the candidates it removes (a placed digit's other
+        candidates and its runs' copies of it included) and its new placements."""
+        state = self.state
         removed: dict[Cell, int] = {}
         for cell, mask in finding.eliminations.items():
             if state.cands[cell] & mask:
@@ -244,18 +277,19 @@ class Engine:
             placements[cell] = digit
             if state.cands[cell] & ~bit(digit):
                 removed[cell] = removed.get(cell, 0) | (state.cands[cell] & ~bit(digit))
-            for run in self.puzzle.runs_of[cell]:
-                for other in run.cells:
-                    if other != cell and state.cands[other] & bit(digit):
-                        removed[other] = removed.get(other, 0) | bit(digit)
-        letters_gone = {
-            ch: state.letters[ch] & mask
-            for ch, mask in finding.letter_eliminations.items()
-            if state.letters[ch] & mask
-        }
-        if not removed and not placements and not letters_gone:
-            return None
-        index = len(self.steps)
+            self._run_copies(cell, digit, removed)
+        return removed, placements
+
+    def _run_copies(self, cell: Cell, digit: int, removed: dict[Cell, int]) -> None:
+        """Add to ``removed`` the copies of ``digit`` in the other cells of ``cell``'s runs."""
+        cands = self.state.cands
+        for run in self.puzzle.runs_of[cell]:
+            for other in run.cells:
+                if other != cell and cands[other] & bit(digit):
+                    removed[other] = removed.get(other, 0) | bit(digit)
+
+    def _premises(self, finding: Finding) -> list[int]:
+        """The earlier steps whose removals the finding's evidence (and letters) rests on."""
         premises = sorted(
             {
                 earlier
@@ -271,6 +305,18 @@ class Engine:
             premises = sorted(
                 {*premises, *(i for ch in letters for i in self._letter_removed_by.get(ch, ()))}
             )
+        return premises
+
+    def _commit(
+        self,
+        technique: str,
+        index: int,
+        removed: dict[Cell, int],
+        placements: dict[Cell, int],
+        letters_gone: dict[str, int],
+    ) -> None:
+        """Write step ``index``'s changes into the state, remembering who removed what."""
+        state = self.state
         for cell, mask in removed.items():
             state.cands[cell] &= ~mask
             self._removed_by.setdefault(cell, []).append((index, mask))
@@ -283,21 +329,6 @@ class Engine:
             self._letter_removed_by.setdefault(ch, []).append(index)
             if not state.letters[ch]:
                 raise Contradiction(f"{technique} leaves letter {ch} without a digit")
-        step = Step(
-            technique,
-            finding.cells,
-            removed,
-            placements,
-            _describe(finding, removed, placements, letters_gone),
-            tuple(premises),
-            letters_gone,
-        )
-        self.steps.append(step)
-        changed = set(removed) | set(placements)
-        if letters_gone:
-            changed |= clued_cells(self.puzzle, letters_gone)
-        self._requeue(changed)
-        return step
 
     def _requeue(self, changed: Iterable[Cell]) -> None:
         changed = list(changed)

@@ -10,7 +10,7 @@ rungs (:mod:`.cryptic`) sit among the per-run ones: they only ever fire on crypt
 from __future__ import annotations
 
 from .contradiction import bounded_contradiction
-from .cryptic import CRYPTIC
+from .letter_techniques import CRYPTIC
 from .region_sums import region_sum, run_group_sum
 from .subsets import run_subsets
 from .swaps import swap_rectangle

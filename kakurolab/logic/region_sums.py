@@ -122,19 +122,8 @@ def region_sum(state: State, region: Region) -> Finding | None:
         if total is None:
             return None
         across += total
-    plus: list[Cell] = []
-    minus: list[Cell] = []
-    counted: list[tuple[Run, int]] = []
+    plus, minus, counted = _innies_outies(state, region)
     placed = state.placed
-    for run, inner, outer in region.parts:
-        total = state.total(run)
-        open_in = sum(c not in placed for c in inner)
-        open_out = sum(c not in placed for c in outer)
-        if total is not None and open_out <= open_in:
-            counted.append((run, total))
-            minus.extend(outer)
-        else:
-            plus.extend(inner)
     open_plus = [c for c in plus if c not in placed]
     open_minus = [c for c in minus if c not in placed]
     n_open = len(open_plus) + len(open_minus)
@@ -160,6 +149,48 @@ def region_sum(state: State, region: Region) -> Finding | None:
     removed = {c: m for c, m in removed.items() if m}
     if not removed:
         return None
+    return Finding(
+        tuple(cells),
+        _region_words(region, across, (plus, minus, counted), (open_plus, open_minus))
+        + f" = {target}"
+        + _written_words(sum(c in placed for c in plus + minus)),
+        eliminations=removed,
+        evidence={c: 0x1FF & ~state.cands[c] for c in cells},
+    )
+
+
+def _innies_outies(
+    state: State, region: Region
+) -> tuple[list[Cell], list[Cell], list[tuple[Run, int]]]:
+    """The region's crossing runs split: a run with a known total and no more empty cells
+    outside than inside is counted (its outside cells become outies), the others leave their
+    inside cells as innies."""
+    plus: list[Cell] = []
+    minus: list[Cell] = []
+    counted: list[tuple[Run, int]] = []
+    placed = state.placed
+    for run, inner, outer in region.parts:
+        total = state.total(run)
+        open_in = sum(c not in placed for c in inner)
+        open_out = sum(c not in placed for c in outer)
+        if total is not None and open_out <= open_in:
+            counted.append((run, total))
+            minus.extend(outer)
+        else:
+            plus.extend(inner)
+    return plus, minus, counted
+
+
+def _region_words(
+    region: Region,
+    across: int,
+    split: tuple[list[Cell], list[Cell], list[tuple[Run, int]]],
+    open_cells: tuple[list[Cell], list[Cell]],
+) -> str:
+    """The region sum's explanation up to its equation's left side."""
+    plus, minus, counted = split
+    open_plus, open_minus = open_cells
+    down = sum(t for _, t in counted)
     inside_word = "across" if region.inside[0].direction is Direction.ACROSS else "down"
     other_word = "down" if inside_word == "across" else "across"
     terms = " + ".join(cell_name(c) for c in open_plus)
@@ -178,17 +209,14 @@ def region_sum(state: State, region: Region) -> Finding | None:
         if left
         else ""
     )
-    written = sum(c in placed for c in plus + minus)
-    written_words = (
-        f" (taking off the digit{'s' if written > 1 else ''} already written)" if written else ""
-    )
-    return Finding(
-        tuple(cells),
+    return (
         f"region sum over {region.name}: its {inside_word} clues total {across}; "
-        f"{counted_words}{left_words}; so {terms} = {target}{written_words}",
-        eliminations=removed,
-        evidence={c: 0x1FF & ~state.cands[c] for c in cells},
+        f"{counted_words}{left_words}; so {terms}"
     )
+
+
+def _written_words(written: int) -> str:
+    return f" (taking off the digit{'s' if written > 1 else ''} already written)" if written else ""
 
 
 def _shared_runs(
@@ -267,28 +295,46 @@ def _enumerate(
     """:func:`_support` without the memo: a depth-first search over the cells, fewest
     candidates first, pruned by the sum's bounds, repeats and run completion."""
     order = sorted(range(len(cells)), key=lambda i: state.cands[cells[i]].bit_count())
-    cells = [cells[i] for i in order]
-    signs = [signs[i] for i in order]
-    masks = [state.cands[c] for c in cells]
-    runs = [set(state.puzzle.runs_of[c]) for c in cells]
-    clash = [[j for j in range(i) if runs[i] & runs[j]] for i in range(len(cells))]
-    lows = [min(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
-    highs = [max(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
-    rest_low = [*reversed(list(accumulate(reversed(lows)))), 0]
-    rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
-    support = [0] * len(cells)
-    values = [0] * len(cells)
-    spend = budget
-    # Each run holding two or more of the cells is checked (can its other cells still
-    # complete it?) as soon as its last such cell has a digit.
-    checks: list[list[tuple[RunTable, int, tuple[int, ...], list[tuple[int, int]]]]] = [
-        [] for _ in cells
-    ]
-    for entry in _shared_runs(state, cells):
-        checks[max(k for _, k in entry[3])].append(entry)
+    search = _SupportSearch(
+        state, [cells[i] for i in order], [signs[i] for i in order], target, budget
+    )
+    if not search.place(0, 0):
+        return None
+    back = [0] * len(cells)
+    for pos, i in enumerate(order):
+        back[i] = search.support[pos]
+    return back
 
-    def completable(i: int) -> bool:
-        for table, sums, base, positions in checks[i]:
+
+class _SupportSearch:
+    """:func:`_enumerate`'s search over ``cells`` (in search order): ``support`` gathers, per
+    cell, the digits some filling with the signed sum ``target`` uses."""
+
+    def __init__(
+        self, state: State, cells: list[Cell], signs: list[int], target: int, budget: list[int]
+    ) -> None:
+        self.cells, self.signs, self.target, self.spend = cells, signs, target, budget
+        masks = self.masks = [state.cands[c] for c in cells]
+        runs = [set(state.puzzle.runs_of[c]) for c in cells]
+        self.clash = [[j for j in range(i) if runs[i] & runs[j]] for i in range(len(cells))]
+        lows = [min(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
+        highs = [max(s * d for d in digits_of(m)) for s, m in zip(signs, masks, strict=True)]
+        self.rest_low = [*reversed(list(accumulate(reversed(lows)))), 0]
+        self.rest_high = [*reversed(list(accumulate(reversed(highs)))), 0]
+        self.support = [0] * len(cells)
+        self.values = [0] * len(cells)
+        # Each run holding two or more of the cells is checked (can its other cells still
+        # complete it?) as soon as its last such cell has a digit.
+        self.checks: list[list[tuple[RunTable, int, tuple[int, ...], list[tuple[int, int]]]]] = [
+            [] for _ in cells
+        ]
+        for entry in _shared_runs(state, cells):
+            self.checks[max(k for _, k in entry[3])].append(entry)
+
+    def completable(self, i: int) -> bool:
+        """Whether every run checked at cell ``i`` can still be completed."""
+        values = self.values
+        for table, sums, base, positions in self.checks[i]:
             doms = list(base)
             for pos, k in positions:
                 doms[pos] = bit(values[k])
@@ -300,34 +346,29 @@ def _enumerate(
                 return False
         return True
 
-    def place(i: int, total: int) -> bool:
+    def place(self, i: int, total: int) -> bool:
+        """Try every digit of cell ``i`` on; False once the budget is spent."""
+        spend, values = self.spend, self.values
         spend[0] -= 1
         if spend[0] <= 0:
             return False
-        if i == len(cells):
-            if total == target:
+        if i == len(self.cells):
+            if total == self.target:
                 for k, v in enumerate(values):
-                    support[k] |= bit(v)
+                    self.support[k] |= bit(v)
             return True
-        if not rest_low[i] <= target - total <= rest_high[i]:
+        if not self.rest_low[i] <= self.target - total <= self.rest_high[i]:
             return True
-        for d in digits_of(masks[i]):
-            if any(values[j] == d for j in clash[i]):
+        for d in digits_of(self.masks[i]):
+            if any(values[j] == d for j in self.clash[i]):
                 continue
             values[i] = d
-            if checks[i] and not completable(i):
+            if self.checks[i] and not self.completable(i):
                 continue
-            if not place(i + 1, total + signs[i] * d):
+            if not self.place(i + 1, total + self.signs[i] * d):
                 return False
         values[i] = 0
         return True
-
-    if not place(0, 0):
-        return None
-    back = [0] * len(cells)
-    for pos, i in enumerate(order):
-        back[i] = support[pos]
-    return back
 
 
 MAX_GROUP = 8
@@ -347,31 +388,14 @@ def run_group_sum(state: State, _grid: object) -> Finding | None:
     down run is not, minus those the other way round: the cells on the group's border.  A
     group with a small border is a small equation; the smallest useful one is applied.
     """
-    puzzle = state.puzzle
     placed = state.placed
-    open_cells = [c for c in puzzle.whites if c not in placed]
+    open_cells = [c for c in state.puzzle.whites if c not in placed]
     if not open_cells:
         return None
-    runs: list[Run] = []
-    index: dict[Run, int] = {}
-    ends: list[tuple[int, int]] = []
-    for cell in open_cells:
-        pair = []
-        for run in puzzle.runs_of[cell]:
-            if run not in index:
-                index[run] = len(runs)
-                runs.append(run)
-            pair.append(index[run])
-        if len(pair) != 2:
-            return None
-        ends.append((pair[0], pair[1]))
-    constant: list[int] = []
-    for run in runs:
-        total = state.total(run)
-        if total is None:
-            return None
-        rest = total - sum(placed[c] for c in run.cells if c in placed)
-        constant.append(rest if run.direction is Direction.ACROSS else -rest)
+    graph = _open_run_graph(state, open_cells)
+    if graph is None:
+        return None
+    runs, ends, constant = graph
     adjacent: list[set[int]] = [set() for _ in runs]
     touching: list[list[int]] = [[] for _ in runs]
     for k, (a, d) in enumerate(ends):
@@ -394,21 +418,58 @@ def run_group_sum(state: State, _grid: object) -> Finding | None:
         tried.add(equation)
         if _fillings(state, plus + minus) > MAX_FILLINGS:
             continue  # too open to add up by hand (and to enumerate quickly)
-        cells = plus + minus
         if budget[0] <= 0:
             break
-        support = _support(state, cells, [1] * len(plus) + [-1] * len(minus), target, budget)
-        if support is None:
-            continue
-        if not any(support):
-            raise Contradiction("a group of runs has no digits for its region sum")
-        removed = {c: state.cands[c] & ~s for c, s in zip(cells, support, strict=True)}
-        removed = {c: m for c, m in removed.items() if m}
+        removed = _group_removals(state, plus, minus, target, budget)
         if removed:
             return _group_finding(
                 state, [runs[i] for i in sorted(group)], plus, minus, target, removed
             )
     return None
+
+
+def _open_run_graph(
+    state: State, open_cells: list[Cell]
+) -> tuple[list[Run], list[tuple[int, int]], list[int]] | None:
+    """The runs with empty cells, each empty cell's (across, down) run indices, and each
+    run's total less its written digits (negated for down runs); None when a cell lacks a
+    run or a run's total is not known yet."""
+    placed = state.placed
+    runs: list[Run] = []
+    index: dict[Run, int] = {}
+    ends: list[tuple[int, int]] = []
+    for cell in open_cells:
+        pair = []
+        for run in state.puzzle.runs_of[cell]:
+            if run not in index:
+                index[run] = len(runs)
+                runs.append(run)
+            pair.append(index[run])
+        if len(pair) != 2:
+            return None
+        ends.append((pair[0], pair[1]))
+    constant: list[int] = []
+    for run in runs:
+        total = state.total(run)
+        if total is None:
+            return None
+        rest = total - sum(placed[c] for c in run.cells if c in placed)
+        constant.append(rest if run.direction is Direction.ACROSS else -rest)
+    return runs, ends, constant
+
+
+def _group_removals(
+    state: State, plus: list[Cell], minus: list[Cell], target: int, budget: list[int]
+) -> dict[Cell, int] | None:
+    """The candidates no filling of ``plus - minus = target`` uses (None: out of budget)."""
+    cells = plus + minus
+    support = _support(state, cells, [1] * len(plus) + [-1] * len(minus), target, budget)
+    if support is None:
+        return None
+    if not any(support):
+        raise Contradiction("a group of runs has no digits for its region sum")
+    removed = {c: state.cands[c] & ~s for c, s in zip(cells, support, strict=True)}
+    return {c: m for c, m in removed.items() if m}
 
 
 def _small_border_groups(

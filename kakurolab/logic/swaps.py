@@ -88,18 +88,7 @@ def swap_rectangle(state: State, rect: Rectangle) -> Finding | None:
         # opposite corner outside the neighbours' two digits.  Nothing goes; skip the 9^4
         # enumeration (it made a hint on a 60x60 grid spend 25 of 40 s here).
         return None
-    kept = [0, 0, 0, 0]
-    swappable_only = [0, 0, 0, 0]
-    for t in product(*(digits_of(m) for m in masks)):
-        xa, xb, xc, xd = t
-        if _clash(xa, xb, xc, xd):
-            continue
-        if _swappable(t, written):
-            for k in range(4):
-                swappable_only[k] |= bit(t[k])
-        else:
-            for k in range(4):
-                kept[k] |= bit(t[k])
+    kept, swappable_only = _corner_digits(masks, written)
     removed = {}
     for k, cell in enumerate(rect.corners):
         gone = swappable_only[k] & ~kept[k]
@@ -119,6 +108,23 @@ def swap_rectangle(state: State, rect: Rectangle) -> Finding | None:
         eliminations=removed,
         evidence={x: 0x1FF & ~cands[x] for x in rect.corners},
     )
+
+
+def _corner_digits(
+    masks: list[int], written: list[int | None]
+) -> tuple[list[int], list[int]]:
+    """Per corner, the digits some non-exchangeable filling uses, and those some
+    exchangeable filling uses (fillings that break no rule among the corners)."""
+    kept = [0, 0, 0, 0]
+    swappable_only = [0, 0, 0, 0]
+    for t in product(*(digits_of(m) for m in masks)):
+        xa, xb, xc, xd = t
+        if _clash(xa, xb, xc, xd):
+            continue
+        target = swappable_only if _swappable(t, written) else kept
+        for k in range(4):
+            target[k] |= bit(t[k])
+    return kept, swappable_only
 
 
 def digit_words_list(mask: int) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import deadline as deadlines
-from ..check import solution_problems
+from ..rulebook import solution_problems
 from ..encodings import encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..encodings.spec import Spec

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..check import solution_problems, validate
+from ..rulebook import solution_problems, validate
 from ..encodings import encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, require

@@ -1,9 +1,9 @@
 """Conflict-driven search with learned clauses over a :class:`Propagator` (numeric puzzles).
 
-The second search of the propagation layer, beside :meth:`Propagator.search` (depth-first):
-:func:`search` has the same interface (a start state, a node budget, shared counters, a clock
-hook) and yields the same :data:`Found` answers, each grid once.  The native backend uses it
-for large numeric puzzles.
+The second of the three searches (:mod:`.searches`), beside the depth-first one
+(:mod:`.depth_first`): :func:`search` has their shape (a start state, a node budget, shared
+counters, a clock hook) and yields the same :data:`Found` answers, each grid once.  The native
+backend uses it for large numeric puzzles.
 
 Chronological depth-first search thrashes on large loose grids: an early guess can doom a
 distant area that propagation only reaches a hundred decisions later, and the search then
@@ -44,8 +44,9 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from . import CHECK_EVERY, Found, Propagator
 from .kernel import revise_cached
+from .propagator import Propagator
+from .protocol import CHECK_EVERY, Found
 
 RESTART_UNIT = 64
 """Conflicts of the first Luby restart interval."""
@@ -80,6 +81,11 @@ class LearningStats:
     learned: int = 0
     restarts: int = 0
     max_level: int = 0
+
+    @property
+    def work(self) -> int:
+        """The decisions: what a node budget counts."""
+        return self.decisions
 
 
 class LearningSearch:

@@ -53,7 +53,11 @@ from itertools import permutations
 
 from ..combos import combos, digits_of
 from ..model import Direction
-from . import CHECK_EVERY, Found, Key, Propagator, held_at, learning
+from . import learning
+from .flow import flow_start
+from .propagator import Propagator
+from .protocol import Clock, Found, Key, budgeted, spent_or
+from .roots import held_at
 
 TEMPERATURE = 1.0
 """Annealing temperature: a move adding ``k`` conflicts is taken with probability
@@ -151,24 +155,67 @@ def start_seconds(propagator: Propagator) -> float:
 
 def search(
     propagator: Propagator,
+    start: list[int] | None = None,
     *,
-    seed: int = 0,
+    node_limit: int | None = None,
     stats: LocalStats | None = None,
     out_of_time: Callable[[], bool] | None = None,
+    seed: int = 0,
 ) -> Iterator[Found | None]:
-    """Yield grids of the puzzle, each once, or ``None`` when
-    ``out_of_time()`` says so (resuming goes on).  It never ends on its own unless the puzzle
-    does not suit it (:func:`applies`) or no grid exists (root propagation or the flow
-    refutes it): incompleteness is the caller's to handle."""
-    if not applies(propagator):
-        return
-    root = propagator.root()
+    """Yield grids of the puzzle inside ``start`` (default: the root fixpoint), each once, or
+    ``None`` when ``out_of_time()`` says so (resuming goes on) or ``node_limit`` units of
+    :attr:`LocalStats.work` are spent (``None`` from then on; the budget is looked at when
+    the clock is).  It never ends on its own unless the puzzle does not suit it
+    (:func:`applies`) or no grid exists (propagation or the flow refutes it):
+    incompleteness is the caller's to handle."""
+    stats = LocalStats() if stats is None else stats
+    if node_limit is None:
+        return _search(propagator, start, stats, out_of_time, seed)
+    stop = spent_or(stats, node_limit, out_of_time)
+    return budgeted(_search(propagator, start, stats, stop, seed), stats, node_limit)
+
+
+def _search(
+    propagator: Propagator,
+    start: list[int] | None,
+    stats: LocalStats,
+    out_of_time: Callable[[], bool] | None,
+    seed: int,
+) -> Iterator[Found | None]:
+    """:func:`search` without a budget."""
+    root = _start(propagator, start)
     if root is None:
         return
-    walk = Walk(propagator, root, random.Random(seed), LocalStats() if stats is None else stats)
+    walk = Walk(propagator, root, random.Random(seed), stats)
     if not walk.start():
         return
-    tick = _Clock(out_of_time)
+    tick = Clock(out_of_time)
+    yield from _first_grid(walk, tick)
+    known: list[Key] = [walk.key()]
+    yield known[0], ()
+    while True:
+        grid = known[walk.rng.randrange(len(known))]
+        other = yield from walk.neighbour(grid, tick)
+        if other is not None and other not in known:
+            known.append(other)
+            yield other, ()
+        elif tick.now():
+            yield None  # a region settled without a decision never asked the clock
+
+
+def _start(propagator: Propagator, start: list[int] | None) -> list[int] | None:
+    """The domains the walk starts in: ``start`` propagated, or the root; None when the
+    puzzle does not suit local search or propagation refutes it."""
+    if not applies(propagator):
+        return None
+    if start is None:
+        return propagator.root()
+    root = start[:]
+    return root if propagator.propagate(root, range(len(propagator.run_cells))) else None
+
+
+def _first_grid(walk: Walk, tick: Clock) -> Iterator[None]:
+    """Moves, mends and repairs until the walk holds a grid (``None`` at each clock stop)."""
     while walk.bad:
         walk.move()
         if tick():
@@ -185,35 +232,6 @@ def search(
             repaired = yield from walk.repair(tick)
             if repaired is not None:
                 walk.adopt(list(repaired))
-    known: list[Key] = [walk.key()]
-    yield known[0], ()
-    while True:
-        grid = known[walk.rng.randrange(len(known))]
-        other = yield from walk.neighbour(grid, tick)
-        if other is not None and other not in known:
-            known.append(other)
-            yield other, ()
-        elif tick.now():
-            yield None  # a region settled without a decision never asked the clock
-
-
-class _Clock:
-    """Asks ``out_of_time`` every :data:`CHECK_EVERY`-th call (a clock read costs
-    more than a move's bookkeeping)."""
-
-    def __init__(self, out_of_time: Callable[[], bool] | None) -> None:
-        self.out_of_time = out_of_time
-        self.countdown = CHECK_EVERY
-
-    def now(self) -> bool:
-        return self.out_of_time is not None and self.out_of_time()
-
-    def __call__(self) -> bool:
-        self.countdown -= 1
-        if self.countdown:
-            return False
-        self.countdown = CHECK_EVERY
-        return self.now()
 
 
 class Walk:
@@ -251,7 +269,7 @@ class Walk:
 
     def start(self) -> bool:
         """Digits with every run's sum right (False when no such digits exist)."""
-        digits = _flow_start(self.propagator, self.root, self.across, self.down, self.targets)
+        digits = flow_start(self.propagator, self.root, self.across, self.down, self.targets)
         if digits is None:
             return False
         self.adopt(digits)
@@ -322,25 +340,9 @@ class Walk:
         domain) with as few cells changed as can be (or one more, at random), each change
         paid back along an alternating chain from the crossing run it unbalanced to one
         unbalanced the other way (never through ``r``)."""
-        rng, digits, allowed = self.rng, self.digits, self._allowed
+        digits = self.digits
         cells = self.propagator.run_cells[r]
-        options: list[tuple[int, float, tuple[int, ...]]] = []
-        for mask in combos(len(cells), self.targets[r]):
-            spare = set(digits_of(mask))
-            moved = []
-            for k, x in enumerate(cells):
-                if digits[x] in spare and allowed(x, digits[x]):
-                    spare.discard(digits[x])
-                else:
-                    moved.append(k)
-            if len(moved) > RESET_CELLS:
-                continue
-            for order in permutations(sorted(spare)):
-                if all(allowed(cells[k], d) for k, d in zip(moved, order, strict=True)):
-                    new = [digits[x] for x in cells]
-                    for k, d in zip(moved, order, strict=True):
-                        new[k] = d
-                    options.append((len(moved), rng.random(), tuple(new)))
+        options = self._reset_options(r)
         if not options:
             return None
         fewest = min(option[0] for option in options)
@@ -362,6 +364,31 @@ class Walk:
                 if not side[0][1]:
                     side.pop(0)
         return changes
+
+    def _reset_options(self, r: int) -> list[tuple[int, float, tuple[int, ...]]]:
+        """Every digit set of run ``r``'s total placed with its present digits kept where
+        they fit: (cells changed, a random tie-break, the run's new digits), at most
+        :data:`RESET_CELLS` changed."""
+        rng, digits, allowed = self.rng, self.digits, self._allowed
+        cells = self.propagator.run_cells[r]
+        options: list[tuple[int, float, tuple[int, ...]]] = []
+        for mask in combos(len(cells), self.targets[r]):
+            spare = set(digits_of(mask))
+            moved = []
+            for k, x in enumerate(cells):
+                if digits[x] in spare and allowed(x, digits[x]):
+                    spare.discard(digits[x])
+                else:
+                    moved.append(k)
+            if len(moved) > RESET_CELLS:
+                continue
+            for order in permutations(sorted(spare)):
+                if all(allowed(cells[k], d) for k, d in zip(moved, order, strict=True)):
+                    new = [digits[x] for x in cells]
+                    for k, d in zip(moved, order, strict=True):
+                        new[k] = d
+                    options.append((len(moved), rng.random(), tuple(new)))
+        return options
 
     def _try(self, changes: list[tuple[int, int, int]]) -> None:
         """Make the changes, and undo them with a probability that grows with how much
@@ -476,7 +503,7 @@ class Walk:
         self,
         grid: Sequence[int],
         free: set[int],
-        tick: _Clock,
+        tick: Clock,
         skip: Key | None,
         decisions: int = REPAIR_DECISIONS,
         *,
@@ -512,7 +539,7 @@ class Walk:
         finally:
             self.stats.repair_decisions += counts.decisions
 
-    def mend(self, tick: _Clock) -> Generator[None, None, None]:
+    def mend(self, tick: Clock) -> Generator[None, None, None]:
         """Each run in conflict on its own: growing regions around it, solved exactly with
         the rest of the grid held and only the region's runs checked, and each mended
         region adopted at once.  A repair of all conflicts together (:meth:`repair`) fails
@@ -544,7 +571,7 @@ class Walk:
             else:
                 self.adopt(list(grid))
 
-    def repair(self, tick: _Clock) -> Generator[None, None, Key | None]:
+    def repair(self, tick: Clock) -> Generator[None, None, Key | None]:
         """Growing regions around the runs still in conflict, solved exactly: the repaired
         grid, or ``None``."""
         for size in REGIONS:
@@ -555,7 +582,7 @@ class Walk:
                 return grid
         return None
 
-    def neighbour(self, grid: Key, tick: _Clock) -> Generator[None, None, Key | None]:
+    def neighbour(self, grid: Key, tick: Clock) -> Generator[None, None, Key | None]:
         """Another grid that differs from ``grid`` only around a random run, or ``None``."""
         self.stats.neighbourhoods += 1
         centre = self.rng.randrange(len(self.propagator.run_cells))
@@ -565,44 +592,6 @@ class Walk:
             if other is not None or len(free) >= self.propagator.n_cells:
                 return other
         return None
-
-
-def _flow_start(
-    propagator: Propagator,
-    root: list[int],
-    across: list[int],
-    down: list[int],
-    targets: list[int],
-) -> list[int] | None:
-    """Digits inside each cell's root range with every run's sum right (a maximum flow from
-    across runs through cells to down runs), or None when the clues' totals cannot be met."""
-    import networkx as nx  # a required dependency; only local search needs it
-
-    lows = [(mask & -mask).bit_length() for mask in root[: propagator.n_cells]]
-    highs = [mask.bit_length() for mask in root[: propagator.n_cells]]
-    # Integer nodes (runs, then source and sink): strings hash differently in every
-    # process, and the flow found (so every grid after it) would too.
-    source, sink = len(targets), len(targets) + 1
-    graph = nx.DiGraph()
-    supply = demand = 0  # what the across runs must give and the down runs must take
-    for r, members in enumerate(propagator.run_cells):
-        spare = targets[r] - sum(lows[c] for c in members)
-        if spare < 0:
-            return None
-        if across[members[0]] == r:
-            graph.add_edge(source, r, capacity=spare)
-            supply += spare
-        else:
-            graph.add_edge(r, sink, capacity=spare)
-            demand += spare
-    if supply != demand:
-        return None  # the across and down totals differ: no digits meet both
-    for c in range(propagator.n_cells):
-        graph.add_edge(across[c], down[c], capacity=highs[c] - lows[c])
-    value, flow = nx.maximum_flow(graph, source, sink)
-    if value != supply:
-        return None
-    return [lows[c] + flow[across[c]][down[c]] for c in range(propagator.n_cells)]
 
 
 __all__ = ["LocalStats", "applies", "search", "start_seconds"]

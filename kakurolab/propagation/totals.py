@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..check import white_components
 from ..model import Direction, Puzzle, Run
+from ..rulebook import white_components
 
 
 def low(n: int) -> int:

@@ -27,8 +27,8 @@ from functools import cache
 from types import SimpleNamespace
 
 from ... import combos
-from ...check import clue_values
 from ...model import LETTERS, Puzzle, Run
+from ...rulebook import clue_values
 from .alldiff import at_most_one
 from .pool import Clauses, Pool, Template
 from .sums import Target
@@ -152,7 +152,6 @@ def _live_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     cell of a decided letter keeps that digit alone.  About a tenth of the clauses of the
     whole bijection on a presolved cryptic puzzle."""
     clauses: Clauses = []
-    add = clauses.append
     fixed = enc.fixed_letters
     taken: dict[int, str] = {}
     for ch, value in fixed.items():
@@ -167,9 +166,17 @@ def _live_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
     for d in range(10):
         if d not in taken:
             clauses += enc.one_of([row[d] for row in rows.values() if row[d]])
+    return clauses + _live_shown_cells(enc, puzzle, rows)
+
+
+def _live_shown_cells(enc: Pool, puzzle: Puzzle, rows: dict[str, list[int]]) -> Clauses:
+    """:func:`_live_letters`' ties between each shown cell and its letter's live pairs."""
+    clauses: Clauses = []
+    add = clauses.append
+    fixed = enc.fixed_letters
+    eq = enc.cells.eq
     for cell, ch in puzzle.shown_letters.items():
         digits = enc.cells.allowed[cell]
-        eq = enc.cells.eq
         if ch in fixed:
             clauses += [[-eq(cell, d)] for d in digits if d != fixed[ch]]
             if fixed[ch] not in digits:
@@ -260,71 +267,79 @@ def run_targets(
     with ``literal``, a guard that would be equivalent to one letter literal is that literal
     (:func:`_letter_guards`)."""
     clue = run.clue
-    clauses: Clauses = []
     if clue is not None and clue.value is not None:
         if not combos.count(len(run), clue.value):
             return [], [[]]
-        return [(clue.value, None)], clauses
+        return [(clue.value, None)], []
     feasible = _feasible(enc, run)
     if not feasible:
         return [], [[]]
+    if clue is None or clue.letters is None:
+        ids = enc.vars([("sum", index, s) for s in feasible])
+        guards = dict(zip(feasible, ids, strict=True))
+        return list(guards.items()), enc.one_of(list(guards.values()))
+    return _letter_targets(enc, index, clue.letters, feasible, ties, named)
+
+
+def _letter_targets(
+    enc: Pool, index: int, letters: str, feasible: list[int], ties: str, named: str
+) -> tuple[list[Target], Clauses]:
+    """:func:`run_targets` for a letter clue with these feasible totals."""
+    clauses: Clauses = []
     add = clauses.append
-    if len(feasible) == 1 and clue is not None and clue.letters is not None:
+    first, second = letters[0], letters[-1]
+    fixed = enc.fixed_letters  # a decided letter's digit is true: no clause
+    if len(feasible) == 1:
         (total,) = feasible
-        first, second = clue.letters[0], clue.letters[-1]
-        fixed = enc.fixed_letters
         if second not in fixed:
             add([letter(enc, second, total % 10)])
-        if len(clue.letters) == 2 and first not in fixed:
+        if len(letters) == 2 and first not in fixed:
             add([letter(enc, first, total // 10)])
         return [(total, None)], clauses
-    if named == "literal" and clue is not None and clue.letters is not None:
-        literals, defined = _letter_guards(enc, clue.letters, feasible)
+    if named == "literal":
+        literals, defined = _letter_guards(enc, letters, feasible)
         if literals:
             return list(literals.items()), defined
     ids = enc.vars([("sum", index, s) for s in feasible])
-    if (
-        clue is not None
-        and clue.letters is not None
-        and len(clue.letters) == 2
-        and ties == "split"
-        and not enc.letter_masks
-    ):  # the usual case: the clauses follow the feasible sums alone
-        first, second = clue.letters[0], clue.letters[1]
+    if len(letters) == 2 and ties == "split" and not enc.letter_masks:
+        # the usual case: the clauses follow the feasible sums alone
         items = [*ids, *letter_row(enc, first), *letter_row(enc, second)]
         items += [-item for item in items]
         template = _two_letter_ties(tuple(feasible), first == second)
         return list(zip(feasible, ids, strict=True)), template.clauses(items)
     guards = dict(zip(feasible, ids, strict=True))
-    if clue is None or clue.letters is None:
-        clauses += enc.one_of(list(guards.values()))
-    else:
-        # At-most-one guard follows from the letters' one-hots (each guard implies its
-        # letters' digits), so only at-least-one is written.
-        add(list(guards.values()))
-    if clue is not None and clue.letters is not None:
-        if len(clue.letters) == 1:
-            ch = clue.letters
-            row = letter_row(enc, ch)
-            for d in letter_digits(enc, ch):
-                if d in guards:
-                    add([-guards[d], row[d]])
-                    add([-row[d], guards[d]])
-                else:
-                    add([-row[d]])
-        else:
-            first, second = clue.letters[0], clue.letters[1]
-            tens, units = letter_row(enc, first), letter_row(enc, second)
-            if tens[0]:
-                add([-tens[0]])
-            fixed = enc.fixed_letters  # a decided letter's digit is true: no clause
-            for s, g in guards.items():
-                if first not in fixed:
-                    add([-g, tens[s // 10]])
-                if second not in fixed:
-                    add([-g, units[s % 10]])
-            clauses += TIES[ties][0](enc, first, second, guards)
-    return list(guards.items()), clauses
+    # At-most-one guard follows from the letters' one-hots (each guard implies its
+    # letters' digits), so only at-least-one is written.
+    add(list(guards.values()))
+    return list(guards.items()), clauses + _guard_ties(enc, letters, guards, ties)
+
+
+def _guard_ties(enc: Pool, letters: str, guards: dict[int, int], ties: str) -> Clauses:
+    """The clauses tying a letter clue's own guards to its letters: a one-letter clue's
+    guard is equivalent to its letter's digit; a two-letter clue's guard implies both
+    digits (the tens not 0), and the ``ties`` part selects the sum from the digits."""
+    clauses: Clauses = []
+    add = clauses.append
+    if len(letters) == 1:
+        row = letter_row(enc, letters)
+        for d in letter_digits(enc, letters):
+            if d in guards:
+                add([-guards[d], row[d]])
+                add([-row[d], guards[d]])
+            else:
+                add([-row[d]])
+        return clauses
+    first, second = letters[0], letters[1]
+    fixed = enc.fixed_letters  # a decided letter's digit is true: no clause
+    tens, units = letter_row(enc, first), letter_row(enc, second)
+    if tens[0]:
+        add([-tens[0]])
+    for s, g in guards.items():
+        if first not in fixed:
+            add([-g, tens[s // 10]])
+        if second not in fixed:
+            add([-g, units[s % 10]])
+    return clauses + TIES[ties][0](enc, first, second, guards)
 
 
 @cache

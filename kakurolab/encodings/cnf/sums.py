@@ -28,7 +28,7 @@ from itertools import combinations, permutations
 from math import comb
 
 from ... import combos
-from ...model import Run
+from ...model import Cell, Run
 from .pool import Clauses, Pick, Pool, Template, picker
 
 Target = tuple[int, int | None]
@@ -384,45 +384,58 @@ def encode_mdd(
         return [[]]
     clauses: Clauses = []
     add = clauses.append
-    var = enc.var
-
-    def node(k: int, m: int) -> int:
-        return var("node", index, k, m)
-
-    add([node(0, 0)])
+    add([enc.var("node", index, 0, 0)])
     incoming: dict[int, list[int]] = {}
     for k, cell in enumerate(run.cells):
-        digits = enc.cells.allowed[cell]
-        labels: dict[int, list[int]] = {d: [] for d in digits}
-        children = layers[k + 1]
-        for m in layers[k]:
-            parent = node(k, m)
-            out = []
-            for d in digits:
-                b = 1 << (d - 1)
-                eq = enc.cells.eq(cell, d)
-                if m & b or (m | b) not in children:
-                    add([-parent, -eq])  # node and label lead to the false terminal
-                    continue
-                edge = var("edge", index, k, m, d)
-                child = node(k + 1, m | b)
-                add([-edge, parent])
-                add([-edge, eq])
-                add([-edge, child])
-                add([-parent, -eq, edge])
-                out.append(edge)
-                labels[d].append(edge)
-                incoming.setdefault(child, []).append(edge)
-            add([-parent, *out])
-        for d in digits:
-            add([-enc.cells.eq(cell, d), *labels[d]])  # every value supported at its layer
-        for m in children:
-            child = node(k + 1, m)
-            add([-child, *incoming.get(child, ())])
+        clauses += _mdd_layer(enc, index, k, cell, layers, incoming)
     finals: dict[int, list[int]] = {}
     for m in layers[length]:
-        finals.setdefault(combos.mask_sum(m), []).append(node(length, m))
+        finals.setdefault(combos.mask_sum(m), []).append(enc.var("node", index, length, m))
     clauses += _guard_links(targets, finals)
+    return clauses
+
+
+def _mdd_layer(
+    enc: Pool,
+    index: int,
+    k: int,
+    cell: Cell,
+    layers: tuple[frozenset[int], ...],
+    incoming: dict[int, list[int]],
+) -> Clauses:
+    """The nodes of layer ``k`` of :func:`encode_mdd`'s diagram: their edges to layer
+    ``k + 1`` (labelled by ``cell``'s digits), each digit's support, and each child's
+    incoming edges (``incoming`` gathers them)."""
+    clauses: Clauses = []
+    add = clauses.append
+    var = enc.var
+    digits = enc.cells.allowed[cell]
+    labels: dict[int, list[int]] = {d: [] for d in digits}
+    children = layers[k + 1]
+    for m in layers[k]:
+        parent = var("node", index, k, m)
+        out = []
+        for d in digits:
+            b = 1 << (d - 1)
+            eq = enc.cells.eq(cell, d)
+            if m & b or (m | b) not in children:
+                add([-parent, -eq])  # node and label lead to the false terminal
+                continue
+            edge = var("edge", index, k, m, d)
+            child = var("node", index, k + 1, m | b)
+            add([-edge, parent])
+            add([-edge, eq])
+            add([-edge, child])
+            add([-parent, -eq, edge])
+            out.append(edge)
+            labels[d].append(edge)
+            incoming.setdefault(child, []).append(edge)
+        add([-parent, *out])
+    for d in digits:
+        add([-enc.cells.eq(cell, d), *labels[d]])  # every value supported at its layer
+    for m in children:
+        child = var("node", index, k + 1, m)
+        add([-child, *incoming.get(child, ())])
     return clauses
 
 

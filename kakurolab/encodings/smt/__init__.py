@@ -1,6 +1,6 @@
 """SMT encodings, built with z3's Python API and exported as SMT-LIB2.
 
-``SMT_ENCODERS`` maps the value of the ``smt=`` spec part to a :class:`~..base.Part` whose
+``SMT_ENCODERS`` maps the value of the ``smt=`` spec part to a :class:`~..encoding.Part` whose
 ``build(puzzle, spec)`` returns an :class:`~.common.SmtEncoding`; ``Part.options`` lists the
 extra spec kinds it accepts (``logic``, ``tactic``, ``status``).  ``SMT_PRESETS`` adds named
 presets.  The first logic of each entry is its default.
@@ -8,7 +8,7 @@ presets.  The first logic of each entry is its default.
 
 from __future__ import annotations
 
-from ..base import Part
+from ..encoding import Part
 from . import bv, lia, pb, table
 from .common import LOGICS, SmtEncoding, smt_part
 

@@ -24,7 +24,7 @@ from z3.z3types import Ast
 from ... import deadline as deadlines
 from ...errors import KakuroError, UnknownNameError
 from ...model import LETTERS, Cell, Clue, Puzzle, Solution
-from ..base import Encoding, Part
+from ..encoding import Encoding, Part
 from ..spec import Spec
 
 LOGICS: dict[str, str] = {

@@ -16,10 +16,10 @@ from typing import Any
 
 import z3
 
-from ...check import clue_values
 from ...combos import DIGITS, combos, digits_of
 from ...deadline import checked
 from ...model import Puzzle, Run
+from ...rulebook import clue_values
 from .common import (
     Formula,
     TermDigit,

@@ -23,9 +23,9 @@ from importlib import import_module
 from typing import Any, ClassVar, Self
 
 from .. import deadline as deadlines
-from ..check import solution_problems
 from ..errors import KakuroError, OptionValueError, UnknownOptionError, require
 from ..model import Puzzle, Solution
+from ..rulebook import solution_problems
 
 
 class Status(StrEnum):

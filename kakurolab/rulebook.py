@@ -6,6 +6,7 @@ wrong answer shows up as an error instead of a result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import combos
@@ -38,40 +39,48 @@ def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool | None = None) 
     (:func:`structure_info`), enforced only by ``kakuro check --strict``.
     ``allow_short_runs`` is accepted for compatibility and ignored.
     """
-    problems: list[str] = []
     if puzzle.nrows == 0 or puzzle.ncols == 0:
         return ["the grid is empty"]
     if not puzzle.whites:
         return ["the grid has no white cells"]
-    for run in puzzle.runs:
-        if run.clue is None:
-            problems.append(f"run at {_cell(run.cells[0])} {run.direction.value} has no clue")
-            continue
-        if len(run) > combos.MAX_RUN:
-            problems.append(f"run {run.name} has {len(run)} cells (at most 9)")
-            continue
-        if not any(combos.count(len(run), total) for total in clue_values(run)):
-            lo, hi = combos.sum_range(len(run))
-            problems.append(
-                f"clue {run.clue} of run {run.name} is impossible for {len(run)} cells "
-                f"(sums {lo}-{hi})"
-            )
+    problems = [problem for run in puzzle.runs if (problem := _run_problem(run))]
     for r, c in puzzle.cells():
         square = puzzle.grid[r][c]
-        if not isinstance(square, ClueCell):
+        if isinstance(square, ClueCell):
+            problems += _clue_without_run(puzzle, r, c, square)
+    return problems
+
+
+def _run_problem(run: Run) -> str | None:
+    """The rule a run breaks: no clue, more than nine cells, or a clue it cannot reach."""
+    if run.clue is None:
+        return f"run at {_cell(run.cells[0])} {run.direction.value} has no clue"
+    if len(run) > combos.MAX_RUN:
+        return f"run {run.name} has {len(run)} cells (at most 9)"
+    if not any(combos.count(len(run), total) for total in clue_values(run)):
+        lo, hi = combos.sum_range(len(run))
+        return (
+            f"clue {run.clue} of run {run.name} is impossible for {len(run)} cells "
+            f"(sums {lo}-{hi})"
+        )
+    return None
+
+
+def _clue_without_run(puzzle: Puzzle, r: int, c: int, square: ClueCell) -> list[str]:
+    """The clues of the clue cell at (r, c) with no white cell after them."""
+    problems = []
+    for direction in Direction:
+        if square.clue(direction) is None:
             continue
-        for direction in Direction:
-            if square.clue(direction) is None:
-                continue
-            dr, dc = direction.step
-            nr, nc = r + dr, c + dc
-            if not (nr < puzzle.nrows and nc < puzzle.ncols) or not isinstance(
-                puzzle.grid[nr][nc], White
-            ):
-                problems.append(
-                    f"{direction.value} clue at {_cell((r, c))} has no run to its "
-                    f"{'right' if direction is Direction.ACROSS else 'bottom'}"
-                )
+        dr, dc = direction.step
+        nr, nc = r + dr, c + dc
+        if not (nr < puzzle.nrows and nc < puzzle.ncols) or not isinstance(
+            puzzle.grid[nr][nc], White
+        ):
+            problems.append(
+                f"{direction.value} clue at {_cell((r, c))} has no run to its "
+                f"{'right' if direction is Direction.ACROSS else 'bottom'}"
+            )
     return problems
 
 
@@ -192,22 +201,31 @@ def solution_problems(puzzle: Puzzle, solution: Solution) -> list[str]:
                     f"{_cell(cell)} shows {letter}={letters[letter]} but holds {values.get(cell)}"
                 )
     for run in puzzle.runs:
-        digits = [values.get(cell) for cell in run.cells]
-        filled = [d for d in digits if d]
-        repeated = sorted({d for d in filled if filled.count(d) > 1})
-        if repeated:
-            problems.append(f"run {run.name} repeats {', '.join(map(str, repeated))}")
-        if run.clue is None or len(filled) != len(digits):
-            continue
-        if run.clue.letters is not None:
-            if any(ch not in letters for ch in run.clue.letters):
-                continue  # reported as a missing letter above
-            if len(run.clue.letters) == 2 and letters[run.clue.letters[0]] == 0:
-                problems.append(f"clue {run.clue} of run {run.name} starts with a zero")
-        target = run.clue.evaluate(letters)
-        if sum(filled) != target:
-            clue = f"{run.clue} = {target}" if run.clue.letters else str(target)
-            problems.append(f"run {run.name} sums to {sum(filled)}, not its clue {clue}")
+        problems += _filled_run_problems(run, values, letters)
+    return problems
+
+
+def _filled_run_problems(
+    run: Run, values: Mapping[Cell, int], letters: dict[str, int]
+) -> list[str]:
+    """A run's repeated digits and, once it is full, a sum other than its clue's."""
+    problems = []
+    digits = [values.get(cell) for cell in run.cells]
+    filled = [d for d in digits if d]
+    repeated = sorted({d for d in filled if filled.count(d) > 1})
+    if repeated:
+        problems.append(f"run {run.name} repeats {', '.join(map(str, repeated))}")
+    if run.clue is None or len(filled) != len(digits):
+        return problems
+    if run.clue.letters is not None:
+        if any(ch not in letters for ch in run.clue.letters):
+            return problems  # reported as a missing letter above
+        if len(run.clue.letters) == 2 and letters[run.clue.letters[0]] == 0:
+            problems.append(f"clue {run.clue} of run {run.name} starts with a zero")
+    target = run.clue.evaluate(letters)
+    if sum(filled) != target:
+        clue = f"{run.clue} = {target}" if run.clue.letters else str(target)
+        problems.append(f"run {run.name} sums to {sum(filled)}, not its clue {clue}")
     return problems
 
 

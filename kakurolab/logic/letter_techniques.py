@@ -119,6 +119,11 @@ def letter_subsets(state: State, _grid: object) -> Finding | None:
     letters = state.letters
     if not letters:
         return None
+    return _naked_letters(letters) or _hidden_letters(letters)
+
+
+def _naked_letters(letters: dict[str, int]) -> Finding | None:
+    """k letters that can only be k digits between them keep those digits from the rest."""
     open_letters = [ch for ch in LETTERS if letters[ch] & (letters[ch] - 1)]
     for k in (2, 3):
         for group in combinations(open_letters, k):
@@ -138,6 +143,11 @@ def letter_subsets(state: State, _grid: object) -> Finding | None:
                     f"{_NAMES[k]} of letters, and different letters are different digits)",
                     letter_eliminations=removed,
                 )
+    return None
+
+
+def _hidden_letters(letters: dict[str, int]) -> Finding | None:
+    """k digits that only k letters can still be belong to those letters."""
     open_digits = [d for d in range(10) if sum(letters[ch] >> d & 1 for ch in LETTERS) > 1]
     for k in (2, 3):
         for digits in combinations(open_digits, k):
