@@ -23,14 +23,14 @@ from kakurolab.generator import (
     mean_ambiguity,
     parse_size,
 )
-from kakurolab.generator.checks import RegionCheck, WholeGridCheck
 from kakurolab.generator.clues import build_puzzle
 from kakurolab.generator.core import uniqueness_check
-from kakurolab.generator.cryptic import generate_cryptic, letter_clue
-from kakurolab.generator.difficulty import clue_ambiguities
+from kakurolab.generator.encrypt import generate_cryptic, letter_clue
 from kakurolab.generator.fill import fill, fill_grid
 from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
 from kakurolab.generator.region_search import check_regions
+from kakurolab.generator.spot_checks import RegionCheck, WholeGridCheck
+from kakurolab.generator.steering import clue_ambiguities
 from kakurolab.logic import deduce
 from kakurolab.model import LETTERS, Solution
 from kakurolab.propagation import root_domains

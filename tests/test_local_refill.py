@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from kakurolab.generator.difficulty import get_difficulty
 from kakurolab.generator.fill import fill, fill_grid, refill
 from kakurolab.generator.layout import Layout, published_layout, within
+from kakurolab.generator.steering import get_difficulty
 from kakurolab.model import Cell
 
 

@@ -92,7 +92,7 @@ def test_smallest_set_regenerates_from_its_seed(loaded):
 
 def test_smallest_cryptic_set_regenerates_from_its_seed(loaded):
     """Cryptic checks are bounded by search nodes, not seconds: the seed alone decides."""
-    from kakurolab.generator.cryptic import generate_cryptic
+    from kakurolab.generator.encrypt import generate_cryptic
 
     entry = next(e for e in SETS if e["kind"] == "cryptic" and e["size"] == "6x6")
     size = int(entry["size"].split("x")[0])

@@ -5,7 +5,7 @@ about 72% of the interior white, blocks scattered so no black area grows past a 
 few two-cell runs, half-turn symmetric unless ``symmetric=False``), fills it
 (``fill.fill_grid``, conflict repair), writes the run sums as clues and repairs until root
 propagation alone decides every cell (``logic_only``, the default): such a puzzle is unique
-and ``logic.deduce`` solves it without search.  The check (``checks.RegionCheck``) splits the
+and ``logic.deduce`` solves it without search.  The check (``spot_checks.RegionCheck``) splits the
 cells propagation leaves open into independent regions (``regions``) and, with a small
 search per region, names the cells where a second solution differs; repairs change digits
 and clues first (one digit, then a few run-mates), undo a round that leaves far more open
@@ -13,7 +13,7 @@ than the best grid so far, and block cells only when a spot resists ``core.STALL
 in mirror pairs, while the white share stays above the level's floor.  Checks are bounded
 by search nodes, not the clock, so a seed gives the same puzzle on any machine.
 ``transforms`` maps a puzzle through the 16 symmetries (8 geometric x digit complement);
-``cryptic`` turns a unique standard puzzle into a Project Euler 424 style cryptic one;
+``encrypt`` turns a unique standard puzzle into a Project Euler 424 style cryptic one;
 ``sets`` rebuilds the shipped sets; ``kakurolab.bank`` keeps verified puzzles for instant
 play.
 
@@ -26,7 +26,7 @@ command line) keeps every row and column in use; presets: ``beginner`` 8x8, ``in
 Levels are ``logic.levels.LEVELS`` (easy, normal, hard, expert), the grader's own: a
 hardest technique and a band of mean clue ambiguity (digit sets a clue's length and sum admit,
 PuzzleHub's measure; bands are disjoint, so means rise strictly from level to level).
-``difficulty.DIFFICULTIES`` holds the generator's means to each (a cap per clue, fill
+``steering.DIFFICULTIES`` holds the generator's means to each (a cap per clue, fill
 preferences, and gates a little inside the level): ``easy`` mean 1.0-1.4, clues of at most two
 sets, nothing beyond run sets; ``normal`` above 1.4 to 2.0 (cap 2); ``hard`` 2.05-2.6 (cap 4),
 at least run sets; ``expert`` 2.65-4.0 (cap 5), and it must need exact run consistency.  So
@@ -48,15 +48,15 @@ from .core import (
     generate_spec,
     parse_size,
 )
-from .cryptic import generate_cryptic
-from .difficulty import DIFFICULTIES, mean_ambiguity
-from .records import (
+from .encrypt import generate_cryptic
+from .job import (
     WHITE_GOAL,
     GenerationLimits,
     GenerationSpec,
     GenerationStats,
     white_goal_arg,
 )
+from .steering import DIFFICULTIES, mean_ambiguity
 from .transforms import Transform, transform_puzzle, transform_solution
 
 __all__ = [

@@ -2,10 +2,11 @@
 
 Uniqueness is decided from the layout and clues alone; the fill is only a witness that a
 solution exists.  With the native backend, root propagation splits the undecided cells into
-independent regions, each searched (or probed cell by cell) on its own (``regions``); other
-backends count the whole grid up to two (``kakurolab.uniqueness.count``); both are
-``checks.UniquenessCheck``s, and one repair loop (``_make_unique``) serves both.  Where a second
-solution differs from the fill, the generator repairs *there*: it changes a differing digit,
+independent regions, each searched (or probed cell by cell) on its own
+(``region_search``); other backends count the whole grid up to two
+(``kakurolab.uniqueness.count``); both are ``spot_checks.UniquenessCheck``s, and one repair
+loop (``_make_unique``) serves both.  Where a second solution differs from the fill, the
+generator repairs *there*: it changes a differing digit,
 re-fills a few run-mates (never giving a cell the second solution's digit), or turns a cell
 of the spot into a block when the layout allows.  One check names every ambiguous spot of
 the grid, and all are repaired before the next check.  Only after a bounded number of
@@ -32,12 +33,9 @@ from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
 from ..model import Cell, Puzzle, Solution
 from ..shape import black_area_through
-from .checks import NearCheck, RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
 from .clues import build_puzzle, solution_of
-from .difficulty import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .fill import fill_grid, refill
-from .layout import Layout, block_cascade, published_layout, whitened, within
-from .records import (
+from .job import (
     LARGE_CELLS,
     NODE_LIMIT,
     WHITE_GOAL,
@@ -46,12 +44,15 @@ from .records import (
     GenerationStats,
     check_white_goal,
 )
+from .layout import Layout, block_cascade, published_layout, whitened, within
 from .region_search import LayoutPropagators, ball, held_near, local_propagator, released
+from .spot_checks import NearCheck, RegionCheck, UniquenessCheck, Verdict, WholeGridCheck
+from .steering import Difficulty, ambiguity_of, get_difficulty, mean_ambiguity
 from .whiten import shapes, whiten
 
 GENERATOR_VERSION = "3.5"
 """Bumped whenever the same seed would give a different puzzle.  3.4 and 3.5 changed only
-grids of 1,000 white cells and more (``records.LARGE_CELLS``, about 40x40 and up): every
+grids of 1,000 white cells and more (``job.LARGE_CELLS``, about 40x40 and up): every
 smaller seed gives 3.3's puzzle, so the 3.3 bank and shipped sets stand."""
 
 PRESETS: dict[str, tuple[int, int]] = {
@@ -438,7 +439,7 @@ class _Whitening:
         self.large = large
         self.reference: dict[Cell, int] = {}
         """The last grid kept (or the input): unique and solved by deduction, so a large
-        grid's checks are told where a trial differs from it (``checks.NearCheck``)."""
+        grid's checks are told where a trial differs from it (``spot_checks.NearCheck``)."""
         self.replay = replay or []
         self.refuse = refuse
         self.log: list[_Answer] = []
@@ -539,7 +540,7 @@ CHECKS: dict[str, Callable[[GenerationLimits, bool], UniquenessCheck]] = {
 }
 """Backends (by name) with a uniqueness check of their own: the native backend's root
 propagation splits the grid into regions (``regions``).  Any other backend, and a backend
-instance, counts the whole grid (``checks.WholeGridCheck``)."""
+instance, counts the whole grid (``spot_checks.WholeGridCheck``)."""
 
 
 def uniqueness_check(limits: GenerationLimits, logic_only: bool = False) -> UniquenessCheck:

@@ -27,7 +27,7 @@ from typing import Any
 from ..formats import dumps
 from ..model import Puzzle, Solution
 from .core import generate
-from .cryptic import generate_cryptic
+from .encrypt import generate_cryptic
 
 HASHES = Path(__file__).resolve().parents[2] / "tests" / "data" / "generator_hashes.json"
 """The committed hashes (a checkout's test data: the check is a developer's tool)."""

@@ -18,8 +18,8 @@ from ..fileio import write_text
 from ..formats import dumps
 from ..model import Puzzle
 from .core import GENERATOR_VERSION, generate
-from .cryptic import generate_cryptic
-from .records import WHITE_GOAL
+from .encrypt import generate_cryptic
+from .job import WHITE_GOAL
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "generated"
 MANIFEST = DATA / "manifest.json"

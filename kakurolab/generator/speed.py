@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KakuroError
 from ..tables import Column, Table
 from .core import generate
-from .records import WHITE_GOAL, white_goal_arg
+from .job import WHITE_GOAL, white_goal_arg
 
 if TYPE_CHECKING:
     from ..shape import LayoutStats

@@ -9,7 +9,7 @@ from typing import Any
 from ..backends import Backend
 from ..combos import MAX_RUN
 from ..errors import KakuroError
-from .difficulty import Difficulty
+from .steering import Difficulty
 
 NODE_LIMIT = 30_000
 """Search nodes one uniqueness check may expand (native backend: per region) before it counts

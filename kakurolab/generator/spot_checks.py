@@ -18,8 +18,8 @@ from ..errors import KakuroError
 from ..model import Cell, Solution
 from ..uniqueness import count
 from .clues import build_puzzle
+from .job import GenerationStats
 from .layout import Layout, within
-from .records import GenerationStats
 from .region_search import LayoutPropagators, check_regions, held_near, local_propagator
 
 Spot = dict[Cell, int]

@@ -22,8 +22,8 @@ from ..model import LETTERS, Cell, Clue, Direction, Puzzle, Solution
 from ..uniqueness import count
 from .clues import from_clues
 from .core import Generated, derive_seed, generate
+from .job import NODE_LIMIT, WHITE_GOAL, GenerationLimits
 from .layout import Layout
-from .records import NODE_LIMIT, WHITE_GOAL, GenerationLimits
 
 
 @dataclass
