@@ -23,8 +23,8 @@ from kakurolab.generator import (
     mean_ambiguity,
     parse_size,
 )
+from kakurolab.generator.acceptance import uniqueness_check
 from kakurolab.generator.clues import build_puzzle
-from kakurolab.generator.core import uniqueness_check
 from kakurolab.generator.encrypt import generate_cryptic, letter_clue
 from kakurolab.generator.fill import fill, fill_grid
 from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
@@ -198,7 +198,7 @@ def test_escalating_dead_ends_fill_large_layouts(monkeypatch):
 def test_hot_region_is_local_only_when_asked():
     """``hot_region(local=True)`` (large grids, generator 3.5): a heated spot re-fills the
     hot cells linked to it through runs of hot cells, not every hot cell of the grid."""
-    from kakurolab.generator import core
+    from kakurolab.generator import repair
 
     layout = random_layout(16, 16, random.Random(3), max_run=7)
     values = fill_grid(layout, random.Random(3))
@@ -207,15 +207,15 @@ def test_hot_region_is_local_only_when_asked():
     near, far = cells[0], cells[-1]
     mates = {m for i in layout.runs_of[near] for m in layout.runs[i][1]}
     heat = {far: 5, near: 6}
-    assert core.hot_region(layout, values, [near], heat) == mates | {far}
-    assert core.hot_region(layout, values, [near], heat, local=True) == mates
+    assert repair.hot_region(layout, values, [near], heat) == mates | {far}
+    assert repair.hot_region(layout, values, [near], heat, local=True) == mates
     # a hot cell on a run of a hot run-mate belongs to the spot's region
     mate = next(m for m in sorted(mates) if m != near)
     beyond = next(
         m for i in layout.runs_of[mate] for m in layout.runs[i][1] if m not in mates
     )
     heat |= {mate: 2, beyond: 2}
-    assert core.hot_region(layout, values, [near], heat, local=True) == mates | {beyond}
+    assert repair.hot_region(layout, values, [near], heat, local=True) == mates | {beyond}
 
 
 def _region_cases():

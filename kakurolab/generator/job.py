@@ -1,9 +1,10 @@
-"""The generator's records: what is asked (``GenerationSpec``), within which budget
-(``GenerationLimits``) and how much work it took (``GenerationStats``)."""
+"""One generation job's records: what is asked (``GenerationSpec``), within which budget and
+tuning (``GenerationLimits``, with the ``Scale`` it picks per layout) and how much work it
+took (``GenerationStats``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from ..backends import Backend
@@ -78,17 +79,41 @@ class GenerationSpec:
 LARGE_CELLS = 1_000
 """White cells (about 40x40 and up) from which generator 3.4 fills a layout the large grid's way:
 the whole fill escalates its dead ends, and a fill whose repairs run out is re-filled
-around its best grid's spots rather than dropped (``core``).  Fresh 60x60 layouts filled 0
+around its best grid's spots rather than dropped (``repair``).  Fresh 60x60 layouts filled 0
 times in 8 without escalation, and a 60x60 fill ends its repairs with 10-100 of its 2,500
 cells open; smaller grids keep generator 3.3's puzzles (their fills are cheap)."""
 
 
 @dataclass(frozen=True)
+class Scale:
+    """How a layout is filled and repaired for its size, chosen once per layout
+    (:meth:`GenerationLimits.scale`): small grids as generator 3.3 did, large ones (from
+    ``large_cells`` white cells) the ways of generators 3.4 and 3.5."""
+
+    escalate: int | None = None
+    """``fill.ESCALATE`` for the layout's whole fills (None: the fill's default, off)."""
+    restarts: int = 0
+    """Local restarts one fill may take (``repair.RepairLoop.make_unique``)."""
+    local_hot_region: bool = False
+    """A heated spot re-fills only the hot cells linked to it (``repair.hot_region``)."""
+    lookahead_near: bool = False
+    """Look-aheads start from the fill near the spot, no root (``repair.Lookahead``)."""
+    near_checks: bool = False
+    """Whitening's checks are told where a grid changed (``spot_checks.NearCheck``)."""
+
+
+SMALL = Scale()
+"""Generator 3.3's ways, for grids below ``large_cells`` white cells."""
+
+
+@dataclass(frozen=True)
 class GenerationLimits:
-    """The work one generation may spend; node budgets keep a seed's puzzle the same on any
-    machine, ``timeout`` (seconds per check) is only a safety net for other backends.
-    ``large_cells``: white cells from which a layout is filled the large grid's way
-    (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles at every size)."""
+    """The work one generation may spend, and the tuning of its repairs; node budgets keep
+    a seed's puzzle the same on any machine, ``timeout`` (seconds per check) is only a
+    safety net for other backends.  ``large_cells``: white cells from which a layout is
+    filled the large grid's way (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles
+    at every size).  The fields after ``large_cells`` (keyword only) tune the repair loop:
+    changing one changes the puzzles."""
 
     backend: str | Backend = "native"
     max_repairs: int | None = None
@@ -96,10 +121,78 @@ class GenerationLimits:
     node_limit: int | None = NODE_LIMIT
     timeout: float | None = None
     large_cells: int | None = LARGE_CELLS
+    _: KW_ONLY
+    fills_per_layout: int = 6
+    """Fresh fills one layout gets before the next layout is drawn."""
+    quick_limit: int = 2_000
+    """Search nodes per region in a check that may still find ambiguous spots elsewhere: a
+    region that needs more is searched with the full ``node_limit`` only once no spot is
+    left to repair (``region_search.check_regions``)."""
+    max_stuck: int = 8
+    """Failed repairs one fill may take before it is dropped for a fresh one."""
+    revert_factor: float = 1.3
+    """A repair round whose grid leaves more than this many times the best grid's open cells
+    (plus two) is undone.  Generator 3.1 counts the cells root propagation leaves open
+    (``Verdict.open_cells``), not the cells of the spots a check names, and undoes at 1.3
+    times instead of 2: a probed region's spots are a sample of its cells, so rounds that
+    opened up much of the grid passed as improvements, and fills that had come within a few
+    cells of unique drifted back to a hundred open and ran out of repairs (20x20 expert,
+    seeds 0-9: median 12.6 -> 3.0 CPU s, worst 39.9 -> 14.3 s, measured side by side on a
+    loaded machine)."""
+    max_black_area: int = 8
+    """Largest 4-connected black area a blocking repair may leave (``shape``); the layouts
+    start at most at this size too."""
+    stall: int = 8
+    """Checks without a better grid after which a repair blocks a cell."""
+    lookahead_heat: int = 2
+    """Repairs a spot takes before its repairs look ahead."""
+    lookahead: int = 12
+    """Single-digit changes a looking-ahead repair tries, best-scored first."""
+    lookahead_radius: int = 3
+    """Run steps from the changed cell within which a look-ahead propagates afresh
+    (``repair.Lookahead``; generator 3.2)."""
+    hot_heat: int = 6
+    """Repairs a spot takes before its repair re-fills the hot region around it (and a
+    blocking repair may cascade over 8 cells instead of 4)."""
+    block_heat: int = 10
+    """Repairs a spot takes (its heat) before a repair may block one of its cells: digits
+    and clues change first, since blocks are what made earlier puzzles look unpublished."""
+    whiten_repairs: int = 6
+    """Checks the repair loop gets to mend a whitened grid no digit choice keeps unique
+    (fewer than ``stall``, so it never blocks a cell: that would undo the whitening)."""
+    block_slack: float = 0.05
+    """Blocking repairs stop once the white share falls this far below the level's layout
+    share (``Difficulty.white_share``): a puzzle stays as dense as published ones."""
+    large_escalate: int = 10
+    """``fill.ESCALATE`` for the whole fills of large grids (60x60 normal: 6 fills in 6)."""
+    restarts: int = 8
+    """Local restarts one fill of a large grid may take."""
+    restart_steps: int = 2
+    """Run steps around the best grid's spots that a local restart re-fills (one or two
+    more when that region cannot be filled)."""
+    restart_rounds: int = 150
+    """Checks a restarted fill gets: its grid is unique but for a few spots, and a restart
+    whose last spots keep coming back is better re-filled again than repaired on (60x60
+    seed 0: restarts that got the fill's whole budget of 660 checks cycled at 10-16 open
+    cells)."""
+    gate_once_cells: int = 1_000
+    """White cells from which whitening gates the level once, at the end
+    (``density.denser``); smaller grids keep generator 3.3's puzzles (their gates are
+    cheap)."""
+    min_kept: float = 0.5
+    """Share of the layout's white cells a puzzle must keep through repairs that block
+    cells.  Blocking always makes a grid more unique; without a floor, small grids could be
+    "repaired" into a handful of cells, a unique puzzle nobody asked for."""
 
     def large(self, whites: int) -> bool:
         """Whether a layout of ``whites`` white cells is filled the large grid's way."""
         return self.large_cells is not None and whites >= self.large_cells
+
+    def scale(self, whites: int) -> Scale:
+        """How a layout of ``whites`` white cells is filled and repaired."""
+        if not self.large(whites):
+            return SMALL
+        return Scale(self.large_escalate, self.restarts, True, True, True)
 
     def count_options(self) -> dict[str, Any]:
         """Keyword arguments for ``count``: the node budget goes only to the native backend
