@@ -46,12 +46,16 @@ from . import bank, combos
 from .errors import KakuroError
 from .fileio import write_text
 from .formats import dumps
-from .generator import generate
-from .generator.clues import build_puzzle, from_clues
-from .generator.core import derive_seed
-from .generator.encrypt import generate_cryptic
-from .generator.fill import fill_grid
-from .generator.layout import Layout, published_layout
+from .generator import (
+    Layout,
+    build_puzzle,
+    derive_seed,
+    fill_grid,
+    from_clues,
+    generate,
+    generate_cryptic,
+    published_layout,
+)
 from .model import Cell, Clue, Direction, Puzzle
 
 Maker = Callable[[int, int], Puzzle]

@@ -26,8 +26,7 @@ from typing import Any
 from . import datasets
 from .backends import Backend, Config, Status
 from .errors import KakuroError, UnknownNameError
-from .generator.core import generate
-from .generator.speed import DEFAULT_SIZES
+from .generator import BENCH_SIZES, generate
 from .model import Puzzle
 from .tables import Column, Table
 from .uniqueness import Verdict, prove_unique, solve
@@ -133,7 +132,7 @@ def generate_cases(options: SuiteOptions) -> list[Case]:
     """
     seeds = options.subset or 3
     cases = []
-    for nrows, ncols in DEFAULT_SIZES:
+    for nrows, ncols in BENCH_SIZES:
         for seed in range(seeds):
 
             def run(backend: Any, timeout: float | None, r=nrows, c=ncols, s=seed) -> Outcome:

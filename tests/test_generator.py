@@ -25,9 +25,10 @@ from kakurolab.generator import (
 )
 from kakurolab.generator.acceptance import uniqueness_check
 from kakurolab.generator.clues import build_puzzle
+from kakurolab.generator.draw import random_layout
 from kakurolab.generator.encrypt import generate_cryptic, letter_clue
 from kakurolab.generator.fill import fill, fill_grid
-from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
+from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems
 from kakurolab.generator.region_search import check_regions
 from kakurolab.generator.spot_checks import RegionCheck, WholeGridCheck
 from kakurolab.generator.steering import clue_ambiguities
@@ -174,7 +175,7 @@ def test_escalating_dead_ends_fill_large_layouts(monkeypatch):
     widening ball around it.  Default fills of 30x30 ``normal`` layouts mostly run out of
     conflicts on one cell; escalating ones fill them, and the fills are valid."""
     from kakurolab.generator import fill as fill_module
-    from kakurolab.generator.layout import published_layout
+    from kakurolab.generator.draw import published_layout
 
     spec = DIFFICULTIES["normal"]
     rng = random.Random(30)
@@ -610,7 +611,7 @@ def test_loglog_slope_recovers_a_power_law(power):
 
 def _published_fill(size: int, level: str, rng: random.Random):
     """A published-look layout of ``size`` x ``size`` and a fill of it at ``level``."""
-    from kakurolab.generator.layout import published_layout
+    from kakurolab.generator.draw import published_layout
 
     layout = published_layout(size, size, rng, white_share=0.72, max_run=7, symmetric=True)
     values = fill_grid(layout, rng, allows=DIFFICULTIES[level].allows,

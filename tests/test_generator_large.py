@@ -17,6 +17,7 @@ from kakurolab.generator import (
     density,
     generate,
     generate_spec,
+    lookahead,
     repair,
     spot_checks,
 )
@@ -95,7 +96,7 @@ def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
     calls = {"near": 0, "local": 0, "lookahead": 0}
     near_check = spot_checks.NearCheck.check
     hot_region = repair.hot_region
-    lookahead = repair.Lookahead.__init__
+    look_init = lookahead.Lookahead.__init__
 
     def counting_near(self, *args, **kwargs):
         calls["near"] += 1
@@ -107,11 +108,11 @@ def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
 
     def counting_lookahead(self, *args, near=None, **kwargs):
         calls["lookahead"] += near is not None
-        lookahead(self, *args, near=near, **kwargs)
+        look_init(self, *args, near=near, **kwargs)
 
     monkeypatch.setattr(spot_checks.NearCheck, "check", counting_near)
     monkeypatch.setattr(repair, "hot_region", counting_hot)
-    monkeypatch.setattr(repair.Lookahead, "__init__", counting_lookahead)
+    monkeypatch.setattr(lookahead.Lookahead, "__init__", counting_lookahead)
     made = generate(12, 12, level, seed=seed, large_cells=0)
     assert calls["near"] and calls["lookahead"]
     result = count(made.puzzle, 2, backend=require_backend("cpsat"))
@@ -131,7 +132,7 @@ def test_a_lookahead_near_a_spot_holds_the_cells_outside_its_ball():
     values = dict(made.solution.values)
     opened = 0
     for cell in sorted(values)[::7]:
-        look = repair.Lookahead(layout, values, LayoutPropagators(), near=[cell])
+        look = lookahead.Lookahead(layout, values, LayoutPropagators(), near=[cell])
         mates = {m for i in layout.runs_of[cell] for m in layout.runs[i][1]}
         free = [d for d in range(1, 10) if all(values[m] != d for m in mates)]
         if not free:

@@ -203,3 +203,14 @@ def test_the_cli_calls_public_apis_only() -> None:
 def test_every_named_deep_import_is_still_used() -> None:
     used = {target for module in CLI for target, _ in _names_imported(module)}
     assert set(CLI_DEEP_IMPORTS) <= used, set(CLI_DEEP_IMPORTS) - used
+
+
+FACE_ONLY = ("kakurolab.hard", "kakurolab.ratios")
+"""Modules that use the generator through its face (``kakurolab.generator``) only: the hard
+families and the benchmark are made with its public functions (issue 46)."""
+
+
+@pytest.mark.parametrize("module", FACE_ONLY)
+def test_users_of_the_generator_import_its_face(module: str) -> None:
+    inside = sorted(t for t in GRAPH[module] if t.startswith("kakurolab.generator."))
+    assert not inside, f"{module} reaches inside the generator: {inside}"

@@ -12,8 +12,9 @@ from kakurolab.cli import main
 from kakurolab.errors import KakuroError
 from kakurolab.formats import load
 from kakurolab.generator import WHITE_GOAL, generate, speed
+from kakurolab.generator.draw import published_layout
 from kakurolab.generator.encrypt import generate_cryptic
-from kakurolab.generator.layout import Layout, problems, published_layout, runs_fit
+from kakurolab.generator.layout import Layout, problems, runs_fit
 from kakurolab.generator.steering import get_difficulty
 from kakurolab.generator.whiten import whiten
 from kakurolab.logic import deduce

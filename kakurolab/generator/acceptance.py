@@ -1,12 +1,12 @@
 """What a generated grid must pass: uniqueness (the check the repair loop runs, chosen by
-backend), no branching under ``logic_only``, and the level as the grader measures it."""
+backend), solved by deduction under ``logic_only``, and the level as the grader measures
+it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import KakuroError
 from ..logic import BY_NAME, deduce
 from ..logic.grading import ambiguity
 from ..model import Puzzle
@@ -31,20 +31,6 @@ def uniqueness_check(limits: GenerationLimits, logic_only: bool = False) -> Uniq
     if make is None:
         return WholeGridCheck(limits.backend, limits.count_options())
     return make(limits, logic_only)
-
-
-def logic_solvable(stats: Mapping[str, Any]) -> bool:
-    """Whether the solver settled the puzzle by propagation alone, without branching.
-
-    The native backend reports ``max_depth`` (deepest branching level); 0 means propagation
-    at the root found the grid and proved there is no other.  ``decisions`` (SAT solvers)
-    serves the same purpose when present.
-    """
-    if "max_depth" in stats:
-        return int(stats["max_depth"]) == 0
-    if "decisions" in stats:
-        return int(stats["decisions"]) == 0
-    raise KakuroError("logic-only generation needs a backend that reports its branching (native)")
 
 
 def acceptable(

@@ -1,6 +1,6 @@
 """The generator pipeline: layout -> fill -> clues -> a unique grid -> whitening.
 
-A layout is drawn with the published look (``layout.published_layout``; ``easy`` layouts are
+A layout is drawn with the published look (``draw.published_layout``; ``easy`` layouts are
 thinned until they take a fill, ``density.shape_for_level``), filled (``fill.fill_grid``),
 and repaired until its clues have one solution that root propagation finds
 (``repair.RepairLoop``, over the checks of ``spot_checks`` and the gates of
@@ -28,6 +28,7 @@ from ..model import Cell, Puzzle, Solution
 from .acceptance import uniqueness_check
 from .clues import build_puzzle, solution_of
 from .density import denser, shape_for_level
+from .draw import published_layout
 from .fill import fill_grid
 from .job import (
     LARGE_CELLS,
@@ -38,7 +39,6 @@ from .job import (
     GenerationStats,
     check_white_goal,
 )
-from .layout import published_layout
 from .repair import RepairLoop, Unique
 from .spot_checks import UniquenessCheck
 from .steering import Difficulty, get_difficulty, mean_ambiguity
@@ -109,9 +109,10 @@ SEED_SALT = "kakurolab:2.5"
 """Salts every seed.  Version 3.0 changed only the gates a finished grid must pass (a subset
 of 2.5's: the level must be the grader's, ``logic.levels``), so the salt stayed: every random
 draw is 2.5's up to the first grid 3.0 refuses, and a seed whose 2.5 puzzle passes the new
-gates makes the same puzzle (the bank kept those bases; ``docs/generator.md``).  Version 3.1
-(the best grid judged by open cells, ``REVERT_FACTOR``) kept it too: a seed's draws are
-3.0's up to the first check after which the two versions revert or block differently."""
+gates makes the same puzzle (the bank kept those bases; ``docs/generator.md``).  Version
+3.1 (the best grid judged by open cells, ``GenerationLimits.revert_factor``) kept it too: a
+seed's draws are 3.0's up to the first check after which the two versions revert or block
+differently."""
 
 
 def derive_seed(seed: int | str, *parts: object) -> str:

@@ -56,73 +56,104 @@ def encrypt(
     Checks are bounded by a search-node budget, not the clock, so a seed gives the same puzzle
     on any machine; ``timeout`` is only a safety net for backends without a node budget.
     """
-    limits = GenerationLimits(backend, node_limit=node_limit, timeout=timeout).count_options()
-    layout = Layout.of(standard)
+    options = GenerationLimits(backend, node_limit=node_limit, timeout=timeout).count_options()
     digits = list(range(10))
     rng.shuffle(digits)
     letters = dict(zip(LETTERS, digits, strict=True))
-    letter_of = {d: ch for ch, d in letters.items()}
-    clues: dict[tuple[Direction, Cell], Clue] = {}
-    for run in standard.runs:
-        assert run.clue is not None and run.clue.value is not None
-        clues[(run.direction, run.cells[0])] = letter_clue(run.clue.value, letter_of)
-    values = dict(solution.values)
-    truth = Solution(values, letters)
-    reveals: dict[Cell, str] = {}
-    limit = max_reveals if max_reveals is not None else len(values)
-    solves = 0
+    work = _Encryption(standard, solution, letters, backend, options)
+    limit = max_reveals if max_reveals is not None else len(work.values)
+    reveals = work.hidden_unneeded(work.revealed(rng, limit), rng)
+    used = work.letters_shown(reveals, rng)
+    meta = {k: v for k, v in standard.meta.items() if k != "solution"}
+    meta["kind"] = "cryptic"
+    puzzle = from_clues(work.layout, work.clues, standard.id, meta, letters=reveals)
+    stats = {"reveals": len(reveals), "letters_used": len(used), "solves": work.solves}
+    return CrypticGenerated(puzzle, work.truth, stats)
 
-    def check(shown: Mapping[Cell, str]) -> list[Solution] | None:
+
+class _Encryption:
+    """One standard puzzle written in letters: its clues in letters, the true grid and
+    letters, and the uniqueness checks of letter reveals (``solves`` counts them)."""
+
+    def __init__(
+        self,
+        standard: Puzzle,
+        solution: Solution,
+        letters: dict[str, int],
+        backend: str | Backend,
+        options: Mapping[str, Any],
+    ):
+        self.standard, self.backend, self.options = standard, backend, options
+        self.layout = Layout.of(standard)
+        self.letters = letters
+        self.letter_of = {d: ch for ch, d in letters.items()}
+        self.clues: dict[tuple[Direction, Cell], Clue] = {}
+        for run in standard.runs:
+            assert run.clue is not None and run.clue.value is not None
+            self.clues[(run.direction, run.cells[0])] = letter_clue(run.clue.value, self.letter_of)
+        self.values = dict(solution.values)
+        self.truth = Solution(self.values, letters)
+        self.solves = 0
+
+    def check(self, shown: Mapping[Cell, str]) -> list[Solution] | None:
         """The solutions found (up to two), or None when the solver ran out of time."""
-        nonlocal solves
-        puzzle = from_clues(layout, clues, standard.id, letters=shown)
-        result = count(puzzle, 2, backend=backend, **limits)
-        solves += 1
+        puzzle = from_clues(self.layout, self.clues, self.standard.id, letters=shown)
+        result = count(puzzle, 2, backend=self.backend, **self.options)
+        self.solves += 1
         if len(result.solutions) < 2 and not result.complete:
             return None
         return result.solutions
 
-    while True:
-        found = check(reveals)
-        if found is None:
-            raise KakuroError(
-                f"puzzle {standard.id}: cryptic uniqueness check ran out of its search budget"
-            )
-        if len(found) == 1:
-            break
-        if len(reveals) >= limit:
-            raise KakuroError(f"puzzle {standard.id}: still ambiguous after {limit} reveals")
-        other = next(s for s in found if s != truth)
-        diff = [c for c in truth.differences(other) if c not in reveals]
-        if not diff:
-            # Only letters differ: show a cell holding a digit whose letter is in doubt.
-            doubtful = {d for ch, d in letters.items() if other.letters.get(ch) != d}
-            diff = [c for c in sorted(values) if values[c] in doubtful and c not in reveals]
-        if not diff:
-            raise KakuroError(f"puzzle {standard.id}: letters cannot be pinned by reveals")
-        cell = diff[rng.randrange(len(diff))]
-        reveals[cell] = letter_of[values[cell]]
-    # Hide reveals the solution does not need (latest first, one solve each).
-    for cell in sorted(reveals, key=lambda c: rng.random()):
-        trial = {c: ch for c, ch in reveals.items() if c != cell}
-        found = check(trial)
-        if found is not None and len(found) == 1:
-            reveals = trial
-    used = {ch for clue in clues.values() for ch in str(clue)} | set(reveals.values())
-    for cell in sorted(values, key=lambda c: rng.random()):
-        if len(used) >= 9:
-            break
-        ch = letter_of[values[cell]]
-        if ch not in used:
-            reveals[cell] = ch
-            used.add(ch)
-    if len(used) < 9:
-        raise KakuroError(f"puzzle {standard.id}: only {len(used)} letters can appear")
-    meta = {k: v for k, v in standard.meta.items() if k != "solution"}
-    meta["kind"] = "cryptic"
-    puzzle = from_clues(layout, clues, standard.id, meta, letters=reveals)
-    stats = {"reveals": len(reveals), "letters_used": len(used), "solves": solves}
-    return CrypticGenerated(puzzle, truth, stats)
+    def revealed(self, rng: random.Random, limit: int) -> dict[Cell, str]:
+        """Letters revealed in cells where two solutions disagree until the grid and the
+        letters are unique."""
+        name, values = self.standard.id, self.values
+        reveals: dict[Cell, str] = {}
+        while True:
+            found = self.check(reveals)
+            if found is None:
+                raise KakuroError(
+                    f"puzzle {name}: cryptic uniqueness check ran out of its search budget"
+                )
+            if len(found) == 1:
+                return reveals
+            if len(reveals) >= limit:
+                raise KakuroError(f"puzzle {name}: still ambiguous after {limit} reveals")
+            other = next(s for s in found if s != self.truth)
+            diff = [c for c in self.truth.differences(other) if c not in reveals]
+            if not diff:
+                # Only letters differ: show a cell holding a digit whose letter is in doubt.
+                doubtful = {d for ch, d in self.letters.items() if other.letters.get(ch) != d}
+                diff = [c for c in sorted(values) if values[c] in doubtful and c not in reveals]
+            if not diff:
+                raise KakuroError(f"puzzle {name}: letters cannot be pinned by reveals")
+            cell = diff[rng.randrange(len(diff))]
+            reveals[cell] = self.letter_of[values[cell]]
+
+    def hidden_unneeded(self, reveals: dict[Cell, str], rng: random.Random) -> dict[Cell, str]:
+        """The reveals the solution needs (each tried hidden in random order, one solve
+        each)."""
+        for cell in sorted(reveals, key=lambda c: rng.random()):
+            trial = {c: ch for c, ch in reveals.items() if c != cell}
+            found = self.check(trial)
+            if found is not None and len(found) == 1:
+                reveals = trial
+        return reveals
+
+    def letters_shown(self, reveals: dict[Cell, str], rng: random.Random) -> set[str]:
+        """Reveal cells (in place) until the text mentions nine letters (the tenth follows
+        from the bijection); the letters it mentions."""
+        used = {ch for clue in self.clues.values() for ch in str(clue)} | set(reveals.values())
+        for cell in sorted(self.values, key=lambda c: rng.random()):
+            if len(used) >= 9:
+                break
+            ch = self.letter_of[self.values[cell]]
+            if ch not in used:
+                reveals[cell] = ch
+                used.add(ch)
+        if len(used) < 9:
+            raise KakuroError(f"puzzle {self.standard.id}: only {len(used)} letters can appear")
+        return used
 
 
 def generate_cryptic(

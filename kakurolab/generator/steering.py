@@ -33,7 +33,7 @@ class Difficulty:
     max_run: int
     block_rate: float = 0.25
     white_share: float = 0.72
-    """The share of white cells the layout starts from (``layout.published_layout``)."""
+    """The share of white cells the layout starts from (``draw.published_layout``)."""
     repair_target: int = 1
     """The clue ambiguity a local repair aims for (low pins digits; expert keeps some)."""
     mean_band: tuple[float, float] = (0.0, 99.0)
