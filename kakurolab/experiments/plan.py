@@ -6,8 +6,10 @@ A configuration table whose option values are lists expands into their cartesian
 (the nearest ancestor of the config file holding ``pyproject.toml``), so every config reads
 the shipped real data as ``data/...`` wherever it is run from.
 
-Every field is checked once, by the schema below (:data:`TOP_RULES`, :data:`SET_RULES`,
-:data:`GENERATE_RULES`, :data:`CONFIG_RULES`): a mistake is one line naming the field.
+Every field is checked once, by the schema below (msgspec structs: :class:`TopTable`,
+:class:`SetTable`, :class:`GenerateTable`, :class:`ReportTable`, and :data:`CONFIG_FIELDS`
+with :data:`OPTION_FIELDS` for the open-ended ``[[configs]]`` tables): a mistake is one line
+naming the field.
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ import re
 import string
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta, Struct
 
 from ..errors import KakuroError
 from ..fileio import write_text
@@ -45,20 +50,8 @@ NAME_PATTERN = r"[A-Za-z0-9_.-]+"
 
 
 # -- the schema ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rule:
-    """What one field must be: ``must_be`` is said in the message, ``test`` decides."""
-
-    must_be: str
-    test: Callable[[Any], bool]
-
-    def holds(self, value: Any) -> bool:
-        try:
-            return bool(self.test(value))
-        except (TypeError, ValueError, OverflowError):
-            return False
+# One msgspec struct per table (as ``web/protocol.py`` declares its messages): each field's
+# type, range and pattern, and the words a refusal says it must be (``description``).
 
 
 def _is_int(value: Any) -> bool:
@@ -69,131 +62,152 @@ def is_number(value: Any) -> bool:
     return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
 
 
-def integer(low: int, high: int | None = None) -> Rule:
-    bounds = f"at least {low}" if high is None else f"from {low} to {high}"
-    return Rule(
-        f"an integer {bounds}",
-        lambda v: _is_int(v) and v >= low and (high is None or v <= high),
-    )
+Name = Annotated[
+    str, Meta(pattern=f"^{NAME_PATTERN}$", description="letters, digits, '.', '_' or '-'")
+]
+Text = Annotated[str, Meta(min_length=1, description="a non-empty string")]
+AnyText = Annotated[str, Meta(description="a string")]
+Flag = Annotated[bool, Meta(description="true or false")]
+Count = Annotated[int, Meta(ge=0, description="an integer at least 0")]
+Positive = Annotated[int, Meta(ge=1, description="an integer at least 1")]
+Seconds = Annotated[
+    float, Meta(gt=0, le=MAX_TIMEOUT, description=f"a number above 0 and at most {MAX_TIMEOUT:g}")
+]
+Task = Annotated[
+    str,
+    Meta(pattern=f"^({'|'.join(map(re.escape, TASK_NAMES))})$"),
+]
+Scalar = str | bool | int | float
+"""A backend option's plain value (a date, a table or a list of lists is none)."""
 
 
-def number(high: float) -> Rule:
-    """A finite number above zero (``inf``, ``nan`` and booleans are refused)."""
-    return Rule(f"a number above 0 and at most {high:g}", lambda v: is_number(v) and 0 < v <= high)
+def _one_or_list(kind: Any, must_be: str, most: int = MAX_RUNS) -> Any:
+    """A value of ``kind``, or a list of 1 to ``most`` of them."""
+    many = Annotated[list[kind], Meta(min_length=1, max_length=most)]
+    return Annotated[kind | many, Meta(description=f"{must_be}, or a list of 1 to {most} of them")]
 
 
-def text(pattern: str = r"(?s).+", must_be: str = "a non-empty string") -> Rule:
-    return Rule(must_be, lambda v: isinstance(v, str) and re.fullmatch(pattern, v) is not None)
+class TopTable(Struct, forbid_unknown_fields=True):
+    """The top-level fields.  ``count_limit = 0`` means no limit, as ``kakuro count --limit
+    0``; the ``[[puzzles]]`` and ``[[configs]]`` tables are checked one by one."""
+
+    name: Name | None = None
+    description: AnyText = ""
+    task: Annotated[
+        Task | Annotated[list[Task], Meta(min_length=1, max_length=len(TASK_NAMES))],
+        Meta(description=f"one of {', '.join(TASK_NAMES)}, or a list of 1 to {len(TASKS)} of them"),
+    ] = "solve"
+    timeout: Seconds = 10.0
+    memory_mb: Annotated[
+        int, Meta(ge=64, le=MAX_MEMORY_MB, description=f"an integer from 64 to {MAX_MEMORY_MB}")
+    ] = 2048
+    repetitions: Annotated[
+        int, Meta(ge=1, le=MAX_RUNS, description=f"an integer from 1 to {MAX_RUNS}")
+    ] = 1
+    count_limit: Count = 0
+    puzzles: Annotated[
+        list[dict[str, Any]], Meta(min_length=1, description="one or more [[puzzles]] tables")
+    ] = []
+    configs: Annotated[
+        list[dict[str, Any]], Meta(min_length=1, description="one or more [[configs]] tables")
+    ] = []
+    report: Annotated[dict[str, Any], Meta(description="a table")] = {}
 
 
-def choice(names: Sequence[str]) -> Rule:
-    return Rule(f"one of {', '.join(names)}", lambda v: isinstance(v, str) and v in names)
+SELECT_MUST_BE = 'ids and ranges like "1-20,25", or a non-empty list of ids'
+Select = Annotated[
+    str | Annotated[list[str | Annotated[int, Meta(ge=0)]], Meta(min_length=1)],
+    Meta(description=SELECT_MUST_BE),
+]
 
 
-def one_or_list(rule: Rule, most: int = MAX_RUNS) -> Rule:
-    """A value, or a non-empty list of such values (at most ``most``)."""
-    return Rule(
-        f"{rule.must_be}, or a list of 1 to {most} of them",
-        lambda v: (
-            rule.holds(v)
-            or (isinstance(v, list) and 0 < len(v) <= most and all(rule.holds(x) for x in v))
+class SetTable(Struct, forbid_unknown_fields=True):
+    """A ``[[puzzles]]`` table: exactly one of file, shipped, generate, and filters."""
+
+    file: Text | None = None
+    shipped: Text | None = None
+    generate: Annotated[dict[str, Any], Meta(description="a table")] | None = None
+    name: Name | None = None
+    select: Select | None = None
+    first: Positive | None = None
+    max_whites: Positive | None = None
+    format: Text | None = None
+
+
+class GenerateTable(Struct, forbid_unknown_fields=True):
+    """``generate = {...}``: the size, difficulty and seeds, plus options of
+    ``kakurolab.generator.generate``."""
+
+    size: Annotated[str, Meta(description='a string like "12x12"')] | None = None
+    difficulty: Text = "normal"
+    seeds: Annotated[
+        Annotated[int, Meta(ge=1, le=MAX_RUNS)]
+        | Annotated[list[Annotated[int, Meta(ge=0)]], Meta(min_length=1, max_length=MAX_RUNS)],
+        Meta(description=f"a count from 1 to {MAX_RUNS}, or a non-empty list of integers >= 0"),
+    ] = 1
+    symmetric: Flag = True
+    logic_only: Flag = True
+    backend: Text = "native"
+    max_repairs: Count | None = None
+    max_layouts: Positive = 200
+    node_limit: Count | None = None
+    timeout: Seconds | None = None
+
+
+TWO_LABELS = "a list of two configuration labels"
+
+
+class ReportTable(Struct, forbid_unknown_fields=True):
+    """``[report]``: which two configurations a scatter plot compares, and which puzzle sets
+    form one family for the growth exponents."""
+
+    scatter: (
+        Annotated[list[str], Meta(min_length=2, max_length=2, description=TWO_LABELS)] | None
+    ) = None
+    growth: Annotated[
+        dict[str, Annotated[list[str], Meta(min_length=1)]],
+        Meta(
+            min_length=1,
+            description='a table of families, each a non-empty list of puzzle set names: '
+            '{loose = ["loose"]}',
         ),
-    )
+    ] | None = None
 
 
-def tables(what: str) -> Rule:
-    return Rule(
-        f"one or more [[{what}]] tables",
-        lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v),
-    )
-
-
-ANY_TEXT = Rule("a string", lambda v: isinstance(v, str))
-BOOL = Rule("true or false", lambda v: isinstance(v, bool))
-TABLE = Rule("a table", lambda v: isinstance(v, dict))
-SCALAR = Rule("a string, number or true/false", lambda v: isinstance(v, str | bool) or is_number(v))
-NAME = text(NAME_PATTERN, "letters, digits, '.', '_' or '-'")
-_SELECT_ITEM = re.compile(r"\s*(?:(\d+)\s*-\s*(\d+)|([^,]*?))\s*")
-
-
-def _select_ok(value: Any) -> bool:
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list) or not items:
-        return False
-    return all(isinstance(x, str) or (_is_int(x) and x >= 0) for x in items)
-
-
-TOP_RULES: dict[str, Rule] = {
-    "name": NAME,
-    "description": ANY_TEXT,
-    "task": one_or_list(choice(TASK_NAMES), len(TASK_NAMES)),
-    "timeout": number(MAX_TIMEOUT),
-    "memory_mb": integer(64, MAX_MEMORY_MB),
-    "repetitions": integer(1, MAX_RUNS),
-    "count_limit": integer(0),
-    "puzzles": tables("puzzles"),
-    "configs": tables("configs"),
-    "report": TABLE,
-}
-"""The top-level fields.  ``count_limit = 0`` means no limit, as ``kakuro count --limit 0``."""
-SET_RULES: dict[str, Rule] = {
-    "file": text(),
-    "shipped": text(),
-    "generate": TABLE,
-    "name": NAME,
-    "select": Rule('ids and ranges like "1-20,25", or a non-empty list of ids', _select_ok),
-    "first": integer(1),
-    "max_whites": integer(1),
-    "format": text(),
-}
-"""A ``[[puzzles]]`` table: exactly one of file, shipped, generate, and filters."""
-GENERATE_RULES: dict[str, Rule] = {
-    "size": text(must_be='a string like "12x12"'),
-    "difficulty": text(),
-    "seeds": Rule(
-        f"a count from 1 to {MAX_RUNS}, or a non-empty list of integers >= 0",
-        lambda v: (
-            (_is_int(v) and 1 <= v <= MAX_RUNS)
-            or (
-                isinstance(v, list)
-                and 0 < len(v) <= MAX_RUNS
-                and all(_is_int(s) and s >= 0 for s in v)
-            )
-        ),
-    ),
-    "symmetric": BOOL,
-    "logic_only": BOOL,
-    "backend": text(),
-    "max_repairs": integer(0),
-    "max_layouts": integer(1),
-    "node_limit": integer(0),
-    "timeout": number(MAX_TIMEOUT),
-}
-"""``generate = {...}``: the size, difficulty and seeds, plus options of
-``kakurolab.generator.generate``."""
-CONFIG_RULES: dict[str, Rule] = {
-    "backend": one_or_list(text()),
-    "label": ANY_TEXT,
-    "soft_timeout": BOOL,
+CONFIG_FIELDS: dict[str, Any] = {
+    "backend": _one_or_list(Text, "a non-empty string"),
+    "label": AnyText,
+    "soft_timeout": Flag,
 }
 """The fixed keys of a ``[[configs]]`` table; every other key is a backend option."""
-OPTION_RULES: dict[str, Rule] = {
-    "encoding": text(),
-    "solver": text(),
-    "logic": text(),
-    "tactic": text(),
-    "params": ANY_TEXT,
-    "seed": integer(0),
-    "random_seed": integer(0),
-    "num_workers": integer(1),
-    "node_limit": integer(0),
-    "max_time_in_seconds": number(MAX_TIMEOUT),
+OPTION_FIELDS: dict[str, Any] = {
+    name: _one_or_list(kind, must_be)
+    for name, (kind, must_be) in {
+        "encoding": (Text, "a non-empty string"),
+        "solver": (Text, "a non-empty string"),
+        "logic": (Text, "a non-empty string"),
+        "tactic": (Text, "a non-empty string"),
+        "params": (AnyText, "a string"),
+        "seed": (Count, "an integer at least 0"),
+        "random_seed": (Count, "an integer at least 0"),
+        "num_workers": (Positive, "an integer at least 1"),
+        "node_limit": (Count, "an integer at least 0"),
+        "max_time_in_seconds": (Seconds, f"a number above 0 and at most {MAX_TIMEOUT:g}"),
+    }.items()
 }
 """Types of the backend options the shipped backends take (the backend then checks the
 names and values it accepts); other options must be plain values."""
-_CONFIG_TABLE = {**CONFIG_RULES, **{k: one_or_list(r) for k, r in OPTION_RULES.items()}}
+OTHER_OPTION = _one_or_list(Scalar, "a string, number or true/false")
 _CONFIG_META = {"label", "soft_timeout"}
 """Keys of a ``[[configs]]`` table that are not backend options."""
+
+
+FIELDS: dict[type[Struct], dict[str, Any]] = {
+    table: {f.name: f.type for f in msgspec.structs.fields(table)}
+    for table in (TopTable, SetTable, GenerateTable, ReportTable)
+}
+"""Each table's field types, resolved once, at import (the bounds are the constants' values
+then)."""
 
 
 def _show(value: Any) -> str:
@@ -201,17 +215,47 @@ def _show(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
-def check_table(
-    table: Mapping[str, Any], rules: Mapping[str, Rule], where: str, extra: Rule | None = None
-) -> None:
-    """Refuse unknown keys (unless ``extra`` rules them) and any value its rule refuses."""
-    unknown = sorted(k for k in table if k not in rules)
-    if unknown and extra is None:
-        raise KakuroError(f"{where}: unknown key(s) {unknown}; known: {sorted(rules)}")
+def _must_be(kind: Any, error: msgspec.ValidationError) -> str:
+    """The words of ``kind``'s description (msgspec's own message when it has none)."""
+    info = msgspec.inspect.type_info(kind)
+    for part in (info, *getattr(info, "types", ())):  # a union: the described member
+        schema = getattr(part, "extra_json_schema", None) or {}
+        if schema.get("description"):
+            return str(schema["description"])
+    return str(error).split(" - at ")[0]
+
+
+def _finite(value: Any) -> bool:
+    """No inf or nan in a value or a list of values (msgspec takes them for a float without
+    bounds)."""
+    if isinstance(value, list):
+        return all(_finite(x) for x in value)
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def _check(value: Any, kind: Any, where: str, key: str) -> None:
+    """Refuse ``value`` unless it is a ``kind``, in one line naming the field."""
+    try:
+        msgspec.convert(value, kind, strict=True)
+    except msgspec.ValidationError as exc:
+        must_be = _must_be(kind, exc)
+    else:
+        if _finite(value):
+            return
+        must_be = "a finite number"
+    raise KakuroError(f"{where}: {key} = {_show(value)}: must be {must_be}")
+
+
+def check_table(table: Any, struct: type[Struct], where: str) -> None:
+    """Refuse a table with unknown keys or any value its field's type refuses."""
+    if not isinstance(table, dict):
+        raise KakuroError(f"{where}: must be a table")
+    fields = FIELDS[struct]
+    unknown = sorted(k for k in table if k not in fields)
+    if unknown:
+        raise KakuroError(f"{where}: unknown key(s) {unknown}; known: {sorted(fields)}")
     for key, value in table.items():
-        rule = rules.get(key, extra)
-        if rule is not None and not rule.holds(value):
-            raise KakuroError(f"{where}: {key} = {_show(value)}: must be {rule.must_be}")
+        _check(value, fields[key], where, key)
 
 
 @dataclass(frozen=True)
@@ -288,10 +332,14 @@ def load_experiment(path: str | Path) -> Experiment:
 
 def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     where = str(path)
-    check_table(data, TOP_RULES, where)
+    check_table(data, TopTable, where)
     name = data.get("name", path.stem)
-    if not NAME.holds(name):
-        raise KakuroError(f"{where}: name {name!r} (from the file name) must be {NAME.must_be}")
+    try:
+        msgspec.convert(name, Name)
+    except msgspec.ValidationError as exc:
+        must_be = _must_be(Name, exc)
+        message = f"{where}: name {name!r} (from the file name) must be {must_be}"
+        raise KakuroError(message) from None
     task = data.get("task", "solve")
     tasks = list(dict.fromkeys(task if isinstance(task, list) else [task]))
     if "puzzles" not in data:
@@ -319,7 +367,7 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     if dupes:
         raise KakuroError(f"{where}: configuration label(s) {dupes} appear twice")
     report = data.get("report", {})
-    check_table(report, {"scatter": _SCATTER, "growth": _GROWTH}, f"{where}: [report]")
+    check_table(report, ReportTable, f"{where}: [report]")
     return Experiment(
         name=name,
         path=path,
@@ -336,29 +384,12 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     )
 
 
-_SCATTER = Rule(
-    "a list of two configuration labels",
-    lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v),
-)
-
-
-_GROWTH = Rule(
-    'a table of families, each a non-empty list of puzzle set names: {loose = ["loose"]}',
-    lambda v: isinstance(v, dict)
-    and bool(v)
-    and all(
-        isinstance(sets, list) and sets and all(isinstance(s, str) for s in sets)
-        for sets in v.values()
-    ),
-)
-"""``[report] growth``: which puzzle sets form one family for the growth exponents."""
-
-
 def _axes(entry: Any, where: str) -> dict[str, list[Any]]:
     """The checked option axes of one ``[[configs]]`` table (each a list of values)."""
     if not isinstance(entry, dict) or "backend" not in entry:
         raise KakuroError(f'{where}: needs backend = "NAME" (or a list of names)')
-    check_table(entry, _CONFIG_TABLE, where, extra=one_or_list(SCALAR))
+    for key, value in entry.items():
+        _check(value, CONFIG_FIELDS.get(key) or OPTION_FIELDS.get(key, OTHER_OPTION), where, key)
     return {
         key: value if isinstance(value, list) else [value]
         for key, value in entry.items()
@@ -420,7 +451,7 @@ def _short(value: Any) -> str:
 
 
 def _check_set(entry: dict[str, Any], where: str) -> None:
-    check_table(entry, SET_RULES, where)
+    check_table(entry, SetTable, where)
     sources = [k for k in ("file", "shipped", "generate") if k in entry]
     if len(sources) != 1:
         raise KakuroError(f"{where}: needs exactly one of file, shipped, generate")
@@ -428,7 +459,7 @@ def _check_set(entry: dict[str, Any], where: str) -> None:
         select_items(entry["select"], f"{where}: select")
     if "generate" in entry:
         spec = entry["generate"]
-        check_table(spec, GENERATE_RULES, f"{where}: generate")
+        check_table(spec, GenerateTable, f"{where}: generate")
         if "size" not in spec:
             raise KakuroError(f'{where}: generate needs size, e.g. {{size = "12x12", seeds = 3}}')
 
@@ -540,23 +571,14 @@ def _generate(
     version: another version makes other puzzles from the same seeds, so a set an earlier
     generator cached is not measured as if this one had made it.
     """
-    import importlib
     import json
     import sys
 
     from ..formats import dumps, load
+    from ..generator import GENERATOR_VERSION, generate, parse_size
 
-    try:
-        generator = importlib.import_module("kakurolab.generator")
-    except ImportError:
-        raise KakuroError(f"{where}: generated sets need kakurolab.generator (absent)") from None
-    version = getattr(generator, "GENERATOR_VERSION", None)
-    keyed = {**spec, "generator": version}
+    keyed = {**spec, "generator": GENERATOR_VERSION}
     key = hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()[:10]
-    make = getattr(generator, "generate", None)
-    parse_size = getattr(generator, "parse_size", None)
-    if make is None or parse_size is None:
-        raise KakuroError(f"{where}: kakurolab.generator has no generate()/parse_size() here")
     try:
         nrows, ncols = parse_size(spec["size"])
     except KakuroError as exc:
@@ -575,11 +597,10 @@ def _generate(
     puzzles = []
     for seed in seeds:
         try:
-            made = make(nrows, ncols, difficulty, seed=seed, **options)
+            made = generate(nrows, ncols, difficulty, seed=seed, **options)
         except KakuroError as exc:
             raise KakuroError(f"{where}: generator failed for seed {seed}: {exc}") from None
-        puzzle = getattr(made, "puzzle", made)
-        puzzles.append(puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
+        puzzles.append(made.puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
     if keep:
         cache.mkdir(parents=True, exist_ok=True)
         write_text(path, dumps(puzzles, "kakuro"))
@@ -617,8 +638,10 @@ SelectItem = str | tuple[int, int]
 
 def select_items(select: Any, where: str = "select") -> list[SelectItem]:
     """The items of ``"1-20,25"`` or of a list of ids, ranges kept unexpanded."""
-    if not _select_ok(select):
-        raise KakuroError(f"{where} = {_show(select)}: must be {SET_RULES['select'].must_be}")
+    try:
+        msgspec.convert(select, Select, strict=True)
+    except msgspec.ValidationError:
+        raise KakuroError(f"{where} = {_show(select)}: must be {SELECT_MUST_BE}") from None
     raw = select if isinstance(select, list) else select.split(",")
     items: list[SelectItem] = []
     for item in raw:
