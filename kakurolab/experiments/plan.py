@@ -6,10 +6,10 @@ A configuration table whose option values are lists expands into their cartesian
 (the nearest ancestor of the config file holding ``pyproject.toml``), so every config reads
 the shipped real data as ``data/...`` wherever it is run from.
 
-Every field is checked once, by the schema below (msgspec structs: :class:`TopTable`,
-:class:`SetTable`, :class:`GenerateTable`, :class:`ReportTable`, and :data:`CONFIG_FIELDS`
-with :data:`OPTION_FIELDS` for the open-ended ``[[configs]]`` tables): a mistake is one line
-naming the field.
+Every field is checked once, by the msgspec schema of ``config_schema`` (the structs
+``TopTable``, ``SetTable``, ``GenerateTable``, ``ReportTable``, and ``CONFIG_FIELDS`` with
+``OPTION_FIELDS`` for the open-ended ``[[configs]]`` tables): a mistake is one line naming
+the field.
 """
 
 from __future__ import annotations
@@ -24,238 +24,29 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
-from msgspec import Meta, Struct
 
 from ..errors import KakuroError
 from ..fileio import write_text
 from ..model import Block, ClueCell, Puzzle, White
-from .tasks import TASKS
-
-TASK_NAMES = tuple(TASKS)
-"""The tasks a config may name (one record each in ``tasks.TASKS``)."""
-
-MAX_RUNS = 100_000
-"""The most runs one experiment may plan (instances x configurations x repetitions), and so
-the most repetitions, configurations, selected ids or generated seeds: a bigger grid is a
-typo, or several experiments.  Checked by arithmetic before anything is expanded."""
-MAX_TIMEOUT = 7 * 24 * 3600.0
-"""The longest timeout per run (a week): anything longer is no limit at all."""
-MAX_MEMORY_MB = 2**24
-"""The largest ``memory_mb`` (16 TiB): ``RLIMIT_AS`` in bytes must fit the kernel's type."""
-NAME_PATTERN = r"[A-Za-z0-9_.-]+"
-"""Experiment and set names: they become file names under ``results/``."""
-
-
-# -- the schema ----------------------------------------------------------------------------
-# One msgspec struct per table (as ``web/protocol.py`` declares its messages): each field's
-# type, range and pattern, and the words a refusal says it must be (``description``).
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_number(value: Any) -> bool:
-    return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
-
-
-Name = Annotated[
-    str, Meta(pattern=f"^{NAME_PATTERN}$", description="letters, digits, '.', '_' or '-'")
-]
-Text = Annotated[str, Meta(min_length=1, description="a non-empty string")]
-AnyText = Annotated[str, Meta(description="a string")]
-Flag = Annotated[bool, Meta(description="true or false")]
-Count = Annotated[int, Meta(ge=0, description="an integer at least 0")]
-Positive = Annotated[int, Meta(ge=1, description="an integer at least 1")]
-Seconds = Annotated[
-    float, Meta(gt=0, le=MAX_TIMEOUT, description=f"a number above 0 and at most {MAX_TIMEOUT:g}")
-]
-Task = Annotated[
-    str,
-    Meta(pattern=f"^({'|'.join(map(re.escape, TASK_NAMES))})$"),
-]
-Scalar = str | bool | int | float
-"""A backend option's plain value (a date, a table or a list of lists is none)."""
-
-
-def _one_or_list(kind: Any, must_be: str, most: int = MAX_RUNS) -> Any:
-    """A value of ``kind``, or a list of 1 to ``most`` of them."""
-    many = Annotated[list[kind], Meta(min_length=1, max_length=most)]
-    return Annotated[kind | many, Meta(description=f"{must_be}, or a list of 1 to {most} of them")]
-
-
-class TopTable(Struct, forbid_unknown_fields=True):
-    """The top-level fields.  ``count_limit = 0`` means no limit, as ``kakuro count --limit
-    0``; the ``[[puzzles]]`` and ``[[configs]]`` tables are checked one by one."""
-
-    name: Name | None = None
-    description: AnyText = ""
-    task: Annotated[
-        Task | Annotated[list[Task], Meta(min_length=1, max_length=len(TASK_NAMES))],
-        Meta(description=f"one of {', '.join(TASK_NAMES)}, or a list of 1 to {len(TASKS)} of them"),
-    ] = "solve"
-    timeout: Seconds = 10.0
-    memory_mb: Annotated[
-        int, Meta(ge=64, le=MAX_MEMORY_MB, description=f"an integer from 64 to {MAX_MEMORY_MB}")
-    ] = 2048
-    repetitions: Annotated[
-        int, Meta(ge=1, le=MAX_RUNS, description=f"an integer from 1 to {MAX_RUNS}")
-    ] = 1
-    count_limit: Count = 0
-    puzzles: Annotated[
-        list[dict[str, Any]], Meta(min_length=1, description="one or more [[puzzles]] tables")
-    ] = []
-    configs: Annotated[
-        list[dict[str, Any]], Meta(min_length=1, description="one or more [[configs]] tables")
-    ] = []
-    report: Annotated[dict[str, Any], Meta(description="a table")] = {}
-
-
-SELECT_MUST_BE = 'ids and ranges like "1-20,25", or a non-empty list of ids'
-Select = Annotated[
-    str | Annotated[list[str | Annotated[int, Meta(ge=0)]], Meta(min_length=1)],
-    Meta(description=SELECT_MUST_BE),
-]
-
-
-class SetTable(Struct, forbid_unknown_fields=True):
-    """A ``[[puzzles]]`` table: exactly one of file, shipped, generate, and filters."""
-
-    file: Text | None = None
-    shipped: Text | None = None
-    generate: Annotated[dict[str, Any], Meta(description="a table")] | None = None
-    name: Name | None = None
-    select: Select | None = None
-    first: Positive | None = None
-    max_whites: Positive | None = None
-    format: Text | None = None
-
-
-class GenerateTable(Struct, forbid_unknown_fields=True):
-    """``generate = {...}``: the size, difficulty and seeds, plus options of
-    ``kakurolab.generator.generate``."""
-
-    size: Annotated[str, Meta(description='a string like "12x12"')] | None = None
-    difficulty: Text = "normal"
-    seeds: Annotated[
-        Annotated[int, Meta(ge=1, le=MAX_RUNS)]
-        | Annotated[list[Annotated[int, Meta(ge=0)]], Meta(min_length=1, max_length=MAX_RUNS)],
-        Meta(description=f"a count from 1 to {MAX_RUNS}, or a non-empty list of integers >= 0"),
-    ] = 1
-    symmetric: Flag = True
-    logic_only: Flag = True
-    backend: Text = "native"
-    max_repairs: Count | None = None
-    max_layouts: Positive = 200
-    node_limit: Count | None = None
-    timeout: Seconds | None = None
-
-
-TWO_LABELS = "a list of two configuration labels"
-
-
-class ReportTable(Struct, forbid_unknown_fields=True):
-    """``[report]``: which two configurations a scatter plot compares, and which puzzle sets
-    form one family for the growth exponents."""
-
-    scatter: (
-        Annotated[list[str], Meta(min_length=2, max_length=2, description=TWO_LABELS)] | None
-    ) = None
-    growth: Annotated[
-        dict[str, Annotated[list[str], Meta(min_length=1)]],
-        Meta(
-            min_length=1,
-            description='a table of families, each a non-empty list of puzzle set names: '
-            '{loose = ["loose"]}',
-        ),
-    ] | None = None
-
-
-CONFIG_FIELDS: dict[str, Any] = {
-    "backend": _one_or_list(Text, "a non-empty string"),
-    "label": AnyText,
-    "soft_timeout": Flag,
-}
-"""The fixed keys of a ``[[configs]]`` table; every other key is a backend option."""
-OPTION_FIELDS: dict[str, Any] = {
-    name: _one_or_list(kind, must_be)
-    for name, (kind, must_be) in {
-        "encoding": (Text, "a non-empty string"),
-        "solver": (Text, "a non-empty string"),
-        "logic": (Text, "a non-empty string"),
-        "tactic": (Text, "a non-empty string"),
-        "params": (AnyText, "a string"),
-        "seed": (Count, "an integer at least 0"),
-        "random_seed": (Count, "an integer at least 0"),
-        "num_workers": (Positive, "an integer at least 1"),
-        "node_limit": (Count, "an integer at least 0"),
-        "max_time_in_seconds": (Seconds, f"a number above 0 and at most {MAX_TIMEOUT:g}"),
-    }.items()
-}
-"""Types of the backend options the shipped backends take (the backend then checks the
-names and values it accepts); other options must be plain values."""
-OTHER_OPTION = _one_or_list(Scalar, "a string, number or true/false")
-_CONFIG_META = {"label", "soft_timeout"}
-"""Keys of a ``[[configs]]`` table that are not backend options."""
-
-
-FIELDS: dict[type[Struct], dict[str, Any]] = {
-    table: {f.name: f.type for f in msgspec.structs.fields(table)}
-    for table in (TopTable, SetTable, GenerateTable, ReportTable)
-}
-"""Each table's field types, resolved once, at import (the bounds are the constants' values
-then)."""
-
-
-def _show(value: Any) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _must_be(kind: Any, error: msgspec.ValidationError) -> str:
-    """The words of ``kind``'s description (msgspec's own message when it has none)."""
-    info = msgspec.inspect.type_info(kind)
-    for part in (info, *getattr(info, "types", ())):  # a union: the described member
-        schema = getattr(part, "extra_json_schema", None) or {}
-        if schema.get("description"):
-            return str(schema["description"])
-    return str(error).split(" - at ")[0]
-
-
-def _finite(value: Any) -> bool:
-    """No inf or nan in a value or a list of values (msgspec takes them for a float without
-    bounds)."""
-    if isinstance(value, list):
-        return all(_finite(x) for x in value)
-    return not isinstance(value, float) or math.isfinite(value)
-
-
-def _check(value: Any, kind: Any, where: str, key: str) -> None:
-    """Refuse ``value`` unless it is a ``kind``, in one line naming the field."""
-    try:
-        msgspec.convert(value, kind, strict=True)
-    except msgspec.ValidationError as exc:
-        must_be = _must_be(kind, exc)
-    else:
-        if _finite(value):
-            return
-        must_be = "a finite number"
-    raise KakuroError(f"{where}: {key} = {_show(value)}: must be {must_be}")
-
-
-def check_table(table: Any, struct: type[Struct], where: str) -> None:
-    """Refuse a table with unknown keys or any value its field's type refuses."""
-    if not isinstance(table, dict):
-        raise KakuroError(f"{where}: must be a table")
-    fields = FIELDS[struct]
-    unknown = sorted(k for k in table if k not in fields)
-    if unknown:
-        raise KakuroError(f"{where}: unknown key(s) {unknown}; known: {sorted(fields)}")
-    for key, value in table.items():
-        _check(value, fields[key], where, key)
+from .config_schema import (
+    CONFIG_META,
+    MAX_RUNS,
+    SELECT_MUST_BE,
+    GenerateTable,
+    Name,
+    ReportTable,
+    Select,
+    SetTable,
+    TopTable,
+    check_table,
+    check_value,
+    must_be,
+    option_type,
+    show,
+)
 
 
 @dataclass(frozen=True)
@@ -337,8 +128,7 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     try:
         msgspec.convert(name, Name)
     except msgspec.ValidationError as exc:
-        must_be = _must_be(Name, exc)
-        message = f"{where}: name {name!r} (from the file name) must be {must_be}"
+        message = f"{where}: name {name!r} (from the file name) must be {must_be(Name, exc)}"
         raise KakuroError(message) from None
     task = data.get("task", "solve")
     tasks = list(dict.fromkeys(task if isinstance(task, list) else [task]))
@@ -389,11 +179,11 @@ def _axes(entry: Any, where: str) -> dict[str, list[Any]]:
     if not isinstance(entry, dict) or "backend" not in entry:
         raise KakuroError(f'{where}: needs backend = "NAME" (or a list of names)')
     for key, value in entry.items():
-        _check(value, CONFIG_FIELDS.get(key) or OPTION_FIELDS.get(key, OTHER_OPTION), where, key)
+        check_value(value, option_type(key), where, key)
     return {
         key: value if isinstance(value, list) else [value]
         for key, value in entry.items()
-        if key not in _CONFIG_META
+        if key not in CONFIG_META
     }
 
 
@@ -430,11 +220,11 @@ def _check_label(template: str, names: set[str], where: str) -> None:
     try:
         fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
     except ValueError as exc:
-        raise KakuroError(f"{where}: label = {_show(template)}: {exc}") from None
+        raise KakuroError(f"{where}: label = {show(template)}: {exc}") from None
     for name in fields:
         if name not in names:
             raise KakuroError(
-                f"{where}: label = {_show(template)}: {{{name}}} is not an option of this "
+                f"{where}: label = {show(template)}: {{{name}}} is not an option of this "
                 f"table; use {', '.join('{' + n + '}' for n in sorted(names))}"
             )
 
@@ -443,7 +233,7 @@ def _format_label(template: str, values: Mapping[str, Any], where: str) -> str:
     try:
         return template.format_map(values)
     except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
-        raise KakuroError(f"{where}: label = {_show(template)}: {exc}") from None
+        raise KakuroError(f"{where}: label = {show(template)}: {exc}") from None
 
 
 def _short(value: Any) -> str:
@@ -614,7 +404,7 @@ def _select(puzzles: list[Puzzle], entry: Mapping[str, Any], where: str) -> list
         items = select_items(select, f"{where}: select")
         if select_count(items) > len(puzzles):
             raise KakuroError(
-                f"{where}: select = {_show(select)} names {select_count(items)} ids; "
+                f"{where}: select = {show(select)} names {select_count(items)} ids; "
                 f"the set has only {len(puzzles)} puzzle(s)"
             )
         wanted = parse_select(select, f"{where}: select")
@@ -641,7 +431,7 @@ def select_items(select: Any, where: str = "select") -> list[SelectItem]:
     try:
         msgspec.convert(select, Select, strict=True)
     except msgspec.ValidationError:
-        raise KakuroError(f"{where} = {_show(select)}: must be {SELECT_MUST_BE}") from None
+        raise KakuroError(f"{where} = {show(select)}: must be {SELECT_MUST_BE}") from None
     raw = select if isinstance(select, list) else select.split(",")
     items: list[SelectItem] = []
     for item in raw:

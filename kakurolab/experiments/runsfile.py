@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import KakuroError
 from ..schema import canonical
-from .plan import is_number
+from .config_schema import is_number
 from .records import Row, RunSpec
 
 MAX_SHOWN_PROBLEMS = 5
