@@ -42,7 +42,7 @@ def _made(
 
     monkeypatch.setattr(density.Whitening, "__init__", counting)
     spec = GenerationSpec(12, 12, DIFFICULTIES[level], seed=seed)
-    made = generate_spec(spec, GenerationLimits(gate_once_cells=gate_once))
+    made = generate_spec(spec, GenerationLimits(gate_once_cells=gate_once, dense_area=0))
     assert grade(made.puzzle).grade == level  # the gates held on the large-grid path too
     return str(made.puzzle.grid), made.stats, runs
 
@@ -113,7 +113,7 @@ def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
     monkeypatch.setattr(spot_checks.NearCheck, "check", counting_near)
     monkeypatch.setattr(repair, "hot_region", counting_hot)
     monkeypatch.setattr(lookahead.Lookahead, "__init__", counting_lookahead)
-    made = generate(12, 12, level, seed=seed, large_cells=0)
+    made = generate(12, 12, level, seed=seed, large_cells=0, dense_area=0)
     assert calls["near"] and calls["lookahead"]
     result = count(made.puzzle, 2, backend=require_backend("cpsat"))
     assert result.complete and result.n_solutions == 1

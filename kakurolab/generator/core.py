@@ -31,6 +31,7 @@ from .density import denser, shape_for_level
 from .draw import published_layout
 from .fill import fill_grid
 from .job import (
+    DENSE_AREA,
     LARGE_CELLS,
     NODE_LIMIT,
     WHITE_GOAL,
@@ -43,10 +44,14 @@ from .repair import RepairLoop, Unique
 from .spot_checks import UniquenessCheck
 from .steering import Difficulty, get_difficulty, mean_ambiguity
 
-GENERATOR_VERSION = "3.5"
+GENERATOR_VERSION = "3.6"
 """Bumped whenever the same seed would give a different puzzle.  3.4 and 3.5 changed only
-grids of 1,000 white cells and more (``job.LARGE_CELLS``, about 40x40 and up): every
-smaller seed gives 3.3's puzzle, so the 3.3 bank and shipped sets stand."""
+grids of 1,000 white cells and more (``job.LARGE_CELLS``, about 40x40 and up); 3.6 changes
+only grids of 100 to 200 interior cells below ``expert`` (``job.DENSE_MIN_AREA`` to
+``job.DENSE_AREA``, 12x12 among them: drawn denser, whitened by digits alone), and
+``dense_area=0`` gives 3.5's puzzles.  The bank and the
+shipped sets were built by 3.3 and 3.5 (docs/generator.md) and stand: their seeds make their
+puzzles with ``dense_area=0``."""
 
 PRESETS: dict[str, tuple[int, int]] = {
     "beginner": (8, 8),
@@ -138,6 +143,7 @@ def generate(
     white_goal: float | None = WHITE_GOAL,
     stats: GenerationStats | None = None,
     large_cells: int | None = LARGE_CELLS,
+    dense_area: int = DENSE_AREA,
 ) -> Generated:
     """One puzzle with exactly one solution; raises KakuroError when the budget runs out.
 
@@ -169,12 +175,17 @@ def generate(
     ``large_cells`` (default ``LARGE_CELLS`` = 1,000): white cells from which a layout is
     filled the large grid's way, with escalating dead ends and local restarts (generator
     3.4); None fills every layout as generator 3.3 did, so its large puzzles come back.
+
+    ``dense_area`` (default ``DENSE_AREA`` = 200): interior cells up to which a grid is drawn
+    denser and whitened by digit choices alone (generator 3.6); 0 gives 3.5's puzzles.
     """
     level = get_difficulty(difficulty) if isinstance(difficulty, str) else difficulty
     spec = GenerationSpec(
         nrows, ncols, level, seed, symmetric, logic_only, full_frame, pid, white_goal
     )
-    limits = GenerationLimits(backend, max_repairs, max_layouts, node_limit, timeout, large_cells)
+    limits = GenerationLimits(
+        backend, max_repairs, max_layouts, node_limit, timeout, large_cells, dense_area=dense_area
+    )
     return generate_spec(spec, limits, stats)
 
 
@@ -223,11 +234,15 @@ def _from_layout(
     """A unique, whitened grid on a freshly drawn layout, or None when none of its fills
     comes out unique (or the layout takes no fill of the level)."""
     level, max_run = spec.level, spec.max_run
+    area = (spec.nrows - 1) * (spec.ncols - 1)
+    # drawn denser only for the default goal, which digits alone then reach; no whitening
+    # keeps the layout as drawn before, and another goal gets the mends that can reach it
+    extra = limits.dense_extra(area, level) if spec.white_goal == WHITE_GOAL else 0.0
     layout = published_layout(
         spec.nrows,
         spec.ncols,
         rng,
-        white_share=level.white_share,
+        white_share=level.white_share + extra,
         max_run=max_run,
         symmetric=spec.symmetric,
         full_frame=spec.full_frame,
@@ -241,7 +256,7 @@ def _from_layout(
             return None
         layout, first = shaped
     budget = limits.repair_budget(len(layout.whites))
-    scale = limits.scale(len(layout.whites))
+    scale = limits.scale(len(layout.whites), extra)
     loop = RepairLoop(spec, rng, check, stats, limits, scale)
     for _ in range(limits.fills_per_layout):
         stats.stage = "fill"

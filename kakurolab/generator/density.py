@@ -88,7 +88,7 @@ class Whitening:
             self.rng,
             goal,
             self.keeps,
-            self.mend,
+            self.mend if self.loop.scale.mends else None,
             max_run=spec.max_run,
             symmetric=spec.symmetric,
             weight=lambda mask: level.weight(mask) if level.allows(mask) else 0.0,

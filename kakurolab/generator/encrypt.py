@@ -22,7 +22,7 @@ from ..model import LETTERS, Cell, Clue, Direction, Puzzle, Solution
 from ..uniqueness import count
 from .clues import from_clues
 from .core import Generated, derive_seed, generate
-from .job import NODE_LIMIT, WHITE_GOAL, GenerationLimits
+from .job import DENSE_AREA, NODE_LIMIT, WHITE_GOAL, GenerationLimits
 from .layout import Layout
 
 
@@ -167,12 +167,13 @@ def generate_cryptic(
     pid: str | None = None,
     full_frame: bool = True,
     white_goal: float | None = WHITE_GOAL,
+    dense_area: int = DENSE_AREA,
 ) -> CrypticGenerated:
     """A square cryptic puzzle (the PE424 format holds square grids only) in the published
     look (half-turn symmetric unless ``symmetric`` is off), unique in grid and letters and
-    solved by ``logic.deduce`` (an attempt deduction cannot finish is dropped); ``full_frame``
-    and ``white_goal`` as in :func:`core.generate` (the digit grid is whitened before its
-    clues become letters)."""
+    solved by ``logic.deduce`` (an attempt deduction cannot finish is dropped); ``full_frame``,
+    ``white_goal`` and ``dense_area`` as in :func:`core.generate` (the digit grid is
+    whitened before its clues become letters)."""
     last: KakuroError | None = None
     for attempt in range(attempts):
         base: Generated = generate(
@@ -185,6 +186,7 @@ def generate_cryptic(
             pid=pid or f"c{size}x{size}-s{seed}",
             full_frame=full_frame,
             white_goal=white_goal,
+            dense_area=dense_area,
         )
         rng = random.Random(derive_seed(seed, "cryptic", size, attempt))
         try:

@@ -4,7 +4,7 @@ took (``GenerationStats``)."""
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any
 
 from ..backends import Backend
@@ -84,6 +84,13 @@ times in 8 without escalation, and a 60x60 fill ends its repairs with 10-100 of 
 cells open; smaller grids keep generator 3.3's puzzles (their fills are cheap)."""
 
 
+DENSE_AREA = 200
+"""Interior cells up to which a grid is drawn denser (``GenerationLimits.dense_area``)."""
+DENSE_MIN_AREA = 100
+"""Interior cells from which a grid is drawn denser (11x11 to 15x15 squares, 12x12 among
+them; ``GenerationLimits.dense_min_area``)."""
+
+
 @dataclass(frozen=True)
 class Scale:
     """How a layout is filled and repaired for its size, chosen once per layout
@@ -100,6 +107,11 @@ class Scale:
     """Look-aheads start from the fill near the spot, no root (``repair.Lookahead``)."""
     near_checks: bool = False
     """Whitening's checks are told where a grid changed (``spot_checks.NearCheck``)."""
+    extra_share: float = 0.0
+    """The layout was drawn this much whiter than the level's ``white_share`` (small grids,
+    generator 3.6), and blocking repairs stop this much higher."""
+    mends: bool = True
+    """Whitening mends a grid no digit choice keeps unique (off: digits only)."""
 
 
 SMALL = Scale()
@@ -179,6 +191,21 @@ class GenerationLimits:
     """White cells from which whitening gates the level once, at the end
     (``density.denser``); smaller grids keep generator 3.3's puzzles (their gates are
     cheap)."""
+    dense_area: int = DENSE_AREA
+    """Interior cells (:data:`DENSE_AREA`; 12x12 has 121) up to which a grid is drawn
+    ``Difficulty.dense_extra`` whiter than its level's share and whitened by digit choices
+    alone, without mends (generator 3.6; for the default ``WHITE_GOAL`` only: with
+    whitening off, or another goal, it is drawn and whitened as before).  12x12
+    normal seeds 11-15 took a median of 1.3-1.6 CPU s, two thirds of it in whitening's
+    mends (about one in ten kept), and reached a median white share of 0.70; drawn 0.06
+    whiter and whitened by digits alone, 0.40-0.47 s and 0.72 (docs/generator.md).  Larger
+    grids are drawn as before: a denser draw fills them much more slowly.  0 gives generator
+    3.5's puzzles at every size."""
+    dense_min_area: int = DENSE_MIN_AREA
+    """Interior cells from which a grid is drawn denser (:data:`DENSE_MIN_AREA`): smaller
+    grids were fast already, and drawn denser they came out with more two-cell runs (8x8
+    normal seeds 0-4: a median share of 0.40 against 0.22) and 10x10 normal slower (median
+    0.59 against 0.19 CPU s)."""
     min_kept: float = 0.5
     """Share of the layout's white cells a puzzle must keep through repairs that block
     cells.  Blocking always makes a grid more unique; without a floor, small grids could be
@@ -188,11 +215,20 @@ class GenerationLimits:
         """Whether a layout of ``whites`` white cells is filled the large grid's way."""
         return self.large_cells is not None and whites >= self.large_cells
 
-    def scale(self, whites: int) -> Scale:
-        """How a layout of ``whites`` white cells is filled and repaired."""
-        if not self.large(whites):
-            return SMALL
-        return Scale(self.large_escalate, self.restarts, True, True, True)
+    def dense_extra(self, area: int, level: Difficulty) -> float:
+        """How much whiter than its level's share a grid of ``area`` interior cells is drawn
+        (``dense_min_area`` to ``dense_area``, ``Difficulty.dense_extra``; 0: as before)."""
+        return level.dense_extra if self.dense_min_area <= area <= self.dense_area else 0.0
+
+    def scale(self, whites: int, extra_share: float = 0.0) -> Scale:
+        """How a layout of ``whites`` white cells, drawn ``extra_share`` whiter than its
+        level's share, is filled, repaired and whitened (a denser draw: no mends)."""
+        scale = SMALL
+        if self.large(whites):
+            scale = Scale(self.large_escalate, self.restarts, True, True, True)
+        if extra_share:
+            scale = replace(scale, extra_share=extra_share, mends=False)
+        return scale
 
     def count_options(self) -> dict[str, Any]:
         """Keyword arguments for ``count``: the node budget goes only to the native backend

@@ -438,7 +438,8 @@ class _Rounds:
             spec.level, loop.rng, limits, loop.scale, loop.check.propagators, spec.symmetric
         )
         # Blocks only while the white share stays above the level's floor.
-        self.floor = (spec.level.white_share - limits.block_slack) * layout.interior
+        share = spec.level.white_share + loop.scale.extra_share
+        self.floor = (share - limits.block_slack) * layout.interior
         self.best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
         self.stalled = 0  # checks since the best grid last improved
         self.done = self.stuck = 0
