@@ -23,7 +23,7 @@ and ``tests/test_hard.py`` checks that for the smallest member of each family.
   of up to five digit sets, runs up to nine cells) in search mode, which per-run propagation
   does not finish.
 * ``cryptic``: Project Euler 424 style letter puzzles 10x10 .. 20x20, unique in grid and
-  letter mapping (``generator.cryptic``).
+  letter mapping (``generator.encrypt``).
 * ``tiled``: the scaling control, 20x20 .. 140x140 (about 250 to 12,000 white cells): verified
   20x20 bank puzzles side by side, each tile a random one of its base's 16 variants.  Each
   tile's clue row and column end its neighbours' runs, so the tiles are independent and the
@@ -46,12 +46,16 @@ from . import bank, combos
 from .errors import KakuroError
 from .fileio import write_text
 from .formats import dumps
-from .generator import generate
-from .generator.clues import build_puzzle, from_clues
-from .generator.core import derive_seed
-from .generator.cryptic import generate_cryptic
-from .generator.fill import fill_grid
-from .generator.layout import Layout, published_layout
+from .generator import (
+    Layout,
+    build_puzzle,
+    derive_seed,
+    fill_grid,
+    from_clues,
+    generate,
+    generate_cryptic,
+    published_layout,
+)
 from .model import Cell, Clue, Direction, Puzzle
 
 Maker = Callable[[int, int], Puzzle]

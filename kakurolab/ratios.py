@@ -26,8 +26,7 @@ from typing import Any
 from . import datasets
 from .backends import Backend, Config, Status
 from .errors import KakuroError, UnknownNameError
-from .generator.core import generate
-from .generator.speed import DEFAULT_SIZES
+from .generator import BENCH_SIZES, generate
 from .model import Puzzle
 from .tables import Column, Table
 from .uniqueness import Verdict, prove_unique, solve
@@ -133,7 +132,7 @@ def generate_cases(options: SuiteOptions) -> list[Case]:
     """
     seeds = options.subset or 3
     cases = []
-    for nrows, ncols in DEFAULT_SIZES:
+    for nrows, ncols in BENCH_SIZES:
         for seed in range(seeds):
 
             def run(backend: Any, timeout: float | None, r=nrows, c=ncols, s=seed) -> Outcome:
@@ -304,18 +303,13 @@ def run_bench(
         raise UnknownNameError("aggregate", aggregate, AGGREGATES)
     if repeat < 1:
         raise KakuroError(f"repeat must be at least 1, got {repeat}")
-    configs = list(configs)
-    if reference.label not in {c.label for c in configs}:
-        configs.insert(0, reference)
+    configs = _with_reference(configs, reference)
     labels = [c.label for c in configs]
-    if len(set(labels)) != len(labels):
-        dup = next(label for label in labels if labels.count(label) > 1)
-        raise KakuroError(f"configuration {dup!r} is given twice")
     backends = {c.label: c.backend() for c in configs}
     targets = dict(targets or {})
-    for label in targets:
-        if label != "*" and label not in backends:
-            raise KakuroError(f"the target names {label!r}, which is not a configuration")
+    unknown = [label for label in targets if label != "*" and label not in backends]
+    if unknown:
+        raise KakuroError(f"the target names {unknown[0]!r}, which is not a configuration")
     cases = chosen.cases(options or SuiteOptions())
     if not cases:
         raise KakuroError(f"suite {suite!r} has no cases")
@@ -323,11 +317,51 @@ def run_bench(
     start = time.perf_counter()
     for backend in backends.values():  # warm-up: imports and first-call caches
         cases[0].run(backend, timeout)
+    iterable: Iterable[Case] = progress(cases, len(cases)) if progress else cases
+    samples, timed_out = _timed(iterable, labels, backends, repeat, timeout)
+    wall = time.perf_counter() - start
+    reduce = AGGREGATES[aggregate]
+    reports = [
+        _config_report(config, samples[config.label], len(timed_out[config.label]), reduce)
+        for config in configs
+    ]
+    ref = next(r for r in reports if r.config.label == reference.label)
+    for report in reports:
+        if ref.total > 0:
+            report.ratio = report.total / ref.total
+        report.geo_ratio = _geo_ratio(report.times, ref.times)
+        if report is not ref:
+            report.target = targets.get(report.config.label, targets.get("*"))
+    return BenchReport(suite, reference.label, repeat, aggregate, reports, wall)
+
+
+def _with_reference(configs: Sequence[Config], reference: Config) -> list[Config]:
+    """The configurations with the reference first when it is not among them; a label given
+    twice is refused."""
+    configs = list(configs)
+    if reference.label not in {c.label for c in configs}:
+        configs.insert(0, reference)
+    labels = [c.label for c in configs]
+    if len(set(labels)) != len(labels):
+        dup = next(label for label in labels if labels.count(label) > 1)
+        raise KakuroError(f"configuration {dup!r} is given twice")
+    return configs
+
+
+def _timed(
+    cases: Iterable[Case],
+    labels: list[str],
+    backends: Mapping[str, Backend],
+    repeat: int,
+    timeout: float | None,
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, set[str]]]:
+    """Every configuration's seconds on every case (in turns that rotate with the case, so no
+    configuration always runs first), and the cases each timed out on; the answers must
+    agree."""
     samples: dict[str, dict[str, list[float]]] = {label: {} for label in labels}
     timed_out: dict[str, set[str]] = {label: set() for label in labels}
     with _quiet_heap():
-        iterable: Iterable[Case] = progress(cases, len(cases)) if progress else cases
-        for index, case in enumerate(iterable):
+        for index, case in enumerate(cases):
             order = labels[index % len(labels) :] + labels[: index % len(labels)]
             answers: dict[str, object] = {}
             for _ in range(repeat):
@@ -342,31 +376,25 @@ def run_bench(
                     else:
                         answers.setdefault(label, outcome.answer)
                         _agree(case.id, answers, label, outcome.answer)
-    wall = time.perf_counter() - start
+    return samples, timed_out
 
-    reduce = AGGREGATES[aggregate]
-    reports = []
-    for label in labels:
-        times = {cid: reduce(ts) for cid, ts in samples[label].items()}
-        values = list(times.values())
-        reports.append(
-            ConfigReport(
-                config=next(c for c in configs if c.label == label),
-                times=times,
-                timeouts=len(timed_out[label]),
-                total=sum(values),
-                median=statistics.median(values),
-                maximum=max(values),
-            )
-        )
-    ref = next(r for r in reports if r.config.label == reference.label)
-    for report in reports:
-        if ref.total > 0:
-            report.ratio = report.total / ref.total
-        report.geo_ratio = _geo_ratio(report.times, ref.times)
-        if report is not ref:
-            report.target = targets.get(report.config.label, targets.get("*"))
-    return BenchReport(suite, reference.label, repeat, aggregate, reports, wall)
+
+def _config_report(
+    config: Config,
+    samples: Mapping[str, list[float]],
+    timeouts: int,
+    reduce: Callable[[Sequence[float]], float],
+) -> ConfigReport:
+    times = {cid: reduce(ts) for cid, ts in samples.items()}
+    values = list(times.values())
+    return ConfigReport(
+        config=config,
+        times=times,
+        timeouts=timeouts,
+        total=sum(values),
+        median=statistics.median(values),
+        maximum=max(values),
+    )
 
 
 @contextmanager

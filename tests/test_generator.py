@@ -22,14 +22,15 @@ from kakurolab.generator import (
     mean_ambiguity,
     parse_size,
 )
-from kakurolab.generator.checks import RegionCheck, WholeGridCheck
+from kakurolab.generator.acceptance import uniqueness_check
 from kakurolab.generator.clues import build_puzzle
-from kakurolab.generator.core import uniqueness_check
-from kakurolab.generator.cryptic import generate_cryptic, letter_clue
-from kakurolab.generator.difficulty import clue_ambiguities
+from kakurolab.generator.draw import random_layout
+from kakurolab.generator.encrypt import generate_cryptic, letter_clue
 from kakurolab.generator.fill import fill, fill_grid
-from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems, random_layout
+from kakurolab.generator.layout import Layout, closed_rectangles, mirror, problems
 from kakurolab.generator.region_search import check_regions
+from kakurolab.generator.spot_checks import RegionCheck, WholeGridCheck
+from kakurolab.generator.steering import clue_ambiguities
 from kakurolab.logic import deduce
 from kakurolab.model import LETTERS, Solution
 from kakurolab.propagation import root_domains
@@ -174,7 +175,7 @@ def test_escalating_dead_ends_fill_large_layouts(monkeypatch):
     widening ball around it.  Default fills of 30x30 ``normal`` layouts mostly run out of
     conflicts on one cell; escalating ones fill them, and the fills are valid."""
     from kakurolab.generator import fill as fill_module
-    from kakurolab.generator.layout import published_layout
+    from kakurolab.generator.draw import published_layout
 
     spec = DIFFICULTIES["normal"]
     rng = random.Random(30)
@@ -198,7 +199,7 @@ def test_escalating_dead_ends_fill_large_layouts(monkeypatch):
 def test_hot_region_is_local_only_when_asked():
     """``hot_region(local=True)`` (large grids, generator 3.5): a heated spot re-fills the
     hot cells linked to it through runs of hot cells, not every hot cell of the grid."""
-    from kakurolab.generator import core
+    from kakurolab.generator import repair
 
     layout = random_layout(16, 16, random.Random(3), max_run=7)
     values = fill_grid(layout, random.Random(3))
@@ -207,15 +208,15 @@ def test_hot_region_is_local_only_when_asked():
     near, far = cells[0], cells[-1]
     mates = {m for i in layout.runs_of[near] for m in layout.runs[i][1]}
     heat = {far: 5, near: 6}
-    assert core.hot_region(layout, values, [near], heat) == mates | {far}
-    assert core.hot_region(layout, values, [near], heat, local=True) == mates
+    assert repair.hot_region(layout, values, [near], heat) == mates | {far}
+    assert repair.hot_region(layout, values, [near], heat, local=True) == mates
     # a hot cell on a run of a hot run-mate belongs to the spot's region
     mate = next(m for m in sorted(mates) if m != near)
     beyond = next(
         m for i in layout.runs_of[mate] for m in layout.runs[i][1] if m not in mates
     )
     heat |= {mate: 2, beyond: 2}
-    assert core.hot_region(layout, values, [near], heat, local=True) == mates | {beyond}
+    assert repair.hot_region(layout, values, [near], heat, local=True) == mates | {beyond}
 
 
 def _region_cases():
@@ -610,7 +611,7 @@ def test_loglog_slope_recovers_a_power_law(power):
 
 def _published_fill(size: int, level: str, rng: random.Random):
     """A published-look layout of ``size`` x ``size`` and a fill of it at ``level``."""
-    from kakurolab.generator.layout import published_layout
+    from kakurolab.generator.draw import published_layout
 
     layout = published_layout(size, size, rng, white_share=0.72, max_run=7, symmetric=True)
     values = fill_grid(layout, rng, allows=DIFFICULTIES[level].allows,

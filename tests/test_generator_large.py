@@ -9,9 +9,22 @@ from __future__ import annotations
 import pytest
 from _registries import require_backend
 
-from kakurolab.generator import GenerationStats, core, generate
+from kakurolab.generator import (
+    DIFFICULTIES,
+    GenerationLimits,
+    GenerationSpec,
+    GenerationStats,
+    density,
+    generate,
+    generate_spec,
+    lookahead,
+    repair,
+    spot_checks,
+)
 from kakurolab.logic.grading import grade
 from kakurolab.uniqueness import count
+
+RADIUS = GenerationLimits().lookahead_radius
 
 
 def _made(
@@ -19,17 +32,17 @@ def _made(
 ) -> tuple[str, GenerationStats, int]:
     """The puzzle's grid, the stats and how many whitening runs it took, with whitening
     gating once from ``gate_once`` white cells."""
-    monkeypatch.setattr(core, "GATE_ONCE_CELLS", gate_once)
     runs = 0
-    original = core._Whitening.__init__
+    original = density.Whitening.__init__
 
     def counting(self, *args, **kwargs):
         nonlocal runs
         runs += 1
         original(self, *args, **kwargs)
 
-    monkeypatch.setattr(core._Whitening, "__init__", counting)
-    made = generate(12, 12, level, seed=seed)
+    monkeypatch.setattr(density.Whitening, "__init__", counting)
+    spec = GenerationSpec(12, 12, DIFFICULTIES[level], seed=seed)
+    made = generate_spec(spec, GenerationLimits(gate_once_cells=gate_once, dense_area=0))
     assert grade(made.puzzle).grade == level  # the gates held on the large-grid path too
     return str(made.puzzle.grid), made.stats, runs
 
@@ -81,9 +94,9 @@ def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
     hot-region re-fills, look-aheads from the fill), taken at 12x12 with ``large_cells=0``:
     they ran, and the puzzle is unique (counted by CP-SAT) and at its level."""
     calls = {"near": 0, "local": 0, "lookahead": 0}
-    near_check = core.NearCheck.check
-    hot_region = core.hot_region
-    lookahead = core._Lookahead.__init__
+    near_check = spot_checks.NearCheck.check
+    hot_region = repair.hot_region
+    look_init = lookahead.Lookahead.__init__
 
     def counting_near(self, *args, **kwargs):
         calls["near"] += 1
@@ -93,14 +106,14 @@ def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
         calls["local"] += local
         return hot_region(*args, local=local)
 
-    def counting_lookahead(self, *args, near=None):
+    def counting_lookahead(self, *args, near=None, **kwargs):
         calls["lookahead"] += near is not None
-        lookahead(self, *args, near=near)
+        look_init(self, *args, near=near, **kwargs)
 
-    monkeypatch.setattr(core.NearCheck, "check", counting_near)
-    monkeypatch.setattr(core, "hot_region", counting_hot)
-    monkeypatch.setattr(core._Lookahead, "__init__", counting_lookahead)
-    made = generate(12, 12, level, seed=seed, large_cells=0)
+    monkeypatch.setattr(spot_checks.NearCheck, "check", counting_near)
+    monkeypatch.setattr(repair, "hot_region", counting_hot)
+    monkeypatch.setattr(lookahead.Lookahead, "__init__", counting_lookahead)
+    made = generate(12, 12, level, seed=seed, large_cells=0, dense_area=0)
     assert calls["near"] and calls["lookahead"]
     result = count(made.puzzle, 2, backend=require_backend("cpsat"))
     assert result.complete and result.n_solutions == 1
@@ -108,7 +121,7 @@ def test_the_large_grid_checks_and_repairs_give_unique_puzzles_at_their_level(
 
 
 def test_a_lookahead_near_a_spot_holds_the_cells_outside_its_ball():
-    """``_Lookahead(near=spot)``: cells beyond ``LOOKAHEAD_RADIUS`` run steps of the
+    """``Lookahead(near=spot)``: cells beyond ``lookahead_radius`` run steps of the
     changed cell keep their own digit; the changed cell may take its new one; and the
     domains are those of the same state on the whole grid's propagator."""
     from kakurolab.generator.layout import Layout, within
@@ -119,7 +132,7 @@ def test_a_lookahead_near_a_spot_holds_the_cells_outside_its_ball():
     values = dict(made.solution.values)
     opened = 0
     for cell in sorted(values)[::7]:
-        look = core._Lookahead(layout, values, LayoutPropagators(), near=[cell])
+        look = lookahead.Lookahead(layout, values, LayoutPropagators(), near=[cell])
         mates = {m for i in layout.runs_of[cell] for m in layout.runs[i][1]}
         free = [d for d in range(1, 10) if all(values[m] != d for m in mates)]
         if not free:
@@ -127,7 +140,7 @@ def test_a_lookahead_near_a_spot_holds_the_cells_outside_its_ball():
         changed = {**values, cell: free[0]}
         domains = look.domains(cell, changed)
         assert domains is not None and domains[cell] >> (free[0] - 1) & 1
-        ball = within(layout, [cell], core.LOOKAHEAD_RADIUS)
+        ball = within(layout, [cell], RADIUS)
         assert all(domains[c] == 1 << (changed[c] - 1) for c in domains if c not in ball)
         assert domains == _whole_grid_domains(layout, values, cell, changed)
         opened += any(domains[c] & (domains[c] - 1) for c in ball)
@@ -141,11 +154,11 @@ def _whole_grid_domains(layout, values, cell, changed):
     from kakurolab.generator.region_search import LayoutPropagators
 
     prop = LayoutPropagators().of(layout, changed)
-    ball = within(layout, [cell], core.LOOKAHEAD_RADIUS)
+    ball = within(layout, [cell], RADIUS)
     state = [1 << (changed[c] - 1) for c in prop.cells]
     slots = [prop.slot_of[c] for c in ball]
     for i in slots:
         state[i] = prop.initial[i]
     assert prop.propagate(state, {run for i in slots for run in prop.cell_runs[i]})
-    near = within(layout, [cell], core.LOOKAHEAD_RADIUS + 1)
+    near = within(layout, [cell], RADIUS + 1)
     return {c: state[prop.slot_of[c]] for c in near}

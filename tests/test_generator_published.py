@@ -16,7 +16,8 @@ from _registries import require_backend
 
 from kakurolab import bank
 from kakurolab.generator import generate
-from kakurolab.generator.layout import mirror, problems, published_layout
+from kakurolab.generator.draw import published_layout
+from kakurolab.generator.layout import mirror, problems
 from kakurolab.logic import deduce
 from kakurolab.shape import layout_stats, pattern_stats
 from kakurolab.uniqueness import Verdict, prove_unique

@@ -258,3 +258,16 @@ def test_the_cli_calls_public_apis_only() -> None:
 def test_every_named_deep_import_is_still_used() -> None:
     used = {target for module in CLI for target, _ in _names_imported(module)}
     assert set(CLI_DEEP_IMPORTS) <= used, set(CLI_DEEP_IMPORTS) - used
+
+
+FACE_ONLY = ("kakurolab.hard", "kakurolab.ratios", "kakurolab.experiments.plan")
+"""Modules that use the generator through its face (``kakurolab.generator``) only, by a plain
+import this test sees: the hard families, the benchmark and generated experiment sets are
+made with its public functions (issue 46; plans once loaded it through importlib)."""
+
+
+@pytest.mark.parametrize("module", FACE_ONLY)
+def test_users_of_the_generator_import_its_face(module: str) -> None:
+    inside = sorted(t for t in GRAPH[module] if t.startswith("kakurolab.generator."))
+    assert not inside, f"{module} reaches inside the generator: {inside}"
+    assert "kakurolab.generator" in GRAPH[module], f"{module} hides its generator import"

@@ -17,6 +17,7 @@ import random
 
 import pytest
 
+from kakurolab.generator.draw import published_layout
 from kakurolab.generator.layout import (
     Layout,
     block_cascade,
@@ -24,7 +25,6 @@ from kakurolab.generator.layout import (
     fine_after_whitening,
     mirror,
     problems,
-    published_layout,
     runs_fit,
     segments,
 )

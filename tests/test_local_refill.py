@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from kakurolab.generator.difficulty import get_difficulty
+from kakurolab.generator.draw import published_layout
 from kakurolab.generator.fill import fill, fill_grid, refill
-from kakurolab.generator.layout import Layout, published_layout, within
+from kakurolab.generator.layout import Layout, within
+from kakurolab.generator.steering import get_difficulty
 from kakurolab.model import Cell
 
 

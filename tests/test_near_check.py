@@ -14,12 +14,12 @@ from collections.abc import Iterator
 import pytest
 
 from kakurolab.generator import generate
-from kakurolab.generator.checks import NEAR_STEPS, NearCheck, RegionCheck
-from kakurolab.generator.difficulty import get_difficulty
 from kakurolab.generator.fill import refill
+from kakurolab.generator.job import GenerationStats
 from kakurolab.generator.layout import Layout, within
-from kakurolab.generator.records import GenerationStats
 from kakurolab.generator.region_search import LayoutPropagators, held_near
+from kakurolab.generator.spot_checks import NEAR_STEPS, NearCheck, RegionCheck
+from kakurolab.generator.steering import get_difficulty
 from kakurolab.model import Cell
 
 Trial = tuple[Layout, dict[Cell, int], dict[Cell, int]]

@@ -16,10 +16,11 @@ import random
 import pytest
 
 from kakurolab.generator.clues import build_puzzle
-from kakurolab.generator.difficulty import get_difficulty
+from kakurolab.generator.draw import published_layout
 from kakurolab.generator.fill import fill_grid
-from kakurolab.generator.layout import Layout, published_layout, whitened
+from kakurolab.generator.layout import Layout, whitened
 from kakurolab.generator.region_search import LayoutPropagators
+from kakurolab.generator.steering import get_difficulty
 from kakurolab.generator.whiten import shapes
 from kakurolab.model import Cell
 from kakurolab.propagation import Propagator

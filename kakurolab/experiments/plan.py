@@ -6,8 +6,10 @@ A configuration table whose option values are lists expands into their cartesian
 (the nearest ancestor of the config file holding ``pyproject.toml``), so every config reads
 the shipped real data as ``data/...`` wherever it is run from.
 
-Every field is checked once, by the schema below (:data:`TOP_RULES`, :data:`SET_RULES`,
-:data:`GENERATE_RULES`, :data:`CONFIG_RULES`): a mistake is one line naming the field.
+Every field is checked once, by the msgspec schema of ``config_schema`` (the structs
+``TopTable``, ``SetTable``, ``GenerateTable``, ``ReportTable``, and ``CONFIG_FIELDS`` with
+``OPTION_FIELDS`` for the open-ended ``[[configs]]`` tables): a mistake is one line naming
+the field.
 """
 
 from __future__ import annotations
@@ -19,202 +21,35 @@ import re
 import string
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ..errors import KakuroError
 from ..fileio import read_limited, write_text
 from ..model import Block, ClueCell, Puzzle, White
-from .tasks import TASKS
+from .config_schema import (
+    CONFIG_META,
+    MAX_RUNS,
+    SELECT_MUST_BE,
+    GenerateTable,
+    Name,
+    ReportTable,
+    Select,
+    SetTable,
+    TopTable,
+    check_table,
+    check_value,
+    must_be,
+    option_type,
+    show,
+)
 
 if TYPE_CHECKING:
     from ..formats import InvalidPuzzle
-
-TASK_NAMES = tuple(TASKS)
-"""The tasks a config may name (one record each in ``tasks.TASKS``)."""
-
-MAX_RUNS = 100_000
-"""The most runs one experiment may plan (instances x configurations x repetitions), and so
-the most repetitions, configurations, selected ids or generated seeds: a bigger grid is a
-typo, or several experiments.  Checked by arithmetic before anything is expanded."""
-MAX_TIMEOUT = 7 * 24 * 3600.0
-"""The longest timeout per run (a week): anything longer is no limit at all."""
-MAX_MEMORY_MB = 2**24
-"""The largest ``memory_mb`` (16 TiB): ``RLIMIT_AS`` in bytes must fit the kernel's type."""
-NAME_PATTERN = r"[A-Za-z0-9_.-]+"
-"""Experiment and set names: they become file names under ``results/``."""
-
-
-# -- the schema ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rule:
-    """What one field must be: ``must_be`` is said in the message, ``test`` decides."""
-
-    must_be: str
-    test: Callable[[Any], bool]
-
-    def holds(self, value: Any) -> bool:
-        try:
-            return bool(self.test(value))
-        except (TypeError, ValueError, OverflowError):
-            return False
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_number(value: Any) -> bool:
-    return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
-
-
-def integer(low: int, high: int | None = None) -> Rule:
-    bounds = f"at least {low}" if high is None else f"from {low} to {high}"
-    return Rule(
-        f"an integer {bounds}",
-        lambda v: _is_int(v) and v >= low and (high is None or v <= high),
-    )
-
-
-def number(high: float) -> Rule:
-    """A finite number above zero (``inf``, ``nan`` and booleans are refused)."""
-    return Rule(f"a number above 0 and at most {high:g}", lambda v: is_number(v) and 0 < v <= high)
-
-
-def text(pattern: str = r"(?s).+", must_be: str = "a non-empty string") -> Rule:
-    return Rule(must_be, lambda v: isinstance(v, str) and re.fullmatch(pattern, v) is not None)
-
-
-def choice(names: Sequence[str]) -> Rule:
-    return Rule(f"one of {', '.join(names)}", lambda v: isinstance(v, str) and v in names)
-
-
-def one_or_list(rule: Rule, most: int = MAX_RUNS) -> Rule:
-    """A value, or a non-empty list of such values (at most ``most``)."""
-    return Rule(
-        f"{rule.must_be}, or a list of 1 to {most} of them",
-        lambda v: (
-            rule.holds(v)
-            or (isinstance(v, list) and 0 < len(v) <= most and all(rule.holds(x) for x in v))
-        ),
-    )
-
-
-def tables(what: str) -> Rule:
-    return Rule(
-        f"one or more [[{what}]] tables",
-        lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v),
-    )
-
-
-ANY_TEXT = Rule("a string", lambda v: isinstance(v, str))
-BOOL = Rule("true or false", lambda v: isinstance(v, bool))
-TABLE = Rule("a table", lambda v: isinstance(v, dict))
-SCALAR = Rule("a string, number or true/false", lambda v: isinstance(v, str | bool) or is_number(v))
-NAME = text(NAME_PATTERN, "letters, digits, '.', '_' or '-'")
-_SELECT_ITEM = re.compile(r"\s*(?:(\d+)\s*-\s*(\d+)|([^,]*?))\s*")
-
-
-def _select_ok(value: Any) -> bool:
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list) or not items:
-        return False
-    return all(isinstance(x, str) or (_is_int(x) and x >= 0) for x in items)
-
-
-TOP_RULES: dict[str, Rule] = {
-    "name": NAME,
-    "description": ANY_TEXT,
-    "task": one_or_list(choice(TASK_NAMES), len(TASK_NAMES)),
-    "timeout": number(MAX_TIMEOUT),
-    "memory_mb": integer(64, MAX_MEMORY_MB),
-    "repetitions": integer(1, MAX_RUNS),
-    "count_limit": integer(0),
-    "puzzles": tables("puzzles"),
-    "configs": tables("configs"),
-    "report": TABLE,
-}
-"""The top-level fields.  ``count_limit = 0`` means no limit, as ``kakuro count --limit 0``."""
-SET_RULES: dict[str, Rule] = {
-    "file": text(),
-    "shipped": text(),
-    "generate": TABLE,
-    "name": NAME,
-    "select": Rule('ids and ranges like "1-20,25", or a non-empty list of ids', _select_ok),
-    "first": integer(1),
-    "max_whites": integer(1),
-    "format": text(),
-}
-"""A ``[[puzzles]]`` table: exactly one of file, shipped, generate, and filters."""
-GENERATE_RULES: dict[str, Rule] = {
-    "size": text(must_be='a string like "12x12"'),
-    "difficulty": text(),
-    "seeds": Rule(
-        f"a count from 1 to {MAX_RUNS}, or a non-empty list of integers >= 0",
-        lambda v: (
-            (_is_int(v) and 1 <= v <= MAX_RUNS)
-            or (
-                isinstance(v, list)
-                and 0 < len(v) <= MAX_RUNS
-                and all(_is_int(s) and s >= 0 for s in v)
-            )
-        ),
-    ),
-    "symmetric": BOOL,
-    "logic_only": BOOL,
-    "backend": text(),
-    "max_repairs": integer(0),
-    "max_layouts": integer(1),
-    "node_limit": integer(0),
-    "timeout": number(MAX_TIMEOUT),
-}
-"""``generate = {...}``: the size, difficulty and seeds, plus options of
-``kakurolab.generator.generate``."""
-CONFIG_RULES: dict[str, Rule] = {
-    "backend": one_or_list(text()),
-    "label": ANY_TEXT,
-    "soft_timeout": BOOL,
-}
-"""The fixed keys of a ``[[configs]]`` table; every other key is a backend option."""
-OPTION_RULES: dict[str, Rule] = {
-    "encoding": text(),
-    "solver": text(),
-    "logic": text(),
-    "tactic": text(),
-    "params": ANY_TEXT,
-    "seed": integer(0),
-    "random_seed": integer(0),
-    "num_workers": integer(1),
-    "node_limit": integer(0),
-    "max_time_in_seconds": number(MAX_TIMEOUT),
-}
-"""Types of the backend options the shipped backends take (the backend then checks the
-names and values it accepts); other options must be plain values."""
-_CONFIG_TABLE = {**CONFIG_RULES, **{k: one_or_list(r) for k, r in OPTION_RULES.items()}}
-_CONFIG_META = {"label", "soft_timeout"}
-"""Keys of a ``[[configs]]`` table that are not backend options."""
-
-
-def _show(value: Any) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def check_table(
-    table: Mapping[str, Any], rules: Mapping[str, Rule], where: str, extra: Rule | None = None
-) -> None:
-    """Refuse unknown keys (unless ``extra`` rules them) and any value its rule refuses."""
-    unknown = sorted(k for k in table if k not in rules)
-    if unknown and extra is None:
-        raise KakuroError(f"{where}: unknown key(s) {unknown}; known: {sorted(rules)}")
-    for key, value in table.items():
-        rule = rules.get(key, extra)
-        if rule is not None and not rule.holds(value):
-            raise KakuroError(f"{where}: {key} = {_show(value)}: must be {rule.must_be}")
 
 
 @dataclass(frozen=True)
@@ -291,10 +126,13 @@ def load_experiment(path: str | Path) -> Experiment:
 
 def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     where = str(path)
-    check_table(data, TOP_RULES, where)
+    check_table(data, TopTable, where)
     name = data.get("name", path.stem)
-    if not NAME.holds(name):
-        raise KakuroError(f"{where}: name {name!r} (from the file name) must be {NAME.must_be}")
+    try:
+        msgspec.convert(name, Name)
+    except msgspec.ValidationError as exc:
+        message = f"{where}: name {name!r} (from the file name) must be {must_be(Name, exc)}"
+        raise KakuroError(message) from None
     task = data.get("task", "solve")
     tasks = list(dict.fromkeys(task if isinstance(task, list) else [task]))
     if "puzzles" not in data:
@@ -322,7 +160,7 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     if dupes:
         raise KakuroError(f"{where}: configuration label(s) {dupes} appear twice")
     report = data.get("report", {})
-    check_table(report, {"scatter": _SCATTER, "growth": _GROWTH}, f"{where}: [report]")
+    check_table(report, ReportTable, f"{where}: [report]")
     return Experiment(
         name=name,
         path=path,
@@ -339,33 +177,16 @@ def parse_experiment(data: Mapping[str, Any], path: Path) -> Experiment:
     )
 
 
-_SCATTER = Rule(
-    "a list of two configuration labels",
-    lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v),
-)
-
-
-_GROWTH = Rule(
-    'a table of families, each a non-empty list of puzzle set names: {loose = ["loose"]}',
-    lambda v: isinstance(v, dict)
-    and bool(v)
-    and all(
-        isinstance(sets, list) and sets and all(isinstance(s, str) for s in sets)
-        for sets in v.values()
-    ),
-)
-"""``[report] growth``: which puzzle sets form one family for the growth exponents."""
-
-
 def _axes(entry: Any, where: str) -> dict[str, list[Any]]:
     """The checked option axes of one ``[[configs]]`` table (each a list of values)."""
     if not isinstance(entry, dict) or "backend" not in entry:
         raise KakuroError(f'{where}: needs backend = "NAME" (or a list of names)')
-    check_table(entry, _CONFIG_TABLE, where, extra=one_or_list(SCALAR))
+    for key, value in entry.items():
+        check_value(value, option_type(key), where, key)
     return {
         key: value if isinstance(value, list) else [value]
         for key, value in entry.items()
-        if key not in _CONFIG_META
+        if key not in CONFIG_META
     }
 
 
@@ -402,11 +223,11 @@ def _check_label(template: str, names: set[str], where: str) -> None:
     try:
         fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
     except ValueError as exc:
-        raise KakuroError(f"{where}: label = {_show(template)}: {exc}") from None
+        raise KakuroError(f"{where}: label = {show(template)}: {exc}") from None
     for name in fields:
         if name not in names:
             raise KakuroError(
-                f"{where}: label = {_show(template)}: {{{name}}} is not an option of this "
+                f"{where}: label = {show(template)}: {{{name}}} is not an option of this "
                 f"table; use {', '.join('{' + n + '}' for n in sorted(names))}"
             )
 
@@ -415,7 +236,7 @@ def _format_label(template: str, values: Mapping[str, Any], where: str) -> str:
     try:
         return template.format_map(values)
     except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
-        raise KakuroError(f"{where}: label = {_show(template)}: {exc}") from None
+        raise KakuroError(f"{where}: label = {show(template)}: {exc}") from None
 
 
 def _short(value: Any) -> str:
@@ -423,7 +244,7 @@ def _short(value: Any) -> str:
 
 
 def _check_set(entry: dict[str, Any], where: str) -> None:
-    check_table(entry, SET_RULES, where)
+    check_table(entry, SetTable, where)
     sources = [k for k in ("file", "shipped", "generate") if k in entry]
     if len(sources) != 1:
         raise KakuroError(f"{where}: needs exactly one of file, shipped, generate")
@@ -431,7 +252,7 @@ def _check_set(entry: dict[str, Any], where: str) -> None:
         select_items(entry["select"], f"{where}: select")
     if "generate" in entry:
         spec = entry["generate"]
-        check_table(spec, GENERATE_RULES, f"{where}: generate")
+        check_table(spec, GenerateTable, f"{where}: generate")
         if "size" not in spec:
             raise KakuroError(f'{where}: generate needs size, e.g. {{size = "12x12", seeds = 3}}')
 
@@ -578,23 +399,14 @@ def _generate(
     version: another version makes other puzzles from the same seeds, so a set an earlier
     generator cached is not measured as if this one had made it.
     """
-    import importlib
     import json
     import sys
 
     from ..formats import dumps, load
+    from ..generator import GENERATOR_VERSION, generate, parse_size
 
-    try:
-        generator = importlib.import_module("kakurolab.generator")
-    except ImportError:
-        raise KakuroError(f"{where}: generated sets need kakurolab.generator (absent)") from None
-    version = getattr(generator, "GENERATOR_VERSION", None)
-    keyed = {**spec, "generator": version}
+    keyed = {**spec, "generator": GENERATOR_VERSION}
     key = hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()[:10]
-    make = getattr(generator, "generate", None)
-    parse_size = getattr(generator, "parse_size", None)
-    if make is None or parse_size is None:
-        raise KakuroError(f"{where}: kakurolab.generator has no generate()/parse_size() here")
     try:
         nrows, ncols = parse_size(spec["size"])
     except KakuroError as exc:
@@ -613,11 +425,10 @@ def _generate(
     puzzles = []
     for seed in seeds:
         try:
-            made = make(nrows, ncols, difficulty, seed=seed, **options)
+            made = generate(nrows, ncols, difficulty, seed=seed, **options)
         except KakuroError as exc:
             raise KakuroError(f"{where}: generator failed for seed {seed}: {exc}") from None
-        puzzle = getattr(made, "puzzle", made)
-        puzzles.append(puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
+        puzzles.append(made.puzzle.with_id(f"{nrows}x{ncols}-{difficulty}-s{seed}"))
     if keep:
         cache.mkdir(parents=True, exist_ok=True)
         write_text(path, dumps(puzzles, "kakuro"))
@@ -638,7 +449,7 @@ def _select(
         items = select_items(select, f"{where}: select")
         if select_count(items) > len(puzzles) + len(invalid):
             raise KakuroError(
-                f"{where}: select = {_show(select)} names {select_count(items)} ids; "
+                f"{where}: select = {show(select)} names {select_count(items)} ids; "
                 f"the set has only {len(puzzles) + len(invalid)} puzzle(s)"
             )
         wanted = [w for w in parse_select(select, f"{where}: select") if w not in invalid]
@@ -662,8 +473,10 @@ SelectItem = str | tuple[int, int]
 
 def select_items(select: Any, where: str = "select") -> list[SelectItem]:
     """The items of ``"1-20,25"`` or of a list of ids, ranges kept unexpanded."""
-    if not _select_ok(select):
-        raise KakuroError(f"{where} = {_show(select)}: must be {SET_RULES['select'].must_be}")
+    try:
+        msgspec.convert(select, Select, strict=True)
+    except msgspec.ValidationError:
+        raise KakuroError(f"{where} = {show(select)}: must be {SELECT_MUST_BE}") from None
     raw = select if isinstance(select, list) else select.split(",")
     items: list[SelectItem] = []
     for item in raw:

@@ -8,18 +8,40 @@ never trusted and never fatal.  :func:`pending` decides what a resumed run still
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import KakuroError
 from ..schema import canonical
-from .plan import Rule, integer, is_number
+from .config_schema import is_number
 from .runs import Row, RunSpec
 
 MAX_SHOWN_PROBLEMS = 5
 """Bad lines of a results file named one by one; the rest are counted."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one field of a row must be: ``must_be`` is said in the note, ``test`` decides
+    (a row read back is data, never trusted: any exception is a refusal)."""
+
+    must_be: str
+    test: Callable[[Any], bool]
+
+    def holds(self, value: Any) -> bool:
+        try:
+            return bool(self.test(value))
+        except (TypeError, ValueError, OverflowError):
+            return False
+
+
+def integer(low: int) -> Rule:
+    return Rule(
+        f"an integer at least {low}",
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low,
+    )
 
 
 def _maybe(rule: Rule) -> Rule:

@@ -1,19 +1,21 @@
 """Puzzle generation: unique standard and cryptic Kakuro puzzles by size and difficulty.
 
-The pipeline (``core``) draws a layout with a published look (``layout.published_layout``:
+The pipeline (``core``) draws a layout with a published look (``draw.published_layout``:
 about 72% of the interior white, blocks scattered so no black area grows past a few cells,
 few two-cell runs, half-turn symmetric unless ``symmetric=False``), fills it
 (``fill.fill_grid``, conflict repair), writes the run sums as clues and repairs until root
 propagation alone decides every cell (``logic_only``, the default): such a puzzle is unique
-and ``logic.deduce`` solves it without search.  The check (``checks.RegionCheck``) splits the
-cells propagation leaves open into independent regions (``regions``) and, with a small
-search per region, names the cells where a second solution differs; repairs change digits
-and clues first (one digit, then a few run-mates), undo a round that leaves far more open
-than the best grid so far, and block cells only when a spot resists ``core.STALL`` checks,
-in mirror pairs, while the white share stays above the level's floor.  Checks are bounded
-by search nodes, not the clock, so a seed gives the same puzzle on any machine.
+and ``logic.deduce`` solves it without search.  The check (``spot_checks.RegionCheck``)
+splits the cells propagation leaves open into independent regions (``region_search``) and,
+with a small search per region, names the cells where a second solution differs; repairs
+(``repair``) change digits and clues first (one digit, then a few run-mates), undo a round
+that leaves far more open than the best grid so far, and block cells only when a spot
+resists ``GenerationLimits.stall`` checks, in mirror pairs, while the white share stays
+above the level's floor; the unique grid is whitened towards the published share
+(``density``).  Checks are bounded by search nodes, not the clock, so a seed gives the same
+puzzle on any machine.
 ``transforms`` maps a puzzle through the 16 symmetries (8 geometric x digit complement);
-``cryptic`` turns a unique standard puzzle into a Project Euler 424 style cryptic one;
+``encrypt`` turns a unique standard puzzle into a Project Euler 424 style cryptic one;
 ``sets`` rebuilds the shipped sets; ``kakurolab.bank`` keeps verified puzzles for instant
 play.
 
@@ -26,7 +28,7 @@ command line) keeps every row and column in use; presets: ``beginner`` 8x8, ``in
 Levels are ``logic.levels.LEVELS`` (easy, normal, hard, expert), the grader's own: a
 hardest technique and a band of mean clue ambiguity (digit sets a clue's length and sum admit,
 PuzzleHub's measure; bands are disjoint, so means rise strictly from level to level).
-``difficulty.DIFFICULTIES`` holds the generator's means to each (a cap per clue, fill
+``steering.DIFFICULTIES`` holds the generator's means to each (a cap per clue, fill
 preferences, and gates a little inside the level): ``easy`` mean 1.0-1.4, clues of at most two
 sets, nothing beyond run sets; ``normal`` above 1.4 to 2.0 (cap 2); ``hard`` 2.05-2.6 (cap 4),
 at least run sets; ``expert`` 2.65-4.0 (cap 5), and it must need exact run consistency.  So
@@ -37,6 +39,7 @@ that need search.
 
 from __future__ import annotations
 
+from .clues import build_puzzle, from_clues
 from .core import (
     GENERATOR_VERSION,
     MAX_ASPECT,
@@ -44,22 +47,28 @@ from .core import (
     MIN_SIZE,
     PRESETS,
     Generated,
+    derive_seed,
     generate,
     generate_spec,
     parse_size,
 )
-from .cryptic import generate_cryptic
-from .difficulty import DIFFICULTIES, mean_ambiguity
-from .records import (
+from .draw import published_layout
+from .encrypt import generate_cryptic
+from .fill import fill_grid
+from .job import (
     WHITE_GOAL,
     GenerationLimits,
     GenerationSpec,
     GenerationStats,
     white_goal_arg,
 )
+from .layout import Layout
+from .speed import BENCH_SIZES
+from .steering import DIFFICULTIES, mean_ambiguity
 from .transforms import Transform, transform_puzzle, transform_solution
 
 __all__ = [
+    "BENCH_SIZES",
     "DIFFICULTIES",
     "GENERATOR_VERSION",
     "MAX_ASPECT",
@@ -71,12 +80,18 @@ __all__ = [
     "GenerationLimits",
     "GenerationSpec",
     "GenerationStats",
+    "Layout",
     "Transform",
+    "build_puzzle",
+    "derive_seed",
+    "fill_grid",
+    "from_clues",
     "generate",
     "generate_cryptic",
     "generate_spec",
     "mean_ambiguity",
     "parse_size",
+    "published_layout",
     "transform_puzzle",
     "transform_solution",
     "white_goal_arg",

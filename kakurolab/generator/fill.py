@@ -314,10 +314,8 @@ def refill(
     (a repair or a whitening mend re-fills about 20 cells of a 60x60 grid's 2,500).  The
     same digits, in the same order, as ``fill`` draws with the same ``rng``."""
     forbid = forbid or {}
-    for cell, mask in forbid.items():
-        digit = values.get(cell)
-        if cell not in region and digit is not None and mask >> (digit - 1) & 1:
-            return None
+    if _kept_forbidden(values, region, forbid):
+        return None
     whites = layout.whites
     open_cells = [cell for cell in region if cell in whites]
     lines = {cell: layout.lines_of(cell) for cell in open_cells}
@@ -328,19 +326,7 @@ def refill(
     runs = list(local)
     runs_of = {cell: (local[a], local[d]) for cell, (a, d) in lines.items()}
     board = _Board(runs, runs_of, open_cells, rng, allows, weight, forbid)
-    if not board.ok:
-        return None
-    inside = board.slot
-    for k, cells in enumerate(runs):  # the fixed digits of each run through the region
-        used = 0
-        for cell in cells:
-            if cell not in inside:
-                bit = 1 << (values[cell] - 1)
-                if used & bit:
-                    return None
-                used |= bit
-        board.used[k] = used
-    if not all([board.refresh(k) for k in range(len(runs))]):
+    if not board.ok or not _fix_outside(board, runs, values):
         return None
     board.start(open_cells)
     if not _search(board, node_limit):
@@ -350,6 +336,33 @@ def refill(
         found.pop(cell, None)
     found.update(board.values)
     return found
+
+
+def _kept_forbidden(
+    values: Mapping[Cell, int], region: Collection[Cell], forbid: Mapping[Cell, int]
+) -> bool:
+    """Whether a cell outside ``region`` keeps a digit ``forbid`` bars it from."""
+    for cell, mask in forbid.items():
+        digit = values.get(cell)
+        if cell not in region and digit is not None and mask >> (digit - 1) & 1:
+            return True
+    return False
+
+
+def _fix_outside(board: _Board, runs: list[tuple[Cell, ...]], values: Mapping[Cell, int]) -> bool:
+    """Give each run through the region the digits its cells outside it keep; False when a
+    run repeats one of those or no allowed set holds them."""
+    inside = board.slot
+    for k, cells in enumerate(runs):
+        used = 0
+        for cell in cells:
+            if cell not in inside:
+                bit = 1 << (values[cell] - 1)
+                if used & bit:
+                    return False
+                used |= bit
+        board.used[k] = used
+    return all([board.refresh(k) for k in range(len(runs))])
 
 
 def _search(board: _Board, node_limit: int) -> bool:
@@ -418,7 +431,6 @@ def fill_grid(
     if board is None:
         return None
     keep = set(fixed or {})
-    runs = board.runs
     limit = 2 * sum(board.open) if max_conflicts is None else max_conflicts
     conflicts = 0
     again: dict[Cell, int] = {}  # dead ends per cell (``ESCALATE``)
@@ -445,15 +457,28 @@ def fill_grid(
             freed = within(layout, [cell], 1 + again[cell] // escalate)
             freed = {m for m in freed if m in board.values and m not in keep}
         else:
-            freed = {
-                m for i in runs_of[cell] for m in runs[i] if m in board.values and m not in keep
-            }
-            for mate in sorted(freed):
-                for i in runs_of[mate]:
-                    for other in runs[i]:
-                        if other in board.values and other not in keep and rng.random() < spread:
-                            freed.add(other)
+            freed = _freed_around(board, runs_of, cell, keep, rng, spread)
         if not freed:
             return None  # boxed in by fixed cells
         for mate in sorted(freed):
             board.unplace(slot[mate])
+
+
+def _freed_around(
+    board: _Board,
+    runs_of: Mapping[Cell, tuple[int, ...]],
+    cell: Cell,
+    keep: set[Cell],
+    rng: random.Random,
+    spread: float,
+) -> set[Cell]:
+    """The placed cells of a dead end's two runs, and each placed run-mate of those with
+    probability ``spread`` (freeing only the runs tends to rebuild the same dead end)."""
+    runs, placed = board.runs, board.values
+    freed = {m for i in runs_of[cell] for m in runs[i] if m in placed and m not in keep}
+    for mate in sorted(freed):
+        for i in runs_of[mate]:
+            for other in runs[i]:
+                if other in placed and other not in keep and rng.random() < spread:
+                    freed.add(other)
+    return freed

@@ -243,23 +243,7 @@ def check_regions(
     fill = [1 << (values[cell] - 1) for cell in cells]
     if any(state[i] & fill[i] == 0 for i in range(n)):
         return None  # propagation removed a fill digit: the fill does not fit the clues
-    open_cells = [i for i in range(n) if state[i] & (state[i] - 1)]
-    seen: set[int] = set()
-    regions: list[list[int]] = []
-    for first in open_cells:
-        if first in seen:
-            continue
-        seen.add(first)
-        members, todo = [first], [first]
-        while todo:
-            i = todo.pop()
-            for run in root.cell_runs[i]:
-                for j in root.run_cells[run]:
-                    if j not in seen and state[j] & (state[j] - 1):
-                        seen.add(j)
-                        members.append(j)
-                        todo.append(j)
-        regions.append(sorted(members))
+    regions = open_regions(root, state)
     if not search:
         return [Region(tuple(root.cells[i] for i in m), None, False, 0, 0) for m in regions]
     if differ:
@@ -279,6 +263,29 @@ def check_regions(
             for v, members in zip(verdicts, regions, strict=True)
         ]
     return verdicts
+
+
+def open_regions(prop: Propagator, state: list[int]) -> list[list[int]]:
+    """The slots ``state`` leaves open, split into regions linked through runs of open
+    cells, each sorted, in order of their least slot."""
+    n = prop.n_cells
+    seen: set[int] = set()
+    regions: list[list[int]] = []
+    for first in (i for i in range(n) if state[i] & (state[i] - 1)):
+        if first in seen:
+            continue
+        seen.add(first)
+        members, todo = [first], [first]
+        while todo:
+            i = todo.pop()
+            for run in prop.cell_runs[i]:
+                for j in prop.run_cells[run]:
+                    if j not in seen and state[j] & (state[j] - 1):
+                        seen.add(j)
+                        members.append(j)
+                        todo.append(j)
+        regions.append(sorted(members))
+    return regions
 
 
 def _search_region(

@@ -18,8 +18,8 @@ from ..fileio import write_text
 from ..formats import dumps
 from ..model import Puzzle
 from .core import GENERATOR_VERSION, generate
-from .cryptic import generate_cryptic
-from .records import WHITE_GOAL
+from .encrypt import generate_cryptic
+from .job import WHITE_GOAL
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "generated"
 MANIFEST = DATA / "manifest.json"
@@ -46,82 +46,13 @@ def build(out: Path = DATA, kinds: tuple[str, ...] = ("standard", "cryptic")) ->
             if reason:
                 skipped.append({"size": f"{nrows}x{ncols}", "difficulty": level, "reason": reason})
                 continue
-            puzzles: list[Puzzle] = []
-            seeds: list[int] = []
-            start = time.perf_counter()
-            for seed in range(PER_SET):
-                try:
-                    made = generate(nrows, ncols, level, seed=seed, max_layouts=MAX_LAYOUTS)
-                except KakuroError as exc:
-                    skipped.append(
-                        {
-                            "size": f"{nrows}x{ncols}",
-                            "difficulty": level,
-                            "seed": seed,
-                            "reason": str(exc),
-                        }
-                    )
-                    continue
-                seeds.append(seed)
-                puzzles.append(
-                    Puzzle(
-                        made.puzzle.id,
-                        made.puzzle.grid,
-                        {**made.puzzle.meta, "solution": made.solution},
-                    )
-                )
-            if not puzzles:
-                continue
-            name = f"standard-{nrows}x{ncols}-{level}.kakuro"
-            write_text(out / name, dumps(puzzles, "kakuro"))
-            sets.append(
-                {
-                    "file": name,
-                    "kind": "standard",
-                    "format": "kakuro",
-                    "size": f"{nrows}x{ncols}",
-                    "difficulty": level,
-                    "seeds": seeds,
-                    "ids": [p.id for p in puzzles],
-                    "params": {
-                        "symmetric": True,
-                        "logic_only": True,
-                        "full_frame": True,
-                        "white_goal": WHITE_GOAL,
-                        "max_layouts": MAX_LAYOUTS,
-                        "backend": "native",
-                    },
-                    "seconds": round(time.perf_counter() - start, 2),
-                }
-            )
-            print(sets[-1]["file"], sets[-1]["seconds"], flush=True)
+            entry = _standard_set(out, nrows, ncols, level, skipped)
+            if entry is not None:
+                sets.append(entry)
+                print(entry["file"], entry["seconds"], flush=True)
     for size in CRYPTIC_SIZES if "cryptic" in kinds else ():
-        puzzles, seeds, answers = [], [], []
-        for seed in range(PER_SET):
-            made_c = generate_cryptic(size, seed=seed)
-            puzzles.append(made_c.puzzle)
-            seeds.append(seed)
-            answers.append(made_c.solution.answer)
-        name = f"cryptic-{size}x{size}.txt"
-        write_text(out / name, dumps(puzzles, "pe424"))
-        sets.append(
-            {
-                "file": name,
-                "kind": "cryptic",
-                "format": "pe424",
-                "size": f"{size}x{size}",
-                "difficulty": "hard",
-                "seeds": seeds,
-                "answers": answers,
-                "params": {
-                    "backend": "native",
-                    "full_frame": True,
-                    "symmetric": True,
-                    "white_goal": WHITE_GOAL,
-                },
-            }
-        )
-        print(name, flush=True)
+        sets.append(_cryptic_set(out, size))
+        print(sets[-1]["file"], flush=True)
     manifest = {
         "generator_version": GENERATOR_VERSION,
         "command": "python -m kakurolab.generator.sets",
@@ -131,6 +62,75 @@ def build(out: Path = DATA, kinds: tuple[str, ...] = ("standard", "cryptic")) ->
     }
     write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def _standard_set(
+    out: Path, nrows: int, ncols: int, level: str, skipped: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """One standard set written to ``out``: its manifest entry (None when no seed made a
+    puzzle; each seed that did not is added to ``skipped``)."""
+    puzzles: list[Puzzle] = []
+    seeds: list[int] = []
+    start = time.perf_counter()
+    size = f"{nrows}x{ncols}"
+    for seed in range(PER_SET):
+        try:
+            made = generate(nrows, ncols, level, seed=seed, max_layouts=MAX_LAYOUTS)
+        except KakuroError as exc:
+            skipped.append({"size": size, "difficulty": level, "seed": seed, "reason": str(exc)})
+            continue
+        seeds.append(seed)
+        meta = {**made.puzzle.meta, "solution": made.solution}
+        puzzles.append(Puzzle(made.puzzle.id, made.puzzle.grid, meta))
+    if not puzzles:
+        return None
+    name = f"standard-{size}-{level}.kakuro"
+    write_text(out / name, dumps(puzzles, "kakuro"))
+    return {
+        "file": name,
+        "kind": "standard",
+        "format": "kakuro",
+        "size": size,
+        "difficulty": level,
+        "seeds": seeds,
+        "ids": [p.id for p in puzzles],
+        "params": {
+            "symmetric": True,
+            "logic_only": True,
+            "full_frame": True,
+            "white_goal": WHITE_GOAL,
+            "max_layouts": MAX_LAYOUTS,
+            "backend": "native",
+        },
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+
+
+def _cryptic_set(out: Path, size: int) -> dict[str, Any]:
+    """One cryptic set written to ``out``: its manifest entry."""
+    puzzles, seeds, answers = [], [], []
+    for seed in range(PER_SET):
+        made = generate_cryptic(size, seed=seed)
+        puzzles.append(made.puzzle)
+        seeds.append(seed)
+        answers.append(made.solution.answer)
+    name = f"cryptic-{size}x{size}.txt"
+    write_text(out / name, dumps(puzzles, "pe424"))
+    return {
+        "file": name,
+        "kind": "cryptic",
+        "format": "pe424",
+        "size": f"{size}x{size}",
+        "difficulty": "hard",
+        "seeds": seeds,
+        "answers": answers,
+        "params": {
+            "backend": "native",
+            "full_frame": True,
+            "symmetric": True,
+            "white_goal": WHITE_GOAL,
+        },
+    }
 
 
 if __name__ == "__main__":

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KakuroError
 from ..tables import Column, Table
 from .core import generate
-from .records import WHITE_GOAL, white_goal_arg
+from .job import WHITE_GOAL, white_goal_arg
 
 if TYPE_CHECKING:
     from ..shape import LayoutStats
 
-DEFAULT_SIZES: tuple[tuple[int, int], ...] = ((12, 12), (16, 22), (20, 20), (30, 30))
+BENCH_SIZES: tuple[tuple[int, int], ...] = ((12, 12), (16, 22), (20, 20), (30, 30))
 TARGETS: dict[tuple[int, int], float] = {
     (12, 12): 1.0,
     (16, 22): 5.0,
@@ -56,7 +56,7 @@ def meets_cpu_target(row: dict[str, Any]) -> bool | None:
 
 
 def bench_generate(
-    sizes: Sequence[tuple[int, int]] = DEFAULT_SIZES,
+    sizes: Sequence[tuple[int, int]] = BENCH_SIZES,
     *,
     difficulty: str = "normal",
     seeds: int = 5,

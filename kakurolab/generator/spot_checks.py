@@ -1,9 +1,9 @@
 """Uniqueness checks the repair loop runs: one protocol, two ways to find ambiguous spots.
 
 ``RegionCheck`` (native backend) splits the grid after root propagation into independent
-regions and searches each on its own (``regions``), so one check names every ambiguous spot
+regions and searches each on its own (``region_search``), so one check names every ambiguous spot
 of the grid; ``WholeGridCheck`` asks any backend to count the whole grid up to two and names
-the one spot where two of the solutions it knows differ.  ``core._make_unique`` repairs what
+the one spot where two of the solutions it knows differ.  ``repair.RepairLoop`` repairs what
 either names, so the loop itself knows nothing of backends.
 """
 
@@ -18,8 +18,8 @@ from ..errors import KakuroError
 from ..model import Cell, Solution
 from ..uniqueness import count
 from .clues import build_puzzle
+from .job import GenerationStats
 from .layout import Layout, within
-from .records import GenerationStats
 from .region_search import LayoutPropagators, check_regions, held_near, local_propagator
 
 Spot = dict[Cell, int]
@@ -102,7 +102,7 @@ class RegionCheck:
     solved without search (their cells, digits unknown, go to the repair)."""
     differ: int = DIFFER
     """In a ``logic_only`` check, one probe for a second solution per this many cells of
-    a large open region (``regions.check_regions``)."""
+    a large open region (``region_search.check_regions``)."""
     propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
     """The propagators of the grids checked, one layout at a time (a cache the repairs'
     look-ahead shares)."""
