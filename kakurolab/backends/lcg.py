@@ -1,0 +1,241 @@
+"""The ``lcg`` backend: lazy clause generation, CaDiCaL with a Kakuro run propagator.
+
+CaDiCaL 1.9.5 (PySAT's ``cadical195``) searches over a small CNF *base*: one variable per
+cell and digit the root fixpoint left (the native kernel's, computed once before search and
+entered as the domains themselves, so a settled cell is one unit), exactly-one per cell, and
+for cryptic puzzles the letters (a variable per letter and digit left), their bijection and
+the shown letters tied to their cells.  The run constraints stay out of the CNF: the run
+propagator of :mod:`.lcg_engine`, attached through IPASIR-UP, revises them with the native
+kernel's tables and explains every removal and every wiped-out run as a clause, which
+CaDiCaL learns from like any other.  ``alldiff=pairwise`` keeps each run's all-different
+as binary clauses too, so CaDiCaL propagates it without a callback.
+
+Counting and uniqueness block each grid over the open cells' literals (``block``), as the
+``pysat`` backend does.  Timeouts: PySAT's CaDiCaL cannot be interrupted, so a session
+solves in conflict-budgeted slices and checks the clock between them
+(:func:`.pysat.solve_until`).
+
+Proofs: CaDiCaL would write the propagator's clauses into a DRAT proof as external (input)
+clauses, which a checker takes on trust, so an ``lcg`` run certifies nothing by itself;
+``kakuro certify`` stays with pure CNF encodings (docs/lcg.md).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from ..errors import OptionValueError
+from ..model import LETTERS, Puzzle, Solution
+from . import Backend, Session, Status
+
+ALLDIFF = ("none", "pairwise")
+"""The ``alldiff`` option: whether each run's all-different is also in the CNF base."""
+DEFAULT_ALLDIFF = "pairwise"
+PRESOLVES = ("root", "none")
+"""The ``pre`` option: the root fixpoint before search (the domains CaDiCaL starts from), or
+every digit open (the engine then does the root's work through callbacks: for tests)."""
+CONFIGURE = {"chrono": 0}
+"""CaDiCaL options: no chronological backtracking, so every literal is assigned at the
+current decision level and the engine's undo per level is exact."""
+
+
+class BaseCNF:
+    """The CNF base of one puzzle (see the module docstring) and its variable map.
+
+    ``base`` is the root fixpoint (a mask per slot: cells, then letters; None when the clues
+    contradict each other), ``var_of[slot][bit]`` the variable of a slot's digit (0: none).
+    """
+
+    def __init__(self, puzzle: Puzzle, alldiff: str, pre: str = "root") -> None:
+        from ..propagation import Propagator
+
+        self.puzzle = puzzle
+        self.propagator = propagator = Propagator(puzzle, cut_sums=not puzzle.is_cryptic)
+        self.n_cells = propagator.n_cells
+        root = propagator.root() if pre == "root" else list(propagator.initial)
+        self.refuted = root is None
+        self.base: list[int] = root if root is not None else list(propagator.initial)
+        self.var_of: list[list[int]] = []
+        self.clauses: list[list[int]] = []
+        self.n_vars = 0
+        if root is None:
+            return
+        top = 0
+        for mask in self.base:
+            row = [0] * 10
+            for i in range(10):
+                if mask >> i & 1:
+                    top += 1
+                    row[i] = top
+            self.var_of.append(row)
+        self.n_vars = top
+        clauses = self.clauses
+        for row in self.var_of:
+            _exactly_one([v for v in row if v], clauses)
+        if propagator.cryptic:
+            self._letters(propagator.base)
+        if alldiff == "pairwise":
+            for members in propagator.run_cells:
+                for i in range(9):
+                    lits = [self.var_of[c][i] for c in members if self.var_of[c][i]]
+                    clauses += _pairwise(lits)
+
+    def _letters(self, first: int) -> None:
+        """The bijection (exactly one digit per letter is in the rows; here exactly one
+        letter per digit) and each shown letter tied to its cell."""
+        var_of, clauses = self.var_of, self.clauses
+        letters = range(first, first + len(LETTERS))
+        for d in range(10):
+            if any(self.base[s] == 1 << d for s in letters):
+                continue  # a decided letter holds it; the root took it from the others
+            _exactly_one([var_of[s][d] for s in letters if var_of[s][d]], clauses)
+        index = {cell: i for i, cell in enumerate(self.puzzle.whites)}
+        for cell, ch in self.puzzle.shown_letters.items():
+            c, s = index[cell], first + LETTERS.index(ch)
+            if var_of[s][0]:
+                clauses.append([-var_of[s][0]])  # white cells hold 1-9
+            for d in range(1, 10):
+                x, y = var_of[c][d - 1], var_of[s][d]
+                if x and y:
+                    clauses += [[-x, y], [x, -y]]
+                elif x or y:
+                    clauses.append([-(x or y)])
+
+    def decode(self, model: list[int]) -> Solution:
+        """The grid (and letters) of a model: each slot's digit whose variable is true."""
+        digits = []
+        for mask, row in zip(self.base, self.var_of, strict=True):
+            if not mask & (mask - 1):
+                digits.append(mask.bit_length() - 1)
+                continue
+            digits.append(next(i for i in range(10) if row[i] and model[row[i] - 1] > 0))
+        n = self.n_cells
+        return Solution(
+            dict(zip(self.puzzle.whites, [d + 1 for d in digits[:n]], strict=True)),
+            dict(zip(LETTERS, digits[n:], strict=True)) if self.puzzle.is_cryptic else {},
+        )
+
+    def blocking(self, solution: Solution) -> list[int]:
+        """The clause excluding the grid of ``solution`` over the cells the root left open
+        (empty when the root decided every cell: then no other grid exists)."""
+        out = []
+        for cell, mask, row in zip(self.puzzle.whites, self.base, self.var_of, strict=False):
+            if mask & (mask - 1):
+                v = row[solution.values[cell] - 1]
+                if v:
+                    out.append(-v)
+        return out
+
+
+def _pairwise(lits: list[int]) -> list[list[int]]:
+    return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
+
+
+def _exactly_one(lits: list[int], clauses: list[list[int]]) -> None:
+    clauses.append(lits)
+    if len(lits) > 1:
+        clauses += _pairwise(lits)
+
+
+class LcgSession(Session):
+    """One puzzle in one CaDiCaL with the run engine attached."""
+
+    def __init__(self, puzzle: Puzzle, alldiff: str, pre: str = "root") -> None:
+        from pysat.solvers import Solver
+
+        from .lcg_engine import RunEngine
+
+        start = time.perf_counter()
+        self.cnf = cnf = BaseCNF(puzzle, alldiff, pre)
+        self.calls = 0
+        self.solver: Any = None
+        self.engine: RunEngine | None = None
+        if cnf.refuted:
+            self.encode_time = time.perf_counter() - start
+            return
+        self.solver = solver = Solver(name="cadical195")
+        solver.configure(CONFIGURE)
+        self.engine = engine = RunEngine(
+            puzzle, cnf.propagator, cnf.base, cnf.var_of, cnf.n_vars
+        )
+        solver.connect_propagator(engine)
+        engine.setup_observe(solver)
+        solver.append_formula(cnf.clauses)
+        self.encode_time = time.perf_counter() - start
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        from .pysat import solve_until
+
+        if self.solver is None:
+            return Status.UNSAT, None
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        self.calls += 1
+        answer = solve_until(self.solver, deadline, interruptible=False)
+        if answer is None:
+            return Status.UNKNOWN, None
+        if not answer:
+            return Status.UNSAT, None
+        model = self.solver.get_model()
+        return Status.SAT, self.cnf.decode(model)
+
+    def block(self, solution: Solution) -> None:
+        if self.solver is not None:
+            self.solver.add_clause(self.cnf.blocking(solution))
+
+    def stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "variables": self.cnf.n_vars,
+            "clauses": len(self.cnf.clauses),
+            "solve_calls": self.calls,
+        }
+        if self.solver is not None:
+            out.update(self.solver.accum_stats() or {})
+        if self.engine is not None:
+            counts = self.engine.stats
+            out.update(
+                notifications=self.engine.notified,
+                propagate_calls=counts.propagate_calls,
+                revisions=counts.revisions,
+                propagated=counts.propagated,
+                reasons=counts.reasons,
+                reason_literals=counts.reason_literals,
+                external_conflicts=counts.conflicts,
+            )
+        return out
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+
+class LcgBackend(Backend):
+    name = "lcg"
+    doc = (
+        "lazy clause generation: CaDiCaL 1.9.5 over cell digits, Kakuro runs by an IPASIR-UP "
+        "propagator with the native kernel's tables, every deduction explained as a clause"
+    )
+    extra = None
+    requires = "pysat.engines"
+    accepted_options: ClassVar[dict[str, str]] = {
+        "alldiff": f"each run's all-different also as CNF: {' or '.join(ALLDIFF)} "
+        f"(default {DEFAULT_ALLDIFF})",
+        "pre": "root (the native root fixpoint narrows the domains before search, the "
+        "default) or none (every digit open: the engine propagates the root too)",
+    }
+
+    def __init__(
+        self, *, alldiff: str = DEFAULT_ALLDIFF, pre: str = "root", **options: Any
+    ) -> None:
+        super().__init__(**options)
+        for key, value, allowed in (("alldiff", alldiff, ALLDIFF), ("pre", pre, PRESOLVES)):
+            if value not in allowed:
+                raise OptionValueError(
+                    f"lcg {key} must be one of {', '.join(allowed)}, got {value!r}"
+                )
+        self.alldiff, self.pre = alldiff, pre
+        self.options = {"alldiff": alldiff, "pre": pre}
+
+    def _open(self, puzzle: Puzzle) -> Session:
+        return LcgSession(puzzle, self.alldiff, self.pre)
