@@ -12,8 +12,8 @@ as binary clauses too, so CaDiCaL propagates it without a callback.
 
 Counting and uniqueness block each grid over the open cells' literals (``block``), as the
 ``pysat`` backend does.  Timeouts: PySAT's CaDiCaL cannot be interrupted, so a session
-solves in conflict-budgeted slices and checks the clock between them
-(:func:`.pysat.solve_until`).
+solves in conflict-budgeted slices and checks the clock between them, as
+:func:`.pysat.solve_until` does but from smaller slices (:data:`FIRST_SLICE`).
 
 Proofs: CaDiCaL would write the propagator's clauses into a DRAT proof as external (input)
 clauses, which a checker takes on trust, so an ``lcg`` run certifies nothing by itself;
@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
+from .. import deadline
 from ..errors import OptionValueError
 from ..model import LETTERS, Puzzle, Solution
 from . import Backend, Session, Status
@@ -35,6 +36,12 @@ DEFAULT_ALLDIFF = "pairwise"
 PRESOLVES = ("root", "none")
 """The ``pre`` option: the root fixpoint before search (the domains CaDiCaL starts from), or
 every digit open (the engine then does the root's work through callbacks: for tests)."""
+CHUNK = 500
+"""Slots, runs or (times 40) clauses handled between two deadline checks while building."""
+FIRST_SLICE = 50
+"""Conflicts of the first budgeted slice under a deadline: a conflict here costs Python
+callbacks (the first thousand took 3.1 s on a loose 40x40 grid, cold caches), so the slices
+start small and grow by :func:`.pysat.next_slice`, which fits them into the time left."""
 CONFIGURE = {"chrono": 0}
 """CaDiCaL options: no chronological backtracking, so every literal is assigned at the
 current decision level and the engine's undo per level is exact."""
@@ -71,15 +78,21 @@ class BaseCNF:
             self.var_of.append(row)
         self.n_vars = top
         clauses = self.clauses
-        for row in self.var_of:
+        for k, row in enumerate(self.var_of):
+            if not k % CHUNK:
+                deadline.check()  # a timeout covers building the base too
             _exactly_one([v for v in row if v], clauses)
         if propagator.cryptic:
             self._letters(propagator.base)
         if alldiff == "pairwise":
-            for members in propagator.run_cells:
+            var_of = self.var_of
+            for k, members in enumerate(propagator.run_cells):
+                if not k % CHUNK:
+                    deadline.check()
                 for i in range(9):
-                    lits = [self.var_of[c][i] for c in members if self.var_of[c][i]]
-                    clauses += _pairwise(lits)
+                    lits = [var_of[c][i] for c in members if var_of[c][i]]
+                    if len(lits) > 1:
+                        clauses += _pairwise(lits)
 
     def _letters(self, first: int) -> None:
         """The bijection (exactly one digit per letter is in the rows; here exactly one
@@ -128,8 +141,12 @@ class BaseCNF:
         return out
 
 
+_PAIRS = [[(i, j) for i in range(k) for j in range(i + 1, k)] for k in range(11)]
+
+
 def _pairwise(lits: list[int]) -> list[list[int]]:
-    return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]]
+    """At most one of ``lits`` (at most ten), as binary clauses."""
+    return [[-lits[i], -lits[j]] for i, j in _PAIRS[len(lits)]]
 
 
 def _exactly_one(lits: list[int], clauses: list[list[int]]) -> None:
@@ -159,19 +176,43 @@ class LcgSession(Session):
         self.engine = engine = RunEngine(
             puzzle, cnf.propagator, cnf.base, cnf.var_of, cnf.n_vars
         )
-        solver.connect_propagator(engine)
-        engine.setup_observe(solver)
-        solver.append_formula(cnf.clauses)
+        try:
+            solver.connect_propagator(engine)
+            engine.setup_observe(solver)
+            clauses, step = cnf.clauses, CHUNK * 40
+            for at in range(0, len(clauses), step):
+                deadline.check()
+                solver.append_formula(clauses[at : at + step])
+        except BaseException:  # the deadline passed while loading: free the solver
+            self.close()
+            raise
         self.encode_time = time.perf_counter() - start
 
-    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
-        from .pysat import solve_until
+    def _solve(self, deadline: float | None) -> bool | None:
+        """Solve, stopped at ``deadline``: None when it passes first (CaDiCaL cannot be
+        interrupted, so conflict-budgeted slices with the clock read between them)."""
+        from .pysat import next_slice
 
+        solver = self.solver
+        if deadline is None:
+            return bool(solver.solve())
+        budget = FIRST_SLICE
+        while time.perf_counter() < deadline:
+            solver.conf_budget(budget)
+            start = time.perf_counter()
+            answer: bool | None = solver.solve_limited()
+            if answer is not None:
+                return answer
+            now = time.perf_counter()
+            budget = next_slice(budget, now - start, deadline - now)
+        return None
+
+    def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
         if self.solver is None:
             return Status.UNSAT, None
         deadline = None if timeout is None else time.perf_counter() + timeout
         self.calls += 1
-        answer = solve_until(self.solver, deadline, interruptible=False)
+        answer = self._solve(deadline)
         if answer is None:
             return Status.UNKNOWN, None
         if not answer:

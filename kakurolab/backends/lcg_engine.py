@@ -143,6 +143,9 @@ class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
         self.explained: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
         self.stats = EngineStats()
         self.notified = 0  # notifications: a plain int, counted on the hot path
+        self.log: list[list[int]] | None = None
+        """When a list, every explanation and conflict clause is appended to it (the
+        soundness test checks each against the exact encoding)."""
         self.solver: Any = None
 
     def setup_observe(self, solver: Any) -> None:
@@ -380,6 +383,8 @@ class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
         snap = self._snapshot(r)
         clause = self._clause(r, snap, self._kept(r, snap, -1, 0))
         self.stats.reason_literals += len(clause)
+        if self.log is not None:
+            self.log.append(clause)
         return clause
 
     def explain(self, lit: int) -> list[int]:
@@ -391,6 +396,8 @@ class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
         clause = [lit, *self._clause(r, snap, self._kept(r, snap, target, bit))]
         self.stats.reasons += 1
         self.stats.reason_literals += len(clause)
+        if self.log is not None:
+            self.log.append(clause)
         return clause
 
     def provide_reason(self, lit: int) -> list[int]:
