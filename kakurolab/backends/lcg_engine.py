@@ -76,7 +76,7 @@ class EngineStats:
     extra: dict[str, int] = field(default_factory=dict)
 
 
-class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
+class RunEngine(_UserPropagator):
     """The Kakuro run propagator (see the module docstring).
 
     ``propagator`` gives the run structure and the kernel tables; ``base`` is the root
@@ -110,8 +110,8 @@ class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
         self.tables = propagator.tables
         self.sums = propagator.fixed
         self.reach = propagator.reach
-        shapes = []
-        letter_slots = []
+        shapes: list[int] = []
+        letter_slots: list[tuple[int, ...]] = []
         for r, run in enumerate(puzzle.runs):
             letters = run.clue.letters if run.clue is not None else None
             tens, units = propagator.clue_slots[r]
@@ -206,7 +206,7 @@ class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
 
     # -- propagation -----------------------------------------------------------------------
 
-    def _revise(self, r: int, dom: Sequence[int]) -> tuple[tuple[int, ...], int, int] | None:
+    def _revise(self, r: int, dom: list[int]) -> tuple[tuple[int, ...], int, int] | None:
         """The kernel's revision of run ``r`` under the masks ``dom`` (a state: cells, then
         letters): the kernel answer, and the clue letters' new masks (0 for a number)."""
         doms = self.run_get[r](dom)
@@ -305,7 +305,9 @@ class RunEngine(_UserPropagator):  # type: ignore[misc]  # pysat is untyped
         """The slots of run ``r``'s snapshot, in its order."""
         return (*self.run_cells[r], *self.letter_slots[r])
 
-    def _implies(self, r: int, slots: tuple[int, ...], masks: list[int], target: int, bit: int) -> bool:
+    def _implies(
+        self, r: int, slots: tuple[int, ...], masks: list[int], target: int, bit: int
+    ) -> bool:
         """Whether run ``r`` with its slots at ``masks`` rules out ``bit`` of slot position
         ``target`` (``target < 0``: whether it has no assignment at all)."""
         dom = self.scratch
