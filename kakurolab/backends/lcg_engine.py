@@ -55,6 +55,37 @@ NUMBER, ONE_LETTER, TWO_LETTERS, SAME_LETTERS = range(4)
 """A run's clue shape: a number (or none), one letter ``X`` (its digit is the sum), two
 letters ``XY`` and a doubled letter ``XX`` (11 times its digit)."""
 
+_WITHOUT = [sum(1 << u for u in range(512) if not u >> b & 1) for b in range(9)]
+"""Per digit bit, the digit sets (bit ``u`` of a 512-bit int) without it."""
+_OF_SUM = [sum(1 << u for u in range(512) if sum(BITS[u]) + POP[u] == t) for t in range(46)]
+"""Per total, the digit sets summing to it (digit ``b + 1`` for bit ``b``)."""
+_FINALS: dict[int, int] = {}
+
+
+def _feasible(masks: Sequence[int], banned: int, sums: int) -> bool:
+    """Whether the cells with these digit masks take distinct digits, none of ``banned``,
+    adding up to a total in ``sums`` (a sum mask): reachable digit sets cell by cell, as
+    bits of one integer, shifted in by the digit each cell adds."""
+    layer = 1  # the empty set
+    for m in masks:
+        nxt = 0
+        for b in BITS[m & ~banned]:
+            nxt |= (layer & _WITHOUT[b]) << (1 << b)
+        if not nxt:
+            return False
+        layer = nxt
+    finals = _FINALS.get(sums)
+    if finals is None:
+        finals = 0
+        for t in range(46):
+            if sums >> t & 1:
+                finals |= _OF_SUM[t]
+        if len(_FINALS) > EXPLAINED_LIMIT:
+            _FINALS.clear()
+        _FINALS[sums] = finals
+    return bool(layer & finals)
+
+
 EXPLAINED_LIMIT = 200_000
 """Cached explanations kept at most (emptied past it: long counts stay bounded)."""
 
@@ -309,33 +340,28 @@ class RunEngine(_UserPropagator):
         self, r: int, slots: tuple[int, ...], masks: list[int], target: int, bit: int
     ) -> bool:
         """Whether run ``r`` with its slots at ``masks`` rules out ``bit`` of slot position
-        ``target`` (``target < 0``: whether it has no assignment at all)."""
-        dom = self.scratch
-        for s, m in zip(slots, masks, strict=True):
-            dom[s] = m
-        answer = self._revise(r, dom)
-        if answer is None:
-            return True
-        if target < 0:
-            return False
-        found, t, u = answer
-        n = len(self.run_cells[r])
-        if target >= n:
-            new = t if target == n else u
-            return not new & bit
-        keep = masks[target]
-        for j in range(1, len(found), 2):
-            if found[j] == target:
-                keep = found[j + 1]
-        return not keep & bit
+        ``target`` (``target < 0``: whether it has no assignment at all).
 
-    @property
-    def scratch(self) -> list[int]:
-        """A state to revise relaxed runs in (only the run's own slots are read)."""
-        found: list[int] | None = getattr(self, "_scratch", None)
-        if found is None:
-            found = self._scratch = list(self.base)
-        return found
+        A support check, not a revision: the forward half of the kernel's subset programme
+        over the other cells, the target's digit banned (an explanation asks about one digit
+        only, and its relaxed masks rarely repeat, so the kernel's cache seldom hits)."""
+        n = len(self.run_cells[r])
+        shape = self.shape[r]
+        if shape == NUMBER:
+            sums = self.sums[r]
+        else:
+            t = bit if target == n else masks[n]
+            if shape == ONE_LETTER:
+                sums = t
+            else:
+                same = shape == SAME_LETTERS
+                u = t if same else bit if target == n + 1 else masks[n + 1]
+                sums = pair_sums(t, u, same)
+        if 0 <= target < n:
+            d = bit.bit_length()  # cell bit d - 1 is digit d
+            others = masks[:target] + masks[target + 1 : n]
+            return not _feasible(others, bit, sums >> d)
+        return not _feasible(masks[:n], 0, sums)
 
     def _kept(self, r: int, snap: tuple[int, ...], target: int, bit: int) -> tuple[int, ...]:
         """The snapshot positions whose removals the explanation keeps: all of them, then
