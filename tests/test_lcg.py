@@ -202,6 +202,15 @@ def test_a_wrong_model_is_refused_with_a_clause_it_falsifies() -> None:
     session.close()
 
 
+def test_a_settled_root_answers_its_grid_without_a_solver() -> None:
+    """A published puzzle the root fixpoint decides: its grid, then nothing more."""
+    puzzle = formats.load(datasets.JANKO_DEV, select=["1_10x12"])[0]
+    result = count(puzzle, 2, backend="lcg")
+    assert result.complete and result.n_solutions == 1
+    assert result.stats["open_cells"] == 0 and result.stats["solve_calls"] == 0
+    assert result.solution == count(puzzle, 2, backend="native").solution
+
+
 def test_a_refuted_root_answers_unsat_without_a_solver() -> None:
     puzzle = _hard("loose-unsat", "loose-unsat-20x20-s1")
     session = get_backend("lcg").open(puzzle)

@@ -168,7 +168,14 @@ class LcgSession(Session):
         self.calls = 0
         self.solver: Any = None
         self.engine: RunEngine | None = None
+        self.settled: Solution | None = None
+        """The grid when the root decided every cell and letter: the kernel revised each
+        run exactly, so it is the one solution, answered without starting CaDiCaL."""
         if cnf.refuted:
+            self.encode_time = time.perf_counter() - start
+            return
+        if all(not mask & (mask - 1) for mask in cnf.base):
+            self.settled = cnf.decode([])
             self.encode_time = time.perf_counter() - start
             return
         self.solver = solver = Solver(name="cadical195")
@@ -208,6 +215,8 @@ class LcgSession(Session):
         return None
 
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
+        if self.settled is not None:
+            return Status.SAT, self.settled
         if self.solver is None:
             return Status.UNSAT, None
         deadline = None if timeout is None else time.perf_counter() + timeout
@@ -221,6 +230,10 @@ class LcgSession(Session):
         return Status.SAT, self.cnf.decode(model)
 
     def block(self, solution: Solution) -> None:
+        if self.settled is not None:
+            if dict(solution.values) == dict(self.settled.values):
+                self.settled = None  # no solver: every later call answers UNSAT
+            return
         if self.solver is not None:
             self.solver.add_clause(self.cnf.blocking(solution))
 
@@ -229,6 +242,7 @@ class LcgSession(Session):
             "variables": self.cnf.n_vars,
             "clauses": len(self.cnf.clauses),
             "solve_calls": self.calls,
+            "open_cells": sum(1 for m in self.cnf.base[: self.cnf.n_cells] if m & (m - 1)),
         }
         if self.solver is not None:
             out.update(self.solver.accum_stats() or {})
