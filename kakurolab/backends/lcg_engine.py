@@ -122,7 +122,10 @@ class RunEngine(_UserPropagator):
         base: Sequence[int],
         var_of: Sequence[Sequence[int]],
         n_vars: int,
+        fixpoint: bool = True,
     ) -> None:
+        """``fixpoint``: whether ``base`` is the root fixpoint already; if not, the first
+        ``propagate`` revises every run (CaDiCaL asks before its first decision)."""
         super().__init__()
         self.base = list(base)
         self.dom = list(base)
@@ -168,7 +171,7 @@ class RunEngine(_UserPropagator):
         self.trail_slot: list[int] = []
         self.trail_mask: list[int] = []
         self.lim: list[int] = []
-        self.changed: list[int] = []
+        self.changed: list[int] = [] if fixpoint else list(range(len(self.base)))
         self.why: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.pending: list[int] | None = None
         self.explained: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
