@@ -23,6 +23,8 @@ clauses, which a checker takes on trust, so an ``lcg`` run certifies nothing by 
 from __future__ import annotations
 
 import time
+from collections import deque
+from itertools import repeat
 from typing import Any, ClassVar
 
 from .. import deadline
@@ -66,7 +68,10 @@ class BaseCNF:
         self.var_of: list[list[int]] = []
         self.clauses: list[list[int]] = []
         self.n_vars = 0
-        if root is None:
+        self.settled = root is not None and all(not m & (m - 1) for m in root)
+        """Whether the root decided every slot: then no formula is needed (the session
+        answers the grid, see :class:`LcgSession`)."""
+        if root is None or self.settled:
             return
         top = 0
         for mask in self.base:
@@ -116,12 +121,14 @@ class BaseCNF:
                     clauses.append([-(x or y)])
 
     def decode(self, model: list[int]) -> Solution:
-        """The grid (and letters) of a model: each slot's digit whose variable is true."""
+        """The grid (and letters) of a model: each slot's digit whose variable is true (a
+        settled base needs no model)."""
         digits = []
-        for mask, row in zip(self.base, self.var_of, strict=True):
+        for slot, mask in enumerate(self.base):
             if not mask & (mask - 1):
                 digits.append(mask.bit_length() - 1)
                 continue
+            row = self.var_of[slot]
             digits.append(next(i for i in range(10) if row[i] and model[row[i] - 1] > 0))
         n = self.n_cells
         return Solution(
@@ -155,6 +162,28 @@ def _exactly_one(lits: list[int], clauses: list[list[int]]) -> None:
         clauses += _pairwise(lits)
 
 
+def _clause_adder(solver: Any) -> Any:
+    """Add a list of clauses to PySAT's CaDiCaL 1.9.5: its C function mapped over the list
+    when this PySAT has it (:data:`.pysat.DIRECT_ADD`: ``append_formula`` costs two Python
+    calls per clause, most of loading a cryptic puzzle's base), else ``append_formula``."""
+    from .pysat import DIRECT_ADD
+
+    attribute, function = DIRECT_ADD["cadical195"]
+    handle = getattr(getattr(solver, "solver", None), attribute, None)
+    try:
+        import pysolvers
+    except ImportError:
+        return solver.append_formula
+    add = getattr(pysolvers, function, None)
+    if handle is None or add is None:
+        return solver.append_formula
+
+    def append(clauses: list[list[int]]) -> None:
+        deque(map(add, repeat(handle), clauses), maxlen=0)  # consumed in C
+
+    return append
+
+
 class LcgSession(Session):
     """One puzzle in one CaDiCaL with the run engine attached."""
 
@@ -174,7 +203,7 @@ class LcgSession(Session):
         if cnf.refuted:
             self.encode_time = time.perf_counter() - start
             return
-        if all(not mask & (mask - 1) for mask in cnf.base):
+        if cnf.settled:
             self.settled = cnf.decode([])
             self.encode_time = time.perf_counter() - start
             return
@@ -186,10 +215,11 @@ class LcgSession(Session):
         try:
             solver.connect_propagator(engine)
             engine.setup_observe(solver)
+            add = _clause_adder(solver)
             clauses, step = cnf.clauses, CHUNK * 40
             for at in range(0, len(clauses), step):
                 deadline.check()
-                solver.append_formula(clauses[at : at + step])
+                add(clauses[at : at + step])
         except BaseException:  # the deadline passed while loading: free the solver
             self.close()
             raise
