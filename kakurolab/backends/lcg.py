@@ -286,6 +286,8 @@ class LcgSession(Session):
                 reasons=counts.reasons,
                 reason_literals=counts.reason_literals,
                 external_conflicts=counts.conflicts,
+                backtracks=counts.backtracks,
+                model_checks=counts.model_checks,
             )
         return out
 

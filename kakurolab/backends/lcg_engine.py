@@ -29,7 +29,7 @@ literal is assigned below the current decision level and a level's undo is exact
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pysat.engines import Propagator as _UserPropagator
@@ -93,9 +93,9 @@ EXPLAINED_LIMIT = 200_000
 @dataclass
 class EngineStats:
     """What the engine counts: callbacks by kind, literals propagated, reasons built and
-    their lengths, conflicts it raised.  Read by the session's ``stats``."""
+    their lengths, conflicts it raised.  Read by the session's ``stats`` (notifications are
+    counted apart, in :attr:`RunEngine.notified`, a plain int on the hot path)."""
 
-    notifications: int = 0
     propagate_calls: int = 0
     revisions: int = 0
     propagated: int = 0
@@ -104,7 +104,6 @@ class EngineStats:
     conflicts: int = 0
     model_checks: int = 0
     backtracks: int = 0
-    extra: dict[str, int] = field(default_factory=dict)
 
 
 class RunEngine(_UserPropagator):
