@@ -235,3 +235,16 @@ def test_bad_options_are_one_line_errors() -> None:
         get_backend("lcg:pre=probe")
     with pytest.raises(KakuroError, match="does not take option"):
         get_backend("lcg", solver="glucose4")
+
+
+# Benchmarks (run with -m bench): issue 48's targets for lcg against CP-SAT (1 worker).
+@pytest.mark.bench
+@pytest.mark.parametrize(("suite", "target"), [("pe424", 1.0), ("janko", 0.2)])
+def test_lcg_meets_its_target(capsys, suite: str, target: float) -> None:  # type: ignore[no-untyped-def]
+    from kakurolab.cli import main
+
+    code = main(["bench", suite, "--config", "lcg", "--reference", "cpsat", "--repeat", "3",
+                 "--target", f"lcg={target}"])
+    out = capsys.readouterr().out
+    print(out)
+    assert code == 0, out
