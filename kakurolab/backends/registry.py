@@ -41,6 +41,7 @@ BACKENDS: MutableMapping[str, type[Backend]] = _Registry(
         "cpsat": ".cpsat:CpSatBackend",
         "cvc5": ".cvc5:Cvc5Backend",
         "dimacs": ".dimacs:DimacsBackend",
+        "lcg": ".lcg:LcgBackend",
         "native": ".native:NativeBackend",
         "pysat": ".pysat:PySATBackend",
         "z3": ".z3:Z3Backend",
