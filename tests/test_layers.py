@@ -44,6 +44,7 @@ LAYERS: dict[str, float] = {
     "analysis": 8,
     "certify": 8,
     "render": 8,
+    "notebook": 8.2,  # Jupyter pictures of model, backend and logic objects, by the renderer
     "ratios": 8.5,
     "reports": 9,
     "encodings_table": 9,
