@@ -12,13 +12,11 @@ A :class:`~kakurolab.Solution` and a :class:`~kakurolab.Result` do not know thei
 they show their digits on the white cells alone; :func:`picture` draws a puzzle with its
 solution or a deduction state, clues included:
 
->>> import kakurolab as kl
->>> from kakurolab.notebook import picture
->>> puzzle = kl.loads("5x5 square\\n-- 3/ 4/ -- --\\n/3 .. .. -- --\\n/4 .. .. -- --\\n"
-...                   "-- -- -- -- --\\n-- -- -- -- --\\n")[0]
->>> svg = picture(puzzle, kl.solve(puzzle).solution)._repr_svg_()
->>> svg.count('class="digit"')
-4
+Example:
+    >>> from kakurolab.notebook import picture
+    >>> svg = picture(puzzle, kl.solve(puzzle).solution)._repr_svg_()
+    >>> svg.count('class="digit"') == len(puzzle.whites)
+    True
 """
 
 from __future__ import annotations
@@ -43,11 +41,10 @@ class Picture:
     """A puzzle drawn with solution digits, a deduction state, or highlighted cells; shown as
     SVG by Jupyter.  Build it with :func:`picture`.
 
-    >>> import kakurolab as kl
-    >>> puzzle = kl.loads("5x5 square\\n-- 3/ 4/ -- --\\n/3 .. .. -- --\\n/4 .. .. -- --\\n"
-    ...                   "-- -- -- -- --\\n-- -- -- -- --\\n")[0]
-    >>> Picture(puzzle).svg().startswith("<?xml")
-    True
+    Example:
+        >>> from kakurolab.notebook import Picture
+        >>> Picture(puzzle, highlight=((2, 1),)).svg().count('class="highlight"')
+        1
     """
 
     puzzle: Puzzle
@@ -97,11 +94,12 @@ def picture(
     """A puzzle's picture: bare, with a solution's digits (blue), or with a deduction
     ``state`` (placed digits black, pencil marks for the open cells).
 
-    >>> import kakurolab as kl
-    >>> puzzle = kl.loads("5x5 square\\n-- 3/ 4/ -- --\\n/3 .. .. -- --\\n/4 .. .. -- --\\n"
-    ...                   "-- -- -- -- --\\n-- -- -- -- --\\n")[0]
-    >>> picture(puzzle).svg().count('class="cell white"')
-    4
+    Example:
+        >>> from kakurolab.logic import deduce
+        >>> from kakurolab.notebook import picture
+        >>> drawing = picture(puzzle, state=deduce(puzzle, limit=3).state)
+        >>> drawing.svg().count('class="cell white"') == len(puzzle.whites)
+        True
     """
     if state is None:
         return Picture(puzzle, dict(solution.values) if solution else {}, highlight=highlight)
@@ -204,7 +202,17 @@ imports nothing; tests/test_notebook.py checks each against the class's real mod
 
 
 def register(display_formatter: Any) -> None:
-    """Register the formatters with an IPython ``DisplayFormatter``."""
+    """Register the formatters with an IPython ``DisplayFormatter``.
+
+    Example:
+        >>> from IPython.core.formatters import DisplayFormatter
+        >>> from kakurolab.notebook import register
+        >>> shown = DisplayFormatter()
+        >>> register(shown)
+        >>> data, _ = shown.format(puzzle)
+        >>> sorted(data)
+        ['image/svg+xml', 'text/plain']
+    """
     for (module, name), (mime, formatter) in FORMATTERS.items():
         display_formatter.formatters[mime].for_type_by_name(module, name, formatter)
 
@@ -219,5 +227,15 @@ def register_ipython() -> None:
 
 
 def load_ipython_extension(shell: Any) -> None:
-    """``%load_ext kakurolab.notebook``."""
+    """``%load_ext kakurolab.notebook``: register in a shell that imported kakurolab first.
+
+    Example:
+        >>> from types import SimpleNamespace
+        >>> from IPython.core.formatters import DisplayFormatter
+        >>> from kakurolab.notebook import load_ipython_extension
+        >>> shell = SimpleNamespace(display_formatter=DisplayFormatter())  # as IPython's
+        >>> load_ipython_extension(shell)
+        >>> "image/svg+xml" in shell.display_formatter.format(puzzle)[0]
+        True
+    """
     register(shell.display_formatter)
