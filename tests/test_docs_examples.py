@@ -5,7 +5,8 @@ a ``::: kakurolab.PACKAGE.NAME`` directive (or a ``## kakurolab.PACKAGE.NAME`` h
 mkdocstrings cannot read the definition).  An example is a doctest in the name's docstring or,
 for names whose modules are being reorganised, a ``pycon`` block under the name on its page.
 Both kinds run here, each as one test, with the globals docs/api/index.md names: ``kl``,
-``puzzle`` (the shipped standard sample) and ``cryptic`` (the shipped cryptic sample).
+``puzzle`` (the shipped standard sample), ``cryptic`` (the shipped cryptic sample) and
+``tiny_config`` (a one-puzzle experiment config in a fresh folder).
 """
 
 from __future__ import annotations
@@ -77,11 +78,26 @@ def own_docstring(obj: Any) -> str:
     return ""
 
 
-def globs() -> dict[str, Any]:
+TINY_CONFIG = """\
+name = "tiny"
+task = "unique"
+timeout = 5
+[[puzzles]]
+shipped = "samples/standard.kakuro"
+[[configs]]
+backend = "native"
+"""
+"""The experiment examples' config (``tiny_config``), written into a fresh folder per test."""
+
+
+def globs(folder: Path) -> dict[str, Any]:
+    config = folder / "tiny.toml"
+    config.write_text(TINY_CONFIG, encoding="utf-8")
     return {
         "kl": kl,
         "puzzle": kl.load(SAMPLES / "standard.kakuro")[0],
         "cryptic": kl.load(SAMPLES / "cryptic.txt")[0],
+        "tiny_config": config,
     }
 
 
@@ -115,8 +131,8 @@ ALL_TESTS = docstring_tests() + page_tests()
 
 
 @pytest.mark.parametrize("test", ALL_TESTS, ids=[t.name for t in ALL_TESTS])
-def test_example_runs(test: doctest.DocTest) -> None:
-    test.globs = globs()
+def test_example_runs(test: doctest.DocTest, tmp_path: Path) -> None:
+    test.globs = globs(tmp_path)
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     output: list[str] = []
     runner.run(test, out=output.append)

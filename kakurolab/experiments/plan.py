@@ -216,7 +216,14 @@ def check_table(
 
 @dataclass(frozen=True)
 class Instance:
-    """One puzzle of an experiment, named ``<set>/<puzzle id>`` and hashed by its content."""
+    """One puzzle of an experiment, named ``<set>/<puzzle id>`` and hashed by its content.
+
+    Example:
+        >>> from kakurolab.experiments import load_experiment, load_instances
+        >>> instance = load_instances(load_experiment(tiny_config))[0]
+        >>> instance.id, instance.set, instance.puzzle.shape
+        ('standard/standard', 'standard', (5, 5))
+    """
 
     id: str
     set: str
@@ -226,7 +233,14 @@ class Instance:
 
 @dataclass(frozen=True)
 class Configuration:
-    """One backend with fixed options; ``label`` names it in rows, tables and plots."""
+    """One backend with fixed options; ``label`` names it in rows, tables and plots.
+
+    Example:
+        >>> from kakurolab.experiments import load_experiment
+        >>> config = load_experiment(tiny_config).configs[0]
+        >>> config.label, config.backend, config.task
+        ('native', 'native', 'unique')
+    """
 
     label: str
     backend: str
@@ -242,6 +256,12 @@ class Experiment:
 
     ``root`` is the project root that relative paths and ``results/`` hang from.
     ``count_limit`` None means count every solution (``count_limit = 0`` in the file).
+
+    Example:
+        >>> from kakurolab.experiments import load_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> experiment.name, experiment.task, experiment.timeout, experiment.results_dir.name
+        ('tiny', 'unique', 5.0, 'tiny')
     """
 
     name: str
@@ -267,7 +287,22 @@ class Experiment:
 
 
 def load_experiment(path: str | Path) -> Experiment:
-    """Parse and check a config file; every mistake is a one-line KakuroError."""
+    """Parse and check a config file; every mistake is a one-line KakuroError.
+
+    Example:
+        >>> from kakurolab.experiments import load_experiment
+        >>> print(tiny_config.read_text())
+        name = "tiny"
+        task = "unique"
+        timeout = 5
+        [[puzzles]]
+        shipped = "samples/standard.kakuro"
+        [[configs]]
+        backend = "native"
+        <BLANKLINE>
+        >>> load_experiment(tiny_config).name
+        'tiny'
+    """
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -472,6 +507,11 @@ def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> li
 
     ``keep_generated`` false generates sets in memory only (``experiment plan`` writes
     nothing); a set generated before is still read from its file.
+
+    Example:
+        >>> from kakurolab.experiments import load_experiment, load_instances
+        >>> [i.id for i in load_instances(load_experiment(tiny_config))]
+        ['standard/standard']
     """
     instances: list[Instance] = []
     for i, entry in enumerate(experiment.sets, 1):
