@@ -23,7 +23,13 @@ start make large grids many times slower to fill.  ``None`` turns whitening off.
 
 
 def white_goal_arg(text: str) -> float | None:
-    """A white share goal as the command lines take it: a number in (0, 1], or ``off``."""
+    """A white share goal as the command lines take it: a number in (0, 1], or ``off``.
+
+    Example:
+        >>> from kakurolab.generator import white_goal_arg
+        >>> white_goal_arg("0.7"), white_goal_arg("off")
+        (0.7, None)
+    """
     if text.strip().lower() in ("off", "none"):
         return None
     try:
@@ -47,6 +53,12 @@ class GenerationSpec:
 
     Everything here goes into the seed of the random stream or the puzzle's metadata, so
     the spec alone pins the puzzle (together with ``GENERATOR_VERSION``).
+
+    Example:
+        >>> from kakurolab.generator import DIFFICULTIES, GenerationSpec, generate_spec
+        >>> spec = GenerationSpec(5, 5, DIFFICULTIES["easy"], seed=2)
+        >>> generate_spec(spec).puzzle.id
+        'g5x5-easy-s2'
     """
 
     nrows: int
@@ -88,7 +100,14 @@ class GenerationLimits:
     """The work one generation may spend; node budgets keep a seed's puzzle the same on any
     machine, ``timeout`` (seconds per check) is only a safety net for other backends.
     ``large_cells``: white cells from which a layout is filled the large grid's way
-    (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles at every size)."""
+    (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles at every size).
+
+    Example:
+        >>> from kakurolab.generator import GenerationLimits
+        >>> limits = GenerationLimits(node_limit=10_000)  # checks bounded by search nodes, not time
+        >>> limits.backend, limits.node_limit
+        ('native', 10000)
+    """
 
     backend: str | Backend = "native"
     max_repairs: int | None = None
@@ -121,7 +140,14 @@ class GenerationStats:
     """Work counters of one generation, and the search statistics of its last check.
 
     ``regions`` is None unless region checks ran; ``as_dict`` gives the JSON record (the
-    optional counters only when non-zero)."""
+    optional counters only when non-zero).
+
+    Example:
+        >>> from kakurolab.generator import generate
+        >>> stats = generate(5, 5, "easy", seed=2).stats
+        >>> stats.layouts >= 1, stats.mean_ambiguity <= 1.4
+        (True, True)
+    """
 
     layouts: int = 0
     fills: int = 0
