@@ -6,7 +6,8 @@ mkdocstrings cannot read the definition).  An example is a doctest in the name's
 for names whose modules are being reorganised, a ``pycon`` block under the name on its page.
 Both kinds run here, each as one test, with the globals docs/api/index.md names: ``kl``,
 ``puzzle`` (the shipped standard sample), ``cryptic`` (the shipped cryptic sample) and
-``tiny_config`` (a one-puzzle experiment config in a fresh folder).
+``tiny_config`` (a one-puzzle experiment config) and ``folder`` (the fresh folder holding it,
+for files an example writes).
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def globs(folder: Path) -> dict[str, Any]:
         "puzzle": kl.load(SAMPLES / "standard.kakuro")[0],
         "cryptic": kl.load(SAMPLES / "cryptic.txt")[0],
         "tiny_config": config,
+        "folder": folder,
     }
 
 
