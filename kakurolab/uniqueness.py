@@ -455,7 +455,13 @@ def prove_unique(
     timeout: float | None = None,
     **options: Any,
 ) -> Uniqueness:
-    """Decide whether the puzzle has exactly one solution; two witnesses when it has more."""
+    """Decide whether the puzzle has exactly one solution; two witnesses when it has more.
+
+    Example:
+        >>> proof = kl.prove_unique(puzzle, backend="pysat", encoding="strong")
+        >>> proof.verdict.value, proof.differences  # two witnesses and their differing cells if not
+        ('unique', [])
+    """
     result = count(puzzle, 2, backend=backend, timeout=timeout, **options)
     if len(result.solutions) >= 2:
         verdict = Verdict.MULTIPLE
