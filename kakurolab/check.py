@@ -38,7 +38,7 @@ def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool | None = None) 
     (:func:`structure_info`), enforced only by ``kakuro check --strict``.
     ``allow_short_runs`` is accepted for compatibility and ignored.
 
-    Example:
+    Examples:
         >>> kl.structure_problems(puzzle)  # none: every run has a clue it can reach
         []
     """
@@ -120,7 +120,7 @@ class StructureInfo:
 def structure_info(puzzle: Puzzle) -> StructureInfo:
     """Short runs and connected areas of a puzzle (see :class:`StructureInfo`).
 
-    Example:
+    Examples:
         >>> kl.structure_info(puzzle)
         StructureInfo(short_runs=(), component_sizes=(12,))
     """
@@ -173,7 +173,7 @@ def validate(
     """Raise :class:`PuzzleError` with a one-line message when the puzzle breaks a rule of
     Kakuro (or, with ``strict``, a generator's promise).  ``allow_short_runs`` is ignored.
 
-    Example:
+    Examples:
         >>> kl.validate(puzzle)  # silent when the puzzle is well formed
     """
     problems = structure_problems(puzzle)
@@ -186,7 +186,7 @@ def validate(
 def solution_problems(puzzle: Puzzle, solution: Solution) -> list[str]:
     """Every rule a filled grid breaks; empty when the solution is correct.
 
-    Example:
+    Examples:
         >>> good = kl.solve(puzzle).solution
         >>> kl.solution_problems(puzzle, good)
         []

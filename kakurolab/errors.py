@@ -15,7 +15,7 @@ from typing import Any
 class KakuroError(Exception):
     """Base of every error a user can cause: its message is one self-contained line.
 
-    Example:
+    Examples:
         >>> try:
         ...     kl.load("no-such-file.txt")
         ... except kl.KakuroError as error:
@@ -43,7 +43,7 @@ class KakuroFileNotFoundError(KakuroError, FileNotFoundError):
 class FormatError(KakuroError, ValueError):
     """Malformed input text, located by file, puzzle id, line and column.
 
-    Example:
+    Examples:
         >>> try:
         ...     kl.loads("6,X,Z", format="pe424")
         ... except kl.FormatError as error:
@@ -90,7 +90,7 @@ class FormatError(KakuroError, ValueError):
 class PuzzleError(KakuroError, ValueError):
     """A puzzle that parses but breaks Kakuro's structural rules.
 
-    Example:
+    Examples:
         >>> try:
         ...     kl.loads("id: x\\n  #  .\\n", format="kakuro")
         ... except kl.PuzzleError as error:
@@ -105,7 +105,7 @@ class UnknownNameError(KakuroError, KeyError):
     A ``KeyError`` for callers, but its text is the plain message: ``KeyError.__str__`` would
     wrap it in quotes.
 
-    Example:
+    Examples:
         >>> try:
         ...     kl.solve(puzzle, backend="nosuch")
         ... except kl.UnknownNameError as error:

@@ -25,7 +25,7 @@ LETTERS = "ABCDEFGHIJ"
 class Direction(StrEnum):
     """Which way a run reads: across (left to right) or down.
 
-    Example:
+    Examples:
         >>> [run.direction.value for run in puzzle.runs_of[2, 1]]
         ['across', 'down']
     """
@@ -44,7 +44,7 @@ class Clue:
 
     A two-letter clue ``"XY"`` stands for the number ``10*X + Y`` with ``X`` non-zero.
 
-    Example:
+    Examples:
         >>> kl.Clue(23).value, kl.Clue(letters="AB").evaluate({"A": 1, "B": 2})
         (23, 12)
     """
@@ -89,7 +89,7 @@ class Block:
 class ClueCell:
     """A black cell carrying the clue of the run below (``down``) and/or to its right.
 
-    Example:
+    Examples:
         >>> puzzle[1, 1]  # the clue cell at row 2, column 2 (0-based (row, col))
         ClueCell(down=Clue(value=6, letters=None), across=Clue(value=17, letters=None))
     """
@@ -105,7 +105,7 @@ class ClueCell:
 class White:
     """A cell to fill with a digit 1-9; in cryptic puzzles it may show a letter.
 
-    Example:
+    Examples:
         >>> puzzle[2, 1], cryptic[1, 2]
         (White(letter=None), White(letter='I'))
     """
@@ -123,7 +123,7 @@ WHITE = White()
 class Run:
     """A maximal line of white cells, with the clue cell in front of it.
 
-    Example:
+    Examples:
         >>> run = puzzle.runs[0]
         >>> run.name, run.cells, run.clue.value
         ('r2c2 across', ((1, 2), (1, 3)), 17)
@@ -151,7 +151,7 @@ class Puzzle:
     ``meta`` carries format-specific extras (source, published solution) that writers may
     keep; it never influences solving.
 
-    Example:
+    Examples:
         >>> puzzle.id, puzzle.shape, len(puzzle.whites), len(puzzle.runs)
         ('standard', (5, 5), 12, 8)
         >>> cryptic.is_cryptic
@@ -278,7 +278,7 @@ class Puzzle:
 class Solution:
     """Digits for the white cells and, for cryptic puzzles, the letter bijection.
 
-    Example:
+    Examples:
         >>> solution = kl.solve(puzzle).solution
         >>> solution.rows(puzzle)
         ['-----', '--89-', '-5489', '-1268', '--13-']

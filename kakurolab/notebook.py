@@ -12,7 +12,7 @@ A :class:`~kakurolab.Solution` and a :class:`~kakurolab.Result` do not know thei
 they show their digits on the white cells alone; :func:`picture` draws a puzzle with its
 solution or a deduction state, clues included:
 
-Example:
+Examples:
     >>> from kakurolab.notebook import picture
     >>> svg = picture(puzzle, kl.solve(puzzle).solution)._repr_svg_()
     >>> svg.count('class="digit"') == len(puzzle.whites)
@@ -41,7 +41,7 @@ class Picture:
     """A puzzle drawn with solution digits, a deduction state, or highlighted cells; shown as
     SVG by Jupyter.  Build it with :func:`picture`.
 
-    Example:
+    Examples:
         >>> from kakurolab.notebook import Picture
         >>> Picture(puzzle, highlight=((2, 1),)).svg().count('class="highlight"')
         1
@@ -94,7 +94,7 @@ def picture(
     """A puzzle's picture: bare, with a solution's digits (blue), or with a deduction
     ``state`` (placed digits black, pencil marks for the open cells).
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import deduce
         >>> from kakurolab.notebook import picture
         >>> drawing = picture(puzzle, state=deduce(puzzle, limit=3).state)
@@ -204,7 +204,7 @@ imports nothing; tests/test_notebook.py checks each against the class's real mod
 def register(display_formatter: Any) -> None:
     """Register the formatters with an IPython ``DisplayFormatter``.
 
-    Example:
+    Examples:
         >>> from IPython.core.formatters import DisplayFormatter
         >>> from kakurolab.notebook import register
         >>> shown = DisplayFormatter()
@@ -229,7 +229,7 @@ def register_ipython() -> None:
 def load_ipython_extension(shell: Any) -> None:
     """``%load_ext kakurolab.notebook``: register in a shell that imported kakurolab first.
 
-    Example:
+    Examples:
         >>> from types import SimpleNamespace
         >>> from IPython.core.formatters import DisplayFormatter
         >>> from kakurolab.notebook import load_ipython_extension

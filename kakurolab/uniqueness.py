@@ -31,7 +31,7 @@ class Verdict(StrEnum):
     """What :func:`prove_unique` found: one solution, several, none, or no answer in time
     (``unknown``) or from a failing solver (``error``).
 
-    Example:
+    Examples:
         >>> kl.prove_unique(puzzle).verdict
         <Verdict.UNIQUE: 'unique'>
     """
@@ -47,7 +47,7 @@ class Verdict(StrEnum):
 class Uniqueness:
     """The verdict with its witnesses: one solution if unique, two distinct ones if multiple.
 
-    Example:
+    Examples:
         >>> proof = kl.prove_unique(puzzle)
         >>> bool(proof), proof.verdict.value, len(proof.solutions)
         (True, 'unique', 1)
@@ -84,7 +84,7 @@ def letter_variants(puzzle: Puzzle, solution: Solution) -> Iterator[Solution]:
     Backends block grids (cell values only), so a grid is found once; but a cryptic answer names
     all ten letters, and letters the puzzle never shows are then not determined by the grid.
 
-    Example:
+    Examples:
         >>> from kakurolab.uniqueness import letter_variants
         >>> solution = kl.solve(cryptic).solution
         >>> [v.answer for v in letter_variants(cryptic, solution)]
@@ -163,7 +163,7 @@ def count(
     The result's ``complete`` flag tells whether the count is exact (the solver proved there
     are no more) or was cut at the limit or by the timeout.
 
-    Example:
+    Examples:
         >>> result = kl.count(puzzle, limit=None)  # None: count every solution
         >>> result.n_solutions, result.complete
         (1, True)
@@ -240,7 +240,7 @@ def split_components(puzzle: Puzzle) -> list[Puzzle]:
     never split: one letter-to-digit bijection spans every area (a letter shown in one area
     and a letter clue in another constrain each other), so the areas are not independent.
 
-    Example:
+    Examples:
         >>> from kakurolab.uniqueness import split_components
         >>> [part.id for part in split_components(puzzle)]  # one white area
         ['standard']
@@ -364,7 +364,7 @@ def solutions(
     ``TimeoutError``) rather than ending as if every solution had been seen.  Arguments are
     checked when it is called, not at the first ``next`` (as by :func:`count`).
 
-    Example:
+    Examples:
         >>> [grid.rows(puzzle)[2] for grid in kl.solutions(puzzle, limit=5)]
         ['-5489']
     """
@@ -410,7 +410,7 @@ class SolveTimeout(KakuroError, TimeoutError):
     """The timeout of :func:`solutions` ran out before the solver proved there are no more;
     ``found`` solutions had been yielded.
 
-    Example:
+    Examples:
         >>> issubclass(kl.SolveTimeout, TimeoutError)
         True
     """
@@ -440,7 +440,7 @@ def solve(
     ``TypeError`` naming the parameter; a puzzle that breaks a rule (an unclued run, an empty
     grid) is a :class:`~kakurolab.errors.PuzzleError`, a ``ValueError``.
 
-    Example:
+    Examples:
         >>> result = kl.solve(puzzle, backend="native")
         >>> result.status, result.solution.values[2, 1]
         (<Status.SAT: 'sat'>, 5)
@@ -457,7 +457,7 @@ def prove_unique(
 ) -> Uniqueness:
     """Decide whether the puzzle has exactly one solution; two witnesses when it has more.
 
-    Example:
+    Examples:
         >>> proof = kl.prove_unique(puzzle, backend="pysat", encoding="strong")
         >>> proof.verdict.value, proof.differences  # two witnesses and their differing cells if not
         ('unique', [])

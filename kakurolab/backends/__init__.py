@@ -18,7 +18,7 @@ def get_backend(name: str, **options: Any) -> Backend:
     """An instance of the named backend with its options.  ``name`` may carry options as a
     configuration does (``"pysat:encoding=fast,solver=g4"``); keyword options add to them.
 
-    Example:
+    Examples:
         >>> from kakurolab.backends import get_backend
         >>> solver = get_backend("pysat:encoding=fast,solver=minisat22")
         >>> solver.name, solver.options["solver"]

@@ -20,7 +20,7 @@ from .registry import BACKENDS
 def coerce(value: str) -> Any:
     """CLI option text to a Python value: integers, floats and true/false; text otherwise.
 
-    Example:
+    Examples:
         >>> from kakurolab.backends import coerce
         >>> coerce("8"), coerce("0.5"), coerce("true"), coerce("glucose4")
         (8, 0.5, True, 'glucose4')
@@ -42,7 +42,7 @@ def check_options(name: str, options: Mapping[str, Any]) -> None:
     """Reject options the backend does not declare (``Backend.accepted_options``), before
     anything runs.
 
-    Example:
+    Examples:
         >>> from kakurolab.backends import check_options
         >>> check_options("native", {"search": "dfs"})  # silent: native takes it
         >>> check_options("native", {"nosuch": 1})
@@ -60,7 +60,7 @@ def check_options(name: str, options: Mapping[str, Any]) -> None:
 class Config:
     """A backend name with options; ``label`` names it in tables (the spec as written).
 
-    Example:
+    Examples:
         >>> from kakurolab.backends import Config
         >>> config = Config.parse("pysat:encoding=fast,solver=g4")
         >>> config.name, config.options

@@ -31,7 +31,7 @@ class Preset:
     """A named encoding spec (``kakuro encodings`` lists them), so results and the command
     line say ``fast`` instead of the full part list.
 
-    Example:
+    Examples:
         >>> from kakurolab.encodings import PRESETS
         >>> PRESETS["fast"].spec
         'cell=direct,sum=combo:lean,alldiff=pairwise'
@@ -56,7 +56,7 @@ DEFAULT_PRESET = "fast"
 def parse_spec(text: str | Spec) -> Spec:
     """A preset name or a full spec, canonicalised; unknown parts raise UnknownNameError.
 
-    Example:
+    Examples:
         >>> from kakurolab.encodings import parse_spec
         >>> str(parse_spec("cell=direct,sum=combo"))  # the other parts get their defaults
         'alldiff=none,amo=auto,cell=direct,redundant=none,sum=combo:full'
@@ -137,7 +137,7 @@ def _smt_spec(parts: dict[str, str]) -> Spec:
 def encode(puzzle: Puzzle, spec: str | Spec) -> Encoding:
     """The puzzle as a formula under ``spec`` (a preset name or a full spec).
 
-    Example:
+    Examples:
         >>> from kakurolab.encodings import encode
         >>> encoding = encode(puzzle, "fast")
         >>> encoding.stats()
@@ -156,7 +156,7 @@ def encode(puzzle: Puzzle, spec: str | Spec) -> Encoding:
 def all_parts() -> dict[str, dict[str, str]]:
     """Kind -> value -> one-line doc, for listings (``kakuro encodings``).
 
-    Example:
+    Examples:
         >>> from kakurolab.encodings import all_parts
         >>> sorted(all_parts()["cell"])
         ['direct', 'log', 'order']

@@ -18,7 +18,7 @@ from ..errors import KakuroError
 class Spec:
     """A canonical encoding spec: sorted ``(kind, value)`` pairs.
 
-    Example:
+    Examples:
         >>> from kakurolab.encodings import Spec, parse_spec
         >>> spec = Spec.of({"cell": "order", "sum": "mdd"})
         >>> spec["cell"], parse_spec("strong")["sum"]

@@ -316,7 +316,7 @@ class LocalExecutor:
 
     ``grace`` overrides the seconds past the timeout before a run is killed.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import LocalExecutor, load_experiment, run_experiment
         >>> summary = run_experiment(load_experiment(tiny_config), LocalExecutor(jobs=1), progress=False)
         >>> summary.statuses
@@ -435,7 +435,7 @@ class DaskExecutor:
     ``local`` starts a loopback ``LocalCluster`` of ``jobs`` single-threaded workers.  Rows
     come back per chunk, so an interrupted run loses at most the chunks in flight.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import DaskExecutor
         >>> executor = DaskExecutor("local", jobs=2)  # a cluster starts only when runs are given
         >>> executor.address, executor.jobs
@@ -494,7 +494,7 @@ EXECUTORS: dict[str, type[LocalExecutor] | type[DaskExecutor]] = {
 def make_executor(name: str, **options: Any) -> LocalExecutor | DaskExecutor:
     """The executor named in ``EXECUTORS`` (``--executor`` on the command line).
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import make_executor
         >>> type(make_executor("local", jobs=2)).__name__, type(make_executor("dask")).__name__
         ('LocalExecutor', 'DaskExecutor')

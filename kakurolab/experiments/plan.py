@@ -218,7 +218,7 @@ def check_table(
 class Instance:
     """One puzzle of an experiment, named ``<set>/<puzzle id>`` and hashed by its content.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, load_instances
         >>> instance = load_instances(load_experiment(tiny_config))[0]
         >>> instance.id, instance.set, instance.puzzle.shape
@@ -235,7 +235,7 @@ class Instance:
 class Configuration:
     """One backend with fixed options; ``label`` names it in rows, tables and plots.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment
         >>> config = load_experiment(tiny_config).configs[0]
         >>> config.label, config.backend, config.task
@@ -257,7 +257,7 @@ class Experiment:
     ``root`` is the project root that relative paths and ``results/`` hang from.
     ``count_limit`` None means count every solution (``count_limit = 0`` in the file).
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment
         >>> experiment = load_experiment(tiny_config)
         >>> experiment.name, experiment.task, experiment.timeout, experiment.results_dir.name
@@ -289,7 +289,7 @@ class Experiment:
 def load_experiment(path: str | Path) -> Experiment:
     """Parse and check a config file; every mistake is a one-line KakuroError.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment
         >>> print(tiny_config.read_text())
         name = "tiny"
@@ -508,7 +508,7 @@ def load_instances(experiment: Experiment, *, keep_generated: bool = True) -> li
     ``keep_generated`` false generates sets in memory only (``experiment plan`` writes
     nothing); a set generated before is still read from its file.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, load_instances
         >>> [i.id for i in load_instances(load_experiment(tiny_config))]
         ['standard/standard']

@@ -89,7 +89,7 @@ class Row(TypedDict, total=False):
 class RunSpec:
     """One run: an instance under a configuration, at one repetition, with its limits.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, plan
         >>> spec = plan(load_experiment(tiny_config)).specs[0]
         >>> spec.key, spec.backend, spec.task, spec.timeout

@@ -117,7 +117,7 @@ def failure_row(spec: RunSpec, status: str, message: str, elapsed: float) -> Row
 class Plan:
     """The runs of an experiment, and what was left out and why (never silently).
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, plan
         >>> planned = plan(load_experiment(tiny_config))
         >>> len(planned.instances), len(planned.configs), len(planned.specs)
@@ -138,7 +138,7 @@ def run_key(instance: Instance, config: Configuration, repetition: int) -> str:
 def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Plan:
     """Expand the grid; unknown backends or bad options are errors, unavailable ones skips.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, plan
         >>> [spec.key for spec in plan(load_experiment(tiny_config)).specs]
         ['standard/standard|native|0']
@@ -262,7 +262,7 @@ class Executor(Protocol):
 class Summary:
     """What a run call did, for the CLI's closing line.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, make_executor, run_experiment
         >>> summary = run_experiment(load_experiment(tiny_config), make_executor("local"), progress=False)
         >>> summary.planned, summary.ran, summary.wrong, summary.disagreements
@@ -292,7 +292,7 @@ def run_experiment(
 
     ``limit`` stops after that many new rows (for smoke tests and partial runs).
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, make_executor, run_experiment
         >>> experiment = load_experiment(tiny_config)
         >>> run_experiment(experiment, make_executor("local"), progress=False).ran
@@ -387,7 +387,7 @@ def find_disagreements(rows: Iterable[Row]) -> list[dict[str, Any]]:
     solutions that each passed the rule check are both right (the puzzle has several), so a
     verified ``sat`` counts as plain ``sat``: only an unchecked grid's digest is compared.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import find_disagreements
         >>> rows = [{"instance": "p1", "config": "native", "status": "sat", "outcome": "unsat"},
         ...         {"instance": "p1", "config": "cpsat", "status": "sat", "outcome": "sat:123"}]

@@ -139,7 +139,7 @@ def scan_runs(path: Path) -> RunsFile:
 def read_rows(path: Path, *, quiet: bool = False) -> list[Row]:
     """The usable rows of a runs.jsonl, warning (unless ``quiet``) about each bad line.
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import load_experiment, make_executor, read_rows, run_experiment
         >>> summary = run_experiment(load_experiment(tiny_config), make_executor("local"), progress=False)
         >>> [(row["instance"], row["status"], row["verdict"]) for row in read_rows(summary.results_dir / "runs.jsonl")]

@@ -23,7 +23,7 @@ from .records import DEFINITIVE, Row, RunSpec
 class Task:
     """One task an experiment may name (``task = "..."``).
 
-    Example:
+    Examples:
         >>> from kakurolab.experiments import TASKS
         >>> TASKS["unique"].doc
         '...'

@@ -119,7 +119,7 @@ def grid_lines(puzzle: Puzzle, fill: Mapping[Cell, str] | None = None) -> list[s
     Clue cells read ``DOWN\ACROSS`` with the backslashes in one column; other tokens sit in that
     column too, so a grid reads like a table.
 
-    Example:
+    Examples:
         >>> from kakurolab.formats import grid_lines
         >>> digits = {cell: str(d) for cell, d in kl.solve(puzzle).solution.values.items()}
         >>> grid_lines(puzzle, fill=digits)[2].split()[1:]

@@ -143,7 +143,7 @@ def generate_cryptic(
     and ``white_goal`` as in :func:`core.generate` (the digit grid is whitened before its
     clues become letters).
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import generate_cryptic
         >>> made = generate_cryptic(5, seed=0, difficulty="easy")
         >>> made.puzzle.is_cryptic, kl.prove_unique(made.puzzle).verdict.value

@@ -124,7 +124,7 @@ def mean_ambiguity(puzzle: Puzzle) -> float:
     """The mean number of digit sets a clue admits (PuzzleHub's measure of difficulty), over
     the clues of the puzzle; the levels are bands of it.
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import mean_ambiguity
         >>> mean_ambiguity(puzzle)
         3.75

@@ -25,7 +25,7 @@ start make large grids many times slower to fill.  ``None`` turns whitening off.
 def white_goal_arg(text: str) -> float | None:
     """A white share goal as the command lines take it: a number in (0, 1], or ``off``.
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import white_goal_arg
         >>> white_goal_arg("0.7"), white_goal_arg("off")
         (0.7, None)
@@ -54,7 +54,7 @@ class GenerationSpec:
     Everything here goes into the seed of the random stream or the puzzle's metadata, so
     the spec alone pins the puzzle (together with ``GENERATOR_VERSION``).
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import DIFFICULTIES, GenerationSpec, generate_spec
         >>> spec = GenerationSpec(5, 5, DIFFICULTIES["easy"], seed=2)
         >>> generate_spec(spec).puzzle.id
@@ -102,7 +102,7 @@ class GenerationLimits:
     ``large_cells``: white cells from which a layout is filled the large grid's way
     (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles at every size).
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import GenerationLimits
         >>> limits = GenerationLimits(node_limit=10_000)  # checks bounded by search nodes, not time
         >>> limits.backend, limits.node_limit
@@ -142,7 +142,7 @@ class GenerationStats:
     ``regions`` is None unless region checks ran; ``as_dict`` gives the JSON record (the
     optional counters only when non-zero).
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import generate
         >>> stats = generate(5, 5, "easy", seed=2).stats
         >>> stats.layouts >= 1, stats.mean_ambiguity <= 1.4

@@ -30,7 +30,7 @@ class Transform:
     """Rotate clockwise by ``rotate`` degrees, then flip (``h``: mirror left-right, ``v``:
     mirror top-bottom), then optionally complement the digits.
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import Transform, transform_puzzle
         >>> turned = transform_puzzle(puzzle, Transform(rotate=90))
         >>> kl.solve(turned).solution.rows(turned)  # the clue border stays top and left
@@ -98,7 +98,7 @@ def all_transforms() -> Iterator[Transform]:
 def transform_puzzle(puzzle: Puzzle, t: Transform) -> Puzzle:
     """The puzzle seen through ``t`` (id suffixed with the transform's name).
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import Transform, transform_puzzle
         >>> flipped = transform_puzzle(puzzle, Transform(flip="h", complement=True))
         >>> kl.prove_unique(flipped).verdict.value  # a symmetry keeps the puzzle unique
@@ -134,7 +134,7 @@ def transform_puzzle(puzzle: Puzzle, t: Transform) -> Puzzle:
 def transform_solution(solution: Solution, shape: tuple[int, int], t: Transform) -> Solution:
     """The solution of the transformed puzzle (``shape`` is the original grid's).
 
-    Example:
+    Examples:
         >>> from kakurolab.generator import Transform, transform_puzzle, transform_solution
         >>> t = Transform(complement=True)  # every digit d becomes 10 - d
         >>> solution = transform_solution(kl.solve(puzzle).solution, puzzle.shape, t)

@@ -30,7 +30,7 @@ class Deduction:
     ``ambiguous`` is set (by :func:`explain`) when the puzzle has more than one solution: the
     open cells where two solutions differ, which no deduction can decide.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import deduce
         >>> deduction = deduce(puzzle)
         >>> deduction.solved, len(deduction.steps), deduction.steps[0].technique
@@ -154,7 +154,7 @@ class _Agenda:
 class Engine:
     """Applies findings to a state and records them as steps (with their premises).
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import Engine, State
         >>> engine = Engine(State.initial(puzzle))
         >>> engine.run(limit=2)
@@ -389,7 +389,7 @@ def deduce(
     narrow candidates run by run, and a run's sum is only checked once it is full) proves the
     puzzle has no solution: that is a :class:`Contradiction`, never "solved".
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import deduce
         >>> deduce(puzzle, limit=3).solved, deduce(puzzle).solved
         (False, True)
@@ -449,7 +449,7 @@ def explain_puzzle(
     name the open cells where two solutions differ (deduction never guesses between them).
     ``timeout`` bounds the whole: past it the result is ``timed_out``.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import explain_puzzle
         >>> explanation = explain_puzzle(puzzle)  # also says where two solutions differ, if any
         >>> explanation.solved, explanation.ambiguous
@@ -483,7 +483,7 @@ def explain_puzzle(
 class Hint:
     """The next cell(s) deduction fixes, the step that fixes them and the steps it rests on.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import next_hint
         >>> hint = next_hint(puzzle)
         >>> print(hint.text().splitlines()[-1])
@@ -544,7 +544,7 @@ def next_hint(
     :func:`deduce`, a uniqueness argument that ends in a contradiction is dropped.
     ``timeout`` (seconds) bounds the search: past it the hint is empty and says so.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import State, next_hint
         >>> hint = next_hint(puzzle, State.from_digits(puzzle, {(4, 3): 3}))
         >>> hint.step.technique, hint.step.placements
@@ -597,7 +597,7 @@ def _proved_unique(puzzle: Puzzle, timeout: float | None) -> bool:
 def candidates_text(state: State) -> str:
     """Candidates of the open cells, one per line (for 'where search would be needed').
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import candidates_text, deduce
         >>> print(candidates_text(deduce(puzzle, limit=1).state).splitlines()[0])
         r2c3: {8, 9}

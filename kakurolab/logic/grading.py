@@ -32,7 +32,7 @@ GRADES: tuple[tuple[str, str], ...] = (
 class Grade:
     """A puzzle's grade: the name, the numeric score and the measurements behind it.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import grade
         >>> g = grade(puzzle)
         >>> g.grade, g.hardest, g.solved
@@ -117,7 +117,7 @@ def grade(
           + mean clue ambiguity                 (Simonis's combination count)
           + 20 + 50 * open share                (only when deduction stops: search needed)
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import grade
         >>> grade(puzzle).technique_counts["naked single"]
         7
@@ -171,7 +171,7 @@ def ranks(values: Sequence[float]) -> list[float]:
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Spearman's rank correlation: Pearson's coefficient of the ranks (NaN if constant).
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import spearman
         >>> spearman([1, 2, 3], [10, 30, 20])
         0.5

@@ -29,7 +29,7 @@ class Finding:
     ``evidence`` names the candidates whose *absence* the reasoning relies on (cell -> mask);
     a hint uses it to show the earlier steps that removed them.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import BY_NAME, State
         >>> finding = BY_NAME["unique partition"].find(State.initial(puzzle), puzzle.runs[0])
         >>> finding.cells, finding.reason
@@ -53,7 +53,7 @@ class Step:
     no-repeat removals that writing a digit implies); ``placements`` maps a cell to the digit
     written.  ``premises`` are indices of earlier steps whose removals this one relies on.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import deduce
         >>> step = deduce(puzzle).steps[0]
         >>> step.to_json()["text"]
@@ -98,7 +98,7 @@ class Technique:
     ``assumes_unique`` marks an argument that holds only if the puzzle has one solution (a
     swap rectangle); the engine drops such steps when that assumption fails.
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import TECHNIQUES
         >>> first = TECHNIQUES[0]
         >>> first.name, first.weight, first.scope
@@ -250,7 +250,7 @@ def cross_candidates(state: State) -> dict[Cell, int]:
     """The pencil marks a solver starts with: for each empty cell, its candidates that both of
     its runs allow given their clues and written digits (cross-intersection, not applied).
 
-    Example:
+    Examples:
         >>> from kakurolab.logic import State, cross_candidates
         >>> marks = cross_candidates(State.initial(puzzle))
         >>> bin(marks[1, 2])  # r2c3: 17 in two cells and 15 in two cells allow 8 or 9
