@@ -114,7 +114,8 @@ def docstring_tests() -> list[doctest.DocTest]:
         seen.add(id(obj))
         owners = [obj]
         if inspect.ismodule(obj):  # the notebook module: its functions and classes too
-            owners += [v for _, v in inspect.getmembers(obj) if getattr(v, "__module__", "") == name]
+            members = inspect.getmembers(obj)
+            owners += [v for _, v in members if getattr(v, "__module__", "") == name]
         for owner in owners:
             tests += [t for t in finder.find(owner, name, globs={}) if t.examples]
     return tests

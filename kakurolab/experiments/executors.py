@@ -318,8 +318,8 @@ class LocalExecutor:
 
     Examples:
         >>> from kakurolab.experiments import LocalExecutor, load_experiment, run_experiment
-        >>> summary = run_experiment(load_experiment(tiny_config), LocalExecutor(jobs=1), progress=False)
-        >>> summary.statuses
+        >>> experiment = load_experiment(tiny_config)
+        >>> run_experiment(experiment, LocalExecutor(jobs=1), progress=False).statuses
         Counter({'sat': 1})
     """
 

@@ -264,7 +264,8 @@ class Summary:
 
     Examples:
         >>> from kakurolab.experiments import load_experiment, make_executor, run_experiment
-        >>> summary = run_experiment(load_experiment(tiny_config), make_executor("local"), progress=False)
+        >>> experiment = load_experiment(tiny_config)
+        >>> summary = run_experiment(experiment, make_executor("local"), progress=False)
         >>> summary.planned, summary.ran, summary.wrong, summary.disagreements
         (1, 1, 0, [])
     """
@@ -392,7 +393,8 @@ def find_disagreements(rows: Iterable[Row]) -> list[dict[str, Any]]:
         >>> rows = [{"instance": "p1", "config": "native", "status": "sat", "outcome": "unsat"},
         ...         {"instance": "p1", "config": "cpsat", "status": "sat", "outcome": "sat:123"}]
         >>> find_disagreements(rows)
-        [{'instance': 'p1', 'task': 'solve', 'outcomes': {'sat:123': ['cpsat'], 'unsat': ['native']}}]
+        [{'instance': 'p1', 'task': 'solve',
+          'outcomes': {'sat:123': ['cpsat'], 'unsat': ['native']}}]
     """
     groups: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for row in rows:

@@ -140,9 +140,12 @@ def read_rows(path: Path, *, quiet: bool = False) -> list[Row]:
     """The usable rows of a runs.jsonl, warning (unless ``quiet``) about each bad line.
 
     Examples:
-        >>> from kakurolab.experiments import load_experiment, make_executor, read_rows, run_experiment
-        >>> summary = run_experiment(load_experiment(tiny_config), make_executor("local"), progress=False)
-        >>> [(row["instance"], row["status"], row["verdict"]) for row in read_rows(summary.results_dir / "runs.jsonl")]
+        >>> from kakurolab.experiments import load_experiment, make_executor, read_rows
+        >>> from kakurolab.experiments import run_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> summary = run_experiment(experiment, make_executor("local"), progress=False)
+        >>> rows = read_rows(summary.results_dir / "runs.jsonl")
+        >>> [(row["instance"], row["status"], row["verdict"]) for row in rows]
         [('standard/standard', 'sat', 'unique')]
     """
     found = scan_runs(path)
