@@ -123,6 +123,20 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def _show_in_notebooks() -> None:
+    """Inside IPython (every Jupyter kernel), puzzles, solutions, results and explanation
+    steps display as pictures (:mod:`kakurolab.notebook`); elsewhere this costs a dict look-up."""
+    from sys import modules
+
+    if "IPython" in modules:
+        from .notebook import register_ipython
+
+        register_ipython()
+
+
+_show_in_notebooks()
+
+
 def __dir__() -> list[str]:
     """The public API only: ``dir(kakurolab)`` lists what a user may call, not the module's
     own machinery (``TYPE_CHECKING``, ``annotations``, the lazy loader)."""

@@ -13,7 +13,15 @@ from typing import Any
 
 
 class KakuroError(Exception):
-    """Base of every error a user can cause: its message is one self-contained line."""
+    """Base of every error a user can cause: its message is one self-contained line.
+
+    Examples:
+        >>> try:
+        ...     kl.load("no-such-file.txt")
+        ... except kl.KakuroError as error:
+        ...     print(error)
+        no-such-file.txt: no such file
+    """
 
     exit_code = 2
 
@@ -33,7 +41,15 @@ class KakuroFileNotFoundError(KakuroError, FileNotFoundError):
 
 
 class FormatError(KakuroError, ValueError):
-    """Malformed input text, located by file, puzzle id, line and column."""
+    """Malformed input text, located by file, puzzle id, line and column.
+
+    Examples:
+        >>> try:
+        ...     kl.loads("6,X,Z", format="pe424")
+        ... except kl.FormatError as error:
+        ...     print(type(error).__name__)
+        FormatError
+    """
 
     def __init__(
         self,
@@ -72,7 +88,15 @@ class FormatError(KakuroError, ValueError):
 
 
 class PuzzleError(KakuroError, ValueError):
-    """A puzzle that parses but breaks Kakuro's structural rules."""
+    """A puzzle that parses but breaks Kakuro's structural rules.
+
+    Examples:
+        >>> try:
+        ...     kl.loads("id: x\\n  #  .\\n", format="kakuro")
+        ... except kl.PuzzleError as error:
+        ...     print(error)
+        puzzle x: run at r1c2 across has no clue (and 1 more)
+    """
 
 
 class UnknownNameError(KakuroError, KeyError):
@@ -80,6 +104,13 @@ class UnknownNameError(KakuroError, KeyError):
 
     A ``KeyError`` for callers, but its text is the plain message: ``KeyError.__str__`` would
     wrap it in quotes.
+
+    Examples:
+        >>> try:
+        ...     kl.solve(puzzle, backend="nosuch")
+        ... except kl.UnknownNameError as error:
+        ...     print(error)
+        unknown backend 'nosuch'; known: cpsat, cvc5, dimacs, native, pysat, z3
     """
 
     def __init__(self, kind: str, name: str, known: object, hint: str = "") -> None:

@@ -23,6 +23,13 @@ LETTERS = "ABCDEFGHIJ"
 
 
 class Direction(StrEnum):
+    """Which way a run reads: across (left to right) or down.
+
+    Examples:
+        >>> [run.direction.value for run in puzzle.runs_of[2, 1]]
+        ['across', 'down']
+    """
+
     ACROSS = "across"
     DOWN = "down"
 
@@ -36,6 +43,10 @@ class Clue:
     """A run's clue: a number, or one or two letters of a cryptic puzzle.
 
     A two-letter clue ``"XY"`` stands for the number ``10*X + Y`` with ``X`` non-zero.
+
+    Examples:
+        >>> kl.Clue(23).value, kl.Clue(letters="AB").evaluate({"A": 1, "B": 2})
+        (23, 12)
     """
 
     value: int | None = None
@@ -76,7 +87,12 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class ClueCell:
-    """A black cell carrying the clue of the run below (``down``) and/or to its right."""
+    """A black cell carrying the clue of the run below (``down``) and/or to its right.
+
+    Examples:
+        >>> puzzle[1, 1]  # the clue cell at row 2, column 2 (0-based (row, col))
+        ClueCell(down=Clue(value=6, letters=None), across=Clue(value=17, letters=None))
+    """
 
     down: Clue | None = None
     across: Clue | None = None
@@ -87,7 +103,12 @@ class ClueCell:
 
 @dataclass(frozen=True, slots=True)
 class White:
-    """A cell to fill with a digit 1-9; in cryptic puzzles it may show a letter."""
+    """A cell to fill with a digit 1-9; in cryptic puzzles it may show a letter.
+
+    Examples:
+        >>> puzzle[2, 1], cryptic[1, 2]
+        (White(letter=None), White(letter='I'))
+    """
 
     letter: str | None = None
 
@@ -100,7 +121,13 @@ WHITE = White()
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """A maximal line of white cells, with the clue cell in front of it."""
+    """A maximal line of white cells, with the clue cell in front of it.
+
+    Examples:
+        >>> run = puzzle.runs[0]
+        >>> run.name, run.cells, run.clue.value
+        ('r2c2 across', ((1, 2), (1, 3)), 17)
+    """
 
     direction: Direction
     clue_cell: Cell
@@ -123,6 +150,12 @@ class Puzzle:
 
     ``meta`` carries format-specific extras (source, published solution) that writers may
     keep; it never influences solving.
+
+    Examples:
+        >>> puzzle.id, puzzle.shape, len(puzzle.whites), len(puzzle.runs)
+        ('standard', (5, 5), 12, 8)
+        >>> cryptic.is_cryptic
+        True
     """
 
     id: str
@@ -243,7 +276,15 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class Solution:
-    """Digits for the white cells and, for cryptic puzzles, the letter bijection."""
+    """Digits for the white cells and, for cryptic puzzles, the letter bijection.
+
+    Examples:
+        >>> solution = kl.solve(puzzle).solution
+        >>> solution.rows(puzzle)
+        ['-----', '--89-', '-5489', '-1268', '--13-']
+        >>> kl.solve(cryptic).solution.answer  # the digits of A..J
+        '2561079384'
+    """
 
     values: Mapping[Cell, int]
     letters: Mapping[str, int] = field(default_factory=dict)

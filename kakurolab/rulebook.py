@@ -38,6 +38,10 @@ def structure_problems(puzzle: Puzzle, *, allow_short_runs: bool | None = None) 
     areas that do not touch are legal (janko.at publishes both); they are *information*
     (:func:`structure_info`), enforced only by ``kakuro check --strict``.
     ``allow_short_runs`` is accepted for compatibility and ignored.
+
+    Examples:
+        >>> kl.structure_problems(puzzle)  # none: every run has a clue it can reach
+        []
     """
     if puzzle.nrows == 0 or puzzle.ncols == 0:
         return ["the grid is empty"]
@@ -123,7 +127,12 @@ class StructureInfo:
 
 
 def structure_info(puzzle: Puzzle) -> StructureInfo:
-    """Short runs and connected areas of a puzzle (see :class:`StructureInfo`)."""
+    """Short runs and connected areas of a puzzle (see :class:`StructureInfo`).
+
+    Examples:
+        >>> kl.structure_info(puzzle)
+        StructureInfo(short_runs=(), component_sizes=(12,))
+    """
     return StructureInfo(
         short_runs=tuple(run.name for run in puzzle.runs if len(run) == 1),
         component_sizes=tuple(len(part) for part in white_components(puzzle)),
@@ -171,7 +180,11 @@ def validate(
     source: str | None = None,
 ) -> None:
     """Raise :class:`PuzzleError` with a one-line message when the puzzle breaks a rule of
-    Kakuro (or, with ``strict``, a generator's promise).  ``allow_short_runs`` is ignored."""
+    Kakuro (or, with ``strict``, a generator's promise).  ``allow_short_runs`` is ignored.
+
+    Examples:
+        >>> kl.validate(puzzle)  # silent when the puzzle is well formed
+    """
     problems = structure_problems(puzzle)
     if strict and not problems:
         problems = structure_info(puzzle).strict_problems()
@@ -180,7 +193,15 @@ def validate(
 
 
 def solution_problems(puzzle: Puzzle, solution: Solution) -> list[str]:
-    """Every rule a filled grid breaks; empty when the solution is correct."""
+    """Every rule a filled grid breaks; empty when the solution is correct.
+
+    Examples:
+        >>> good = kl.solve(puzzle).solution
+        >>> kl.solution_problems(puzzle, good)
+        []
+        >>> kl.solution_problems(puzzle, kl.Solution({**good.values, (2, 1): 9}))[0]
+        'run r3c1 across repeats 9'
+    """
     problems: list[str] = []
     values = solution.values
     for cell in puzzle.whites:

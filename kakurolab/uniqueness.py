@@ -28,6 +28,14 @@ from .rulebook import problem_message, structure_problems, white_components
 
 
 class Verdict(StrEnum):
+    """What :func:`prove_unique` found: one solution, several, none, or no answer in time
+    (``unknown``) or from a failing solver (``error``).
+
+    Examples:
+        >>> kl.prove_unique(puzzle).verdict
+        <Verdict.UNIQUE: 'unique'>
+    """
+
     UNIQUE = "unique"
     MULTIPLE = "multiple"
     UNSAT = "unsat"
@@ -37,7 +45,13 @@ class Verdict(StrEnum):
 
 @dataclass
 class Uniqueness:
-    """The verdict with its witnesses: one solution if unique, two distinct ones if multiple."""
+    """The verdict with its witnesses: one solution if unique, two distinct ones if multiple.
+
+    Examples:
+        >>> proof = kl.prove_unique(puzzle)
+        >>> bool(proof), proof.verdict.value, len(proof.solutions)
+        (True, 'unique', 1)
+    """
 
     verdict: Verdict
     result: Result
@@ -69,6 +83,12 @@ def letter_variants(puzzle: Puzzle, solution: Solution) -> Iterator[Solution]:
 
     Backends block grids (cell values only), so a grid is found once; but a cryptic answer names
     all ten letters, and letters the puzzle never shows are then not determined by the grid.
+
+    Examples:
+        >>> from kakurolab.uniqueness import letter_variants
+        >>> solution = kl.solve(cryptic).solution
+        >>> [v.answer for v in letter_variants(cryptic, solution)]
+        ['2561079384']
     """
     yield solution
     unused = [ch for ch in LETTERS if ch not in puzzle.used_letters]
@@ -142,6 +162,11 @@ def count(
 
     The result's ``complete`` flag tells whether the count is exact (the solver proved there
     are no more) or was cut at the limit or by the timeout.
+
+    Examples:
+        >>> result = kl.count(puzzle, limit=None)  # None: count every solution
+        >>> result.n_solutions, result.complete
+        (1, True)
     """
     start = time.perf_counter()  # the timeout covers the checks too (0.7 s on 8,780 cells)
     _checked(puzzle, backend, timeout, limit)
@@ -227,6 +252,11 @@ def split_components(puzzle: Puzzle) -> list[Puzzle]:
     other areas' white cells become blocks and their clues are dropped.  Cryptic puzzles are
     never split: one letter-to-digit bijection spans every area (a letter shown in one area
     and a letter clue in another constrain each other), so the areas are not independent.
+
+    Examples:
+        >>> from kakurolab.uniqueness import split_components
+        >>> [part.id for part in split_components(puzzle)]  # one white area
+        ['standard']
     """
     parts = () if puzzle.is_cryptic else _split(puzzle)
     return list(parts) if len(parts) > 1 else [puzzle]  # the caller's object, not the cached
@@ -346,6 +376,10 @@ def solutions(
     iteration, encoding included; running out raises :class:`SolveTimeout` (a
     ``TimeoutError``) rather than ending as if every solution had been seen.  Arguments are
     checked when it is called, not at the first ``next`` (as by :func:`count`).
+
+    Examples:
+        >>> [grid.rows(puzzle)[2] for grid in kl.solutions(puzzle, limit=5)]
+        ['-5489']
     """
     _checked(puzzle, backend, timeout, limit)
     return _solutions(puzzle, _backend(backend, options), _limit(limit), timeout)
@@ -387,7 +421,12 @@ def _solutions(
 
 class SolveTimeout(KakuroError, TimeoutError):
     """The timeout of :func:`solutions` ran out before the solver proved there are no more;
-    ``found`` solutions had been yielded."""
+    ``found`` solutions had been yielded.
+
+    Examples:
+        >>> issubclass(kl.SolveTimeout, TimeoutError)
+        True
+    """
 
     def __init__(self, puzzle_id: str, timeout: float | None, found: int) -> None:
         self.puzzle_id, self.timeout, self.found = puzzle_id, timeout, found
@@ -412,7 +451,13 @@ def solve(
 
     Arguments are checked at the boundary (as by :func:`count`): ``None`` or a wrong type is a
     ``TypeError`` naming the parameter; a puzzle that breaks a rule (an unclued run, an empty
-    grid) is a :class:`~kakurolab.errors.PuzzleError`, a ``ValueError``."""
+    grid) is a :class:`~kakurolab.errors.PuzzleError`, a ``ValueError``.
+
+    Examples:
+        >>> result = kl.solve(puzzle, backend="native")
+        >>> result.status, result.solution.values[2, 1]
+        (<Status.SAT: 'sat'>, 5)
+    """
     return count(puzzle, 1, backend=backend, timeout=timeout, **options)
 
 
@@ -423,7 +468,13 @@ def prove_unique(
     timeout: float | None = None,
     **options: Any,
 ) -> Uniqueness:
-    """Decide whether the puzzle has exactly one solution; two witnesses when it has more."""
+    """Decide whether the puzzle has exactly one solution; two witnesses when it has more.
+
+    Examples:
+        >>> proof = kl.prove_unique(puzzle, backend="pysat", encoding="strong")
+        >>> proof.verdict.value, proof.differences  # two witnesses and their differing cells if not
+        ('unique', [])
+    """
     result = count(puzzle, 2, backend=backend, timeout=timeout, **options)
     if len(result.solutions) >= 2:
         verdict = Verdict.MULTIPLE

@@ -48,6 +48,7 @@ LAYERS: dict[str, float] = {
     "certify": 8.1,
     "stepcheck": 8.1,
     "render": 8,
+    "notebook": 8.2,  # Jupyter pictures of model, backend and logic objects, by the renderer
     "ratios": 8.5,
     "reports": 9,
     "experiments": 9,

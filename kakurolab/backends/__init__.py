@@ -16,7 +16,16 @@ from .session import Backend, ChildSession, Result, Session, SolutionCheckError,
 
 def get_backend(name: str, **options: Any) -> Backend:
     """An instance of the named backend with its options.  ``name`` may carry options as a
-    configuration does (``"pysat:encoding=fast,solver=g4"``); keyword options add to them."""
+    configuration does (``"pysat:encoding=fast,solver=g4"``); keyword options add to them.
+
+    Examples:
+        >>> from kakurolab.backends import get_backend
+        >>> solver = get_backend("pysat:encoding=fast,solver=minisat22")
+        >>> solver.name, solver.options["solver"]
+        ('pysat', 'minisat22')
+        >>> kl.solve(puzzle, backend=solver).status.value
+        'sat'
+    """
     if ":" in name:
         config = Config.parse(name)
         return Config(config.name, {**config.options, **options}).backend()

@@ -18,7 +18,13 @@ from .session import Backend
 
 
 def coerce(value: str) -> Any:
-    """CLI option text to a Python value: integers, floats and true/false; text otherwise."""
+    """CLI option text to a Python value: integers, floats and true/false; text otherwise.
+
+    Examples:
+        >>> from kakurolab.backends import coerce
+        >>> coerce("8"), coerce("0.5"), coerce("true"), coerce("glucose4")
+        (8, 0.5, True, 'glucose4')
+    """
     lowered = value.strip().lower()
     if lowered in ("true", "yes", "on"):
         return True
@@ -34,7 +40,16 @@ def coerce(value: str) -> Any:
 
 def check_options(name: str, options: Mapping[str, Any]) -> None:
     """Reject options the backend does not declare (``Backend.accepted_options``), before
-    anything runs."""
+    anything runs.
+
+    Examples:
+        >>> from kakurolab.backends import check_options
+        >>> check_options("native", {"search": "dfs"})  # silent: native takes it
+        >>> check_options("native", {"nosuch": 1})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        kakurolab.errors.UnknownOptionError: backend 'native' does not take option 'nosuch'; ...
+    """
     cls = BACKENDS.get(name)
     if cls is None:
         raise UnknownNameError("backend", name, BACKENDS)
@@ -43,7 +58,16 @@ def check_options(name: str, options: Mapping[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class Config:
-    """A backend name with options; ``label`` names it in tables (the spec as written)."""
+    """A backend name with options; ``label`` names it in tables (the spec as written).
+
+    Examples:
+        >>> from kakurolab.backends import Config
+        >>> config = Config.parse("pysat:encoding=fast,solver=g4")
+        >>> config.name, config.options
+        ('pysat', {'encoding': 'fast', 'solver': 'g4'})
+        >>> kl.solve(puzzle, backend=config.backend()).status.value
+        'sat'
+    """
 
     name: str
     options: Mapping[str, Any] = field(default_factory=dict)

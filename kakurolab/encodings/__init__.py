@@ -28,6 +28,15 @@ from .spec import Spec, split_spec
 
 @dataclass(frozen=True)
 class Preset:
+    """A named encoding spec (``kakuro encodings`` lists them), so results and the command
+    line say ``fast`` instead of the full part list.
+
+    Examples:
+        >>> from kakurolab.encodings import PRESETS
+        >>> PRESETS["fast"].spec
+        'cell=direct,sum=combo:lean,alldiff=pairwise'
+    """
+
     name: str
     spec: str
     doc: str
@@ -45,7 +54,13 @@ DEFAULT_PRESET = "fast"
 
 
 def parse_spec(text: str | Spec) -> Spec:
-    """A preset name or a full spec, canonicalised; unknown parts raise UnknownNameError."""
+    """A preset name or a full spec, canonicalised; unknown parts raise UnknownNameError.
+
+    Examples:
+        >>> from kakurolab.encodings import parse_spec
+        >>> str(parse_spec("cell=direct,sum=combo"))  # the other parts get their defaults
+        'alldiff=none,amo=auto,cell=direct,redundant=none,sum=combo:full'
+    """
     if isinstance(text, Spec):
         return text
     text = text.strip()
@@ -120,7 +135,14 @@ def _smt_spec(parts: dict[str, str]) -> Spec:
 
 
 def encode(puzzle: Puzzle, spec: str | Spec) -> Encoding:
-    """The puzzle as a formula under ``spec`` (a preset name or a full spec)."""
+    """The puzzle as a formula under ``spec`` (a preset name or a full spec).
+
+    Examples:
+        >>> from kakurolab.encodings import encode
+        >>> encoding = encode(puzzle, "fast")
+        >>> encoding.stats()
+        {'variables': 98, 'clauses': 466, 'literals': 1116}
+    """
     canon = parse_spec(spec)
     if canon.family == "smt":
         build = SMT_ENCODERS[canon["smt"]].build
@@ -132,7 +154,13 @@ def encode(puzzle: Puzzle, spec: str | Spec) -> Encoding:
 
 
 def all_parts() -> dict[str, dict[str, str]]:
-    """Kind -> value -> one-line doc, for listings (``kakuro encodings``)."""
+    """Kind -> value -> one-line doc, for listings (``kakuro encodings``).
+
+    Examples:
+        >>> from kakurolab.encodings import all_parts
+        >>> sorted(all_parts()["cell"])
+        ['direct', 'log', 'order']
+    """
     return {
         kind: {name: part.doc for name, part in table.items()} for kind, table in ENCODERS.items()
     }

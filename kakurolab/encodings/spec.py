@@ -16,7 +16,14 @@ from ..errors import KakuroError
 
 @dataclass(frozen=True)
 class Spec:
-    """A canonical encoding spec: sorted ``(kind, value)`` pairs."""
+    """A canonical encoding spec: sorted ``(kind, value)`` pairs.
+
+    Examples:
+        >>> from kakurolab.encodings import Spec, parse_spec
+        >>> spec = Spec.of({"cell": "order", "sum": "mdd"})
+        >>> spec["cell"], parse_spec("strong")["sum"]
+        ('order', 'mdd')
+    """
 
     parts: tuple[tuple[str, str], ...]
 

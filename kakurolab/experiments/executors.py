@@ -317,6 +317,12 @@ class LocalExecutor:
     """``jobs`` persistent worker processes on this machine (the default executor).
 
     ``grace`` overrides the seconds past the timeout before a run is killed.
+
+    Examples:
+        >>> from kakurolab.experiments import LocalExecutor, load_experiment, run_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> run_experiment(experiment, LocalExecutor(jobs=1), progress=False).statuses
+        Counter({'sat': 1})
     """
 
     def __init__(self, jobs: int = 1, grace: float | None = None) -> None:
@@ -448,6 +454,12 @@ class DaskExecutor:
 
     ``local`` starts a loopback ``LocalCluster`` of ``jobs`` single-threaded workers.  Rows
     come back per chunk, so an interrupted run loses at most the chunks in flight.
+
+    Examples:
+        >>> from kakurolab.experiments import DaskExecutor
+        >>> executor = DaskExecutor("local", jobs=2)  # a cluster starts only when runs are given
+        >>> executor.address, executor.jobs
+        ('local', 2)
     """
 
     def __init__(self, address: str = "local", jobs: int = 1, chunk: int | None = None) -> None:
@@ -500,6 +512,13 @@ EXECUTORS: dict[str, type[LocalExecutor] | type[DaskExecutor]] = {
 
 
 def make_executor(name: str, **options: Any) -> LocalExecutor | DaskExecutor:
+    """The executor named in ``EXECUTORS`` (``--executor`` on the command line).
+
+    Examples:
+        >>> from kakurolab.experiments import make_executor
+        >>> type(make_executor("local", jobs=2)).__name__, type(make_executor("dask")).__name__
+        ('LocalExecutor', 'DaskExecutor')
+    """
     try:
         cls = EXECUTORS[name]
     except KeyError:

@@ -54,7 +54,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Instance:
-    """One puzzle of an experiment, named ``<set>/<puzzle id>`` and hashed by its content."""
+    """One puzzle of an experiment, named ``<set>/<puzzle id>`` and hashed by its content.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, load_instances
+        >>> instance = load_instances(load_experiment(tiny_config))[0]
+        >>> instance.id, instance.set, instance.puzzle.shape
+        ('standard/standard', 'standard', (5, 5))
+    """
 
     id: str
     set: str
@@ -64,7 +71,14 @@ class Instance:
 
 @dataclass(frozen=True)
 class Configuration:
-    """One backend with fixed options; ``label`` names it in rows, tables and plots."""
+    """One backend with fixed options; ``label`` names it in rows, tables and plots.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment
+        >>> config = load_experiment(tiny_config).configs[0]
+        >>> config.label, config.backend, config.task
+        ('native', 'native', 'unique')
+    """
 
     label: str
     backend: str
@@ -80,6 +94,12 @@ class Experiment:
 
     ``root`` is the project root that relative paths and ``results/`` hang from.
     ``count_limit`` None means count every solution (``count_limit = 0`` in the file).
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> experiment.name, experiment.task, experiment.timeout, experiment.results_dir.name
+        ('tiny', 'unique', 5.0, 'tiny')
     """
 
     name: str
@@ -105,7 +125,22 @@ class Experiment:
 
 
 def load_experiment(path: str | Path) -> Experiment:
-    """Parse and check a config file; every mistake is a one-line KakuroError."""
+    """Parse and check a config file; every mistake is a one-line KakuroError.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment
+        >>> print(tiny_config.read_text())
+        name = "tiny"
+        task = "unique"
+        timeout = 5
+        [[puzzles]]
+        shipped = "samples/standard.kakuro"
+        [[configs]]
+        backend = "native"
+        <BLANKLINE>
+        >>> load_experiment(tiny_config).name
+        'tiny'
+    """
     path = Path(path)
     try:
         data = tomllib.loads(read_limited(path).decode("utf-8"))
@@ -310,6 +345,11 @@ def load_instances(
         where = f"{experiment.path}: [[puzzles]] #{i}"
         cache = experiment.results_dir / "generated"
         bad: list[InvalidPuzzle] = []
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, load_instances
+        >>> [i.id for i in load_instances(load_experiment(tiny_config))]
+        ['standard/standard']
         set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated, bad)
         wanted = None if entry.get("select") is None else set(parse_select(entry["select"]))
         for wrong in bad:

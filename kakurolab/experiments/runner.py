@@ -115,7 +115,14 @@ def failure_row(spec: RunSpec, status: str, message: str, elapsed: float) -> Row
 
 @dataclass
 class Plan:
-    """The runs of an experiment, and what was left out and why (never silently)."""
+    """The runs of an experiment, and what was left out and why (never silently).
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, plan
+        >>> planned = plan(load_experiment(tiny_config))
+        >>> len(planned.instances), len(planned.configs), len(planned.specs)
+        (1, 1, 1)
+    """
 
     experiment: Experiment
     instances: list[Instance]
@@ -129,7 +136,13 @@ def run_key(instance: Instance, config: Configuration, repetition: int) -> str:
 
 
 def plan(experiment: Experiment, instances: list[Instance] | None = None) -> Plan:
-    """Expand the grid; unknown backends or bad options are errors, unavailable ones skips."""
+    """Expand the grid; unknown backends or bad options are errors, unavailable ones skips.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, plan
+        >>> [spec.key for spec in plan(load_experiment(tiny_config)).specs]
+        ['standard/standard|native|0']
+    """
     from ..backends import BACKENDS
 
     invalid: list[dict[str, Any]] = []
@@ -250,7 +263,15 @@ class Executor(Protocol):
 
 @dataclass
 class Summary:
-    """What a run call did, for the CLI's closing line."""
+    """What a run call did, for the CLI's closing line.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, make_executor, run_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> summary = run_experiment(experiment, make_executor("local"), progress=False)
+        >>> summary.planned, summary.ran, summary.wrong, summary.disagreements
+        (1, 1, 0, [])
+    """
 
     planned: int
     done_before: int
@@ -279,6 +300,14 @@ def run_experiment(
     """Run every pending run of the experiment through ``executor``; rows land as they finish.
 
     ``limit`` stops after that many new rows (for smoke tests and partial runs).
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, make_executor, run_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> run_experiment(experiment, make_executor("local"), progress=False).ran
+        1
+        >>> run_experiment(experiment, make_executor("local"), progress=False).ran  # resumed: done
+        0
     """
     from .environment import write_environment
 
@@ -389,6 +418,14 @@ def find_disagreements(rows: Iterable[Row]) -> list[dict[str, Any]]:
     Outcomes are compared within one task (a count and a solve say different things).  Two
     solutions that each passed the rule check are both right (the puzzle has several), so a
     verified ``sat`` counts as plain ``sat``: only an unchecked grid's digest is compared.
+
+    Examples:
+        >>> from kakurolab.experiments import find_disagreements
+        >>> rows = [{"instance": "p1", "config": "native", "status": "sat", "outcome": "unsat"},
+        ...         {"instance": "p1", "config": "cpsat", "status": "sat", "outcome": "sat:123"}]
+        >>> find_disagreements(rows)
+        [{'instance': 'p1', 'task': 'solve',
+          'outcomes': {'sat:123': ['cpsat'], 'unsat': ['native']}}]
     """
     groups: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for row in rows:

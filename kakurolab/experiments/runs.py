@@ -87,7 +87,14 @@ class Row(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class RunSpec:
-    """One run: an instance under a configuration, at one repetition, with its limits."""
+    """One run: an instance under a configuration, at one repetition, with its limits.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, plan
+        >>> spec = plan(load_experiment(tiny_config)).specs[0]
+        >>> spec.key, spec.backend, spec.task, spec.timeout
+        ('standard/standard|native|0', 'native', 'unique', 5.0)
+    """
 
     key: str
     """``instance|configuration|repetition``: what resume matches rows by."""

@@ -159,7 +159,17 @@ def scan_runs(path: Path) -> RunsFile:
 
 
 def read_rows(path: Path, *, quiet: bool = False) -> list[Row]:
-    """The usable rows of a runs.jsonl, warning (unless ``quiet``) about each bad line."""
+    """The usable rows of a runs.jsonl, warning (unless ``quiet``) about each bad line.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, make_executor, read_rows
+        >>> from kakurolab.experiments import run_experiment
+        >>> experiment = load_experiment(tiny_config)
+        >>> summary = run_experiment(experiment, make_executor("local"), progress=False)
+        >>> rows = read_rows(summary.results_dir / "runs.jsonl")
+        >>> [(row["instance"], row["status"], row["verdict"]) for row in rows]
+        [('standard/standard', 'sat', 'unique')]
+    """
     found = scan_runs(path)
     if not quiet:
         for problem in found.problems[:MAX_SHOWN_PROBLEMS]:

@@ -21,7 +21,13 @@ from .runs import DEFINITIVE, Row, RunSpec
 
 @dataclass(frozen=True)
 class Task:
-    """One task an experiment may name (``task = "..."``)."""
+    """One task an experiment may name (``task = "..."``).
+
+    Examples:
+        >>> from kakurolab.experiments import TASKS
+        >>> TASKS["unique"].doc
+        '...'
+    """
 
     name: str
     run: Callable[[RunSpec], Row]

@@ -118,6 +118,12 @@ def grid_lines(puzzle: Puzzle, fill: Mapping[Cell, str] | None = None) -> list[s
 
     Clue cells read ``DOWN\ACROSS`` with the backslashes in one column; other tokens sit in that
     column too, so a grid reads like a table.
+
+    Examples:
+        >>> from kakurolab.formats import grid_lines
+        >>> digits = {cell: str(d) for cell, d in kl.solve(puzzle).solution.values.items()}
+        >>> grid_lines(puzzle, fill=digits)[2].split()[1:]
+        ['5', '4', '8', '9']
     """
     down_w, across_w = _widths(puzzle)
     width = down_w + 1 + across_w

@@ -173,7 +173,14 @@ def generate_cryptic(
     look (half-turn symmetric unless ``symmetric`` is off), unique in grid and letters and
     solved by ``logic.deduce`` (an attempt deduction cannot finish is dropped); ``full_frame``,
     ``white_goal`` and ``dense_area`` as in :func:`core.generate` (the digit grid is
-    whitened before its clues become letters)."""
+    whitened before its clues become letters).
+
+    Examples:
+        >>> from kakurolab.generator import generate_cryptic
+        >>> made = generate_cryptic(5, seed=0, difficulty="easy")
+        >>> made.puzzle.is_cryptic, kl.prove_unique(made.puzzle).verdict.value
+        (True, 'unique')
+    """
     last: KakuroError | None = None
     for attempt in range(attempts):
         base: Generated = generate(

@@ -24,7 +24,13 @@ start make large grids many times slower to fill.  ``None`` turns whitening off.
 
 
 def white_goal_arg(text: str) -> float | None:
-    """A white share goal as the command lines take it: a number in (0, 1], or ``off``."""
+    """A white share goal as the command lines take it: a number in (0, 1], or ``off``.
+
+    Examples:
+        >>> from kakurolab.generator import white_goal_arg
+        >>> white_goal_arg("0.7"), white_goal_arg("off")
+        (0.7, None)
+    """
     if text.strip().lower() in ("off", "none"):
         return None
     try:
@@ -48,6 +54,12 @@ class GenerationSpec:
 
     Everything here goes into the seed of the random stream or the puzzle's metadata, so
     the spec alone pins the puzzle (together with ``GENERATOR_VERSION``).
+
+    Examples:
+        >>> from kakurolab.generator import DIFFICULTIES, GenerationSpec, generate_spec
+        >>> spec = GenerationSpec(5, 5, DIFFICULTIES["easy"], seed=2)
+        >>> generate_spec(spec).puzzle.id
+        'g5x5-easy-s2'
     """
 
     nrows: int
@@ -125,7 +137,14 @@ class GenerationLimits:
     safety net for other backends.  ``large_cells``: white cells from which a layout is
     filled the large grid's way (:data:`LARGE_CELLS`; None: never, generator 3.3's puzzles
     at every size).  The fields after ``large_cells`` (keyword only) tune the repair loop:
-    changing one changes the puzzles."""
+    changing one changes the puzzles.
+
+    Examples:
+        >>> from kakurolab.generator import GenerationLimits
+        >>> limits = GenerationLimits(node_limit=10_000)  # checks bounded by search nodes, not time
+        >>> limits.backend, limits.node_limit
+        ('native', 10000)
+    """
 
     backend: str | Backend = "native"
     max_repairs: int | None = None
@@ -250,7 +269,14 @@ class GenerationStats:
     """Work counters of one generation, and the search statistics of its last check.
 
     ``regions`` is None unless region checks ran; ``as_dict`` gives the JSON record (the
-    optional counters only when non-zero)."""
+    optional counters only when non-zero).
+
+    Examples:
+        >>> from kakurolab.generator import generate
+        >>> stats = generate(5, 5, "easy", seed=2).stats
+        >>> stats.layouts >= 1, stats.mean_ambiguity <= 1.4
+        (True, True)
+    """
 
     layouts: int = 0
     fills: int = 0

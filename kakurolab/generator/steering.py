@@ -127,5 +127,13 @@ def clue_ambiguities(puzzle: Puzzle) -> list[int]:
 
 
 def mean_ambiguity(puzzle: Puzzle) -> float:
+    """The mean number of digit sets a clue admits (PuzzleHub's measure of difficulty), over
+    the clues of the puzzle; the levels are bands of it.
+
+    Examples:
+        >>> from kakurolab.generator import mean_ambiguity
+        >>> mean_ambiguity(puzzle)
+        3.75
+    """
     values = clue_ambiguities(puzzle)
     return sum(values) / len(values) if values else 0.0

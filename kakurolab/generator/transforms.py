@@ -28,7 +28,14 @@ from .layout import Layout
 @dataclass(frozen=True)
 class Transform:
     """Rotate clockwise by ``rotate`` degrees, then flip (``h``: mirror left-right, ``v``:
-    mirror top-bottom), then optionally complement the digits."""
+    mirror top-bottom), then optionally complement the digits.
+
+    Examples:
+        >>> from kakurolab.generator import Transform, transform_puzzle
+        >>> turned = transform_puzzle(puzzle, Transform(rotate=90))
+        >>> kl.solve(turned).solution.rows(turned)  # the clue border stays top and left
+        ['-----', '--15-', '-1248', '-3689', '--89-']
+    """
 
     rotate: int = 0
     flip: str | None = None
@@ -89,7 +96,14 @@ def all_transforms() -> Iterator[Transform]:
 
 
 def transform_puzzle(puzzle: Puzzle, t: Transform) -> Puzzle:
-    """The puzzle seen through ``t`` (id suffixed with the transform's name)."""
+    """The puzzle seen through ``t`` (id suffixed with the transform's name).
+
+    Examples:
+        >>> from kakurolab.generator import Transform, transform_puzzle
+        >>> flipped = transform_puzzle(puzzle, Transform(flip="h", complement=True))
+        >>> kl.prove_unique(flipped).verdict.value  # a symmetry keeps the puzzle unique
+        'unique'
+    """
     if t.complement and puzzle.is_cryptic:
         raise KakuroError("the digit complement applies to standard puzzles only")
     nrows, ncols = puzzle.shape
@@ -118,7 +132,15 @@ def transform_puzzle(puzzle: Puzzle, t: Transform) -> Puzzle:
 
 
 def transform_solution(solution: Solution, shape: tuple[int, int], t: Transform) -> Solution:
-    """The solution of the transformed puzzle (``shape`` is the original grid's)."""
+    """The solution of the transformed puzzle (``shape`` is the original grid's).
+
+    Examples:
+        >>> from kakurolab.generator import Transform, transform_puzzle, transform_solution
+        >>> t = Transform(complement=True)  # every digit d becomes 10 - d
+        >>> solution = transform_solution(kl.solve(puzzle).solution, puzzle.shape, t)
+        >>> kl.solution_problems(transform_puzzle(puzzle, t), solution), solution.values[2, 1]
+        ([], 5)
+    """
     nrows, ncols = shape
     values = {t.cell(cell, nrows, ncols): t.digit(d) for cell, d in solution.values.items()}
     return Solution(dict(sorted(values.items())), dict(solution.letters))

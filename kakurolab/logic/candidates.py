@@ -17,11 +17,26 @@ from ..model import LETTERS, Cell, Puzzle, Run, White
 
 
 class Contradiction(KakuroError):
-    """A state that no completion can satisfy (an empty cell, a broken sum, a repeat)."""
+    """A state that no completion can satisfy (an empty cell, a broken sum, a repeat).
+
+    Examples:
+        >>> from kakurolab.logic import Contradiction, State
+        >>> try:
+        ...     State.from_digits(puzzle, {(2, 1): 9, (2, 2): 9})
+        ... except Contradiction as error:
+        ...     print(error)
+        the state breaks the rules: row 3, cells 2-5 repeats 9 (and 1 more)
+    """
 
 
 def cell_name(cell: Cell) -> str:
-    """``r3c2``: 1-based, the way puzzles are spoken about."""
+    """``r3c2``: 1-based, the way puzzles are spoken about.
+
+    Examples:
+        >>> from kakurolab.logic import cell_name
+        >>> cell_name((1, 2))  # 0-based (row, col) to the 1-based name players read
+        'r2c3'
+    """
     return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
@@ -57,6 +72,12 @@ class State:
 
     ``placed`` is the set of cells a solver has written a digit into; a cell whose candidates
     shrank to one digit is not placed until a step places it, so a hint can say *why*.
+
+    Examples:
+        >>> from kakurolab.logic import State
+        >>> state = State.from_digits(puzzle, {(1, 2): 8})
+        >>> state.placed, bin(state.cands[1, 3]), state.solved  # r2c4 lost its run-mate's 8
+        ({(1, 2): 8}, '0b101111111', False)
     """
 
     puzzle: Puzzle
@@ -227,6 +248,11 @@ def parse_state(puzzle: Puzzle, text: str) -> dict[Cell, int]:
     character per cell after removing spaces: ``1``-``9`` a written digit, ``.`` or ``0`` an
     empty white cell, ``-`` (or ``#``/``x``) a clue or block cell.  Rows are separated by
     newlines or ``/``, so a small state fits on one command line.
+
+    Examples:
+        >>> from kakurolab.logic import parse_state
+        >>> parse_state(puzzle, "-----\\n--8.-\\n-....\\n-....\\n--..-")
+        {(1, 2): 8}
     """
     lines = [
         line.replace(" ", "").replace("\t", "")

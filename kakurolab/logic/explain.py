@@ -29,6 +29,12 @@ class Deduction:
 
     ``ambiguous`` is set (by :func:`explain`) when the puzzle has more than one solution: the
     open cells where two solutions differ, which no deduction can decide.
+
+    Examples:
+        >>> from kakurolab.logic import deduce
+        >>> deduction = deduce(puzzle)
+        >>> deduction.solved, len(deduction.steps), deduction.steps[0].technique
+        (True, 23, 'unique partition')
     """
 
     puzzle: Puzzle
@@ -146,7 +152,15 @@ class _Agenda:
 
 
 class Engine:
-    """Applies findings to a state and records them as steps (with their premises)."""
+    """Applies findings to a state and records them as steps (with their premises).
+
+    Examples:
+        >>> from kakurolab.logic import Engine, State
+        >>> engine = Engine(State.initial(puzzle))
+        >>> engine.run(limit=2)
+        >>> [step.technique for step in engine.steps]
+        ['unique partition', 'unique partition']
+    """
 
     def __init__(self, state: State, techniques: Iterable[Technique] = TECHNIQUES) -> None:
         self.state = state
@@ -405,6 +419,11 @@ def deduce(
     steps found so far.  A grid completed by deduction that breaks a rule (the techniques
     narrow candidates run by run, and a run's sum is only checked once it is full) proves the
     puzzle has no solution: that is a :class:`Contradiction`, never "solved".
+
+    Examples:
+        >>> from kakurolab.logic import deduce
+        >>> deduce(puzzle, limit=3).solved, deduce(puzzle).solved
+        (False, True)
     """
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
@@ -459,7 +478,14 @@ def explain_puzzle(
     """:func:`deduce`, then, when it stops or leaned on uniqueness, ask a solver whether the
     puzzle has more than one solution; if so, deduce again without uniqueness arguments and
     name the open cells where two solutions differ (deduction never guesses between them).
-    ``timeout`` bounds the whole: past it the result is ``timed_out``."""
+    ``timeout`` bounds the whole: past it the result is ``timed_out``.
+
+    Examples:
+        >>> from kakurolab.logic import explain_puzzle
+        >>> explanation = explain_puzzle(puzzle)  # also says where two solutions differ, if any
+        >>> explanation.solved, explanation.ambiguous
+        (True, None)
+    """
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
     at = _at(timeout)
@@ -486,7 +512,14 @@ def explain_puzzle(
 
 @dataclass
 class Hint:
-    """The next cell(s) deduction fixes, the step that fixes them and the steps it rests on."""
+    """The next cell(s) deduction fixes, the step that fixes them and the steps it rests on.
+
+    Examples:
+        >>> from kakurolab.logic import next_hint
+        >>> hint = next_hint(puzzle)
+        >>> print(hint.text().splitlines()[-1])
+        Fixes: r5c4 = 3
+    """
 
     step: Step | None
     premises: list[Step]
@@ -541,6 +574,12 @@ def next_hint(
     needs them, so the hint reads as a short argument, not a transcript.  As in
     :func:`deduce`, a uniqueness argument that ends in a contradiction is dropped.
     ``timeout`` (seconds) bounds the search: past it the hint is empty and says so.
+
+    Examples:
+        >>> from kakurolab.logic import State, next_hint
+        >>> hint = next_hint(puzzle, State.from_digits(puzzle, {(4, 3): 3}))
+        >>> hint.step.technique, hint.step.placements
+        ('naked single', {(4, 2): 1})
     """
     start = State.initial(puzzle) if start is None else start
     ladder = tuple(techniques)
@@ -587,7 +626,13 @@ def _proved_unique(puzzle: Puzzle, timeout: float | None) -> bool:
 
 
 def candidates_text(state: State) -> str:
-    """Candidates of the open cells, one per line (for 'where search would be needed')."""
+    """Candidates of the open cells, one per line (for 'where search would be needed').
+
+    Examples:
+        >>> from kakurolab.logic import candidates_text, deduce
+        >>> print(candidates_text(deduce(puzzle, limit=1).state).splitlines()[0])
+        r2c3: {8, 9}
+    """
     return "\n".join(
         f"{cell_name(c)}: {format_mask(m)}"
         for c, m in sorted(state.cands.items())

@@ -30,7 +30,14 @@ GRADES: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class Grade:
-    """A puzzle's grade: the name, the numeric score and the measurements behind it."""
+    """A puzzle's grade: the name, the numeric score and the measurements behind it.
+
+    Examples:
+        >>> from kakurolab.logic import grade
+        >>> g = grade(puzzle)
+        >>> g.grade, g.hardest, g.solved
+        ('hard', 'run sets', True)
+    """
 
     id: str
     grade: str
@@ -109,6 +116,11 @@ def grade(
           + w(hardest) * log2(1 + its uses)     (the hardest rung and how often it is needed)
           + mean clue ambiguity                 (Simonis's combination count)
           + 20 + 50 * open share                (only when deduction stops: search needed)
+
+    Examples:
+        >>> from kakurolab.logic import grade
+        >>> grade(puzzle).technique_counts["naked single"]
+        7
     """
     deduction = deduce(puzzle, timeout=timeout) if deduction is None else deduction
     if deduction.timeout is not None:  # a cut deduction would grade as "needs search"
@@ -157,7 +169,13 @@ def ranks(values: Sequence[float]) -> list[float]:
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
-    """Spearman's rank correlation: Pearson's coefficient of the ranks (NaN if constant)."""
+    """Spearman's rank correlation: Pearson's coefficient of the ranks (NaN if constant).
+
+    Examples:
+        >>> from kakurolab.logic import spearman
+        >>> spearman([1, 2, 3], [10, 30, 20])
+        0.5
+    """
     if len(xs) != len(ys) or len(xs) < 2:
         raise ValueError("spearman needs two sequences of the same length, at least 2")
     rx, ry = ranks(xs), ranks(ys)

@@ -28,6 +28,12 @@ class Finding:
 
     ``evidence`` names the candidates whose *absence* the reasoning relies on (cell -> mask);
     a hint uses it to show the earlier steps that removed them.
+
+    Examples:
+        >>> from kakurolab.logic import BY_NAME, State
+        >>> finding = BY_NAME["unique partition"].find(State.initial(puzzle), puzzle.runs[0])
+        >>> finding.cells, finding.reason
+        (((1, 2), (1, 3)), ...)
     """
 
     cells: tuple[Cell, ...]
@@ -46,6 +52,12 @@ class Step:
     ``eliminations`` maps a cell to the mask of digits removed from it (including the
     no-repeat removals that writing a digit implies); ``placements`` maps a cell to the digit
     written.  ``premises`` are indices of earlier steps whose removals this one relies on.
+
+    Examples:
+        >>> from kakurolab.logic import deduce
+        >>> step = deduce(puzzle).steps[0]
+        >>> step.to_json()["text"]
+        'row 2, cells 3-4: 17 in two cells is only {8, 9}, so removes 1-7 from r2c3, r2c4'
     """
 
     technique: str
@@ -85,6 +97,12 @@ class Technique:
 
     ``assumes_unique`` marks an argument that holds only if the puzzle has one solution (a
     swap rectangle); the engine drops such steps when that assumption fails.
+
+    Examples:
+        >>> from kakurolab.logic import TECHNIQUES
+        >>> first = TECHNIQUES[0]
+        >>> first.name, first.weight, first.scope
+        ('clue bounds', 1, 'run')
     """
 
     name: str
@@ -230,7 +248,14 @@ def cross_intersection(state: State, cell: Cell) -> Finding | None:
 
 def cross_candidates(state: State) -> dict[Cell, int]:
     """The pencil marks a solver starts with: for each empty cell, its candidates that both of
-    its runs allow given their clues and written digits (cross-intersection, not applied)."""
+    its runs allow given their clues and written digits (cross-intersection, not applied).
+
+    Examples:
+        >>> from kakurolab.logic import State, cross_candidates
+        >>> marks = cross_candidates(State.initial(puzzle))
+        >>> bin(marks[1, 2])  # r2c3: 17 in two cells and 15 in two cells allow 8 or 9
+        '0b110000000'
+    """
     marks = {}
     for cell, mask in state.cands.items():
         if cell not in state.placed:
