@@ -21,7 +21,6 @@ import pytest
 from _cnf_cases import hand_made
 
 from kakurolab import combos
-from kakurolab.rulebook import solution_problems
 from kakurolab.cli import main
 from kakurolab.encodings import encode, parse_spec
 from kakurolab.formats import embedded_solution
@@ -45,6 +44,7 @@ from kakurolab.proofs import (
     write_certificate,
 )
 from kakurolab.proofs.stepcheck import _fits, check_steps
+from kakurolab.rulebook import solution_problems
 from kakurolab.uniqueness import Verdict, prove_unique
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -339,17 +339,17 @@ def load_instances(
     each, for skipped.json) when a list is given.  ``keep_generated`` false generates sets
     in memory only (``experiment plan`` writes nothing); a set generated before is still read
     from its file.
+
+    Examples:
+        >>> from kakurolab.experiments import load_experiment, load_instances
+        >>> [i.id for i in load_instances(load_experiment(tiny_config))]
+        ['standard/standard']
     """
     instances: list[Instance] = []
     for i, entry in enumerate(experiment.sets, 1):
         where = f"{experiment.path}: [[puzzles]] #{i}"
         cache = experiment.results_dir / "generated"
         bad: list[InvalidPuzzle] = []
-
-    Examples:
-        >>> from kakurolab.experiments import load_experiment, load_instances
-        >>> [i.id for i in load_instances(load_experiment(tiny_config))]
-        ['standard/standard']
         set_name, puzzles = _load_set(entry, experiment.root, where, cache, keep_generated, bad)
         wanted = None if entry.get("select") is None else set(parse_select(entry["select"]))
         for wrong in bad:

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import deadline as deadlines
-from ..rulebook import solution_problems
 from ..encodings import encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..encodings.spec import Spec
 from ..errors import KakuroError
 from ..formats import dumps
 from ..model import Puzzle, Solution
+from ..rulebook import solution_problems
 from ..uniqueness import Verdict
 from .formula import (
     DEFAULT_SOLVER,

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..rulebook import solution_problems, validate
 from ..encodings import encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, require
 from ..fileio import TooLarge, read_limited
 from ..formats import loads
 from ..model import Puzzle, Solution
+from ..rulebook import solution_problems, validate
 from .formula import (
     ENCODER_VERSION,
     ENGINES,
