@@ -190,129 +190,164 @@ def _game_id(request: Request) -> str:
     return str(game_id)
 
 
+def _games(request: Request | WebSocket) -> EngineGames:
+    games: EngineGames = request.app.state.games
+    return games
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _file(name: str, request: Request) -> Response:
+    found = request.app.state.files.get(name)
+    if found is None:
+        return JSONResponse({"error": "not found"}, 404)
+    body, media_type, etag = found
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+async def index(request: Request) -> Response:
+    return _file("index.html", request)
+
+
+async def static(request: Request) -> Response:
+    return _file(request.path_params["name"], request)
+
+
+async def login(request: Request) -> Response:
+    game = request.query_params.get("game")
+    if game is not None and not protocol.GAME_ID.fullmatch(game):
+        game = None
+    logins: Logins = request.app.state.logins
+    return logins.page(request.path_params["code"], game)
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True, "queued": _games(request).makers.queued})
+
+
+async def combos_route(request: Request) -> Response:
+    return JSONResponse({"combos": request.app.state.combos},
+                        headers={"Cache-Control": "max-age=3600"})  # fmt: skip
+
+
+async def register(request: Request) -> Response:
+    games = _games(request)
+    player = await games.call(games.register, protocol.name(await _body(request)))
+    return JSONResponse(player, 201)
+
+
+async def new_game(request: Request) -> Response:
+    spec = protocol.parse_new_game(await _body(request))
+    view = await _games(request).new_game(request.state.token, spec)
+    return JSONResponse(view, 201)
+
+
+async def join(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    view = await games.call(games.join, game_id, request.state.token)
+    await _hub(request).publish(game_id)
+    return JSONResponse(view)
+
+
+async def view(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    return JSONResponse(await games.call(games.view, game_id, request.state.token))
+
+
+async def move(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    raw = await _raw(request)
+    parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
+    result = await games.call(games.act, game_id, request.state.token, parsed)
+    await _hub(request).publish(game_id)
+    return JSONResponse(result)
+
+
+async def calendar(request: Request) -> Response:
+    games = _games(request)
+    return JSONResponse(await games.call(games.calendar, request.state.token))
+
+
+async def stats(request: Request) -> Response:
+    games = _games(request)
+    return JSONResponse(await games.call(games.stats, request.state.token))
+
+
+async def socket(ws: WebSocket) -> None:
+    await ws.accept()
+    session = _Session(ws, _games(ws), _hub(ws))
+    try:
+        await session.serve()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        session.close()
+
+
+async def _ahead(games: EngineGames) -> None:
+    """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
+    while True:
+        try:
+            await games.calendar_ahead()
+        except KakuroError as exc:
+            log.warning("making the calendar ahead: %s", exc)
+        except Exception:  # never take the server down for it
+            log.exception("making the calendar ahead failed")
+        await asyncio.sleep(3600)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The calendar made ahead in the background (when asked), the hub closed at the end."""
+    state = app.state
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(_ahead(state.games)) if state.calendar_ahead else None
+    yield
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    await state.hub.close()
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/login/{code}", login),
+    Route("/api/health", health),
+    Route("/api/combos", combos_route),
+    Route("/api/players", register, methods=["POST"]),
+    Route("/api/games", new_game, methods=["POST"]),
+    Route("/api/games/{game_id}", view),
+    Route("/api/games/{game_id}/join", join, methods=["POST"]),
+    Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+    Route("/api/calendar", calendar),
+    Route("/api/stats", stats),
+    WebSocketRoute("/ws", socket),
+    Route("/static/{name}", static),
+]
+
+
 def create_app(
     games: EngineGames, *, poll_s: float = 0.5, calendar_ahead: bool = False
 ) -> Starlette:
     """The ASGI app over ``games`` (the engine's service); ``calendar_ahead`` makes the
-    calendar's puzzles ahead in the background (what ``serve`` does)."""
-    hub = Hub(games, poll_s=poll_s)
-    logins = Logins()
-    table = combos_table()
-    files = static_files()
-
-    def file(name: str, request: Request) -> Response:
-        found = files.get(name)
-        if found is None:
-            return JSONResponse({"error": "not found"}, 404)
-        body, media_type, etag = found
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}
-        if request.headers.get("if-none-match") == etag:
-            return Response(status_code=304, headers=headers)
-        return Response(body, media_type=media_type, headers=headers)
-
-    async def index(request: Request) -> Response:
-        return file("index.html", request)
-
-    async def static(request: Request) -> Response:
-        return file(request.path_params["name"], request)
-
-    async def login(request: Request) -> Response:
-        game = request.query_params.get("game")
-        if game is not None and not protocol.GAME_ID.fullmatch(game):
-            game = None
-        return logins.page(request.path_params["code"], game)
-
-    async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "queued": games.makers.queued})
-
-    async def combos_route(request: Request) -> Response:
-        return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
-
-    async def register(request: Request) -> Response:
-        player = await games.call(games.register, protocol.name(await _body(request)))
-        return JSONResponse(player, 201)
-
-    async def new_game(request: Request) -> Response:
-        spec = protocol.parse_new_game(await _body(request))
-        view = await games.new_game(request.state.token, spec)
-        return JSONResponse(view, 201)
-
-    async def join(request: Request) -> Response:
-        game_id = _game_id(request)
-        view = await games.call(games.join, game_id, request.state.token)
-        await hub.publish(game_id)
-        return JSONResponse(view)
-
-    async def view(request: Request) -> Response:
-        game_id = _game_id(request)
-        return JSONResponse(await games.call(games.view, game_id, request.state.token))
-
-    async def move(request: Request) -> Response:
-        game_id = _game_id(request)
-        raw = await _raw(request)
-        parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
-        result = await games.call(games.act, game_id, request.state.token, parsed)
-        await hub.publish(game_id)
-        return JSONResponse(result)
-
-    async def calendar(request: Request) -> Response:
-        return JSONResponse(await games.call(games.calendar, request.state.token))
-
-    async def stats(request: Request) -> Response:
-        return JSONResponse(await games.call(games.stats, request.state.token))
-
-    async def socket(ws: WebSocket) -> None:
-        await ws.accept()
-        session = _Session(ws, games, hub)
-        try:
-            await session.serve()
-        except WebSocketDisconnect:
-            pass
-        finally:
-            session.close()
-
-    async def ahead() -> None:
-        """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
-        while True:
-            try:
-                await games.calendar_ahead()
-            except KakuroError as exc:
-                log.warning("making the calendar ahead: %s", exc)
-            except Exception:  # never take the server down for it
-                log.exception("making the calendar ahead failed")
-            await asyncio.sleep(3600)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.get_running_loop().create_task(ahead()) if calendar_ahead else None
-        yield
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await hub.close()
-
-    routes = [
-        Route("/", index),
-        Route("/login/{code}", login),
-        Route("/api/health", health),
-        Route("/api/combos", combos_route),
-        Route("/api/players", register, methods=["POST"]),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{game_id}", view),
-        Route("/api/games/{game_id}/join", join, methods=["POST"]),
-        Route("/api/games/{game_id}/moves", move, methods=["POST"]),
-        Route("/api/calendar", calendar),
-        Route("/api/stats", stats),
-        WebSocketRoute("/ws", socket),
-        Route("/static/{name}", static),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={KakuroError: _error})
+    calendar's puzzles ahead in the background (what ``serve`` does).  The handlers above
+    are module-level and find what they share in ``app.state``."""
+    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers={KakuroError: _error})
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
-    app.state.hub = hub
-    app.state.logins = logins
     app.state.games = games
+    app.state.hub = Hub(games, poll_s=poll_s)
+    app.state.logins = Logins()
+    app.state.combos = combos_table()
+    app.state.files = static_files()
+    app.state.calendar_ahead = calendar_ahead
     return app
 
 
