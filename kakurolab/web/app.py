@@ -23,10 +23,10 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -40,10 +40,13 @@ from ..errors import KakuroError
 from . import protocol
 from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, Subscriber
+from .limits import Buckets
 from .port import Busy, Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError, TooLarge
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
@@ -236,16 +239,50 @@ async def combos_route(request: Request) -> Response:
                         headers={"Cache-Control": "max-age=3600"})  # fmt: skip
 
 
+def _address(request: Request | WebSocket) -> str:
+    """The client's address (the TCP peer; see :mod:`.limits` about proxies)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 async def register(request: Request) -> Response:
     games = _games(request)
-    player = await games.call(games.register, protocol.name(await _body(request)))
+    name = protocol.name(await _body(request))
+    request.app.state.registrations.take(_address(request), "new players")
+    player = await games.call(games.register, name)
     return JSONResponse(player, 201)
 
 
 async def new_game(request: Request) -> Response:
-    spec = protocol.parse_new_game(await _body(request))
-    view = await _games(request).new_game(request.state.token, spec)
+    spec = protocol.parse_new_game(await _body(request), _games(request).makers.limits)
+    work = _games(request).new_game(request.state.token, spec, _address(request))
+    view = await _unless_gone(request, work)
+    if view is None:  # nobody to answer: the slot and the worker are free already
+        return Response(status_code=499)
     return JSONResponse(view, 201)
+
+
+async def _unless_gone(request: Request, work: Awaitable[T]) -> T | None:
+    """``work``'s result, or None as soon as the client hangs up (``work`` is cancelled:
+    a generation or a paste nobody waits for gives its slot back at once)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_hung_up(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pending in (task, gone):
+            if not pending.done():
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pending
+    if task.cancelled():
+        return None
+    return task.result()
+
+
+async def _hung_up(request: Request) -> None:
+    """Return when the client of a request whose body is read has disconnected."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def join(request: Request) -> Response:
@@ -348,6 +385,7 @@ def create_app(
     app.state.combos = combos_table()
     app.state.files = static_files()
     app.state.calendar_ahead = calendar_ahead
+    app.state.registrations = Buckets(games.makers.limits.register)
     return app
 
 

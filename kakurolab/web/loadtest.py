@@ -45,6 +45,7 @@ class Player:
     acked: int = 0
     errors: list[str] = field(default_factory=list)
     rtts: list[float] = field(default_factory=list)
+    address: str = "127.0.0.1"
 
 
 @dataclass
@@ -125,38 +126,53 @@ async def _ok(response: Any) -> dict[str, Any]:
     return data
 
 
-async def _seat_players(client: Any, games: int, per_game: int, size: str) -> list[Player]:
+def address(n: int) -> str:
+    """The ``n``-th client's own loopback address (127.0.0.2, 127.0.0.3 ...; Linux answers
+    on all of 127/8): the server counts its limits per address, as for people apart."""
+    return f"127.0.{n // 200}.{2 + n % 200}"
+
+
+def client_at(url: str, n: int) -> Any:
+    """An HTTP client of ``url`` from :func:`address` ``n``."""
+    import httpx
+
+    transport = httpx.AsyncHTTPTransport(local_address=address(n))
+    return httpx.AsyncClient(base_url=url, timeout=300, transport=transport)
+
+
+async def _seat_players(url: str, games: int, per_game: int, size: str) -> list[Player]:
     """Players register, the first of each game creates an Arena room, the others join, the
-    host starts it (the start is a player move too: it counts as acknowledged)."""
+    host starts it (the start is a player move too: it counts as acknowledged).  Each game's
+    players come from an address of their own (:func:`address`)."""
     players: list[Player] = []
     for g in range(games):
-        tokens = []
-        for k in range(per_game):
-            made = await _ok(await client.post("/api/players", json={"name": f"load{g}-{k}"}))
-            tokens.append(made["token"])
-        view = await _ok(
-            await client.post(
-                "/api/games", json={"mode": "arena", "size": size, "permanent": False},
-                headers=_auth(tokens[0]),
-            )
-        )
-        game_id = view["game_id"]
-        for token in tokens[1:]:
-            await _ok(await client.post(f"/api/games/{game_id}/join", headers=_auth(token)))
-        started = {"move": {"kind": "start"}}
-        await _ok(
-            await client.post(f"/api/games/{game_id}/moves", json=started, headers=_auth(tokens[0]))
-        )
-        for k, token in enumerate(tokens):
-            players.append(Player(game_id, token, _whites(view), acked=1 if k == 0 else 0))
+        async with client_at(url, g) as http:
+            players.extend(await _seat_game(http, g, per_game, size))
     return players
+
+
+async def _seat_game(http: Any, g: int, per_game: int, size: str) -> list[Player]:
+    tokens = []
+    for k in range(per_game):
+        made = await _ok(await http.post("/api/players", json={"name": f"load{g}-{k}"}))
+        tokens.append(made["token"])
+    new = {"mode": "arena", "size": size, "permanent": False}
+    view = await _ok(await http.post("/api/games", json=new, headers=_auth(tokens[0])))
+    game_id = view["game_id"]
+    for token in tokens[1:]:
+        await _ok(await http.post(f"/api/games/{game_id}/join", headers=_auth(token)))
+    started = {"move": {"kind": "start"}}
+    await _ok(await http.post(f"/api/games/{game_id}/moves", json=started,
+                              headers=_auth(tokens[0])))  # fmt: skip
+    return [Player(game_id, token, _whites(view), acked=1 if k == 0 else 0, address=address(g))
+            for k, token in enumerate(tokens)]  # fmt: skip
 
 
 async def _play(ws_url: str, player: Player, until: float, think: float, seed: int) -> None:
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
-    async with connect(ws_url, max_size=None) as ws:
+    async with connect(ws_url, max_size=None, local_addr=(player.address, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "game": player.game_id, "token": player.token}))
         next_id = 1
         sent_at = 0.0
@@ -208,15 +224,18 @@ async def _new_game_times(client: Any, repeat: int, size: str = "16x22") -> list
     return times
 
 
-async def _queue_generations(client: Any, count: int) -> list[asyncio.Task[Any]]:
-    """``count`` expensive new games left in the making (two per player), once the server
-    reports them queued."""
+async def _queue_generations(
+    client: Any, url: str, count: int, first: int, stack: contextlib.AsyncExitStack
+) -> list[asyncio.Task[Any]]:
+    """``count`` expensive new games left in the making (two per player, each player from
+    its own address from :func:`address` ``first`` on), once the server reports them queued."""
     tasks = []
     for k in range((count + 1) // 2):
-        token = (await _ok(await client.post("/api/players", json={"name": f"heavy{k}"})))["token"]
+        heavy = await stack.enter_async_context(client_at(url, first + k))
+        token = (await _ok(await heavy.post("/api/players", json={"name": f"heavy{k}"})))["token"]
         for _ in range(min(2, count - 2 * k)):
             new = {"mode": "arena", "size": "20x20", "difficulty": "expert"}
-            post = client.post("/api/games", json=new, headers=_auth(token))
+            post = heavy.post("/api/games", json=new, headers=_auth(token))
             tasks.append(asyncio.get_running_loop().create_task(post))
     for _ in range(200):
         health = (await client.get("/api/health")).json()
@@ -234,9 +253,11 @@ async def _run(
     import httpx
 
     url = urls[0]
-    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
-        players = await _seat_players(client, args.games, args.per_game, args.size)
-        heavy = await _queue_generations(client, args.queued) if args.queued else []
+    async with contextlib.AsyncExitStack() as stack:
+        client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=300))
+        players = await _seat_players(url, args.games, args.per_game, args.size)
+        heavy = (await _queue_generations(client, url, args.queued, args.games, stack)
+                 if args.queued else [])  # fmt: skip
         began = time.monotonic()
         until = began + args.seconds
         sockets = [u.replace("http://", "ws://").rstrip("/") + "/ws" for u in urls]

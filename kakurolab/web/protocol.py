@@ -23,6 +23,7 @@ from msgspec import Meta, Struct
 from ..errors import KakuroError
 from ..game import Mode, Move, NewGame, Options
 from ..model import Puzzle
+from .limits import Limits
 
 MAX_MESSAGE = 4096
 """Largest accepted message or request body in bytes (a move is under 100)."""
@@ -236,22 +237,24 @@ def name(data: object) -> str:
     return found
 
 
-def parse_new_game(data: object) -> NewGame:
+def parse_new_game(data: object, limits: Limits | None = None) -> NewGame:
     """The new-game form as the engine's record (the engine checks the combination); a
-    practice game's ``seed`` or pasted ``puzzle`` is read here, by the formats layer."""
+    practice game's ``seed`` or pasted ``puzzle`` is read here, by the formats layer, and a
+    pasted grid bigger than the page's sizes (``limits``) is refused."""
     form: NewGameRequest = convert(data, NewGameRequest)
     mode = Mode(form.mode)
     permanent = mode is Mode.ARENA if form.permanent is None else form.permanent
     options = Options(permanent=permanent, time_limit_s=form.time_limit_s, shields=form.shields)
     if (form.seed is not None or form.puzzle is not None) and mode is not Mode.PRACTICE:
         raise ProtocolError("'seed' and 'puzzle' choose a practice game's puzzle only")
-    puzzle = _puzzle(form.puzzle) if form.puzzle is not None else None
+    puzzle = _puzzle(form.puzzle, limits or Limits()) if form.puzzle is not None else None
     return NewGame(mode, size=form.size, difficulty=form.difficulty, seed=form.seed,
                    date=form.date, puzzle=puzzle, options=options)  # fmt: skip
 
 
-def _puzzle(text: str) -> Puzzle:
-    """One puzzle from a puzz.link URL or kakuro text (the formats layer reads it)."""
+def _puzzle(text: str, limits: Limits) -> Puzzle:
+    """One puzzle from a puzz.link URL or kakuro text (the formats layer reads it), within
+    the size bounds of ``limits``: proving a bigger one unique could take minutes."""
     from ..formats import loads
 
     if not text.strip():
@@ -262,7 +265,12 @@ def _puzzle(text: str) -> Puzzle:
         raise ProtocolError(f"'puzzle': {str(exc).splitlines()[0][:200]}") from None
     if len(found) != 1:
         raise ProtocolError(f"'puzzle' must hold one puzzle, it holds {len(found)}")
-    return found[0]
+    puzzle = found[0]
+    side, area = limits.paste_side, limits.paste_area
+    if max(puzzle.nrows, puzzle.ncols) > side or puzzle.nrows * puzzle.ncols > area:
+        raise ProtocolError(f"'puzzle' is {puzzle.nrows}x{puzzle.ncols}; a pasted puzzle may "
+                            f"have at most {side} rows or columns and {area} squares")  # fmt: skip
+    return puzzle
 
 
 @dataclass(frozen=True, slots=True)

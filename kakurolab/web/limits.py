@@ -1,0 +1,93 @@
+"""What one client may ask of a public server, in one record, and the per-address rate buckets.
+
+Every number a deployment may want to change is a field of :class:`Limits` (``serve``
+takes one; docs/web.md, "Running it in public", lists the defaults and what each refusal
+looks like).  A client is known by its address (the TCP peer: behind a reverse proxy that is
+the proxy, so give each proxy its own, larger limits) and by its player token; a token is
+free to make, so every cap that matters is also counted per address.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .port import TooMany
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A token bucket: ``burst`` requests at once, then ``per_minute`` on average."""
+
+    burst: int
+    per_minute: float
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit the server puts on one client (see module doc); defaults for a small
+    public server on a few cores."""
+
+    register: Rate = Rate(burst=10, per_minute=6)
+    """``POST /api/players`` per address."""
+    generate: Rate = Rate(burst=20, per_minute=20)
+    """New games that need a puzzle made or proved (a generation or a paste) per address."""
+    per_player: int = 2
+    """Generations one token may have waiting or running."""
+    per_address: int = 4
+    """Generations and pastes one address may have waiting or running, all tokens together."""
+    races: int = 16
+    """Grids up to 12x12 waiting or running in their own lane (8x8 races are made there)."""
+    big: int = 16
+    """Bigger grids waiting or running in the big lane."""
+    pastes: int = 4
+    """Pasted puzzles being proved unique and graded, waiting or running."""
+    pastes_per_player: int = 1
+    paste_time_s: float = 20.0
+    """A paste's proof and grading are stopped (worker killed, answer 503) after this."""
+    paste_side: int = 22
+    paste_area: int = 400
+    """The biggest grid a paste may be: the page's largest sizes are 16x22 and 20x20."""
+    make_time_s: float = 900.0
+    """A generation not back by then (a worker lost, say) is answered 503."""
+    sockets_per_token: int = 4
+    sockets_per_address: int = 32
+    sockets_per_game: int = 64
+    hello_s: float = 10.0
+    """A socket that has not said ``hello`` by then is closed (code 4408)."""
+    header_s: float = 10.0
+    """A connection whose request line and headers are not all in by then is closed."""
+    body_s: float = 10.0
+    """A request body not all in by then is answered 408."""
+    keep_alive_s: float = 5.0
+    """An idle kept-alive connection is closed after this (uvicorn's ``timeout_keep_alive``)."""
+
+
+@dataclass
+class Buckets:
+    """One :class:`Rate` per client address (see module doc)."""
+
+    rate: Rate
+    clock: Callable[[], float] = time.monotonic
+    _level: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """address -> (tokens left, when counted)."""
+
+    def take(self, address: str, what: str) -> None:
+        """Spend one request of ``address``, or raise TooMany (429) with the wait."""
+        now = self.clock()
+        refill = self.rate.per_minute / 60.0
+        left, then = self._level.get(address, (float(self.rate.burst), now))
+        left = min(float(self.rate.burst), left + (now - then) * refill)
+        if left < 1.0:
+            wait = math.ceil((1.0 - left) / refill) if refill > 0 else 3600
+            self._level[address] = (left, now)
+            raise TooMany(f"too many {what} from your address; try again in {wait} s",
+                          retry_after=wait)  # fmt: skip
+        self._level[address] = (left - 1.0, now)
+        if len(self._level) > 10_000:  # forget full buckets: they say nothing
+            full = [a for a, (n, t) in self._level.items()
+                    if n + (now - t) * refill >= self.rate.burst]  # fmt: skip
+            for gone in full:
+                del self._level[gone]

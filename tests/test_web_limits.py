@@ -1,0 +1,233 @@
+"""A public server's limits (issue 45, items 2-5 and 9): what one client may ask, tried as an
+attacker would, on a live server over real sockets.  Clients come from loopback addresses of
+their own (127.0.0.2, 127.0.0.3 ...: Linux answers on all of 127/8), since the server counts
+per address."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from _web import live_server, shipped, shipped_chooser
+
+from kakurolab.formats import dumps
+from kakurolab.game import GameService, puzzles
+from kakurolab.game.service import Choice
+from kakurolab.model import Puzzle
+from kakurolab.web.gateway import EngineGames, Makers
+from kakurolab.web.limits import Limits
+
+ATTACKER, VICTIM = "127.0.0.2", "127.0.0.3"
+
+
+def slow_fresh(size: str, difficulty: str, seed: str | int) -> puzzles.Chosen:
+    """A generation that takes 50 ms of a worker's time (run in the worker processes)."""
+    time.sleep(0.05)
+    return shipped_chooser(size, difficulty, seed)
+
+
+def hanging_fresh(size: str, difficulty: str, seed: str | int) -> puzzles.Chosen:
+    """A generation that never ends by itself."""
+    time.sleep(3600)
+    raise AssertionError("unreachable")
+
+
+class Generating(EngineGames):
+    """The engine's service where every fresh puzzle is *generated* in the worker lanes
+    (the tests' chooser is instant otherwise and never reaches them)."""
+
+    def choice(self, token: str, new: Any) -> Any:
+        found = super().choice(token, new)
+        return dataclasses.replace(found, slow=True) if isinstance(found, Choice) else found
+
+
+def generating(store: Path, fresh: Any, limits: Limits | None = None) -> EngineGames:
+    service = GameService(store, chooser=shipped_chooser, fresh=fresh)
+    return Generating(service, makers=Makers(1, limits=limits or Limits()))
+
+
+def http_from(url: str, address: str, timeout: float = 30) -> httpx.Client:
+    return httpx.Client(base_url=url, timeout=timeout,
+                        transport=httpx.HTTPTransport(local_address=address))  # fmt: skip
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def register(http: httpx.Client, name: str) -> str | None:
+    answer = http.post("/api/players", json={"name": name})
+    return str(answer.json()["token"]) if answer.status_code == 201 else None
+
+
+# --- item 2: generation lockout ------------------------------------------------------------------
+
+
+def test_registration_is_rate_limited_per_address(tmp_path: Path) -> None:
+    games = generating(tmp_path / "games.sqlite", slow_fresh)
+    with live_server(games) as live, http_from(live.url, ATTACKER) as attacker:
+        answers = [attacker.post("/api/players", json={"name": f"a{k}"}) for k in range(40)]
+        codes = [a.status_code for a in answers]
+        with http_from(live.url, VICTIM) as victim:
+            other = victim.post("/api/players", json={"name": "victim"})
+    games.close()
+    limit = Limits().register.burst
+    assert codes[:limit] == [201] * limit and set(codes[limit:]) == {429}, codes
+    refused = answers[-1]
+    assert int(refused.headers["retry-after"]) > 0
+    assert "too many new players from your address" in refused.json()["error"]
+    assert other.status_code == 201, other.text  # another address is not held up
+
+
+def test_a_victims_8x8_battle_is_made_while_an_attacker_refills_every_slot(
+    tmp_path: Path,
+) -> None:
+    """The attacker has as many tokens as it can register and keeps two generations per token
+    asked for at all times (today's global cap was 32, per token 2: 16 tokens filled it);
+    a victim from another address still gets its 8x8 Battle on at least 9 of 10 tries."""
+    games = generating(tmp_path / "games.sqlite", slow_fresh)
+    stop = threading.Event()
+    attacks: list[int] = []
+    with live_server(games) as live, http_from(live.url, ATTACKER) as http:
+        tokens = [t for t in (register(http, f"a{k}") for k in range(16)) if t]
+
+        def attack(token: str) -> None:
+            with http_from(live.url, ATTACKER) as mine:
+                while not stop.is_set():
+                    answer = mine.post("/api/games", json={"mode": "battle"}, headers=auth(token))
+                    attacks.append(answer.status_code)
+                    if answer.status_code != 201:
+                        time.sleep(0.05)
+
+        threads = [threading.Thread(target=attack, args=(t,)) for t in tokens for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)  # every slot the attacker can take is taken
+        made = 0
+        with http_from(live.url, VICTIM) as victim:
+            me = auth(str(register(victim, "victim")))
+            for _ in range(10):
+                answer = victim.post("/api/games", json={"mode": "battle"}, headers=me)
+                made += answer.status_code == 201
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+    games.close()
+    assert made >= 9, (made, sorted(set(attacks)))
+    assert 429 in attacks  # the attacker was held to its address's share
+
+
+def test_a_generation_nobody_waits_for_frees_its_slot(tmp_path: Path) -> None:
+    """A client that hangs up gives its slot back at once, its worker stops, and the player
+    may ask again at once (one generation per player here)."""
+    games = generating(tmp_path / "games.sqlite", hanging_fresh, Limits(per_player=1))
+    with live_server(games) as live, http_from(live.url, ATTACKER) as http:
+        token = str(register(http, "leaver"))
+        body = json.dumps({"mode": "battle"}).encode()
+        request = (f"POST /api/games HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                   f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+        queued = lambda: http.get("/api/health").json()["queued"]  # noqa: E731
+        for _ in range(2):
+            with socket.create_connection(("127.0.0.1", live.port), timeout=5) as raw:
+                raw.sendall(request.encode() + body)
+                assert wait_for(lambda: queued() == 1)  # a 429 would never be queued
+                (process,) = games.makers.lanes["races"].running
+            assert wait_for(lambda: queued() == 0, 5)
+            assert wait_for(lambda p=process: not p.is_alive(), 5)
+    games.close()
+
+
+def wait_for(test: Any, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.02)
+    return bool(test())
+
+
+# --- item 4: pasted puzzles ----------------------------------------------------------------------
+
+
+def big_url(side: int) -> str:
+    """A puzz.link URL of a ``side`` x ``side`` grid (twelve 12x12 puzzles tiled, trimmed)."""
+    from kakurolab.formats import loads
+
+    tile = shipped("12x12", "easy")[0]
+    rows = [[tile.grid[r % 12][c % 12] for c in range(side)] for r in range(side)]
+    text = dumps([Puzzle("big", tuple(tuple(row) for row in rows))], "kakuro")
+    (puzzle,) = loads(text, format="kakuro")
+    return dumps([puzzle], "pzpr").strip()
+
+
+@contextmanager
+def paste_server(tmp_path: Path, limits: Limits) -> Iterator[tuple[EngineGames, str]]:
+    games = EngineGames(GameService(tmp_path / "games.sqlite", chooser=shipped_chooser),
+                        makers=Makers(1, limits=limits))  # fmt: skip
+    try:
+        with live_server(games) as live:
+            yield games, live.url
+    finally:
+        games.close()
+
+
+def paste(url: str, address: str, puzzle: str, token: str | None = None) -> httpx.Response:
+    with http_from(url, address) as http:
+        token = token or str(register(http, "paster"))
+        return http.post("/api/games", json={"mode": "practice", "puzzle": puzzle},
+                         headers=auth(token))  # fmt: skip
+
+
+def test_a_60x60_paste_is_refused_with_the_bound(tmp_path: Path) -> None:
+    url = big_url(60)
+    assert len(url) < 4096  # it fits in a request: only the size bound refuses it
+    with paste_server(tmp_path, Limits()) as (_, base):
+        answer = paste(base, VICTIM, url)
+    assert answer.status_code == 400, answer.text
+    assert "at most 22 rows or columns" in answer.json()["error"]
+
+
+def test_a_paste_is_checked_in_a_worker_with_a_time_limit(tmp_path: Path) -> None:
+    """The paste lane's process is killed at the limit (here 50 ms: less than a worker takes
+    to start) and the paste answered 503; under the limit the same paste makes a game."""
+    text = dumps([Puzzle("p", shipped("8x8", "easy")[0].grid)], "kakuro")
+    with paste_server(tmp_path, Limits(paste_time_s=0.05)) as (games, base):
+        late = paste(base, VICTIM, text)
+        assert games.makers.lanes["pastes"].queued == 0
+    assert late.status_code == 503, late.text
+    assert "took over 0.05 s and was stopped" in late.json()["error"]
+    with paste_server(tmp_path, Limits()) as (_, base):
+        made = paste(base, VICTIM, text)
+    assert made.status_code == 201, made.text
+
+
+def test_one_paste_at_a_time_per_player(tmp_path: Path) -> None:
+    text = dumps([Puzzle("p", shipped("16x22", "expert")[0].grid)], "kakuro")
+    answers: list[int] = []
+    with paste_server(tmp_path, Limits()) as (_, base), http_from(base, VICTIM) as http:
+        token = str(register(http, "paster"))
+        threads = [threading.Thread(target=lambda: answers.append(
+            paste(base, VICTIM, text, token).status_code)) for _ in range(3)]  # fmt: skip
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    # the first waits for the paste worker to start (a second at least): the others are over
+    assert sorted(answers) == [201, 429, 429], answers
+
+
+@pytest.mark.parametrize("body", [{"mode": "practice", "puzzle": "x" * 5000}])
+def test_an_oversized_paste_is_413(tmp_path: Path, body: dict[str, Any]) -> None:
+    with paste_server(tmp_path, Limits()) as (_, base), http_from(base, VICTIM) as http:
+        token = str(register(http, "paster"))
+        answer = http.post("/api/games", json=body, headers=auth(token))
+    assert answer.status_code == 413, answer.text
