@@ -22,7 +22,7 @@ from kakurolab.game import GameService, puzzles
 from kakurolab.model import Cell, Puzzle, Solution
 from kakurolab.web.app import create_app
 from kakurolab.web.gateway import EngineGames
-from kakurolab.web.server import WS_MAX_SIZE, listening_socket
+from kakurolab.web.server import listening_socket, uvicorn_config
 
 GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"
 
@@ -72,9 +72,7 @@ class LiveServer:
         sock = listening_socket("127.0.0.1", 0)
         self.port = sock.getsockname()[1]
         self.sock = sock
-        config = uvicorn.Config(
-            self.app, log_level="warning", ws_max_size=WS_MAX_SIZE, access_log=False
-        )
+        config = uvicorn_config(self.app, games.makers.limits, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True

@@ -231,3 +231,97 @@ def test_an_oversized_paste_is_413(tmp_path: Path, body: dict[str, Any]) -> None
         token = str(register(http, "paster"))
         answer = http.post("/api/games", json=body, headers=auth(token))
     assert answer.status_code == 413, answer.text
+
+
+# --- item 5: slow clients ------------------------------------------------------------------------
+
+QUICK = Limits(header_s=1.0, body_s=1.0, hello_s=1.0, keep_alive_s=1.0)
+"""Deadlines of one second, so the tests take seconds (the defaults are ten)."""
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[Any]:
+    games = EngineGames(GameService(tmp_path / "games.sqlite", chooser=shipped_chooser),
+                        makers=Makers(1, limits=QUICK))  # fmt: skip
+    with live_server(games) as live:
+        yield live
+    games.close()
+
+
+def closed_after(port: int, chunks: list[bytes], every_s: float = 0.0, bound_s: float = 4.0
+                 ) -> tuple[float, bytes]:  # fmt: skip
+    """Connect, send ``chunks`` one every ``every_s`` seconds (as long as the server lets
+    it), and read until the server closes: (seconds from connecting, bytes answered)."""
+    began = time.monotonic()
+    got = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=bound_s) as raw:
+        for chunk in chunks:
+            try:
+                raw.sendall(chunk)
+            except OSError:
+                break
+            raw.settimeout(every_s or 0.01)
+            try:
+                data = raw.recv(4096)
+            except TimeoutError:
+                continue
+            got += data
+            if not data:
+                return time.monotonic() - began, got
+        raw.settimeout(max(0.1, bound_s - (time.monotonic() - began)))
+        try:
+            while data := raw.recv(4096):
+                got += data
+        except TimeoutError:
+            return float("inf"), got  # still open at the bound
+        except ConnectionResetError:
+            pass
+    return time.monotonic() - began, got
+
+
+HEAD = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
+
+
+@pytest.mark.parametrize(
+    ("case", "chunks", "every_s", "answer"),
+    [
+        ("bare TCP", [], 0.0, b""),
+        ("a request line, then silence", [b"GET / HTTP/1.1\r\n"], 0.0, b"408"),
+        ("a header byte every 0.3 s", [HEAD] + [b"X"] * 30, 0.3, b"408"),
+        ("a body byte every 0.3 s",
+         [b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n{"]
+         + [b" "] * 30, 0.3, b"408"),
+        ("kept alive, then idle", [HEAD + b"\r\n"], 0.0, b"200"),
+    ],
+)  # fmt: skip
+def test_a_slow_connection_is_closed_within_its_deadline(
+    quick_server: Any, case: str, chunks: list[bytes], every_s: float, answer: bytes
+) -> None:
+    took, got = closed_after(quick_server.port, chunks, every_s)
+    assert took < 1.0 + 1.5, (case, took, got)  # the deadline, and some slack
+    assert answer in got.split(b"\r\n", 1)[0] if answer else got == b"", (case, got)
+
+
+def test_a_socket_that_never_says_hello_is_closed(quick_server: Any) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    began = time.monotonic()
+    with connect(quick_server.ws_url) as ws, pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=5)
+    took = time.monotonic() - began
+    assert took < 2.5, took
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4408 and "say hello within 1 s" in closed.value.rcvd.reason
+
+
+def test_a_request_that_keeps_talking_is_not_cut(quick_server: Any) -> None:
+    """The deadline is for a request's head, not a connection's life: requests one after
+    another on one kept-alive connection, for longer than the deadline, all answered."""
+    with httpx.Client(base_url=quick_server.url) as http:
+        began = time.monotonic()
+        codes = []
+        while time.monotonic() - began < 2.5:
+            codes.append(http.get("/api/health").status_code)
+            time.sleep(0.5)
+    assert set(codes) == {200} and len(codes) >= 4

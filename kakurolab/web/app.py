@@ -42,7 +42,7 @@ from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, Subscriber
 from .limits import Buckets
 from .port import Busy, Unauthorized, WebError
-from .protocol import MAX_MESSAGE, ProtocolError, TooLarge
+from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
 
 log = logging.getLogger(__name__)
 
@@ -172,13 +172,19 @@ def _error(request: Request, exc: Exception) -> Response:
 
 async def _raw(request: Request) -> bytes:
     """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
-    it is sent (a chunked body announces no length)."""
+    it is sent (a chunked body announces no length), and refused (408) when it is not all
+    in within :attr:`Limits.body_s` seconds (a body that trickles in holds a connection)."""
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_MESSAGE:
-            raise TooLarge(f"body over {MAX_MESSAGE} bytes")
-        chunks.append(chunk)
+    seconds = request.app.state.limits.body_s
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_MESSAGE:
+                    raise TooLarge(f"body over {MAX_MESSAGE} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise TooSlow(f"the request body was not all in within {seconds:g} s") from None
     return b"".join(chunks)
 
 
@@ -385,7 +391,8 @@ def create_app(
     app.state.combos = combos_table()
     app.state.files = static_files()
     app.state.calendar_ahead = calendar_ahead
-    app.state.registrations = Buckets(games.makers.limits.register)
+    app.state.limits = limits = games.makers.limits
+    app.state.registrations = Buckets(limits.register)
     return app
 
 
@@ -399,6 +406,7 @@ class _Session:
 
     def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub) -> None:
         self.ws, self.games, self.hub = ws, games, hub
+        self.limits = games.makers.limits
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
 
@@ -409,8 +417,15 @@ class _Session:
             self.sub.offer(message)
 
     async def serve(self) -> None:
+        seconds = self.limits.hello_s
+        deadline = asyncio.get_running_loop().time() + seconds
         while True:
-            message = await self.ws.receive()
+            try:
+                async with asyncio.timeout_at(deadline if self.sub is None else None):
+                    message = await self.ws.receive()
+            except TimeoutError:
+                await self.ws.close(code=4408, reason=f"say hello within {seconds:g} s")
+                return
             if message["type"] == "websocket.disconnect":
                 return
             raw = message.get("text")

@@ -60,6 +60,12 @@ class TooLarge(ProtocolError):
     status = 413
 
 
+class TooSlow(ProtocolError):
+    """A request body not all in within its deadline (:attr:`Limits.body_s`)."""
+
+    status = 408
+
+
 # --- the schema ---------------------------------------------------------------------------------
 
 _STRICT: dict[str, Any] = {"forbid_unknown_fields": True, "tag_field": "kind",
