@@ -11,7 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -325,3 +325,95 @@ def test_a_request_that_keeps_talking_is_not_cut(quick_server: Any) -> None:
             codes.append(http.get("/api/health").status_code)
             time.sleep(0.5)
     assert set(codes) == {200} and len(codes) >= 4
+
+
+# --- item 3: sockets -----------------------------------------------------------------------------
+
+
+class CountingViews(EngineGames):
+    """Counts the engine's view computations (what every socket used to cost a move)."""
+
+    views = 0
+
+    def view(self, game_id: str, token: str) -> dict[str, Any]:
+        type(self).views += 1
+        return super().view(game_id, token)
+
+
+def opened(stack: ExitStack, url: str, address: str = "127.0.0.1") -> Any:
+    from websockets.sync.client import connect
+
+    return stack.enter_context(connect(url, source_address=(address, 0)))
+
+
+def hello(stack: ExitStack, url: str, game: str, token: str, address: str = "127.0.0.1") -> Any:
+    """An open socket that said hello: (socket, its first reply)."""
+    ws = opened(stack, url, address)
+    ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
+    return ws, json.loads(ws.recv(timeout=10))
+
+
+def refused(ws: Any) -> tuple[int, str]:
+    """The close code and reason of a socket the server shut."""
+    from websockets.exceptions import ConnectionClosed
+
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def test_sockets_are_capped_per_player_address_and_game(tmp_path: Path) -> None:
+    limits = Limits(sockets_per_token=2, sockets_per_address=3, sockets_per_game=3)
+    games = EngineGames(GameService(tmp_path / "games.sqlite", chooser=shipped_chooser),
+                        makers=Makers(1, limits=limits))  # fmt: skip
+    with live_server(games) as live, httpx.Client(base_url=live.url) as http, ExitStack() as st:
+        ann, bob = (str(register(http, n)) for n in ("ann", "bob"))
+        game = http.post("/api/games", json={"mode": "arena", "permanent": False},
+                         headers=auth(ann)).json()["game_id"]  # fmt: skip
+        assert http.post(f"/api/games/{game}/join", headers=auth(bob)).status_code == 200
+        url = live.ws_url
+        open_ = [hello(st, url, game, ann, "127.0.0.2") for _ in range(2)]
+        assert all(first["type"] == "view" for _, first in open_)
+        third, first = hello(st, url, game, ann, "127.0.0.3")
+        assert first == {"type": "fatal",
+                         "error": "too many sockets for one player (at most 2)"}  # fmt: skip
+        assert refused(third) == (4429, "too many sockets for one player (at most 2)")
+        open_.append(hello(st, url, game, bob, "127.0.0.4"))
+        fourth, _ = hello(st, url, game, bob, "127.0.0.4")
+        assert refused(fourth) == (4429, "too many sockets on this game (at most 3)")
+        idle = [opened(st, url, "127.0.0.5") for _ in range(3)]
+        over = opened(st, url, "127.0.0.5")
+        assert refused(over) == (4429, "too many sockets from your address (at most 3)")
+        for ws in [*idle, *(ws for ws, _ in open_)]:
+            ws.close()
+        assert wait_for(lambda: not live.app.state.sockets.by_game)  # all counted out
+        again, first = hello(st, url, game, ann, "127.0.0.5")
+        assert first["type"] == "view"
+        again.close()
+    games.close()
+
+
+def test_a_push_computes_one_view_per_player_not_per_socket(tmp_path: Path) -> None:
+    limits = Limits(sockets_per_token=8)
+    games = CountingViews(GameService(tmp_path / "games.sqlite", chooser=shipped_chooser),
+                          makers=Makers(1, limits=limits))  # fmt: skip
+    with live_server(games) as live, httpx.Client(base_url=live.url) as http, ExitStack() as st:
+        ann, bob = (str(register(http, n)) for n in ("ann", "bob"))
+        game = http.post("/api/games", json={"mode": "arena", "permanent": False},
+                         headers=auth(ann)).json()["game_id"]  # fmt: skip
+        assert http.post(f"/api/games/{game}/join", headers=auth(bob)).status_code == 200
+        sockets = [hello(st, live.ws_url, game, bob)[0] for _ in range(8)]
+        time.sleep(0.5)  # the join's pushes are out
+        before = CountingViews.views
+        answer = http.post(f"/api/games/{game}/moves", json={"move": {"kind": "start"}},
+                           headers=auth(ann))  # fmt: skip
+        assert answer.status_code == 200, answer.text
+        for ws in sockets:  # every socket is told
+            assert json.loads(ws.recv(timeout=10))["view"]["phase"] == "active"
+        spent = CountingViews.views - before
+        for ws in sockets:
+            ws.close()
+    games.close()
+    assert spent <= 2, spent  # the mover's answer and one for bob's eight sockets

@@ -39,7 +39,7 @@ from .. import combos
 from ..errors import KakuroError
 from . import protocol
 from .gateway import EngineGames, web_error
-from .hub import MAX_OUTBOX, Hub, Subscriber
+from .hub import MAX_OUTBOX, Hub, SocketCounts, Subscriber
 from .limits import Buckets
 from .port import Busy, Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
@@ -324,13 +324,24 @@ async def stats(request: Request) -> Response:
 
 async def socket(ws: WebSocket) -> None:
     await ws.accept()
-    session = _Session(ws, _games(ws), _hub(ws))
+    counts: SocketCounts = ws.app.state.sockets
+    address = _address(ws)
+    refusal = counts.open(address)
+    if refusal is not None:
+        await ws.close(code=OVER_CAP, reason=refusal)
+        return
+    session = _Session(ws, _games(ws), _hub(ws), counts)
     try:
         await session.serve()
     except WebSocketDisconnect:
         pass
     finally:
         session.close()
+        counts.close(address)
+
+
+OVER_CAP = 4429
+"""The close code of a socket over a cap (:class:`SocketCounts`; the reason says which)."""
 
 
 async def _ahead(games: EngineGames) -> None:
@@ -393,6 +404,8 @@ def create_app(
     app.state.calendar_ahead = calendar_ahead
     app.state.limits = limits = games.makers.limits
     app.state.registrations = Buckets(limits.register)
+    app.state.sockets = SocketCounts(limits.sockets_per_address, limits.sockets_per_token,
+                                     limits.sockets_per_game)  # fmt: skip
     return app
 
 
@@ -404,9 +417,10 @@ class _Session:
     an ack with its new view; the other players of the game get theirs pushed (:class:`Hub`).
     """
 
-    def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub) -> None:
-        self.ws, self.games, self.hub = ws, games, hub
+    def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub, counts: SocketCounts) -> None:
+        self.ws, self.games, self.hub, self.counts = ws, games, hub, counts
         self.limits = games.makers.limits
+        self.seated = False
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
 
@@ -456,6 +470,12 @@ class _Session:
             await self.ws.send_json({"type": "fatal", "error": str(exc)})
             await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
             return False
+        refusal = self.counts.seat(hello.token, hello.game)
+        if refusal is not None:
+            await self.ws.send_json({"type": "fatal", "error": refusal})
+            await self.ws.close(code=OVER_CAP, reason=refusal)
+            return False
+        self.seated = True
         self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
         self.sub.on_stuck = self._stuck
         self.hub.subscribe(self.sub, version=first["version"])
@@ -504,5 +524,7 @@ class _Session:
     def close(self) -> None:
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
+            if self.seated:
+                self.counts.unseat(self.sub.token, self.sub.game_id)
         if self.pump is not None:
             self.pump.cancel()
