@@ -40,8 +40,8 @@ from ..errors import KakuroError
 from . import protocol
 from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, SocketCounts, Subscriber
-from .limits import Buckets
-from .port import Busy, Unauthorized, WebError
+from .limits import Buckets, Limits
+from .port import Busy, TooMany, Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
 
 log = logging.getLogger(__name__)
@@ -307,6 +307,7 @@ async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
     raw = await _raw(request)
     parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
+    request.app.state.moves.take(_address(request), "moves")
     result = await games.call(games.act, game_id, request.state.token, parsed)
     await _hub(request).publish(game_id)
     return JSONResponse(result)
@@ -330,7 +331,7 @@ async def socket(ws: WebSocket) -> None:
     if refusal is not None:
         await ws.close(code=OVER_CAP, reason=refusal)
         return
-    session = _Session(ws, _games(ws), _hub(ws), counts)
+    session = _Session(ws, ws.app.state, address)
     try:
         await session.serve()
     except WebSocketDisconnect:
@@ -350,6 +351,8 @@ async def _ahead(games: EngineGames) -> None:
         try:
             await games.calendar_ahead()
         except KakuroError as exc:
+            if games.makers.closed:
+                return  # the server is stopping: nothing to say
             log.warning("making the calendar ahead: %s", exc)
         except Exception:  # never take the server down for it
             log.exception("making the calendar ahead failed")
@@ -404,6 +407,7 @@ def create_app(
     app.state.calendar_ahead = calendar_ahead
     app.state.limits = limits = games.makers.limits
     app.state.registrations = Buckets(limits.register)
+    app.state.moves = Buckets(limits.moves)
     app.state.sockets = SocketCounts(limits.sockets_per_address, limits.sockets_per_token,
                                      limits.sockets_per_game)  # fmt: skip
     return app
@@ -417,9 +421,13 @@ class _Session:
     an ack with its new view; the other players of the game get theirs pushed (:class:`Hub`).
     """
 
-    def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub, counts: SocketCounts) -> None:
-        self.ws, self.games, self.hub, self.counts = ws, games, hub, counts
-        self.limits = games.makers.limits
+    def __init__(self, ws: WebSocket, state: Any, address: str) -> None:
+        self.ws, self.address = ws, address
+        self.games: EngineGames = state.games
+        self.hub: Hub = state.hub
+        self.counts: SocketCounts = state.sockets
+        self.moves: Buckets = state.moves
+        self.limits: Limits = state.limits
         self.seated = False
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
@@ -455,10 +463,23 @@ class _Session:
                     return
             elif self.sub is None:
                 await self.reply({"type": "error", "id": None, "error": "say hello first"})
+            elif not self.spend(parsed.id):
+                continue
             elif isinstance(parsed, protocol.ViewRequest):
                 await self.answer(parsed.id, None)
             else:
                 await self.act(parsed)
+
+    def spend(self, ident: int) -> bool:
+        """Count a move or view request against the address's rate; False (and an error
+        reply saying when to try again) over it."""
+        try:
+            self.moves.take(self.address, "moves")
+        except TooMany as exc:
+            assert self.sub is not None
+            self.sub.offer({"type": "error", "id": ident, "error": str(exc)})
+            return False
+        return True
 
     async def hello(self, hello: protocol.Hello) -> bool:
         if self.sub is not None:

@@ -34,6 +34,10 @@ class Limits:
     """``POST /api/players`` per address."""
     generate: Rate = Rate(burst=20, per_minute=20)
     """New games that need a puzzle made or proved (a generation or a paste) per address."""
+    moves: Rate = Rate(burst=100, per_minute=1800)
+    """Moves and view requests per address (30 a second after a burst of 100: a person
+    places one or two), so one client cannot keep the engine's one thread from everyone
+    else's moves."""
     per_player: int = 2
     """Generations one token may have waiting or running."""
     per_address: int = 4

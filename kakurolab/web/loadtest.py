@@ -60,6 +60,7 @@ class Figures:
     lost: int
     extra: int
     rtt_median_ms: float
+    rtt_p90_ms: float
     rtt_p95_ms: float
     rtt_max_ms: float
     new_size: str
@@ -67,6 +68,9 @@ class Figures:
     new_game_max_ms: float
     queued: int
     error_samples: list[str]
+    attack: dict[str, int] = field(default_factory=dict)
+    """With ``--attack``: the attacker's players, its sockets open and refused, its moves
+    answered by the engine and those refused by the rate limit."""
 
 
 @contextmanager
@@ -132,11 +136,11 @@ def address(n: int) -> str:
     return f"127.0.{n // 200}.{2 + n % 200}"
 
 
-def client_at(url: str, n: int) -> Any:
-    """An HTTP client of ``url`` from :func:`address` ``n``."""
+def client_at(url: str, n: int | str) -> Any:
+    """An HTTP client of ``url`` from :func:`address` ``n`` (or the address ``n``)."""
     import httpx
 
-    transport = httpx.AsyncHTTPTransport(local_address=address(n))
+    transport = httpx.AsyncHTTPTransport(local_address=n if isinstance(n, str) else address(n))
     return httpx.AsyncClient(base_url=url, timeout=300, transport=transport)
 
 
@@ -249,7 +253,7 @@ async def _queue_generations(
 
 async def _run(
     urls: list[str], args: argparse.Namespace
-) -> tuple[list[Player], list[float], float]:
+) -> tuple[list[Player], list[float], float, dict[str, int]]:
     import httpx
 
     url = urls[0]
@@ -266,17 +270,108 @@ async def _run(
             sockets[(i // per_game + i % per_game) % len(sockets)]
             for i in range(len(players))
         ]
+        attack: dict[str, int] = {}
+        done = asyncio.Event()
+        attacker = (asyncio.get_running_loop().create_task(
+            _attack(url, sockets[0], done, attack)) if args.attack else None)  # fmt: skip
+        if attacker is not None:
+            while "moves" not in attack and not attacker.done():  # at every cap before we play
+                await asyncio.sleep(0.05)
+            began = time.monotonic()
+            until = began + args.seconds
         await asyncio.gather(
             *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
         )
         took = time.monotonic() - began
+        done.set()
+        if attacker is not None:
+            await attacker
         new_game = await _new_game_times(client, args.new_games, args.new_size)
         for task in heavy:
             if task.done():
                 raise RuntimeError(f"a queued generation ended during the run: {task.result()}")
             task.cancel()
         await asyncio.gather(*heavy, return_exceptions=True)
-    return players, new_game, took
+    return players, new_game, took, attack
+
+
+ATTACKER = "127.0.250.2"
+
+
+async def _attack(url: str, ws_url: str, done: asyncio.Event, report: dict[str, int]) -> None:
+    """One client (one address) at every cap: as many players as it may register, seated
+    four to an Arena, each with as many sockets as it may open (and one more, refused), every
+    player moving as fast as the server answers, every socket read, until ``done``.  Fills
+    ``report`` (its ``moves`` once every socket is open)."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    async with client_at(url, ATTACKER) as http:
+        tokens = []
+        for k in range(64):
+            made = await http.post("/api/players", json={"name": f"attacker{k}"})
+            if made.status_code != 201:
+                break
+            tokens.append(made.json()["token"])
+        seats: list[tuple[str, str]] = []
+        for first in range(0, len(tokens) - 1, 4):
+            group = tokens[first : first + 4]
+            arena = {"mode": "arena", "permanent": False}
+            view = await _ok(await http.post("/api/games", headers=_auth(group[0]), json=arena))
+            for token in group[1:]:
+                await _ok(await http.post(f"/api/games/{view['game_id']}/join",
+                                          headers=_auth(token)))  # fmt: skip
+            start = {"move": {"kind": "start"}}  # (a full Arena has started by itself: 409)
+            await http.post(f"/api/games/{view['game_id']}/moves", json=start,
+                            headers=_auth(group[0]))  # fmt: skip
+            seats += [(view["game_id"], t) for t in group]
+            cells = _whites(view)
+    report.update(players=len(seats), open=0, refused=0)
+    async with contextlib.AsyncExitStack() as stack:
+        movers: list[Any] = []
+        drains: list[Any] = []
+        full = False  # the address's cap reached: every socket more is refused
+        for game_id, token in seats:
+            for k in range(64 if not full else 0):
+                ws = await stack.enter_async_context(
+                    connect(ws_url, max_size=None, local_addr=(ATTACKER, 0)))
+                try:
+                    await ws.send(json.dumps({"type": "hello", "game": game_id, "token": token}))
+                    reply = json.loads(await ws.recv())
+                except ConnectionClosed:
+                    full, reply = True, {}
+                if reply.get("type") != "view":
+                    report["refused"] += 1
+                    break
+                report["open"] += 1
+                (drains if k else movers).append(ws)
+
+        async def drain(ws: Any) -> None:
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    await ws.recv()
+
+        async def move(ws: Any) -> None:
+            ident = 0
+            with contextlib.suppress(ConnectionClosed):
+                while not done.is_set():
+                    ident += 1
+                    cell = cells[ident % len(cells)]
+                    body = ({"kind": "place", "cell": cell, "digit": 1 + ident % 9}
+                            if ident % 2 else {"kind": "erase", "cell": cell})  # fmt: skip
+                    await ws.send(json.dumps({"type": "move", "id": ident, "move": body}))
+                    while (reply := json.loads(await ws.recv())).get("id") != ident:
+                        pass
+                    limited = "too many moves" in str(reply.get("error"))
+                    report["limited" if limited else "moves"] += 1
+
+        report["limited"] = 0
+        report["moves"] = 0
+        drained = [asyncio.get_running_loop().create_task(drain(ws)) for ws in drains]
+        await asyncio.gather(*(move(ws) for ws in movers), return_exceptions=True)
+        for task in drained:
+            task.cancel()
+        await asyncio.gather(*drained, return_exceptions=True)
 
 
 def run(args: argparse.Namespace, url: str | None = None, store: Path | None = None) -> Figures:
@@ -286,9 +381,9 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         if url is None or store is None:
             store = Path(tmp) / "load.sqlite"
             with running_servers(store, args.processes, args.workers) as urls:
-                players, new_game, took = asyncio.run(_run(urls, args))
+                players, new_game, took, attack = asyncio.run(_run(urls, args))
         else:
-            players, new_game, took = asyncio.run(_run([url], args))
+            players, new_game, took, attack = asyncio.run(_run([url], args))
         lost, extra = check_log(store, players)
     rtts = sorted(t for p in players for t in p.rtts)
     errors = [e for p in players for e in p.errors]
@@ -304,6 +399,7 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         lost=lost,
         extra=extra,
         rtt_median_ms=round(statistics.median(rtts) * ms, 2) if rtts else 0.0,
+        rtt_p90_ms=round(rtts[int(0.90 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
         rtt_p95_ms=round(rtts[int(0.95 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
         rtt_max_ms=round(rtts[-1] * ms, 2) if rtts else 0.0,
         new_size=args.new_size,
@@ -311,6 +407,7 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         new_game_max_ms=round(max(new_game) * ms, 1),
         queued=args.queued,
         error_samples=errors[:5],
+        attack=attack,
     )
 
 
@@ -348,6 +445,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--new-size", default="16x22", help="their size (16x22)")
     p.add_argument("--queued", type=int, default=0, metavar="N",
                    help="expensive new games (20x20 expert races) kept in the making (0)")
+    p.add_argument("--attack", action="store_true",
+                   help="one client at every cap of the server's limits meanwhile (sockets, "
+                   "players, moves as fast as answered)")
     p.add_argument("--workers", type=int, default=1, help="each server's generating processes")
     p.add_argument("--processes", type=int, default=1, help="servers on the one store (1)")
     return p
