@@ -450,3 +450,52 @@ def test_moves_are_rate_limited_per_address(tmp_path: Path) -> None:
     assert "too many moves from your address; try again in" in replies[-1]["error"]
     assert over_http.status_code == 429 and int(over_http.headers["retry-after"]) > 0
     assert moved == 3  # nothing refused reached the engine
+
+
+def test_sigterm_with_pastes_in_flight_answers_503_within_2_s(tmp_path: Path) -> None:
+    """Pastes being checked when the server is told to stop: it exits within 2 s, each paste
+    is answered 503 (or was done before), never 500, and stderr holds no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kakurolab", "play", "serve", "--port", "0", "--no-browser",
+         "--json", "--store", str(tmp_path / "games.sqlite")],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    answers: list[object] = []
+    text = dumps([Puzzle("p", shipped("16x22", "expert")[0].grid)], "kakuro")
+    try:
+        assert proc.stdout is not None
+        url = json.loads(proc.stdout.readline())["url"]
+
+        def send(address: str) -> None:
+            try:
+                answers.append(paste(url, address, text).status_code)
+            except httpx.HTTPError as exc:  # cut off by the exit: no answer at all
+                answers.append(type(exc).__name__)
+
+        threads = [threading.Thread(target=send, args=(f"127.0.0.{10 + k}",)) for k in range(3)]
+        for thread in threads:
+            thread.start()
+        with httpx.Client(base_url=url) as http:
+            assert wait_for(lambda: http.get("/api/health").json()["queued"] >= 1, 20)
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        took = time.monotonic() - began
+        for thread in threads:
+            thread.join(10)
+        assert proc.stderr is not None
+        stderr = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert took <= 2.0, took
+    assert 503 in answers and 500 not in answers, (answers, stderr)
+    assert set(answers) <= {201, 503, "RemoteProtocolError", "ReadError", "ConnectError"}, answers
+    assert "Traceback" not in stderr, stderr

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -50,7 +51,7 @@ T = TypeVar("T")
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
-OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos")
+OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/openapi.json")
 """API routes that need no token; every other ``/api/`` route does."""
 
 
@@ -170,6 +171,14 @@ def _error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc)}, status, headers=headers)
 
 
+def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (an unknown path, a method a route does not take) in the
+    API's one shape, ``{"error": ...}``, with their status and headers (``Allow``)."""
+    if not isinstance(exc, HTTPException):  # pragma: no cover - registered for it only
+        raise exc
+    return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+
+
 async def _raw(request: Request) -> bytes:
     """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
     it is sent (a chunked body announces no length), and refused (408) when it is not all
@@ -248,6 +257,10 @@ async def combos_route(request: Request) -> Response:
 def _address(request: Request | WebSocket) -> str:
     """The client's address (the TCP peer; see :mod:`.limits` about proxies)."""
     return request.client.host if request.client is not None else "unknown"
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(request.app.state.openapi, headers={"Cache-Control": "max-age=3600"})
 
 
 async def register(request: Request) -> Response:
@@ -378,6 +391,7 @@ ROUTES = [
     Route("/login/{code}", login),
     Route("/api/health", health),
     Route("/api/combos", combos_route),
+    Route("/api/openapi.json", openapi),
     Route("/api/players", register, methods=["POST"]),
     Route("/api/games", new_game, methods=["POST"]),
     Route("/api/games/{game_id}", view),
@@ -396,13 +410,15 @@ def create_app(
     """The ASGI app over ``games`` (the engine's service); ``calendar_ahead`` makes the
     calendar's puzzles ahead in the background (what ``serve`` does).  The handlers above
     are module-level and find what they share in ``app.state``."""
-    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers={KakuroError: _error})
+    handlers = {KakuroError: _error, HTTPException: _http_error}
+    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
     app.state.games = games
     app.state.hub = Hub(games, poll_s=poll_s)
     app.state.logins = Logins()
     app.state.combos = combos_table()
+    app.state.openapi = protocol.openapi()
     app.state.files = static_files()
     app.state.calendar_ahead = calendar_ahead
     app.state.limits = limits = games.makers.limits
