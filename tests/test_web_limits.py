@@ -122,6 +122,8 @@ def test_a_victims_8x8_battle_is_made_while_an_attacker_refills_every_slot(
         for thread in threads:
             thread.join(30)
     games.close()
+    print(f"victim's 8x8 Battles made under attack: {made} of 10; attacker answers "
+          f"{ {code: attacks.count(code) for code in sorted(set(attacks))} }")
     assert made >= 9, (made, sorted(set(attacks)))
     assert 429 in attacks  # the attacker was held to its address's share
 
@@ -495,7 +497,21 @@ def test_sigterm_with_pastes_in_flight_answers_503_within_2_s(tmp_path: Path) ->
     finally:
         if proc.poll() is None:
             proc.kill()
+    print(f"SIGTERM with pastes in flight to exit: {took:.2f} s; answers {answers}")
     assert took <= 2.0, took
     assert 503 in answers and 500 not in answers, (answers, stderr)
     assert set(answers) <= {201, 503, "RemoteProtocolError", "ReadError", "ConnectError"}, answers
     assert "Traceback" not in stderr, stderr
+
+
+def test_limits_change_by_name_and_refuse_nonsense() -> None:
+    from kakurolab.errors import KakuroError
+    from kakurolab.web.limits import Rate
+
+    changed = Limits().changed(["sockets_per_address=64", "register=20/10", "hello-s=2.5"])
+    assert changed.sockets_per_address == 64 and changed.hello_s == 2.5
+    assert changed.register == Rate(20, 10.0) and changed.races == Limits().races
+    for bad, says in (("nope=1", "unknown limit 'nope'"), ("register=5", "BURST/PER_MINUTE"),
+                      ("races=0", "a positive number"), ("races=many", "a positive number")):
+        with pytest.raises(KakuroError, match=says):
+            Limits().changed([bad])

@@ -123,6 +123,9 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that generate puzzles (default: cores - 1, at least 1)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one of a public server's limits (repeatable), e.g. "
+                   "sockets_per_address=64 or register=20/10 (docs/web.md)")
     p.set_defaults(func=run_serve)
 
 
@@ -134,9 +137,14 @@ def run_serve(args: argparse.Namespace) -> int:
         raise OptionError(f"--port must be 0-65535, got {args.port}")
     if args.workers is not None and not 1 <= args.workers <= 64:
         raise OptionError(f"--workers must be 1-64, got {args.workers}")
+    limits = None
+    if args.limit:
+        from ..web.limits import Limits
+
+        limits = Limits().changed(args.limit)
     serve(host=args.host, port=args.port, store=args.store, open_browser=not args.no_browser,
           as_json=args.json, player=args.player, token=args.token,
-          workers=args.workers)  # fmt: skip
+          workers=args.workers, limits=limits)  # fmt: skip
     return 0
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
+from ..errors import KakuroError
 from .port import TooMany
 
 
@@ -67,6 +69,37 @@ class Limits:
     """A request body not all in by then is answered 408."""
     keep_alive_s: float = 5.0
     """An idle kept-alive connection is closed after this (uvicorn's ``timeout_keep_alive``)."""
+
+
+    def changed(self, settings: list[str]) -> Limits:
+        """These limits with ``NAME=VALUE`` settings applied (``serve --limit``): a number,
+        or ``BURST/PER_MINUTE`` for a rate; a bad one is one line naming the known names."""
+        values: dict[str, Any] = {}
+        known = {f.name: getattr(self, f.name) for f in fields(self)}
+        for setting in settings:
+            name, _, text = setting.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in known:
+                raise KakuroError(f"unknown limit {name!r}; known: {', '.join(known)}")
+            values[name] = _value(name, text.strip(), known[name])
+        return replace(self, **values)
+
+
+def _value(name: str, text: str, now: object) -> object:
+    try:
+        if isinstance(now, Rate):
+            burst, _, per_minute = text.partition("/")
+            found: object = Rate(int(burst), float(per_minute))
+            ok = found.burst >= 1 and found.per_minute >= 0  # type: ignore[attr-defined]
+        else:
+            found = type(now)(text)  # type: ignore[call-arg]
+            ok = found > 0  # type: ignore[operator]
+    except ValueError:
+        ok = False
+    if not ok:
+        want = "BURST/PER_MINUTE, e.g. 10/6" if isinstance(now, Rate) else "a positive number"
+        raise KakuroError(f"limit {name} must be {want}, got {text!r}")
+    return found
 
 
 @dataclass
