@@ -357,6 +357,9 @@ async def socket(ws: WebSocket) -> None:
 OVER_CAP = 4429
 """The close code of a socket over a cap (:class:`SocketCounts`; the reason says which)."""
 
+IGNORED_REFUSALS = 20
+"""Rate refusals in a row after which a socket is closed (:meth:`_Session.spend`)."""
+
 
 async def _ahead(games: EngineGames) -> None:
     """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
@@ -445,6 +448,8 @@ class _Session:
         self.moves: Buckets = state.moves
         self.limits: Limits = state.limits
         self.seated = False
+        self.refused = 0
+        """Rate refusals in a row (see :meth:`spend`)."""
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
 
@@ -488,13 +493,22 @@ class _Session:
 
     def spend(self, ident: int) -> bool:
         """Count a move or view request against the address's rate; False (and an error
-        reply saying when to try again) over it."""
+        reply saying when to try again) over it.  A socket that keeps sending while told to
+        wait (:data:`IGNORED_REFUSALS` refusals in a row) is closed: its messages still cost
+        the event loop everyone shares."""
         try:
             self.moves.take(self.address, "moves")
         except TooMany as exc:
             assert self.sub is not None
+            self.refused += 1
+            if self.refused >= IGNORED_REFUSALS:
+                self.sub.closed = True
+                asyncio.get_running_loop().create_task(
+                    self.ws.close(code=OVER_CAP, reason="too many moves from your address"))
+                return False
             self.sub.offer({"type": "error", "id": ident, "error": str(exc)})
             return False
+        self.refused = 0
         return True
 
     async def hello(self, hello: protocol.Hello) -> bool:
@@ -502,10 +516,13 @@ class _Session:
             await self.reply({"type": "error", "id": None, "error": "already joined"})
             return True
         try:
+            self.moves.take(self.address, "moves")  # a hello costs the engine a view too
             first = await self.games.call(self.games.view, hello.game, hello.token)
         except KakuroError as exc:
             await self.ws.send_json({"type": "fatal", "error": str(exc)})
-            await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
+            code = (4403 if isinstance(exc, Unauthorized) else OVER_CAP if isinstance(exc, TooMany)
+                    else 4404)  # fmt: skip
+            await self.ws.close(code=code)
             return False
         refusal = self.counts.seat(hello.token, hello.game)
         if refusal is not None:

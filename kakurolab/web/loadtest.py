@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -271,21 +271,17 @@ async def _run(
             for i in range(len(players))
         ]
         attack: dict[str, int] = {}
-        done = asyncio.Event()
-        attacker = (asyncio.get_running_loop().create_task(
-            _attack(url, sockets[0], done, attack)) if args.attack else None)  # fmt: skip
-        if attacker is not None:
-            while "moves" not in attack and not attacker.done():  # at every cap before we play
-                await asyncio.sleep(0.05)
+        attacker = Attacker(url, sockets[0]) if args.attack else None
+        if attacker is not None:  # at every cap before anyone plays
+            await asyncio.to_thread(attacker.start)
             began = time.monotonic()
             until = began + args.seconds
         await asyncio.gather(
             *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
         )
         took = time.monotonic() - began
-        done.set()
         if attacker is not None:
-            await attacker
+            attack = await asyncio.to_thread(attacker.stop)
         new_game = await _new_game_times(client, args.new_games, args.new_size)
         for task in heavy:
             if task.done():
@@ -298,11 +294,66 @@ async def _run(
 ATTACKER = "127.0.250.2"
 
 
-async def _attack(url: str, ws_url: str, done: asyncio.Event, report: dict[str, int]) -> None:
+class Attacker:
+    """:func:`_attack` in a process of its own, so its work on the client side does not
+    delay the other players' clients (and inflate their round trips) in this one."""
+
+    def __init__(self, url: str, ws_url: str) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.stopping = context.Event()
+        self.out: Any = context.Queue()
+        self.process = context.Process(target=_attacker_main, daemon=True,
+                                       args=(url, ws_url, self.stopping, self.out))  # fmt: skip
+
+    def start(self) -> None:
+        """Start it and wait until it holds every socket it may."""
+        self.process.start()
+        kind, report = self.out.get(timeout=600)
+        if kind != "ready":
+            raise RuntimeError(f"the attacker did not get going: {report}")
+
+    def stop(self) -> dict[str, int]:
+        self.stopping.set()
+        kind, report = self.out.get(timeout=120)
+        self.process.join(10)
+        if kind != "done":
+            raise RuntimeError(f"the attacker failed: {report}")
+        return dict(report)
+
+
+def _attacker_main(url: str, ws_url: str, stopping: Any, out: Any) -> None:
+    report: dict[str, int] = {}
+
+    async def main() -> None:
+        done = asyncio.Event()
+        task = asyncio.get_running_loop().create_task(
+            _attack(url, ws_url, done, report, lambda r: out.put(("ready", r))))
+        while not stopping.is_set() and not task.done():
+            await asyncio.sleep(0.05)
+        done.set()
+        await task
+
+    try:
+        asyncio.run(main())
+    except Exception as exc:  # reported to the load test, which says so
+        out.put(("failed", {"error": str(exc)}))
+        return
+    out.put(("done", report))
+
+
+async def _attack(
+    url: str,
+    ws_url: str,
+    done: asyncio.Event,
+    report: dict[str, int],
+    ready: Callable[[dict[str, int]], None] | None = None,
+) -> None:
     """One client (one address) at every cap: as many players as it may register, seated
     four to an Arena, each with as many sockets as it may open (and one more, refused), every
     player moving as fast as the server answers, every socket read, until ``done``.  Fills
-    ``report`` (its ``moves`` once every socket is open)."""
+    ``report``; ``ready`` is called once every socket is open."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
@@ -344,17 +395,21 @@ async def _attack(url: str, ws_url: str, done: asyncio.Event, report: dict[str, 
                     report["refused"] += 1
                     break
                 report["open"] += 1
-                (drains if k else movers).append(ws)
+                if k:
+                    drains.append(ws)
+                else:
+                    movers.append((ws, (game_id, token)))
 
         async def drain(ws: Any) -> None:
             with contextlib.suppress(ConnectionClosed):
                 while True:
                     await ws.recv()
 
-        async def move(ws: Any) -> None:
+        async def move(ws: Any, seat: tuple[str, str]) -> None:
+            """Move as fast as answered; a socket the server closes is opened again."""
             ident = 0
-            with contextlib.suppress(ConnectionClosed):
-                while not done.is_set():
+            while not done.is_set():
+                try:
                     ident += 1
                     cell = cells[ident % len(cells)]
                     body = ({"kind": "place", "cell": cell, "digit": 1 + ident % 9}
@@ -364,11 +419,21 @@ async def _attack(url: str, ws_url: str, done: asyncio.Event, report: dict[str, 
                         pass
                     limited = "too many moves" in str(reply.get("error"))
                     report["limited" if limited else "moves"] += 1
+                except ConnectionClosed:
+                    report["closed"] += 1
+                    with contextlib.suppress(Exception):
+                        await ws.close()
+                    await asyncio.sleep(0.01)
+                    with contextlib.suppress(Exception):
+                        ws = await connect(ws_url, max_size=None, local_addr=(ATTACKER, 0))
+                        await ws.send(json.dumps({"type": "hello", "game": seat[0],
+                                                  "token": seat[1]}))  # fmt: skip
 
-        report["limited"] = 0
-        report["moves"] = 0
+        report.update(limited=0, moves=0, closed=0)
+        if ready is not None:
+            ready(dict(report))
         drained = [asyncio.get_running_loop().create_task(drain(ws)) for ws in drains]
-        await asyncio.gather(*(move(ws) for ws in movers), return_exceptions=True)
+        await asyncio.gather(*(move(ws, seat) for ws, seat in movers), return_exceptions=True)
         for task in drained:
             task.cancel()
         await asyncio.gather(*drained, return_exceptions=True)
