@@ -42,7 +42,7 @@ from . import protocol
 from .gateway import EngineGames, web_error
 from .hub import MAX_OUTBOX, Hub, SocketCounts, Subscriber
 from .limits import Buckets, Limits
-from .port import Busy, TooMany, Unauthorized, WebError
+from .port import Busy, Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
 
 log = logging.getLogger(__name__)
@@ -357,9 +357,6 @@ async def socket(ws: WebSocket) -> None:
 OVER_CAP = 4429
 """The close code of a socket over a cap (:class:`SocketCounts`; the reason says which)."""
 
-IGNORED_REFUSALS = 20
-"""Rate refusals in a row after which a socket is closed (:meth:`_Session.spend`)."""
-
 
 async def _ahead(games: EngineGames) -> None:
     """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
@@ -448,8 +445,6 @@ class _Session:
         self.moves: Buckets = state.moves
         self.limits: Limits = state.limits
         self.seated = False
-        self.refused = 0
-        """Rate refusals in a row (see :meth:`spend`)."""
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
 
@@ -474,6 +469,7 @@ class _Session:
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
+            await self.pace()
             try:
                 parsed = protocol.parse_socket(raw)
             except KakuroError as exc:
@@ -484,45 +480,27 @@ class _Session:
                     return
             elif self.sub is None:
                 await self.reply({"type": "error", "id": None, "error": "say hello first"})
-            elif not self.spend(parsed.id):
-                continue
             elif isinstance(parsed, protocol.ViewRequest):
                 await self.answer(parsed.id, None)
             else:
                 await self.act(parsed)
 
-    def spend(self, ident: int) -> bool:
-        """Count a move or view request against the address's rate; False (and an error
-        reply saying when to try again) over it.  A socket that keeps sending while told to
-        wait (:data:`IGNORED_REFUSALS` refusals in a row) is closed: its messages still cost
-        the event loop everyone shares."""
-        try:
-            self.moves.take(self.address, "moves")
-        except TooMany as exc:
-            assert self.sub is not None
-            self.refused += 1
-            if self.refused >= IGNORED_REFUSALS:
-                self.sub.closed = True
-                asyncio.get_running_loop().create_task(
-                    self.ws.close(code=OVER_CAP, reason="too many moves from your address"))
-                return False
-            self.sub.offer({"type": "error", "id": ident, "error": str(exc)})
-            return False
-        self.refused = 0
-        return True
+    async def pace(self) -> None:
+        """Wait until the address's rate allows one more move, view or hello (see
+        :attr:`Limits.moves`): frames are read no faster, so an attacker's flood waits in
+        its own TCP buffers and costs the event loop nothing."""
+        while (wait := self.moves.wait_s(self.address)) > 0:
+            await asyncio.sleep(wait)
 
     async def hello(self, hello: protocol.Hello) -> bool:
         if self.sub is not None:
             await self.reply({"type": "error", "id": None, "error": "already joined"})
             return True
         try:
-            self.moves.take(self.address, "moves")  # a hello costs the engine a view too
             first = await self.games.call(self.games.view, hello.game, hello.token)
         except KakuroError as exc:
             await self.ws.send_json({"type": "fatal", "error": str(exc)})
-            code = (4403 if isinstance(exc, Unauthorized) else OVER_CAP if isinstance(exc, TooMany)
-                    else 4404)  # fmt: skip
-            await self.ws.close(code=code)
+            await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
             return False
         refusal = self.counts.seat(hello.token, hello.game)
         if refusal is not None:

@@ -37,9 +37,11 @@ class Limits:
     generate: Rate = Rate(burst=20, per_minute=20)
     """New games that need a puzzle made or proved (a generation or a paste) per address."""
     moves: Rate = Rate(burst=100, per_minute=1800)
-    """Moves and view requests per address (30 a second after a burst of 100: a person
-    places one or two), so one client cannot keep the engine's one thread from everyone
-    else's moves."""
+    """Moves, view requests and hellos per address (30 a second after a burst of 100: a
+    person places one or two), so one client cannot keep the engine's one thread from
+    everyone else's moves.  Over HTTP the answer is 429; a socket over it is simply read
+    later (its next frame waits until the rate allows it: TCP holds the sender back, and
+    the server spends nothing on it meanwhile)."""
     per_player: int = 2
     """Generations one token may have waiting or running."""
     per_address: int = 4
@@ -113,18 +115,26 @@ class Buckets:
 
     def take(self, address: str, what: str) -> None:
         """Spend one request of ``address``, or raise TooMany (429) with the wait."""
+        wait = self.wait_s(address)
+        if wait > 0:
+            whole = math.ceil(wait)
+            raise TooMany(f"too many {what} from your address; try again in {whole} s",
+                          retry_after=whole)  # fmt: skip
+
+    def wait_s(self, address: str) -> float:
+        """Spend one request of ``address`` and return 0, or spend nothing and return the
+        seconds until one is there (a socket waits that long before reading on)."""
         now = self.clock()
         refill = self.rate.per_minute / 60.0
         left, then = self._level.get(address, (float(self.rate.burst), now))
         left = min(float(self.rate.burst), left + (now - then) * refill)
         if left < 1.0:
-            wait = math.ceil((1.0 - left) / refill) if refill > 0 else 3600
             self._level[address] = (left, now)
-            raise TooMany(f"too many {what} from your address; try again in {wait} s",
-                          retry_after=wait)  # fmt: skip
+            return (1.0 - left) / refill if refill > 0 else 3600.0
         self._level[address] = (left - 1.0, now)
         if len(self._level) > 10_000:  # forget full buckets: they say nothing
             full = [a for a, (n, t) in self._level.items()
                     if n + (now - t) * refill >= self.rate.burst]  # fmt: skip
             for gone in full:
                 del self._level[gone]
+        return 0.0
