@@ -9,20 +9,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import pytest
+import schemathesis
+from _web import shipped
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
 
-schemathesis = pytest.importorskip("schemathesis", reason="the 'test' extra brings schemathesis")
-
-from _web import shipped  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
-from schemathesis.checks import not_a_server_error  # noqa: E402
-
-from kakurolab.game import GameService, puzzles  # noqa: E402
-from kakurolab.model import Puzzle, Solution  # noqa: E402
-from kakurolab.web.app import create_app  # noqa: E402
-from kakurolab.web.gateway import EngineGames, Makers  # noqa: E402
-from kakurolab.web.limits import Limits, Rate  # noqa: E402
-from kakurolab.web.protocol import SIZES, parse_new_game  # noqa: E402
+from kakurolab.game import GameService, puzzles
+from kakurolab.model import Puzzle, Solution
+from kakurolab.web.app import create_app
+from kakurolab.web.gateway import EngineGames, Makers
+from kakurolab.web.limits import Limits, Rate
+from kakurolab.web.protocol import SIZES, parse_new_game
 
 OPEN = Rate(burst=10**6, per_minute=10**6)
 

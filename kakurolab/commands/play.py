@@ -137,14 +137,9 @@ def run_serve(args: argparse.Namespace) -> int:
         raise OptionError(f"--port must be 0-65535, got {args.port}")
     if args.workers is not None and not 1 <= args.workers <= 64:
         raise OptionError(f"--workers must be 1-64, got {args.workers}")
-    limits = None
-    if args.limit:
-        from ..web.limits import Limits
-
-        limits = Limits().changed(args.limit)
     serve(host=args.host, port=args.port, store=args.store, open_browser=not args.no_browser,
           as_json=args.json, player=args.player, token=args.token,
-          workers=args.workers, limits=limits)  # fmt: skip
+          workers=args.workers, limits=args.limit)  # fmt: skip
     return 0
 
 

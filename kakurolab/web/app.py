@@ -246,7 +246,9 @@ async def login(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True, "queued": _games(request).makers.queued})
+    makers = _games(request).makers
+    lanes = {name: lane.queued for name, lane in makers.lanes.items()}
+    return JSONResponse({"ok": True, "queued": makers.queued, "lanes": lanes})
 
 
 async def combos_route(request: Request) -> Response:

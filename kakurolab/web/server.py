@@ -81,16 +81,20 @@ def serve(
     player: str | None = "local",
     token: str | None = None,
     workers: int | None = None,
-    limits: Limits | None = None,
+    limits: Limits | list[str] | None = None,
 ) -> None:
     """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which).
-    The browser signs in as ``token``'s player, else the local player ``player``."""
+    The browser signs in as ``token``'s player, else the local player ``player``.
+    ``limits`` are a public server's (:class:`Limits`, or ``NAME=VALUE`` settings changing
+    the defaults)."""
     check_installed()
     import uvicorn
 
     from .app import create_app
     from .gateway import EngineGames, Makers, default_workers
 
+    if isinstance(limits, list):  # ``--limit NAME=VALUE`` settings
+        limits = Limits().changed(limits)
     games = EngineGames.open(store, makers=Makers(workers or default_workers(), limits=limits))
     try:
         if token is not None:
