@@ -361,9 +361,27 @@ async def _attack(
     four to an Arena, each with as many sockets as it may open (and one more, refused), every
     player moving as fast as the server answers, every socket read, until ``done``.  Fills
     ``report``; ``ready`` is called once every socket is open."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
+    seats = await _seat_attackers(url)
+    report.update(players=len(seats), open=0, refused=0)
+    async with contextlib.AsyncExitStack() as stack:
+        movers, drains = await _open_sockets(stack, ws_url, seats, report)
+        report.update(limited=0, moves=0, closed=0)
+        if ready is not None:
+            ready(dict(report))
+        drained = [asyncio.get_running_loop().create_task(_drain(ws)) for ws in drains]
+        await asyncio.gather(*(_flood(ws, seat, ws_url, done, report) for ws, seat in movers),
+                             return_exceptions=True)  # fmt: skip
+        for task in drained:
+            task.cancel()
+        await asyncio.gather(*drained, return_exceptions=True)
 
+
+Seat = tuple[str, str, list[str]]
+"""(game id, token, white cells) of one of the attacker's players."""
+
+
+async def _seat_attackers(url: str) -> list[Seat]:
+    """As many players as the attacker's address may register, four to a started Arena."""
     async with client_at(url, ATTACKER) as http:
         tokens = []
         for k in range(64):
@@ -371,7 +389,7 @@ async def _attack(
             if made.status_code != 201:
                 break
             tokens.append(made.json()["token"])
-        seats: list[tuple[str, str]] = []
+        seats: list[Seat] = []
         for first in range(0, len(tokens) - 1, 4):
             group = tokens[first : first + 4]
             arena = {"mode": "arena", "permanent": False}
@@ -382,68 +400,76 @@ async def _attack(
             start = {"move": {"kind": "start"}}  # (a full Arena has started by itself: 409)
             await http.post(f"/api/games/{view['game_id']}/moves", json=start,
                             headers=_auth(group[0]))  # fmt: skip
-            seats += [(view["game_id"], t) for t in group]
-            cells = _whites(view)
-    report.update(players=len(seats), open=0, refused=0)
-    async with contextlib.AsyncExitStack() as stack:
-        movers: list[Any] = []
-        drains: list[Any] = []
-        full = False  # the address's cap reached: every socket more is refused
-        for game_id, token in seats:
-            for k in range(64 if not full else 0):
-                ws = await stack.enter_async_context(
-                    connect(ws_url, max_size=None, local_addr=(ATTACKER, 0)))
-                try:
-                    await ws.send(json.dumps({"type": "hello", "game": game_id, "token": token}))
-                    reply = json.loads(await ws.recv())
-                except ConnectionClosed:
-                    full, reply = True, {}
-                if reply.get("type") != "view":
-                    report["refused"] += 1
-                    break
-                report["open"] += 1
-                if k:
-                    drains.append(ws)
-                else:
-                    movers.append((ws, (game_id, token)))
+            seats += [(view["game_id"], t, _whites(view)) for t in group]
+    return seats
 
-        async def drain(ws: Any) -> None:
-            with contextlib.suppress(ConnectionClosed):
-                while True:
-                    await ws.recv()
 
-        async def move(ws: Any, seat: tuple[str, str]) -> None:
-            """Move as fast as answered; a socket the server closes is opened again."""
-            ident = 0
-            while not done.is_set():
-                try:
-                    ident += 1
-                    cell = cells[ident % len(cells)]
-                    body = ({"kind": "place", "cell": cell, "digit": 1 + ident % 9}
-                            if ident % 2 else {"kind": "erase", "cell": cell})  # fmt: skip
-                    await ws.send(json.dumps({"type": "move", "id": ident, "move": body}))
-                    while (reply := json.loads(await ws.recv())).get("id") != ident:
-                        pass
-                    limited = "too many moves" in str(reply.get("error"))
-                    report["limited" if limited else "moves"] += 1
-                except ConnectionClosed:
-                    report["closed"] += 1
-                    with contextlib.suppress(Exception):
-                        await ws.close()
-                    await asyncio.sleep(0.01)
-                    with contextlib.suppress(Exception):
-                        ws = await connect(ws_url, max_size=None, local_addr=(ATTACKER, 0))
-                        await ws.send(json.dumps({"type": "hello", "game": seat[0],
-                                                  "token": seat[1]}))  # fmt: skip
+async def _open_sockets(
+    stack: contextlib.AsyncExitStack, ws_url: str, seats: list[Seat], report: dict[str, int]
+) -> tuple[list[tuple[Any, Seat]], list[Any]]:
+    """Every socket the caps allow, each seat's first one to move on, the rest to read."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
 
-        report.update(limited=0, moves=0, closed=0)
-        if ready is not None:
-            ready(dict(report))
-        drained = [asyncio.get_running_loop().create_task(drain(ws)) for ws in drains]
-        await asyncio.gather(*(move(ws, seat) for ws, seat in movers), return_exceptions=True)
-        for task in drained:
-            task.cancel()
-        await asyncio.gather(*drained, return_exceptions=True)
+    movers: list[tuple[Any, Seat]] = []
+    drains: list[Any] = []
+    full = False  # the address's cap reached: every socket more is refused
+    for seat in seats:
+        for k in range(64 if not full else 0):
+            ws = await stack.enter_async_context(
+                connect(ws_url, max_size=None, local_addr=(ATTACKER, 0)))
+            try:
+                await ws.send(json.dumps({"type": "hello", "game": seat[0], "token": seat[1]}))
+                reply = json.loads(await ws.recv())
+            except ConnectionClosed:
+                full, reply = True, {}
+            if reply.get("type") != "view":
+                report["refused"] += 1
+                break
+            report["open"] += 1
+            if k:
+                drains.append(ws)
+            else:
+                movers.append((ws, seat))
+    return movers, drains
+
+
+async def _drain(ws: Any) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.recv()
+
+
+async def _flood(
+    ws: Any, seat: Seat, ws_url: str, done: asyncio.Event, report: dict[str, int]
+) -> None:
+    """Move as fast as answered until ``done``; a socket the server closes is opened again."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    game_id, token, cells = seat
+    ident = 0
+    while not done.is_set():
+        try:
+            ident += 1
+            cell = cells[ident % len(cells)]
+            body = ({"kind": "place", "cell": cell, "digit": 1 + ident % 9}
+                    if ident % 2 else {"kind": "erase", "cell": cell})  # fmt: skip
+            await ws.send(json.dumps({"type": "move", "id": ident, "move": body}))
+            while (reply := json.loads(await ws.recv())).get("id") != ident:
+                pass
+            limited = "too many moves" in str(reply.get("error"))
+            report["limited" if limited else "moves"] += 1
+        except ConnectionClosed:
+            report["closed"] += 1
+            with contextlib.suppress(Exception):
+                await ws.close()
+            await asyncio.sleep(0.01)
+            with contextlib.suppress(Exception):
+                ws = await connect(ws_url, max_size=None, local_addr=(ATTACKER, 0))
+                await ws.send(json.dumps({"type": "hello", "game": game_id, "token": token}))
 
 
 def run(args: argparse.Namespace, url: str | None = None, store: Path | None = None) -> Figures:

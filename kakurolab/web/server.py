@@ -64,6 +64,13 @@ def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
     )
 
 
+def _limits(given: Limits | list[str] | None) -> Limits:
+    """``serve``'s limits: the defaults, changed by ``--limit NAME=VALUE`` settings."""
+    if isinstance(given, Limits):
+        return given
+    return Limits().changed(given or [])
+
+
 def check_installed() -> None:
     """Raise MissingExtraError (one line, naming the ``web`` extra) when a part is missing."""
     for module in ("starlette", "uvicorn", "websockets", "msgspec"):
@@ -93,9 +100,8 @@ def serve(
     from .app import create_app
     from .gateway import EngineGames, Makers, default_workers
 
-    if isinstance(limits, list):  # ``--limit NAME=VALUE`` settings
-        limits = Limits().changed(limits)
-    games = EngineGames.open(store, makers=Makers(workers or default_workers(), limits=limits))
+    makers = Makers(workers or default_workers(), limits=_limits(limits))
+    games = EngineGames.open(store, makers=makers)
     try:
         if token is not None:
             player_id, name = games.service.whoami(token)
