@@ -250,7 +250,7 @@ def quick_server(tmp_path: Path) -> Iterator[Any]:
     games.close()
 
 
-def closed_after(port: int, chunks: list[bytes], every_s: float = 0.0, bound_s: float = 4.0
+def closed_after(port: int, chunks: list[bytes], every_s: float = 0.0, bound_s: float = 6.0
                  ) -> tuple[float, bytes]:  # fmt: skip
     """Connect, send ``chunks`` one every ``every_s`` seconds (as long as the server lets
     it), and read until the server closes: (seconds from connecting, bytes answered)."""
@@ -300,7 +300,7 @@ def test_a_slow_connection_is_closed_within_its_deadline(
     quick_server: Any, case: str, chunks: list[bytes], every_s: float, answer: bytes
 ) -> None:
     took, got = closed_after(quick_server.port, chunks, every_s)
-    assert took < 1.0 + 1.5, (case, took, got)  # the deadline, and some slack
+    assert took < 1.0 + 3.0, (case, took, got)  # the deadline, and slack for a busy machine
     assert answer in got.split(b"\r\n", 1)[0] if answer else got == b"", (case, got)
 
 
@@ -312,7 +312,7 @@ def test_a_socket_that_never_says_hello_is_closed(quick_server: Any) -> None:
     with connect(quick_server.ws_url) as ws, pytest.raises(ConnectionClosed) as closed:
         ws.recv(timeout=5)
     took = time.monotonic() - began
-    assert took < 2.5, took
+    assert took < 4.0, took
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == 4408 and "say hello within 1 s" in closed.value.rcvd.reason
 
