@@ -21,8 +21,9 @@ from kakurolab.formats import load
 from kakurolab.game import GameService, puzzles
 from kakurolab.model import Cell, Puzzle, Solution
 from kakurolab.web.app import create_app
-from kakurolab.web.gateway import EngineGames
-from kakurolab.web.server import WS_MAX_SIZE, listening_socket
+from kakurolab.web.gateway import EngineGames, Makers, default_workers
+from kakurolab.web.limits import Limits, Rate
+from kakurolab.web.server import listening_socket, uvicorn_config
 
 GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"
 
@@ -57,8 +58,17 @@ def published_solution(puzzle_id: str) -> dict[Cell, int]:
     raise KeyError(puzzle_id)
 
 
+ONE_ADDRESS = Limits(
+    register=Rate(10_000, 60_000), generate=Rate(10_000, 60_000), moves=Rate(10_000, 600_000),
+    per_address=64, sockets_per_address=10_000,
+)
+"""The per-address limits opened up: every player of a test comes from 127.0.0.1, where a
+public server would see many addresses (tests/test_web_limits.py tries the defaults)."""
+
+
 def engine_games(store: Path, **options: Any) -> EngineGames:
-    return EngineGames(GameService(store, chooser=shipped_chooser, **options))
+    return EngineGames(GameService(store, chooser=shipped_chooser, **options),
+                       makers=Makers(default_workers(), limits=ONE_ADDRESS))  # fmt: skip
 
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -72,9 +82,7 @@ class LiveServer:
         sock = listening_socket("127.0.0.1", 0)
         self.port = sock.getsockname()[1]
         self.sock = sock
-        config = uvicorn.Config(
-            self.app, log_level="warning", ws_max_size=WS_MAX_SIZE, access_log=False
-        )
+        config = uvicorn_config(self.app, games.makers.limits, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True

@@ -108,7 +108,8 @@ def test_hostile_http_is_refused_and_changes_nothing(battle: dict[str, Any]) -> 
     )
     assert snapshot(b) == before
     # the server still serves, and the right player's move goes through
-    assert http.get("/api/health").json() == {"ok": True, "queued": 0}
+    health = http.get("/api/health").json()
+    assert health["ok"] is True and health["queued"] == 0
     done = http.post(moves, json=good, headers=auth(b["Ann"]))
     assert done.status_code == 200, done.text
     assert done.json()["outcome"]["correct"] is True

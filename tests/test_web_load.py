@@ -130,9 +130,11 @@ def test_queued_generations_stall_nobody(tmp_path: Path) -> None:
     from kakurolab.game import GameService
     from kakurolab.game.service import fresh_puzzle
     from kakurolab.web.gateway import EngineGames, Makers
+    from kakurolab.web.limits import Limits, Rate
 
     service = GameService(tmp_path / "games.sqlite", chooser=shipped_chooser, fresh=fresh_puzzle)
-    games = EngineGames(service, makers=Makers(1, max_queued=21, per_player=2))
+    limits = Limits(big=21, per_address=99, register=Rate(99, 999), generate=Rate(99, 999))
+    games = EngineGames(service, makers=Makers(1, limits=limits))
     answers: list[int] = []
     with live_server(games) as live, httpx.Client(base_url=live.url, timeout=60) as http:
 

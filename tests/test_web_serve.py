@@ -229,10 +229,13 @@ def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: P
             thread.join(10)
         watching.close()
         print(f"SIGTERM to exit: {took:.2f} s")
+        assert proc.stderr is not None
+        stderr = proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
     assert took < 5, took
+    assert "leaked semaphore" not in stderr and "Traceback" not in stderr, stderr  # issue 45.9
     cut = answers[len(finished) :]
     assert cut in ([503], []), answers  # told the server is stopping, or cut off
     service = GameService(tmp_path / "games.sqlite")

@@ -126,6 +126,9 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a host name the server answers to besides loopback and the bound "
                    "address (repeat for more; e.g. the domain of a public deployment)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one of a public server's limits (repeatable), e.g. "
+                   "sockets_per_address=64 or register=20/10 (docs/web.md)")
     p.set_defaults(func=run_serve)
 
 
@@ -139,7 +142,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise OptionError(f"--workers must be 1-64, got {args.workers}")
     serve(host=args.host, port=args.port, store=args.store, open_browser=not args.no_browser,
           as_json=args.json, player=args.player, token=args.token,
-          workers=args.workers, allowed_hosts=tuple(args.allow_host))  # fmt: skip
+          workers=args.workers, allowed_hosts=tuple(args.allow_host),
+          limits=args.limit)  # fmt: skip
     return 0
 
 

@@ -23,12 +23,13 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -41,15 +42,18 @@ from ..game import RULES
 from . import protocol
 from .gateway import EngineGames, web_error
 from .guard import HostGuard
-from .hub import MAX_OUTBOX, Hub, Subscriber
+from .hub import MAX_OUTBOX, Hub, SocketCounts, Subscriber
+from .limits import Buckets, Limits
 from .port import Busy, Unauthorized, WebError
-from .protocol import MAX_MESSAGE, ProtocolError, TooLarge
+from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
-OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes")
+OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json")
 """API routes that need no token; every other ``/api/`` route does."""
 
 
@@ -169,15 +173,29 @@ def _error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc)}, status, headers=headers)
 
 
+def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (an unknown path, a method a route does not take) in the
+    API's one shape, ``{"error": ...}``, with their status and headers (``Allow``)."""
+    if not isinstance(exc, HTTPException):  # pragma: no cover - registered for it only
+        raise exc
+    return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+
+
 async def _raw(request: Request) -> bytes:
     """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
-    it is sent (a chunked body announces no length)."""
+    it is sent (a chunked body announces no length), and refused (408) when it is not all
+    in within :attr:`Limits.body_s` seconds (a body that trickles in holds a connection)."""
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_MESSAGE:
-            raise TooLarge(f"body over {MAX_MESSAGE} bytes")
-        chunks.append(chunk)
+    seconds = request.app.state.limits.body_s
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_MESSAGE:
+                    raise TooLarge(f"body over {MAX_MESSAGE} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise TooSlow(f"the request body was not all in within {seconds:g} s") from None
     return b"".join(chunks)
 
 
@@ -192,142 +210,242 @@ def _game_id(request: Request) -> str:
     return str(game_id)
 
 
+def _games(request: Request | WebSocket) -> EngineGames:
+    games: EngineGames = request.app.state.games
+    return games
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _file(name: str, request: Request) -> Response:
+    found = request.app.state.files.get(name)
+    if found is None:
+        return JSONResponse({"error": "not found"}, 404)
+    body, media_type, etag = found
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+async def index(request: Request) -> Response:
+    return _file("index.html", request)
+
+
+async def static(request: Request) -> Response:
+    return _file(request.path_params["name"], request)
+
+
+async def login(request: Request) -> Response:
+    game = request.query_params.get("game")
+    if game is not None and not protocol.GAME_ID.fullmatch(game):
+        game = None
+    logins: Logins = request.app.state.logins
+    return logins.page(request.path_params["code"], game)
+
+
+async def health(request: Request) -> Response:
+    makers = _games(request).makers
+    lanes = {name: lane.queued for name, lane in makers.lanes.items()}
+    return JSONResponse({"ok": True, "queued": makers.queued, "lanes": lanes})
+
+
+async def combos_route(request: Request) -> Response:
+    return JSONResponse({"combos": request.app.state.combos},
+                        headers={"Cache-Control": "max-age=3600"})  # fmt: skip
+
+
+def _address(request: Request | WebSocket) -> str:
+    """The client's address (the TCP peer; see :mod:`.limits` about proxies)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(request.app.state.openapi, headers={"Cache-Control": "max-age=3600"})
+
+
+async def modes(request: Request) -> Response:
+    return JSONResponse({"modes": {m.value: r.facts() for m, r in RULES.items()}})
+
+
+async def my_games(request: Request) -> Response:
+    """The player's games, wherever they were started (the terminal's too)."""
+    games = _games(request)
+    found = await games.call(games.service.games, request.state.token)
+    return JSONResponse({"games": found})
+
+
+async def register(request: Request) -> Response:
+    games = _games(request)
+    name = protocol.name(await _body(request))
+    request.app.state.registrations.take(_address(request), "new players")
+    player = await games.call(games.register, name)
+    return JSONResponse(player, 201)
+
+
+async def new_game(request: Request) -> Response:
+    spec = protocol.parse_new_game(await _body(request), _games(request).makers.limits)
+    work = _games(request).new_game(request.state.token, spec, _address(request))
+    view = await _unless_gone(request, work)
+    if view is None:  # nobody to answer: the slot and the worker are free already
+        return Response(status_code=499)
+    return JSONResponse(view, 201)
+
+
+async def _unless_gone(request: Request, work: Awaitable[T]) -> T | None:
+    """``work``'s result, or None as soon as the client hangs up (``work`` is cancelled:
+    a generation or a paste nobody waits for gives its slot back at once)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_hung_up(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for pending in (task, gone):
+            if not pending.done():
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pending
+    if task.cancelled():
+        return None
+    return task.result()
+
+
+async def _hung_up(request: Request) -> None:
+    """Return when the client of a request whose body is read has disconnected."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def join(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    view = await games.call(games.join, game_id, request.state.token)
+    await _hub(request).publish(game_id)
+    return JSONResponse(view)
+
+
+async def view(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    return JSONResponse(await games.call(games.view, game_id, request.state.token))
+
+
+async def move(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    raw = await _raw(request)
+    parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
+    request.app.state.moves.take(_address(request), "moves")
+    result = await games.call(games.act, game_id, request.state.token, parsed)
+    await _hub(request).publish(game_id)
+    return JSONResponse(result)
+
+
+async def calendar(request: Request) -> Response:
+    games = _games(request)
+    return JSONResponse(await games.call(games.calendar, request.state.token))
+
+
+async def stats(request: Request) -> Response:
+    games = _games(request)
+    return JSONResponse(await games.call(games.stats, request.state.token))
+
+
+async def socket(ws: WebSocket) -> None:
+    await ws.accept()
+    counts: SocketCounts = ws.app.state.sockets
+    address = _address(ws)
+    refusal = counts.open(address)
+    if refusal is not None:
+        await ws.close(code=OVER_CAP, reason=refusal)
+        return
+    session = _Session(ws, ws.app.state, address)
+    try:
+        await session.serve()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        session.close()
+        counts.close(address)
+
+
+OVER_CAP = 4429
+"""The close code of a socket over a cap (:class:`SocketCounts`; the reason says which)."""
+
+
+async def _ahead(games: EngineGames) -> None:
+    """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
+    while True:
+        try:
+            await games.calendar_ahead()
+        except KakuroError as exc:
+            if games.makers.closed:
+                return  # the server is stopping: nothing to say
+            log.warning("making the calendar ahead: %s", exc)
+        except Exception:  # never take the server down for it
+            log.exception("making the calendar ahead failed")
+        await asyncio.sleep(3600)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The calendar made ahead in the background (when asked), the hub closed at the end."""
+    state = app.state
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(_ahead(state.games)) if state.calendar_ahead else None
+    yield
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    await state.hub.close()
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/login/{code}", login),
+    Route("/api/health", health),
+    Route("/api/combos", combos_route),
+    Route("/api/modes", modes),
+    Route("/api/openapi.json", openapi),
+    Route("/api/players", register, methods=["POST"]),
+    Route("/api/games", new_game, methods=["POST"]),
+    Route("/api/games", my_games, methods=["GET"]),
+    Route("/api/games/{game_id}", view),
+    Route("/api/games/{game_id}/join", join, methods=["POST"]),
+    Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+    Route("/api/calendar", calendar),
+    Route("/api/stats", stats),
+    WebSocketRoute("/ws", socket),
+    Route("/static/{name}", static),
+]
+
+
 def create_app(
     games: EngineGames, *, poll_s: float = 0.5, calendar_ahead: bool = False,
     allowed_hosts: tuple[str, ...] = (),
 ) -> Starlette:  # fmt: skip
     """The ASGI app over ``games`` (the engine's service); ``calendar_ahead`` makes the
     calendar's puzzles ahead in the background (what ``serve`` does); ``allowed_hosts`` are
-    host names served besides loopback and the bound address (:mod:`kakurolab.web.guard`)."""
-    hub = Hub(games, poll_s=poll_s)
-    logins = Logins()
-    table = combos_table()
-    files = static_files()
-
-    def file(name: str, request: Request) -> Response:
-        found = files.get(name)
-        if found is None:
-            return JSONResponse({"error": "not found"}, 404)
-        body, media_type, etag = found
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}
-        if request.headers.get("if-none-match") == etag:
-            return Response(status_code=304, headers=headers)
-        return Response(body, media_type=media_type, headers=headers)
-
-    async def index(request: Request) -> Response:
-        return file("index.html", request)
-
-    async def static(request: Request) -> Response:
-        return file(request.path_params["name"], request)
-
-    async def login(request: Request) -> Response:
-        game = request.query_params.get("game")
-        if game is not None and not protocol.GAME_ID.fullmatch(game):
-            game = None
-        return logins.page(request.path_params["code"], game)
-
-    async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "queued": games.makers.queued})
-
-    async def combos_route(request: Request) -> Response:
-        return JSONResponse({"combos": table}, headers={"Cache-Control": "max-age=3600"})
-
-    async def modes(request: Request) -> Response:
-        return JSONResponse({"modes": {m.value: r.facts() for m, r in RULES.items()}})
-
-    async def register(request: Request) -> Response:
-        player = await games.call(games.register, protocol.name(await _body(request)))
-        return JSONResponse(player, 201)
-
-    async def my_games(request: Request) -> Response:
-        """The player's games, wherever they were started (the terminal's too)."""
-        found = await games.call(games.service.games, request.state.token)
-        return JSONResponse({"games": found})
-
-    async def new_game(request: Request) -> Response:
-        spec = protocol.parse_new_game(await _body(request))
-        view = await games.new_game(request.state.token, spec)
-        return JSONResponse(view, 201)
-
-    async def join(request: Request) -> Response:
-        game_id = _game_id(request)
-        view = await games.call(games.join, game_id, request.state.token)
-        await hub.publish(game_id)
-        return JSONResponse(view)
-
-    async def view(request: Request) -> Response:
-        game_id = _game_id(request)
-        return JSONResponse(await games.call(games.view, game_id, request.state.token))
-
-    async def move(request: Request) -> Response:
-        game_id = _game_id(request)
-        raw = await _raw(request)
-        parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
-        result = await games.call(games.act, game_id, request.state.token, parsed)
-        await hub.publish(game_id)
-        return JSONResponse(result)
-
-    async def calendar(request: Request) -> Response:
-        return JSONResponse(await games.call(games.calendar, request.state.token))
-
-    async def stats(request: Request) -> Response:
-        return JSONResponse(await games.call(games.stats, request.state.token))
-
-    async def socket(ws: WebSocket) -> None:
-        await ws.accept()
-        session = _Session(ws, games, hub)
-        try:
-            await session.serve()
-        except WebSocketDisconnect:
-            pass
-        finally:
-            session.close()
-
-    async def ahead() -> None:
-        """Every hour: today's and tomorrow's calendar puzzles made before anyone asks."""
-        while True:
-            try:
-                await games.calendar_ahead()
-            except KakuroError as exc:
-                log.warning("making the calendar ahead: %s", exc)
-            except Exception:  # never take the server down for it
-                log.exception("making the calendar ahead failed")
-            await asyncio.sleep(3600)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.get_running_loop().create_task(ahead()) if calendar_ahead else None
-        yield
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await hub.close()
-
-    routes = [
-        Route("/", index),
-        Route("/login/{code}", login),
-        Route("/api/health", health),
-        Route("/api/combos", combos_route),
-        Route("/api/modes", modes),
-        Route("/api/players", register, methods=["POST"]),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games", my_games, methods=["GET"]),
-        Route("/api/games/{game_id}", view),
-        Route("/api/games/{game_id}/join", join, methods=["POST"]),
-        Route("/api/games/{game_id}/moves", move, methods=["POST"]),
-        Route("/api/calendar", calendar),
-        Route("/api/stats", stats),
-        WebSocketRoute("/ws", socket),
-        Route("/static/{name}", static),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={KakuroError: _error})
+    host names served besides loopback and the bound address (:mod:`kakurolab.web.guard`).
+    The handlers above are module-level and find what they share in ``app.state``."""
+    handlers = {KakuroError: _error, HTTPException: _http_error}
+    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)
     app.add_middleware(TokenAuth)
     app.add_middleware(BodyLimit)
     app.add_middleware(HostGuard, allowed=allowed_hosts)
-    app.state.hub = hub
-    app.state.logins = logins
     app.state.games = games
+    app.state.hub = Hub(games, poll_s=poll_s)
+    app.state.logins = Logins()
+    app.state.combos = combos_table()
+    app.state.openapi = protocol.openapi()
+    app.state.files = static_files()
+    app.state.calendar_ahead = calendar_ahead
+    app.state.limits = limits = games.makers.limits
+    app.state.registrations = Buckets(limits.register)
+    app.state.moves = Buckets(limits.moves)
+    app.state.sockets = SocketCounts(limits.sockets_per_address, limits.sockets_per_token,
+                                     limits.sockets_per_game)  # fmt: skip
     return app
 
 
@@ -339,8 +457,14 @@ class _Session:
     an ack with its new view; the other players of the game get theirs pushed (:class:`Hub`).
     """
 
-    def __init__(self, ws: WebSocket, games: EngineGames, hub: Hub) -> None:
-        self.ws, self.games, self.hub = ws, games, hub
+    def __init__(self, ws: WebSocket, state: Any, address: str) -> None:
+        self.ws, self.address = ws, address
+        self.games: EngineGames = state.games
+        self.hub: Hub = state.hub
+        self.counts: SocketCounts = state.sockets
+        self.moves: Buckets = state.moves
+        self.limits: Limits = state.limits
+        self.seated = False
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
 
@@ -351,13 +475,21 @@ class _Session:
             self.sub.offer(message)
 
     async def serve(self) -> None:
+        seconds = self.limits.hello_s
+        deadline = asyncio.get_running_loop().time() + seconds
         while True:
-            message = await self.ws.receive()
+            try:
+                async with asyncio.timeout_at(deadline if self.sub is None else None):
+                    message = await self.ws.receive()
+            except TimeoutError:
+                await self.ws.close(code=4408, reason=f"say hello within {seconds:g} s")
+                return
             if message["type"] == "websocket.disconnect":
                 return
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
+            await self.pace()
             try:
                 parsed = protocol.parse_socket(raw)
             except KakuroError as exc:
@@ -373,6 +505,13 @@ class _Session:
             else:
                 await self.act(parsed)
 
+    async def pace(self) -> None:
+        """Wait until the address's rate allows one more move, view or hello (see
+        :attr:`Limits.moves`): frames are read no faster, so an attacker's flood waits in
+        its own TCP buffers and costs the event loop nothing."""
+        while (wait := self.moves.wait_s(self.address)) > 0:
+            await asyncio.sleep(wait)
+
     async def hello(self, hello: protocol.Hello) -> bool:
         if self.sub is not None:
             await self.reply({"type": "error", "id": None, "error": "already joined"})
@@ -383,6 +522,12 @@ class _Session:
             await self.ws.send_json({"type": "fatal", "error": str(exc)})
             await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
             return False
+        refusal = self.counts.seat(hello.token, hello.game)
+        if refusal is not None:
+            await self.ws.send_json({"type": "fatal", "error": refusal})
+            await self.ws.close(code=OVER_CAP, reason=refusal)
+            return False
+        self.seated = True
         self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
         self.sub.on_stuck = self._stuck
         self.hub.subscribe(self.sub, version=first["version"])
@@ -431,5 +576,7 @@ class _Session:
     def close(self) -> None:
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
+            if self.seated:
+                self.counts.unseat(self.sub.token, self.sub.game_id)
         if self.pump is not None:
             self.pump.cancel()

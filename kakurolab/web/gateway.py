@@ -10,20 +10,18 @@ waits on SQLite's commit, and moves reach the engine one at a time, in order.
 A new game (:meth:`EngineGames.new_game`) is three steps: the engine decides what puzzle it
 needs (:meth:`GameService.choice`, fast), the puzzle is made, and the engine seats the
 creator.  A lookup (a bank variant, a kept calendar day) is made on a helper thread; a
-generation, which may take seconds to minutes of CPU, goes to :class:`Makers`, a small pool
-of worker *processes* (a thread would hold Python's lock against the event loop and could
-not be stopped) with a bounded queue and a per-player limit: past them the answer is 503 or
-429 with ``Retry-After``.  Stopping the server terminates the workers, so SIGTERM never
-waits for a generation.
+generation, which may take seconds to minutes of CPU, and a pasted puzzle's uniqueness proof
+and grading go to :class:`Makers`: lanes of worker *processes* (:mod:`.workers`; a thread
+would hold Python's lock against the event loop and could not be stopped), each with its own
+cap, and per-token, per-address and rate limits (:class:`~.limits.Limits`): past them the
+answer is 503 or 429 with ``Retry-After``.  Stopping the server kills the workers, so
+SIGTERM never waits for a generation or a paste.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
-import multiprocessing
-import multiprocessing.pool
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -45,7 +43,9 @@ from ..game import (
 )
 from ..game.moves import PLAYER_KINDS
 from ..game.service import Choice, Prepared, from_portable, make, make_portable
+from .limits import Buckets, Limits
 from .port import Busy, NotFound, Refused, TooMany, Unauthorized, WebError
+from .workers import Lane
 
 T = TypeVar("T")
 
@@ -80,115 +80,90 @@ def _mapped(method: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
-MAX_QUEUED = 32
-"""Generations waiting or running at once; one more is answered 503."""
-
-PER_PLAYER = 2
-"""Generations one player may have waiting or running; one more is answered 429."""
-
 SMALL_AREA = 12 * 12
 """Grids up to this many squares are generated in a lane of their own (seconds each), so a
 queue of big ones (minutes each) never holds up a new 8x8 race."""
 
-MAKE_TIMEOUT_S = 900.0
-"""A generation not back by then (a worker lost, say) is answered 503, not waited on forever."""
-
 
 class Makers:
-    """Worker processes that make puzzles (see module doc), started on first use: ``workers``
-    for big grids and one for grids up to :data:`SMALL_AREA` squares."""
+    """The lanes of worker processes that make puzzles (see module doc): ``races`` (one
+    process, grids up to :data:`SMALL_AREA` squares), ``big`` (``workers`` processes) and
+    ``pastes`` (one process: a pasted puzzle's proof and grading), each with its own cap,
+    and the per-token and per-address counts of :class:`Limits`."""
 
-    def __init__(
-        self, workers: int = 1, *, max_queued: int = MAX_QUEUED, per_player: int = PER_PLAYER
-    ) -> None:
-        self.workers, self.max_queued, self.per_player = workers, max_queued, per_player
-        self._pools: dict[bool, multiprocessing.pool.Pool] = {}
-        self._waiting: set[asyncio.Future[Prepared]] = set()
-        self._by_player: Counter[str] = Counter()
+    def __init__(self, workers: int = 1, *, limits: Limits | None = None) -> None:
+        self.workers = workers
+        self.limits = limits = limits or Limits()
+        self.lanes = {
+            "races": Lane("making", 1, limits.races, limits.make_time_s),
+            "big": Lane("making", workers, limits.big, limits.make_time_s),
+            "pastes": Lane("checking", 1, limits.pastes, limits.paste_time_s),
+        }
+        self.rate = Buckets(limits.generate)
+        self._by_player: Counter[tuple[str, bool]] = Counter()
+        self._by_address: Counter[str] = Counter()
         self.closed = False
 
     @property
     def queued(self) -> int:
-        return len(self._waiting)
+        return sum(lane.queued for lane in self.lanes.values())
 
-    async def make(self, who: str, choice: Choice, chooser: Any, fresh: Any) -> Prepared:
+    async def make(
+        self, who: str, choice: Choice, chooser: Any, fresh: Any, *, address: str = ""
+    ) -> Prepared:
+        """The puzzle of ``choice`` made in its lane for the player of token ``who`` at
+        ``address`` (both empty: the server's own work, not counted), or a refusal: 429
+        over a per-player or per-address count or rate, 503 when the lane is full."""
         if self.closed:
             raise Busy("the server is stopping", retry_after=30)
-        if self._by_player[who] >= self.per_player:
-            raise TooMany(
-                f"you have {self.per_player} new games in the making already; "
-                "try again when one is ready", retry_after=10,
-            )  # fmt: skip
-        if len(self._waiting) >= self.max_queued:
-            raise Busy("the server is making too many puzzles; try again soon", retry_after=30)
-        small = _area(choice.size) <= SMALL_AREA
-        pool = self._pools.get(small)
-        if pool is None:
-            context = multiprocessing.get_context("spawn")
-            pool = context.Pool(1 if small else self.workers, initializer=_background)
-            self._pools[small] = pool
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Prepared] = loop.create_future()
-
-        def settle(value: Any, error: bool) -> None:
-            if future.done():
-                return
-            if error:
-                future.set_exception(value)
-            else:
-                future.set_result(from_portable(value))
-
-        self._waiting.add(future)
-        self._by_player[who] += 1
+        pasted = _pasted(choice)
+        limits = self.limits
+        mine = (who, pasted)
+        most = limits.pastes_per_player if pasted else limits.per_player
+        if who and self._by_player[mine] >= most:
+            what = "pasted puzzles being checked" if pasted else "new games in the making"
+            raise TooMany(f"you have {most} {what} already; try again when one is ready",
+                          retry_after=10)  # fmt: skip
+        if address and self._by_address[address] >= limits.per_address:
+            raise TooMany(f"your address has {limits.per_address} new games in the making "
+                          "already; try again when one is ready", retry_after=10)  # fmt: skip
+        lane = self.lanes["pastes" if pasted else "races" if _area(choice.size) <= SMALL_AREA
+                          else "big"]  # fmt: skip
+        if lane.queued >= lane.capacity:
+            raise Busy(f"the server is {lane.name} too many puzzles; try again soon",
+                       retry_after=30)  # fmt: skip
+        if address:
+            self.rate.take(address, "new games")
+        self._by_player[mine] += 1
+        self._by_address[address] += 1
         try:
-            pool.apply_async(
-                make_portable, (choice, chooser, fresh),
-                callback=lambda r: loop.call_soon_threadsafe(settle, r, False),
-                error_callback=lambda e: loop.call_soon_threadsafe(settle, e, True),
-            )  # fmt: skip
-            return await asyncio.wait_for(future, MAKE_TIMEOUT_S)
-        except TimeoutError:
-            raise Busy("making the puzzle took too long; try again", retry_after=60) from None
+            return from_portable(await lane.run(make_portable, choice, chooser, fresh))
         finally:
-            self._waiting.discard(future)
-            self._by_player[who] -= 1
-            if self._by_player[who] <= 0:
-                del self._by_player[who]
+            _less(self._by_player, mine)
+            _less(self._by_address, address)
 
     def stop(self) -> None:
         """Kill the workers at once (a generation is no acknowledged move: nothing is lost)
         and answer every waiting request 503."""
         self.closed = True
-        for future in list(self._waiting):
-            future.get_loop().call_soon_threadsafe(_stopping, future)
-        for pool in self._pools.values():
-            pool.terminate()
-        for pool in self._pools.values():
-            pool.join()
-        self._pools.clear()
+        for lane in self.lanes.values():
+            lane.stop()
 
 
-WORKER_NICE = 19
-"""The generating processes run at the lowest CPU priority: on a busy machine the kernel
-then gives moves the CPU first (a generation is background work nobody waits on keystroke by
-keystroke), and on a machine with an idle core they lose nothing."""
+def _less(counts: Counter[Any], key: Any) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
-def _background() -> None:
-    """In each worker process: the lowest CPU priority (where the OS has one)."""
-    if hasattr(os, "setpriority"):
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, 0, WORKER_NICE)
+def _pasted(choice: Choice) -> bool:
+    """A pasted puzzle (its proof and grading run in the ``pastes`` lane)."""
+    return choice.puzzle is not None and choice.source == "file"
 
 
 def _area(size: str) -> int:
     rows, _, cols = size.partition("x")
     return int(rows) * int(cols) if rows.isdigit() and cols.isdigit() else 0
-
-
-def _stopping(future: asyncio.Future[Prepared]) -> None:
-    if not future.done():
-        future.set_exception(Busy("the server is stopping", retry_after=30))
 
 
 def default_workers() -> int:
@@ -220,15 +195,17 @@ class EngineGames:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._slow, functools.partial(method, *args))
 
-    async def new_game(self, token: str, new: NewGame) -> dict[str, Any]:
+    async def new_game(self, token: str, new: NewGame, address: str = "") -> dict[str, Any]:
         """The creator's view of a new game (see module doc: lookups on a thread,
-        generations in :class:`Makers`, bounded)."""
+        generations and pasted puzzles in :class:`Makers`, bounded per token and per
+        client ``address``)."""
         choice = await self.call(self.choice, token, new)
         if isinstance(choice, dict):
             return choice  # the player's game of that calendar day
         service = self.service
-        if choice.slow:
-            made = await self.makers.make(token, choice, service.chooser, service.fresh)
+        if choice.slow or _pasted(choice):
+            made = await self.makers.make(token, choice, service.chooser, service.fresh,
+                                          address=address)  # fmt: skip
         else:
             made = await self.call_slow(_mapped(make), choice, service.chooser, service.fresh)
         await self.call(self.keep, choice, made)

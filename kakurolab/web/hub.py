@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -88,6 +88,50 @@ class Subscriber:
             self.wake.clear()
             while self.outbox and not self.closed:
                 await self.send(self.outbox.popleft())
+
+
+@dataclass
+class SocketCounts:
+    """Open sockets per client address, per token and per game, against the caps of
+    :class:`~.limits.Limits`: one client must not make every move's pushes cost the
+    engine (and everyone waiting on it) in proportion to sockets it opened for nothing."""
+
+    per_address: int
+    per_token: int
+    per_game: int
+    by_address: Counter[str] = field(default_factory=Counter)
+    by_token: Counter[str] = field(default_factory=Counter)
+    by_game: Counter[str] = field(default_factory=Counter)
+
+    def open(self, address: str) -> str | None:
+        """Count a new socket of ``address``; the refusal's reason when over the cap."""
+        if self.by_address[address] >= self.per_address:
+            return f"too many sockets from your address (at most {self.per_address})"
+        self.by_address[address] += 1
+        return None
+
+    def close(self, address: str) -> None:
+        _less(self.by_address, address)
+
+    def seat(self, token: str, game_id: str) -> str | None:
+        """Count a socket's ``hello``; the refusal's reason when over a cap."""
+        if self.by_token[token] >= self.per_token:
+            return f"too many sockets for one player (at most {self.per_token})"
+        if self.by_game[game_id] >= self.per_game:
+            return f"too many sockets on this game (at most {self.per_game})"
+        self.by_token[token] += 1
+        self.by_game[game_id] += 1
+        return None
+
+    def unseat(self, token: str, game_id: str) -> None:
+        _less(self.by_token, token)
+        _less(self.by_game, game_id)
+
+
+def _less(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
 class Hub:
@@ -205,15 +249,20 @@ def _settled(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
 
 
 def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
-    """On the engine thread: the version, then each token's view (or its error text)."""
+    """On the engine thread: the version, then each token's view (or its error text).  A
+    view is computed once per player however many sockets the player has open (the same
+    object goes to each: the engine's view depends on the player and the version only)."""
     out: list[Any] = []
     try:
         out.append(games.version(game_id))
     except KakuroError as exc:
         out.append(str(exc))
+    seen: dict[str, Any] = {}
     for token in tokens:
-        try:
-            out.append(games.view(game_id, token))
-        except KakuroError as exc:
-            out.append(str(exc))
+        if token not in seen:
+            try:
+                seen[token] = games.view(game_id, token)
+            except KakuroError as exc:
+                seen[token] = str(exc)
+        out.append(seen[token])
     return out

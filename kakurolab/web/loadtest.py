@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -45,6 +45,7 @@ class Player:
     acked: int = 0
     errors: list[str] = field(default_factory=list)
     rtts: list[float] = field(default_factory=list)
+    address: str = "127.0.0.1"
 
 
 @dataclass
@@ -59,6 +60,7 @@ class Figures:
     lost: int
     extra: int
     rtt_median_ms: float
+    rtt_p90_ms: float
     rtt_p95_ms: float
     rtt_max_ms: float
     new_size: str
@@ -66,6 +68,9 @@ class Figures:
     new_game_max_ms: float
     queued: int
     error_samples: list[str]
+    attack: dict[str, int] = field(default_factory=dict)
+    """With ``--attack``: the attacker's players, its sockets open and refused, its moves
+    answered by the engine and those refused by the rate limit."""
 
 
 @contextmanager
@@ -125,38 +130,53 @@ async def _ok(response: Any) -> dict[str, Any]:
     return data
 
 
-async def _seat_players(client: Any, games: int, per_game: int, size: str) -> list[Player]:
+def address(n: int) -> str:
+    """The ``n``-th client's own loopback address (127.0.0.2, 127.0.0.3 ...; Linux answers
+    on all of 127/8): the server counts its limits per address, as for people apart."""
+    return f"127.0.{n // 200}.{2 + n % 200}"
+
+
+def client_at(url: str, n: int | str) -> Any:
+    """An HTTP client of ``url`` from :func:`address` ``n`` (or the address ``n``)."""
+    import httpx
+
+    transport = httpx.AsyncHTTPTransport(local_address=n if isinstance(n, str) else address(n))
+    return httpx.AsyncClient(base_url=url, timeout=300, transport=transport)
+
+
+async def _seat_players(url: str, games: int, per_game: int, size: str) -> list[Player]:
     """Players register, the first of each game creates an Arena room, the others join, the
-    host starts it (the start is a player move too: it counts as acknowledged)."""
+    host starts it (the start is a player move too: it counts as acknowledged).  Each game's
+    players come from an address of their own (:func:`address`)."""
     players: list[Player] = []
     for g in range(games):
-        tokens = []
-        for k in range(per_game):
-            made = await _ok(await client.post("/api/players", json={"name": f"load{g}-{k}"}))
-            tokens.append(made["token"])
-        view = await _ok(
-            await client.post(
-                "/api/games", json={"mode": "arena", "size": size, "permanent": False},
-                headers=_auth(tokens[0]),
-            )
-        )
-        game_id = view["game_id"]
-        for token in tokens[1:]:
-            await _ok(await client.post(f"/api/games/{game_id}/join", headers=_auth(token)))
-        started = {"move": {"kind": "start"}}
-        await _ok(
-            await client.post(f"/api/games/{game_id}/moves", json=started, headers=_auth(tokens[0]))
-        )
-        for k, token in enumerate(tokens):
-            players.append(Player(game_id, token, _whites(view), acked=1 if k == 0 else 0))
+        async with client_at(url, g) as http:
+            players.extend(await _seat_game(http, g, per_game, size))
     return players
+
+
+async def _seat_game(http: Any, g: int, per_game: int, size: str) -> list[Player]:
+    tokens = []
+    for k in range(per_game):
+        made = await _ok(await http.post("/api/players", json={"name": f"load{g}-{k}"}))
+        tokens.append(made["token"])
+    new = {"mode": "arena", "size": size, "permanent": False}
+    view = await _ok(await http.post("/api/games", json=new, headers=_auth(tokens[0])))
+    game_id = view["game_id"]
+    for token in tokens[1:]:
+        await _ok(await http.post(f"/api/games/{game_id}/join", headers=_auth(token)))
+    started = {"move": {"kind": "start"}}
+    await _ok(await http.post(f"/api/games/{game_id}/moves", json=started,
+                              headers=_auth(tokens[0])))  # fmt: skip
+    return [Player(game_id, token, _whites(view), acked=1 if k == 0 else 0, address=address(g))
+            for k, token in enumerate(tokens)]  # fmt: skip
 
 
 async def _play(ws_url: str, player: Player, until: float, think: float, seed: int) -> None:
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
-    async with connect(ws_url, max_size=None) as ws:
+    async with connect(ws_url, max_size=None, local_addr=(player.address, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "game": player.game_id, "token": player.token}))
         next_id = 1
         sent_at = 0.0
@@ -208,15 +228,18 @@ async def _new_game_times(client: Any, repeat: int, size: str = "16x22") -> list
     return times
 
 
-async def _queue_generations(client: Any, count: int) -> list[asyncio.Task[Any]]:
-    """``count`` expensive new games left in the making (two per player), once the server
-    reports them queued."""
+async def _queue_generations(
+    client: Any, url: str, count: int, first: int, stack: contextlib.AsyncExitStack
+) -> list[asyncio.Task[Any]]:
+    """``count`` expensive new games left in the making (two per player, each player from
+    its own address from :func:`address` ``first`` on), once the server reports them queued."""
     tasks = []
     for k in range((count + 1) // 2):
-        token = (await _ok(await client.post("/api/players", json={"name": f"heavy{k}"})))["token"]
+        heavy = await stack.enter_async_context(client_at(url, first + k))
+        token = (await _ok(await heavy.post("/api/players", json={"name": f"heavy{k}"})))["token"]
         for _ in range(min(2, count - 2 * k)):
             new = {"mode": "arena", "size": "20x20", "difficulty": "expert"}
-            post = client.post("/api/games", json=new, headers=_auth(token))
+            post = heavy.post("/api/games", json=new, headers=_auth(token))
             tasks.append(asyncio.get_running_loop().create_task(post))
     for _ in range(200):
         health = (await client.get("/api/health")).json()
@@ -230,13 +253,15 @@ async def _queue_generations(client: Any, count: int) -> list[asyncio.Task[Any]]
 
 async def _run(
     urls: list[str], args: argparse.Namespace
-) -> tuple[list[Player], list[float], float]:
+) -> tuple[list[Player], list[float], float, dict[str, int]]:
     import httpx
 
     url = urls[0]
-    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
-        players = await _seat_players(client, args.games, args.per_game, args.size)
-        heavy = await _queue_generations(client, args.queued) if args.queued else []
+    async with contextlib.AsyncExitStack() as stack:
+        client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=300))
+        players = await _seat_players(url, args.games, args.per_game, args.size)
+        heavy = (await _queue_generations(client, url, args.queued, args.games, stack)
+                 if args.queued else [])  # fmt: skip
         began = time.monotonic()
         until = began + args.seconds
         sockets = [u.replace("http://", "ws://").rstrip("/") + "/ws" for u in urls]
@@ -245,17 +270,206 @@ async def _run(
             sockets[(i // per_game + i % per_game) % len(sockets)]
             for i in range(len(players))
         ]
+        attack: dict[str, int] = {}
+        attacker = Attacker(url, sockets[0]) if args.attack else None
+        if attacker is not None:  # at every cap before anyone plays
+            await asyncio.to_thread(attacker.start)
+            began = time.monotonic()
+            until = began + args.seconds
         await asyncio.gather(
             *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
         )
         took = time.monotonic() - began
+        if attacker is not None:
+            attack = await asyncio.to_thread(attacker.stop)
         new_game = await _new_game_times(client, args.new_games, args.new_size)
         for task in heavy:
             if task.done():
                 raise RuntimeError(f"a queued generation ended during the run: {task.result()}")
             task.cancel()
         await asyncio.gather(*heavy, return_exceptions=True)
-    return players, new_game, took
+    return players, new_game, took, attack
+
+
+ATTACKER = "127.0.250.2"
+
+
+class Attacker:
+    """:func:`_attack` in a process of its own, so its work on the client side does not
+    delay the other players' clients (and inflate their round trips) in this one."""
+
+    def __init__(self, url: str, ws_url: str) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.stopping = context.Event()
+        self.out: Any = context.Queue()
+        self.process = context.Process(target=_attacker_main, daemon=True,
+                                       args=(url, ws_url, self.stopping, self.out))  # fmt: skip
+
+    def start(self) -> None:
+        """Start it and wait until it holds every socket it may."""
+        self.process.start()
+        kind, report = self.out.get(timeout=600)
+        if kind != "ready":
+            raise RuntimeError(f"the attacker did not get going: {report}")
+
+    def stop(self) -> dict[str, int]:
+        self.stopping.set()
+        kind, report = self.out.get(timeout=120)
+        self.process.join(10)
+        if kind != "done":
+            raise RuntimeError(f"the attacker failed: {report}")
+        return dict(report)
+
+
+def _attacker_main(url: str, ws_url: str, stopping: Any, out: Any) -> None:
+    """The attacker's process, at the lowest CPU priority: a real attacker's client runs on
+    its own machine, so on this one it should take no CPU the server could use (what is
+    measured is what the attack costs the server)."""
+    import os
+
+    if hasattr(os, "nice"):
+        os.nice(19)
+    report: dict[str, int] = {}
+
+    async def main() -> None:
+        done = asyncio.Event()
+        task = asyncio.get_running_loop().create_task(
+            _attack(url, ws_url, done, report, lambda r: out.put(("ready", r))))
+        while not stopping.is_set() and not task.done():
+            await asyncio.sleep(0.05)
+        done.set()
+        await task
+
+    try:
+        asyncio.run(main())
+    except Exception as exc:  # reported to the load test, which says so
+        out.put(("failed", {"error": str(exc)}))
+        return
+    out.put(("done", report))
+
+
+async def _attack(
+    url: str,
+    ws_url: str,
+    done: asyncio.Event,
+    report: dict[str, int],
+    ready: Callable[[dict[str, int]], None] | None = None,
+) -> None:
+    """One client (one address) at every cap: as many players as it may register, seated
+    four to an Arena, each with as many sockets as it may open (and one more, refused), every
+    player moving as fast as the server answers, every socket read, until ``done``.  Fills
+    ``report``; ``ready`` is called once every socket is open."""
+    seats = await _seat_attackers(url)
+    report.update(players=len(seats), open=0, refused=0)
+    async with contextlib.AsyncExitStack() as stack:
+        movers, drains = await _open_sockets(stack, ws_url, seats, report)
+        report.update(limited=0, moves=0, closed=0)
+        if ready is not None:
+            ready(dict(report))
+        drained = [asyncio.get_running_loop().create_task(_drain(ws)) for ws in drains]
+        await asyncio.gather(*(_flood(ws, seat, ws_url, done, report) for ws, seat in movers),
+                             return_exceptions=True)  # fmt: skip
+        for task in drained:
+            task.cancel()
+        await asyncio.gather(*drained, return_exceptions=True)
+
+
+Seat = tuple[str, str, list[str]]
+"""(game id, token, white cells) of one of the attacker's players."""
+
+
+async def _seat_attackers(url: str) -> list[Seat]:
+    """As many players as the attacker's address may register, four to a started Arena."""
+    async with client_at(url, ATTACKER) as http:
+        tokens = []
+        for k in range(64):
+            made = await http.post("/api/players", json={"name": f"attacker{k}"})
+            if made.status_code != 201:
+                break
+            tokens.append(made.json()["token"])
+        seats: list[Seat] = []
+        for first in range(0, len(tokens) - 1, 4):
+            group = tokens[first : first + 4]
+            arena = {"mode": "arena", "permanent": False}
+            view = await _ok(await http.post("/api/games", headers=_auth(group[0]), json=arena))
+            for token in group[1:]:
+                await _ok(await http.post(f"/api/games/{view['game_id']}/join",
+                                          headers=_auth(token)))  # fmt: skip
+            start = {"move": {"kind": "start"}}  # (a full Arena has started by itself: 409)
+            await http.post(f"/api/games/{view['game_id']}/moves", json=start,
+                            headers=_auth(group[0]))  # fmt: skip
+            seats += [(view["game_id"], t, _whites(view)) for t in group]
+    return seats
+
+
+async def _open_sockets(
+    stack: contextlib.AsyncExitStack, ws_url: str, seats: list[Seat], report: dict[str, int]
+) -> tuple[list[tuple[Any, Seat]], list[Any]]:
+    """Every socket the caps allow, each seat's first one to move on, the rest to read."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    movers: list[tuple[Any, Seat]] = []
+    drains: list[Any] = []
+    full = False  # the address's cap reached: every socket more is refused
+    for seat in seats:
+        for k in range(64 if not full else 0):
+            ws = await stack.enter_async_context(
+                connect(ws_url, max_size=None, local_addr=(ATTACKER, 0)))
+            try:
+                await ws.send(json.dumps({"type": "hello", "game": seat[0], "token": seat[1]}))
+                reply = json.loads(await ws.recv())
+            except ConnectionClosed:
+                full, reply = True, {}
+            if reply.get("type") != "view":
+                report["refused"] += 1
+                break
+            report["open"] += 1
+            if k:
+                drains.append(ws)
+            else:
+                movers.append((ws, seat))
+    return movers, drains
+
+
+async def _drain(ws: Any) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.recv()
+
+
+async def _flood(
+    ws: Any, seat: Seat, ws_url: str, done: asyncio.Event, report: dict[str, int]
+) -> None:
+    """Move as fast as answered until ``done``; a socket the server closes is opened again."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    game_id, token, cells = seat
+    ident = 0
+    while not done.is_set():
+        try:
+            ident += 1
+            cell = cells[ident % len(cells)]
+            body = ({"kind": "place", "cell": cell, "digit": 1 + ident % 9}
+                    if ident % 2 else {"kind": "erase", "cell": cell})  # fmt: skip
+            await ws.send(json.dumps({"type": "move", "id": ident, "move": body}))
+            while (reply := json.loads(await ws.recv())).get("id") != ident:
+                pass
+            limited = "too many moves" in str(reply.get("error"))
+            report["limited" if limited else "moves"] += 1
+        except ConnectionClosed:
+            report["closed"] += 1
+            with contextlib.suppress(Exception):
+                await ws.close()
+            await asyncio.sleep(0.01)
+            with contextlib.suppress(Exception):
+                ws = await connect(ws_url, max_size=None, local_addr=(ATTACKER, 0))
+                await ws.send(json.dumps({"type": "hello", "game": game_id, "token": token}))
 
 
 def run(args: argparse.Namespace, url: str | None = None, store: Path | None = None) -> Figures:
@@ -265,9 +479,9 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         if url is None or store is None:
             store = Path(tmp) / "load.sqlite"
             with running_servers(store, args.processes, args.workers) as urls:
-                players, new_game, took = asyncio.run(_run(urls, args))
+                players, new_game, took, attack = asyncio.run(_run(urls, args))
         else:
-            players, new_game, took = asyncio.run(_run([url], args))
+            players, new_game, took, attack = asyncio.run(_run([url], args))
         lost, extra = check_log(store, players)
     rtts = sorted(t for p in players for t in p.rtts)
     errors = [e for p in players for e in p.errors]
@@ -283,6 +497,7 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         lost=lost,
         extra=extra,
         rtt_median_ms=round(statistics.median(rtts) * ms, 2) if rtts else 0.0,
+        rtt_p90_ms=round(rtts[int(0.90 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
         rtt_p95_ms=round(rtts[int(0.95 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
         rtt_max_ms=round(rtts[-1] * ms, 2) if rtts else 0.0,
         new_size=args.new_size,
@@ -290,6 +505,7 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         new_game_max_ms=round(max(new_game) * ms, 1),
         queued=args.queued,
         error_samples=errors[:5],
+        attack=attack,
     )
 
 
@@ -327,6 +543,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--new-size", default="16x22", help="their size (16x22)")
     p.add_argument("--queued", type=int, default=0, metavar="N",
                    help="expensive new games (20x20 expert races) kept in the making (0)")
+    p.add_argument("--attack", action="store_true",
+                   help="one client at every cap of the server's limits meanwhile (sockets, "
+                   "players, moves as fast as answered)")
     p.add_argument("--workers", type=int, default=1, help="each server's generating processes")
     p.add_argument("--processes", type=int, default=1, help="servers on the one store (1)")
     return p

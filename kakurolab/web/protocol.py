@@ -23,6 +23,7 @@ from msgspec import Meta, Struct
 from ..errors import KakuroError
 from ..game import RULES, Mode, Move, NewGame, Options
 from ..model import Puzzle
+from .limits import Limits
 
 MAX_MESSAGE = 4096
 """Largest accepted message or request body in bytes (a move is under 100)."""
@@ -57,6 +58,12 @@ class TooLarge(ProtocolError):
     """A body over :data:`MAX_MESSAGE` bytes, however it was sent (announced or chunked)."""
 
     status = 413
+
+
+class TooSlow(ProtocolError):
+    """A request body not all in within its deadline (:attr:`Limits.body_s`)."""
+
+    status = 408
 
 
 # --- the schema ---------------------------------------------------------------------------------
@@ -236,9 +243,10 @@ def name(data: object) -> str:
     return found
 
 
-def parse_new_game(data: object) -> NewGame:
+def parse_new_game(data: object, limits: Limits | None = None) -> NewGame:
     """The new-game form as the engine's record (the engine checks the combination); a
-    practice game's ``seed`` or pasted ``puzzle`` is read here, by the formats layer."""
+    practice game's ``seed`` or pasted ``puzzle`` is read here, by the formats layer, and a
+    pasted grid bigger than the page's sizes (``limits``) is refused."""
     form: NewGameRequest = convert(data, NewGameRequest)
     mode = Mode(form.mode)
     rules = RULES[mode]
@@ -246,13 +254,14 @@ def parse_new_game(data: object) -> NewGame:
     options = Options(permanent=permanent, time_limit_s=form.time_limit_s, shields=form.shields)
     if (form.seed is not None or form.puzzle is not None) and not rules.chooses_puzzle:
         raise ProtocolError("'seed' and 'puzzle' choose a practice game's puzzle only")
-    puzzle = _puzzle(form.puzzle) if form.puzzle is not None else None
+    puzzle = _puzzle(form.puzzle, limits or Limits()) if form.puzzle is not None else None
     return NewGame(mode, size=form.size, difficulty=form.difficulty, seed=form.seed,
                    date=form.date, puzzle=puzzle, options=options)  # fmt: skip
 
 
-def _puzzle(text: str) -> Puzzle:
-    """One puzzle from a puzz.link URL or kakuro text (the formats layer reads it)."""
+def _puzzle(text: str, limits: Limits) -> Puzzle:
+    """One puzzle from a puzz.link URL or kakuro text (the formats layer reads it), within
+    the size bounds of ``limits``: proving a bigger one unique could take minutes."""
     from ..formats import loads
 
     if not text.strip():
@@ -263,7 +272,12 @@ def _puzzle(text: str) -> Puzzle:
         raise ProtocolError(f"'puzzle': {str(exc).splitlines()[0][:200]}") from None
     if len(found) != 1:
         raise ProtocolError(f"'puzzle' must hold one puzzle, it holds {len(found)}")
-    return found[0]
+    puzzle = found[0]
+    side, area = limits.paste_side, limits.paste_area
+    if max(puzzle.nrows, puzzle.ncols) > side or puzzle.nrows * puzzle.ncols > area:
+        raise ProtocolError(f"'puzzle' is {puzzle.nrows}x{puzzle.ncols}; a pasted puzzle may "
+                            f"have at most {side} rows or columns and {area} squares")  # fmt: skip
+    return puzzle
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +365,82 @@ def message_table() -> str:
     columns = [Column(h, itemgetter(i)) for i, h in enumerate(headers)]
     table = Table(columns, rows).markdown()
     return table.rstrip("\n") + "\n\nEvery message refuses fields it does not list."
+
+
+# --- the OpenAPI document ----------------------------------------------------------------------
+
+_ERROR = {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"],
+          "additionalProperties": False}  # fmt: skip
+_OBJECT = {"type": "object"}
+_REFUSALS = {
+    "400": "a malformed request (one line says why)",
+    "401": "no token, or one of a malformed form",
+    "403": "a token that names nobody, or not a player of this game",
+    "404": "no such game",
+    "408": "the request body did not come in time",
+    "409": "a well-formed move the rules refuse",
+    "413": f"a body over {MAX_MESSAGE} bytes",
+    "429": "over a per-player or per-address limit (see Retry-After)",
+    "503": "the server is busy or stopping (see Retry-After)",
+}
+_ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
+    # (path, method, summary, request body, success status, needs a token)
+    ("/api/health", "get", "Liveness and the puzzles in the making", None, "200", False),
+    ("/api/combos", "get", "Every run length and sum with its digit sets", None, "200", False),
+    ("/api/modes", "get", "Every game mode and its facts (the new-game form's list)", None,
+     "200", False),
+    ("/api/openapi.json", "get", "This document", None, "200", False),
+    ("/api/players", "post", "A new player and its secret token", PlayerRequest, "201", False),
+    ("/api/games", "post", "A new game; the answer is the creator's view", NewGameRequest,
+     "201", True),
+    ("/api/games", "get", "The player's games, wherever they were started", None, "200",
+     True),
+    ("/api/games/{game_id}", "get", "The player's view of a game", None, "200", True),
+    ("/api/games/{game_id}/join", "post", "Take a seat; the answer is the view", None,
+     "200", True),
+    ("/api/games/{game_id}/moves", "post", "Make a move; its outcome and the new view",
+     MoveRequest, "200", True),
+    ("/api/calendar", "get", "The player's calendar campaign", None, "200", True),
+    ("/api/stats", "get", "The player's statistics", None, "200", True),
+)  # fmt: skip
+
+
+def openapi() -> dict[str, Any]:
+    """The HTTP API as an OpenAPI 3.1 document, its request bodies written from the structs
+    above (served at ``/api/openapi.json``; the WebSocket's frames are in docs/web.md)."""
+    bodies = [body for *_, body, _, _ in _ROUTES if body is not None]
+    schemas, components = msgspec.json.schema_components(
+        bodies, ref_template="#/components/schemas/{name}")
+    by_type = dict(zip(bodies, schemas, strict=True))
+    paths: dict[str, dict[str, Any]] = {}
+    for path, method, summary, body, status, secured in _ROUTES:
+        responses: dict[str, Any] = {
+            status: {"description": "done", "content": {"application/json": {"schema": _OBJECT}}}
+        }
+        for code, why in _REFUSALS.items():
+            if code in {"401", "403", "404", "409"} and not secured:
+                continue
+            responses[code] = {"description": why,
+                               "content": {"application/json": {"schema": _ERROR}}}  # fmt: skip
+        operation: dict[str, Any] = {"summary": summary, "responses": responses,
+                                     "operationId": f"{method}_{path}"}  # fmt: skip
+        if body is not None:
+            operation["requestBody"] = {
+                "required": True, "content": {"application/json": {"schema": by_type[body]}}}
+        if "{game_id}" in path:
+            operation["parameters"] = [{"name": "game_id", "in": "path", "required": True,
+                                        "schema": {"type": "string", "pattern": GAME_PATTERN}}]
+        if secured:
+            operation["security"] = [{"token": []}]
+        paths.setdefault(path, {})[method] = operation
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Kakuro Master", "version": "1",
+                 "description": "The game engine's API; docs/web.md describes it."},
+        "paths": paths,
+        "components": {"schemas": components,
+                       "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}}},
+    }  # fmt: skip
 
 
 if __name__ == "__main__":

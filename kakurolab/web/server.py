@@ -19,8 +19,10 @@ import socket
 import threading
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 from ..errors import KakuroError, require
+from .limits import Limits
 from .protocol import MAX_MESSAGE
 
 GRACE_S = 2
@@ -43,6 +45,32 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
+    """uvicorn's settings for ``app`` under ``limits``: frame size, the request-head deadline
+    (:mod:`.timeouts`), the kept-alive idle time, the grace period; ``options`` add to them
+    (host, port, log level)."""
+    import uvicorn
+
+    from .timeouts import protocol
+
+    return uvicorn.Config(
+        app,
+        ws_max_size=WS_MAX_SIZE,
+        access_log=False,
+        timeout_graceful_shutdown=GRACE_S,
+        timeout_keep_alive=max(1, round(limits.keep_alive_s)),
+        http=protocol(limits.header_s),
+        **options,
+    )
+
+
+def _limits(given: Limits | list[str] | None) -> Limits:
+    """``serve``'s limits: the defaults, changed by ``--limit NAME=VALUE`` settings."""
+    if isinstance(given, Limits):
+        return given
+    return Limits().changed(given or [])
+
+
 def check_installed() -> None:
     """Raise MissingExtraError (one line, naming the ``web`` extra) when a part is missing."""
     for module in ("starlette", "uvicorn", "websockets", "msgspec"):
@@ -61,16 +89,20 @@ def serve(
     token: str | None = None,
     workers: int | None = None,
     allowed_hosts: tuple[str, ...] = (),
+    limits: Limits | list[str] | None = None,
 ) -> None:
     """Serve until interrupted.  ``port=0`` picks a free port (the printed URL tells which).
-    The browser signs in as ``token``'s player, else the local player ``player``."""
+    The browser signs in as ``token``'s player, else the local player ``player``.
+    ``limits`` are a public server's (:class:`Limits`, or ``NAME=VALUE`` settings changing
+    the defaults)."""
     check_installed()
     import uvicorn
 
     from .app import create_app
     from .gateway import EngineGames, Makers, default_workers
 
-    games = EngineGames.open(store, makers=Makers(workers or default_workers()))
+    makers = Makers(workers or default_workers(), limits=_limits(limits))
+    games = EngineGames.open(store, makers=makers)
     try:
         if token is not None:
             player_id, name = games.service.whoami(token)
@@ -82,15 +114,7 @@ def serve(
         raise
     app = create_app(games, calendar_ahead=True, allowed_hosts=allowed_hosts)
     code = app.state.logins.add(name, player_id, token)
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=WS_MAX_SIZE,
-        access_log=False,
-        timeout_graceful_shutdown=GRACE_S,
-    )
+    config = uvicorn_config(app, games.makers.limits, host=host, port=port, log_level=log_level)
 
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
