@@ -135,7 +135,7 @@ def test_a_generation_nobody_waits_for_frees_its_slot(tmp_path: Path) -> None:
     with live_server(games) as live, http_from(live.url, ATTACKER) as http:
         token = str(register(http, "leaver"))
         body = json.dumps({"mode": "battle"}).encode()
-        request = (f"POST /api/games HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+        request = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
                    f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
         queued = lambda: http.get("/api/health").json()["queued"]  # noqa: E731
         for _ in range(2):
@@ -281,7 +281,7 @@ def closed_after(port: int, chunks: list[bytes], every_s: float = 0.0, bound_s: 
     return time.monotonic() - began, got
 
 
-HEAD = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
+HEAD = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
 
 @pytest.mark.parametrize(
@@ -291,7 +291,7 @@ HEAD = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
         ("a request line, then silence", [b"GET / HTTP/1.1\r\n"], 0.0, b"408"),
         ("a header byte every 0.3 s", [HEAD] + [b"X"] * 30, 0.3, b"408"),
         ("a body byte every 0.3 s",
-         [b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n{"]
+         [b"POST /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 40\r\n\r\n{"]
          + [b" "] * 30, 0.3, b"408"),
         ("kept alive, then idle", [HEAD + b"\r\n"], 0.0, b"200"),
     ],
