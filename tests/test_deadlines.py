@@ -266,9 +266,9 @@ def test_local_search_starts_only_when_its_flow_can_end_before_the_deadline(
     from kakurolab.propagation import local
 
     flows = []
-    flow_start = local._flow_start
+    flow_start = local.flow_start
     monkeypatch.setattr(local, "START_SECONDS_PER_CELL", per_cell)
-    monkeypatch.setattr(local, "_flow_start", lambda *args: flows.append(1) or flow_start(*args))
+    monkeypatch.setattr(local, "flow_start", lambda *args: flows.append(1) or flow_start(*args))
     result = kl.solve(large_grid, backend="native", timeout=TIMEOUT)
     assert bool(flows) is starts
     assert result.status in (Status.SAT, Status.UNKNOWN)

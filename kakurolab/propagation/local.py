@@ -68,7 +68,7 @@ strays counted as conflicts and the cheaper cycle search, the 1,095-cell grid's 
 two grids for four seeds of four within 40 CPU s (median 6 s) against three of four before."""
 
 START_SECONDS_PER_CELL = 1.2e-4
-"""About what the flow start (``_flow_start``, networkx's preflow push) costs per cell, which
+"""About what the flow start (``flow.flow_start``, networkx's preflow push) costs per cell, which
 it spends without looking at the clock: 0.9 s on the 8,780-cell pattern grid on a 2-core
 machine.  :func:`start_seconds` tells a caller with a deadline whether to begin."""
 
