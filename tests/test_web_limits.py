@@ -135,7 +135,8 @@ def test_a_generation_nobody_waits_for_frees_its_slot(tmp_path: Path) -> None:
     with live_server(games) as live, http_from(live.url, ATTACKER) as http:
         token = str(register(http, "leaver"))
         body = json.dumps({"mode": "battle"}).encode()
-        request = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+        request = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   f"Authorization: Bearer {token}\r\n"
                    f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
         queued = lambda: http.get("/api/health").json()["queued"]  # noqa: E731
         for _ in range(2):
