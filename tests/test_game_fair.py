@@ -331,8 +331,8 @@ def test_the_terminal_shows_the_flag_and_the_withheld_solution(
 def test_the_kept_calendar_puzzle_is_the_live_one(tmp_path: Path) -> None:
     """Two makers of one day race: the first kept grid is everyone's, and it is the one the
     copy rule guards (not the late maker's)."""
+    from kakurolab.game.prepare import Choice, Prepared
     from kakurolab.game.rules import GameSpec
-    from kakurolab.game.service import Choice, Prepared
 
     svc = service(tmp_path, chooser=tiny_chooser)
     key = cal.seed_of(cal.today(svc.clock()))

@@ -166,7 +166,7 @@ def test_the_services_fresh_calendar_week_rises_strictly_in_grade():
     import hashlib
 
     from kakurolab.game import Mode, Options
-    from kakurolab.game.service import Choice, make
+    from kakurolab.game.prepare import Choice, make
 
     def fresh(size: str, difficulty: str, seed: str | int):
         number = int.from_bytes(hashlib.sha256(str(seed).encode()).digest()[:8], "big")

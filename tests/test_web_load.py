@@ -128,7 +128,7 @@ def test_queued_generations_stall_nobody(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
     from kakurolab.game import GameService
-    from kakurolab.game.service import fresh_puzzle
+    from kakurolab.game.prepare import fresh_puzzle
     from kakurolab.web.gateway import EngineGames, Makers
     from kakurolab.web.limits import Limits, Rate
 

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..formats import dumps, loads
-from ..model import Cell, Puzzle, Solution
-from . import calendar, fair, puzzles, scoring
+from ..model import Cell, Puzzle
+from . import calendar, fair, puzzles
 from .engine import Game
 from .errors import (
     AuthError,
@@ -46,16 +46,17 @@ from .errors import (
     UnknownGameError,
 )
 from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
+from .prepare import Choice, Chooser, Prepared, bank_holds, fresh_puzzle, make
+from .prepare import from_portable as from_portable  # the web gateway's import
+from .prepare import make_portable as make_portable  # the web gateway's import
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
-from .stats import Played, Stats, summarize
+from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
 from .views import Event, GameView, event_for, player_view
 
 MAX_CACHED = 512
 """Games kept in memory; others are replayed from the store when next asked for."""
-
-Chooser = Callable[[str, str, str | int], tuple[Puzzle, Solution]]
 
 
 @dataclass(frozen=True)
@@ -106,124 +107,6 @@ def solution_rows(puzzle: Puzzle, values: Mapping[Cell, int]) -> list[str]:
         "".join(str(values[(r, c)]) if (r, c) in values else "-" for c in range(puzzle.ncols))
         for r in range(puzzle.nrows)
     ]
-
-
-def fresh_puzzle(size: str, difficulty: str, seed: str | int) -> tuple[Puzzle, Solution]:
-    """A newly generated puzzle (not a shipped one, nor one of its 16 variants), named by
-    nothing that gives its seed away."""
-    from ..generator import generate, parse_size
-
-    nrows, ncols = parse_size(size)
-    made = generate(nrows, ncols, difficulty, seed=seed)
-    chosen = puzzles.prepare(made.puzzle)
-    return Puzzle("fresh", chosen.puzzle.grid), chosen.solution
-
-
-def _bank_holds(size: str, difficulty: str) -> bool:
-    from .. import bank
-
-    return bank.holds(size, difficulty)
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The puzzle a new game needs, as :meth:`GameService.choice` decided it; :func:`make`
-    makes it (pure and picklable: a worker process may run it)."""
-
-    mode: Mode
-    size: str
-    difficulty: str | None
-    seed: str | None
-    date: str | None
-    source: str
-    options: Options
-    puzzle: Puzzle | None = None
-    cache_key: str | None = None
-    slow: bool = False
-    """Making it runs the generator (seconds to minutes), not a lookup."""
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A made puzzle, its unique solution and the game's spec."""
-
-    spec: GameSpec
-    puzzle: Puzzle
-    solution: Solution
-    fingerprints: dict[str, int] | None = None
-    """A secret puzzle's :func:`fair.fingerprints`, computed where it was made (a worker
-    process, not the engine thread)."""
-
-
-def make(choice: Choice, chooser: Chooser, fresh: Chooser) -> Prepared:
-    """Make the puzzle of ``choice`` (the slow part of a new game: runs anywhere)."""
-    if choice.puzzle is not None:
-        puzzle, solution = puzzles.prepare(choice.puzzle)
-    else:
-        assert choice.difficulty is not None and choice.seed is not None
-        if choice.source == "secret" and RULES[choice.mode].dated and choice.date:
-            puzzle, solution = _calendar_day(choice, fresh)
-        else:
-            pick = fresh if choice.source == "secret" else chooser
-            puzzle, solution = pick(choice.size, choice.difficulty, choice.seed)
-        puzzle = Puzzle(puzzle.id, puzzle.grid)
-    size = choice.size
-    target = scoring.target_seconds(size, choice.difficulty, puzzle)
-    seed = None if choice.source == "secret" else choice.seed
-    spec = GameSpec(choice.mode, size, choice.difficulty, seed, choice.date, choice.source,
-                    target, choice.options)  # fmt: skip
-    fresh_made = choice.source == "secret" and choice.puzzle is None
-    mark = fair.fingerprints(puzzle) if fresh_made else None  # a kept day has its own
-    return Prepared(spec, puzzle, solution, mark)
-
-
-CALENDAR_TRIES = 24
-"""Seeds a calendar day's maker draws, at most, for a grade in the day's band."""
-
-
-def _calendar_day(choice: Choice, fresh: Chooser) -> tuple[Puzzle, Solution]:
-    """A calendar day's fresh puzzle whose grade score falls in its week day's band
-    (:func:`calendar.fits`): the bands rise and are disjoint, so the week rises strictly in
-    grade from Monday to Sunday.  The seed is drawn again (``SEED/1``, ``SEED/2`` ...) until
-    one fits; a maker that ignores the seed (a test's), or bad luck, ends with the closest."""
-    from ..logic import grade
-
-    assert choice.date is not None and choice.seed is not None and choice.difficulty
-    day = calendar.parse_date(choice.date)
-    low, high = calendar.score_band(day.weekday())
-    best: tuple[float, Puzzle, Solution] | None = None
-    seen = set()
-    for attempt in range(CALENDAR_TRIES):
-        seed = choice.seed if attempt == 0 else f"{choice.seed}/{attempt}"
-        puzzle, solution = fresh(choice.size, choice.difficulty, seed)
-        if puzzle.grid in seen:
-            break  # the maker gives the same grid whatever the seed
-        seen.add(puzzle.grid)
-        score = grade(puzzle).score
-        if calendar.fits(day, score):
-            return puzzle, solution
-        miss = low - score if score <= low else score - high
-        if best is None or miss < best[0]:
-            best = (miss, puzzle, solution)
-    assert best is not None
-    return best[1], best[2]
-
-
-def make_portable(choice: Choice, chooser: Chooser, fresh: Chooser) -> tuple[Any, ...]:
-    """:func:`make` for a worker process: the result as plain data (a puzzle's records may
-    hold read-only mappings, which do not pickle); :func:`from_portable` rebuilds it."""
-    made = make(choice, chooser, fresh)
-    text = dumps([Puzzle(made.puzzle.id, made.puzzle.grid)], "kakuro")
-    values = sorted(dict(made.solution.values).items())
-    return made.spec.to_json(), text, values, made.fingerprints
-
-
-def from_portable(data: tuple[Any, ...]) -> Prepared:
-    spec, text, values, mark = data
-    (puzzle,) = loads(text, format="kakuro")
-    cells = {(int(r), int(c)): int(d) for (r, c), d in values}
-    return Prepared(GameSpec.from_json(spec), Puzzle(puzzle.id, puzzle.grid), Solution(cells),
-                    mark)  # fmt: skip
 
 
 class GameService:
@@ -382,7 +265,7 @@ class GameService:
             return Choice(mode, size, difficulty, seed, date, "secret", new.options, None, key,
                           slow=self.fresh is fresh_puzzle)  # fmt: skip
         ours = self.chooser is puzzles.choose
-        source = "bank" if ours and _bank_holds(size, difficulty) else "generator"
+        source = "bank" if ours and bank_holds(size, difficulty) else "generator"
         return Choice(mode, size, difficulty, seed or secrets.token_hex(4), None, source,
                       new.options, slow=ours and source == "generator")  # fmt: skip
 
@@ -568,17 +451,8 @@ class GameService:
             rows = self.store.games_of(player_id)
             results = self.store.results_of(player_id)
             days = self.store.calendar_rows(player_id)
-        played = []
-        for row in rows:
-            spec = GameSpec.from_json(_json(row["spec"]))
-            line = results.get(row["game_id"], {})
-            time_s = line.get("time_s")
-            played.append(Played(
-                row["mode"], spec.size, spec.difficulty, row["phase"] == Phase.FINISHED.value,
-                bool(line.get("solved")), None if time_s is None else float(time_s),
-            ))  # fmt: skip
-        on_time = [calendar.parse_date(d) for d, _, solved_on, _ in days if solved_on == d]
-        return summarize(played, calendar.streaks(on_time, calendar.today(self.clock())))
+        streaks = day_streaks(days, calendar.today(self.clock()))
+        return summarize(played_games(rows, results), streaks)
 
     def campaign(self, token: str) -> dict[str, Any]:
         """Calendar progress: every day played, the streaks, and this week's table."""
@@ -586,23 +460,7 @@ class GameService:
         now = calendar.today(self.clock())
         with self._lock:
             rows = self.store.calendar_rows(player_id)
-        on_time = [calendar.parse_date(date) for date, _, solved_on, _ in rows if solved_on == date]
-        streak = calendar.streaks(on_time, now)
-        monday = now.toordinal() - now.weekday()
-        week = []
-        for i, day in enumerate(calendar.WEEK):
-            date = type(now).fromordinal(monday + i).isoformat()
-            week.append({"date": date, "weekday": day.weekday, "size": day.size,
-                         "difficulty": day.difficulty, "title": day.title})  # fmt: skip
-        return {
-            "today": now.isoformat(),
-            "current_streak": streak.current,
-            "best_streak": streak.best,
-            "days": [
-                {"date": d, "game_id": g, "solved_on": s, "score": sc} for d, g, s, sc in rows
-            ],
-            "week": week,
-        }
+        return campaign_card(rows, now)
 
     # --- the one write path -----------------------------------------------------------------
 

@@ -7,11 +7,19 @@ scored by the Mastery Formula (a Battle's time is its turn time, not a solve).
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import calendar
 from .calendar import Streaks
+from .moves import Phase
+from .rules import GameSpec
+
+CalendarRow = tuple[str, str, str | None, int | None]
+"""A calendar day played: date, game id, the date it was solved on (or None), its score."""
 
 TIMED_MODES = frozenset({"practice", "campaign", "arena"})
 
@@ -98,3 +106,46 @@ def summarize(played: Sequence[Played], calendar_streaks: Streaks) -> Stats:
         best_streak=calendar_streaks.best,
         solved_in_a_row=run,
     )
+
+
+def played_games(
+    rows: Sequence[dict[str, Any]], results: dict[str, dict[str, Any]]
+) -> list[Played]:
+    """The store's rows of a player's games (``Store.games_of``) joined with their final
+    standings lines (``Store.results_of``)."""
+    played = []
+    for row in rows:
+        spec = GameSpec.from_json(json.loads(row["spec"]))
+        line = results.get(row["game_id"], {})
+        time_s = line.get("time_s")
+        played.append(Played(
+            row["mode"], spec.size, spec.difficulty, row["phase"] == Phase.FINISHED.value,
+            bool(line.get("solved")), None if time_s is None else float(time_s),
+        ))  # fmt: skip
+    return played
+
+
+def day_streaks(days: Sequence[CalendarRow], today: dt.date) -> Streaks:
+    """The calendar streaks, counting the days solved on their own date."""
+    solved = [calendar.parse_date(d) for d, _, solved_on, _ in days if solved_on == d]
+    return calendar.streaks(solved, today)
+
+
+def campaign_card(days: Sequence[CalendarRow], today: dt.date) -> dict[str, Any]:
+    """Calendar progress: every day played, the streaks, and this week's table."""
+    streak = day_streaks(days, today)
+    monday = today.toordinal() - today.weekday()
+    week = []
+    for i, day in enumerate(calendar.WEEK):
+        date = type(today).fromordinal(monday + i).isoformat()
+        week.append({"date": date, "weekday": day.weekday, "size": day.size,
+                     "difficulty": day.difficulty, "title": day.title})  # fmt: skip
+    return {
+        "today": today.isoformat(),
+        "current_streak": streak.current,
+        "best_streak": streak.best,
+        "days": [
+            {"date": d, "game_id": g, "solved_on": s, "score": sc} for d, g, s, sc in days
+        ],
+        "week": week,
+    }

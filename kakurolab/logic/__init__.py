@@ -7,7 +7,8 @@ explanations, hints and difficulty grades.
 """
 
 from .candidates import STATE_HELP, Contradiction, State, cell_name, parse_state
-from .explain import Deduction, Engine, Hint, candidates_text, deduce, explain_puzzle, next_hint
+from .engine import Engine
+from .explain import Deduction, Hint, candidates_text, deduce, explain_puzzle, next_hint
 from .grading import GRADES, Grade, grade, spearman
 from .ladder import BY_NAME, PURE, SOUND, TECHNIQUES
 from .techniques import Finding, Step, Technique, cross_candidates

@@ -2,7 +2,7 @@
 
 A technique reads the state and returns a :class:`Finding` (what it may remove or write, and
 why, in words) or ``None``.  It never changes the state: the engine in
-:mod:`kakurolab.logic.explain` applies findings, so every change is recorded as a
+:mod:`kakurolab.logic.engine` applies findings, so every change is recorded as a
 :class:`Step` a person can check.  The registry :data:`TECHNIQUES` is the ladder: the engine
 always uses the simplest technique that still finds something, which is what makes "the
 hardest technique needed" a difficulty measure.
