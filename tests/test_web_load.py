@@ -214,3 +214,19 @@ def test_queued_generations_stall_nobody(tmp_path: Path) -> None:
     assert answers == [503] * 21, answers
     assert race_s < 60, race_s
     assert new_ms < 2 * 200 and rtt_ms < 2 * 20, (times, rtts)
+
+
+def test_pastes_run_beside_the_players(tmp_path: Path) -> None:
+    """``--pastes 1``: one player keeps the hardest in-bounds paste (a puzz.link URL of a
+    shipped 16x22) in flight meanwhile; the pastes are made (201) and the players' moves
+    still all acknowledged and logged (docs/web.md has the full run's figures)."""
+    store = tmp_path / "games.sqlite"
+    games = engine_games(store)
+    argv = ["--seconds", "2", "--games", "1", "--think", "0.1", "--new-games", "1",
+            "--new-size", "8x8", "--pastes", "1"]  # fmt: skip
+    with live_server(games) as live:
+        figures = loadtest.run(loadtest.parser().parse_args(argv), url=live.url + "/", store=store)
+    games.close()
+    assert figures.attack["pasters"] == 1
+    assert figures.attack["pasted"] >= 1 and figures.attack["paste_refused"] == 0, figures.attack
+    check(figures)

@@ -13,9 +13,13 @@ The engine commits each move to SQLite's write-ahead log (``synchronous=NORMAL``
 per move, about 1 ms), and one store takes one writer at a time: that bounds one store's
 throughput, so the pace matters (``--think``).
 
-The figures (move round trip median / p95 / max, moves per second, errors, new-game times)
-print as JSON; ``tests/test_web_load.py`` runs a short version in the default suite and the
-full one under ``-m bench``.
+With ``--attack`` one client sits at every cap of the server's limits meanwhile; with
+``--pastes N``, N players each keep one paste of the hardest in-bounds puzzle in flight
+(:func:`paste_text`), until the new games have been timed too.
+
+The figures (move round trip median / p90 / p95 / max, moves per second, errors, new-game
+times, the attackers' answers) print as JSON; ``tests/test_web_load.py`` runs a short
+version in the default suite and the full one under ``-m bench``.
 """
 
 from __future__ import annotations
@@ -70,7 +74,9 @@ class Figures:
     error_samples: list[str]
     attack: dict[str, int] = field(default_factory=dict)
     """With ``--attack``: the attacker's players, its sockets open and refused, its moves
-    answered by the engine and those refused by the rate limit."""
+    answered by the engine and those refused by the rate limit.  With ``--pastes``: the
+    pasters, their pastes made (201), refused (4xx), rate-limited (429), turned away by a
+    full lane (503), their total time and the addresses they used."""
 
 
 @contextmanager
@@ -272,10 +278,12 @@ async def _run(
         ]
         attack: dict[str, int] = {}
         attacker = Attacker(url, sockets[0]) if args.attack else None
-        if attacker is not None:  # at every cap before anyone plays
-            await asyncio.to_thread(attacker.start)
-            began = time.monotonic()
-            until = began + args.seconds
+        pasters = Attacker(url, sockets[0], args.pastes) if args.pastes else None
+        for one in (attacker, pasters):  # at every cap (or pasting) before anyone plays
+            if one is not None:
+                await asyncio.to_thread(one.start)
+                began = time.monotonic()
+                until = began + args.seconds
         await asyncio.gather(
             *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
         )
@@ -283,6 +291,8 @@ async def _run(
         if attacker is not None:
             attack = await asyncio.to_thread(attacker.stop)
         new_game = await _new_game_times(client, args.new_games, args.new_size)
+        if pasters is not None:  # still pasting while the new games were timed
+            attack.update(await asyncio.to_thread(pasters.stop))
         for task in heavy:
             if task.done():
                 raise RuntimeError(f"a queued generation ended during the run: {task.result()}")
@@ -295,17 +305,18 @@ ATTACKER = "127.0.250.2"
 
 
 class Attacker:
-    """:func:`_attack` in a process of its own, so its work on the client side does not
+    """:func:`_attack` (or, with ``pastes``, :func:`_paste_attack`) in a process of its own,
+    so its work on the client side does not
     delay the other players' clients (and inflate their round trips) in this one."""
 
-    def __init__(self, url: str, ws_url: str) -> None:
+    def __init__(self, url: str, ws_url: str, pastes: int = 0) -> None:
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
         self.stopping = context.Event()
         self.out: Any = context.Queue()
-        self.process = context.Process(target=_attacker_main, daemon=True,
-                                       args=(url, ws_url, self.stopping, self.out))  # fmt: skip
+        args = (url, ws_url, self.stopping, self.out, pastes)
+        self.process = context.Process(target=_attacker_main, daemon=True, args=args)
 
     def start(self) -> None:
         """Start it and wait until it holds every socket it may."""
@@ -323,7 +334,7 @@ class Attacker:
         return dict(report)
 
 
-def _attacker_main(url: str, ws_url: str, stopping: Any, out: Any) -> None:
+def _attacker_main(url: str, ws_url: str, stopping: Any, out: Any, pastes: int = 0) -> None:
     """The attacker's process, at the lowest CPU priority: a real attacker's client runs on
     its own machine, so on this one it should take no CPU the server could use (what is
     measured is what the attack costs the server)."""
@@ -335,8 +346,10 @@ def _attacker_main(url: str, ws_url: str, stopping: Any, out: Any) -> None:
 
     async def main() -> None:
         done = asyncio.Event()
-        task = asyncio.get_running_loop().create_task(
-            _attack(url, ws_url, done, report, lambda r: out.put(("ready", r))))
+        ready: Callable[[dict[str, int]], None] = lambda r: out.put(("ready", r))  # noqa: E731
+        work = (_paste_attack(url, pastes, done, report, ready) if pastes
+                else _attack(url, ws_url, done, report, ready))  # fmt: skip
+        task = asyncio.get_running_loop().create_task(work)
         while not stopping.is_set() and not task.done():
             await asyncio.sleep(0.05)
         done.set()
@@ -472,6 +485,89 @@ async def _flood(
                 await ws.send(json.dumps({"type": "hello", "game": game_id, "token": token}))
 
 
+PASTE_SET = ("16x22", "hard")
+PASTE_ID = "g16x22-hard-s1"
+"""The hardest paste found within the page's bounds: the shipped 16x22 hard puzzle whose
+proof and grading take longest (0.26 s on the shared machine; the other 16x22s 0.07-0.18 s,
+data/hard's 20x20 families 0.01-0.21 s: a loose grid's second solution is found at once)."""
+
+
+def paste_text() -> str:
+    """:data:`PASTE_ID` as a puzz.link URL, as the page pastes it (its kakuro text with
+    the set's metadata is over the request's 4 KiB)."""
+    from ..formats import dumps, load
+    from ..generator.sets import DATA
+    from ..model import Puzzle
+
+    size, difficulty = PASTE_SET
+    found = [p for p in load(DATA / f"standard-{size}-{difficulty}.kakuro") if p.id == PASTE_ID]
+    return dumps([Puzzle(p.id, p.grid) for p in found[:1]], "pzpr").strip()
+
+
+def paste_address(n: int) -> str:
+    """The ``n``-th address the paste attackers use (127.1.0.1 ...), apart from the players'."""
+    return f"127.1.{n // 250}.{1 + n % 250}"
+
+
+async def _paste_attack(
+    url: str,
+    count: int,
+    done: asyncio.Event,
+    report: dict[str, int],
+    ready: Callable[[dict[str, int]], None] | None = None,
+) -> None:
+    """``count`` players each keep one paste of :func:`paste_text` in flight (a new one as
+    soon as one is answered) until ``done``.  A player whose address is over its rate of new
+    games (429) goes on from a fresh address, as a botnet would: the paste lane stays as
+    busy as its caps allow.  Fills ``report`` with the answers."""
+    text = paste_text()
+    report.update(pasters=count, pasted=0, paste_refused=0, paste_limited=0, paste_busy=0,
+                  paste_ms_total=0, addresses=0)  # fmt: skip
+    if ready is not None:
+        ready(dict(report))
+    await asyncio.gather(*(_paste_loop(url, text, done, report) for _ in range(count)))
+
+
+async def _paste_loop(url: str, text: str, done: asyncio.Event, report: dict[str, int]) -> None:
+    """One paste attacker: pastes from an address until it is rate-limited, then the next."""
+    body = {"mode": "practice", "puzzle": text}
+    while not done.is_set():
+        report["addresses"] += 1
+        async with client_at(url, paste_address(report["addresses"])) as http:
+            made = await _ok(await http.post("/api/players", json={"name": "paster"}))
+            while not done.is_set():
+                began = time.perf_counter()
+                answer = await _unless_done(
+                    http.post("/api/games", json=body, headers=_auth(made["token"])), done)
+                if answer is None:
+                    return
+                status = answer.status_code
+                if _tally(report, status, time.perf_counter() - began) == "paste_limited":
+                    break
+                if status == 503:
+                    await asyncio.sleep(0.05)
+
+
+async def _unless_done(request: Any, done: asyncio.Event) -> Any:
+    """``request``'s answer, or None once ``done`` is set first (the request is cancelled:
+    the client hangs up, and the server frees the lane)."""
+    post = asyncio.ensure_future(request)
+    stop = asyncio.ensure_future(done.wait())
+    await asyncio.wait([post, stop], return_when=asyncio.FIRST_COMPLETED)
+    for task in (post, stop):
+        task.cancel()
+    await asyncio.gather(post, stop, return_exceptions=True)
+    return None if post.cancelled() else post.result()
+
+
+def _tally(report: dict[str, int], status: int, took: float) -> str:
+    """Count one paste's answer in ``report``; returns the key counted."""
+    key = {201: "pasted", 429: "paste_limited", 503: "paste_busy"}.get(status, "paste_refused")
+    report[key] += 1
+    report["paste_ms_total"] += round(took * 1000)
+    return key
+
+
 def run(args: argparse.Namespace, url: str | None = None, store: Path | None = None) -> Figures:
     """Run against ``url`` (a server on ``store``) or, by default, a fresh ``kakuro play
     serve`` subprocess on a scratch store."""
@@ -546,6 +642,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--attack", action="store_true",
                    help="one client at every cap of the server's limits meanwhile (sockets, "
                    "players, moves as fast as answered)")
+    p.add_argument("--pastes", type=int, default=0, metavar="N",
+                   help="N players meanwhile each keep one paste of the hardest in-bounds "
+                   "puzzle in flight, re-pasting when answered, until the new games are "
+                   "timed (0)")
     p.add_argument("--workers", type=int, default=1, help="each server's generating processes")
     p.add_argument("--processes", type=int, default=1, help="servers on the one store (1)")
     return p
