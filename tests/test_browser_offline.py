@@ -6,20 +6,18 @@ Every check of the game reads the engine's view with the page's own token."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from _web import (
     click_cell,
-    engine_games,
-    live_server,
+    game_of,
     name,
     new_game,
     page_seat,
-    published_solution,
     set_name,
     settle,
+    shared_server,
     view_puzzle,
 )
 
@@ -28,12 +26,7 @@ from kakurolab.web.gateway import EngineGames
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path_factory.mktemp("offline") / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
+shared = shared_server("offline")
 
 
 class Line:
@@ -83,9 +76,7 @@ def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
 ) -> None:
     games, url = shared
     page, line = opened(browser, url, "Una")
-    view = games.view(*page_seat(page))
-    puzzle = view_puzzle(view)
-    solution = published_solution(view["puzzle"]["id"])
+    _, puzzle, solution = game_of(games, page)
     a, b = sorted(puzzle.whites)[:2]
     click_cell(page, a)
     page.keyboard.press(str(solution[a]))
@@ -116,9 +107,7 @@ def test_undo_typed_offline_takes_back_the_queued_digit(
 ) -> None:
     games, url = shared
     page, line = opened(browser, url, "Udo")
-    view = games.view(*page_seat(page))
-    puzzle = view_puzzle(view)
-    solution = published_solution(view["puzzle"]["id"])
+    _, puzzle, solution = game_of(games, page)
     a, b = sorted(puzzle.whites)[:2]
     click_cell(page, a)
     page.keyboard.press(str(solution[a]))
