@@ -21,6 +21,7 @@ from _web import (
     view_puzzle,
 )
 
+from kakurolab.model import Cell
 from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
@@ -71,11 +72,14 @@ def board(games: EngineGames, page: Any) -> dict[str, int]:
     return dict(games.view(*page_seat(page))["board"])
 
 
-def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
-    browser: Any, shared: tuple[EngineGames, str]
-) -> None:
+def second_digit_offline(
+    browser: Any, shared: tuple[EngineGames, str], player: str
+) -> tuple[Any, Line, Cell, Cell, dict[Cell, int]]:
+    """A new game of ``player`` with the right digit of its first white cell ``a`` typed and
+    answered, then the line cut and the right digit of the second, ``b``, typed (queued):
+    (page, line, a, b, solution)."""
     games, url = shared
-    page, line = opened(browser, url, "Una")
+    page, line = opened(browser, url, player)
     _, puzzle, solution = game_of(games, page)
     a, b = sorted(puzzle.whites)[:2]
     click_cell(page, a)
@@ -84,6 +88,14 @@ def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
     line.cut()
     click_cell(page, b)
     page.keyboard.press(str(solution[b]))
+    return page, line, a, b, solution
+
+
+def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, _ = shared
+    page, line, a, b, solution = second_digit_offline(browser, shared, "Una")
     page.reload()  # while still offline
     page.wait_for_load_state()
     line.restore()
@@ -105,16 +117,8 @@ def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
 def test_undo_typed_offline_takes_back_the_queued_digit(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
-    games, url = shared
-    page, line = opened(browser, url, "Udo")
-    _, puzzle, solution = game_of(games, page)
-    a, b = sorted(puzzle.whites)[:2]
-    click_cell(page, a)
-    page.keyboard.press(str(solution[a]))
-    settle(page)
-    line.cut()
-    click_cell(page, b)
-    page.keyboard.press(str(solution[b]))
+    games, _ = shared
+    page, line, a, b, solution = second_digit_offline(browser, shared, "Udo")
     page.keyboard.press("Control+z")  # before the server ever heard of b
     digits = page.locator("#board text.digit").all_text_contents()
     assert digits == [str(solution[a])], digits  # b went, a stayed
