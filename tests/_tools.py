@@ -1,9 +1,20 @@
-"""Helpers several test files share, written once: outside tools run in-process and the
-small project a config test needs."""
+"""Helpers several test files share, written once: outside tools run in-process, the small
+project a config test needs, and the one-line error a bad CLI call must end with."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> str:
+    """The command exited 2 with exactly one ``kakuro: error:`` line and no traceback."""
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kakuro: error: "), captured.err
+    return lines[0]
 
 
 def cvc5_answers(text: str) -> list[str]:
