@@ -3,6 +3,10 @@ project a config test needs, and the one-line error a bad CLI call must end with
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -38,3 +42,15 @@ def write_config(root: Path, text: str, name: str = "t") -> Path:
     path = root / "experiments" / f"{name}.toml"
     path.write_text(text)
     return path
+
+
+def sigterm_took(proc: subprocess.Popen, threads: list[threading.Thread]) -> float:
+    """Seconds from SIGTERM to a ``kakuro serve`` process's exit; its client threads are
+    joined after (each has had its answer or its cut-off by then)."""
+    began = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(10)
+    took = time.monotonic() - began
+    for thread in threads:
+        thread.join(10)
+    return took
