@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 
@@ -128,6 +129,23 @@ def served(store: Path) -> Iterator[tuple[EngineGames, LiveServer]]:
     with live_server(games) as live:
         yield games, live
     games.close()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def with_players(
+    store: Path, names: tuple[str, ...], *, timeout: float
+) -> Iterator[tuple[EngineGames, LiveServer, httpx.Client, dict[str, str]]]:
+    """:func:`served`, with an HTTP client and the named players registered: (games, server,
+    client, name -> token)."""
+    with served(store) as (games, live), httpx.Client(base_url=live.url, timeout=timeout) as http:
+        tokens = {
+            who: http.post("/api/players", json={"name": who}).json()["token"] for who in names
+        }
+        yield games, live, http, tokens
 
 
 def shared_server(label: str) -> Any:

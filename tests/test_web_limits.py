@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from _tools import sigterm_took
-from _web import live_server, shipped, shipped_chooser
+from _web import auth, live_server, shipped, shipped_chooser
 
 from kakurolab.formats import dumps
 from kakurolab.game import GameService, puzzles
@@ -59,10 +59,6 @@ def generating(store: Path, fresh: Any, limits: Limits | None = None) -> EngineG
 def http_from(url: str, address: str, timeout: float = 30) -> httpx.Client:
     return httpx.Client(base_url=url, timeout=timeout,
                         transport=httpx.HTTPTransport(local_address=address))  # fmt: skip
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def register(http: httpx.Client, name: str) -> str | None:
