@@ -3,20 +3,5 @@ kakurolab.analysis import ...`` works: it lives in :mod:`kakurolab.proofs.analys
 
 from __future__ import annotations
 
-from .proofs.analysis import (
-    CountTimeout,
-    candidates,
-    exact_count,
-    pysat_closure,
-    unit_closure,
-    up_fixed_cells,
-)
-
-__all__ = [
-    "CountTimeout",
-    "candidates",
-    "exact_count",
-    "pysat_closure",
-    "unit_closure",
-    "up_fixed_cells",
-]
+from .proofs.analysis import *  # noqa: F403 -- a shim: the names are listed once, in its __all__
+from .proofs.analysis import __all__ as __all__

@@ -3,32 +3,5 @@ works: it lives in :mod:`kakurolab.proofs.stepcheck` now."""
 
 from __future__ import annotations
 
-from .proofs.stepcheck import (
-    DIGITS,
-    ClaimedStep,
-    Justified,
-    StepError,
-    StepReport,
-    allowed_here,
-    cell_label,
-    check_steps,
-    parse_cell,
-    read_steps,
-    replay,
-    run_label,
-)
-
-__all__ = [
-    "DIGITS",
-    "ClaimedStep",
-    "Justified",
-    "StepError",
-    "StepReport",
-    "allowed_here",
-    "cell_label",
-    "check_steps",
-    "parse_cell",
-    "read_steps",
-    "replay",
-    "run_label",
-]
+from .proofs.stepcheck import *  # noqa: F403 -- a shim: the names are listed once, in its __all__
+from .proofs.stepcheck import __all__ as __all__

@@ -11,6 +11,29 @@ def square(down: tuple[int, int], across: tuple[int, int]) -> Puzzle:
     return loads(f"3 3\n- {down[0]}, {down[1]},\n,{across[0]} 0 0\n,{across[1]} 0 0\n")[0]
 
 
+def clued_lines(grid: list[list[bool]], fill: dict[tuple[int, int], int]) -> list[str]:
+    """The kakuro format's grid lines for a filled layout: ``0`` for a white cell, and each
+    black cell clued ``down,across`` with the sums of the fill's runs it starts (``-`` for
+    none)."""
+    rows, cols = len(grid), len(grid[0])
+
+    def total(r: int, c: int, dr: int, dc: int) -> str:
+        found, rr, cc = 0, r + dr, c + dc
+        while rr < rows and cc < cols and grid[rr][cc]:
+            found += fill[(rr, cc)]
+            rr, cc = rr + dr, cc + dc
+        return str(found) if found else ""
+
+    lines = []
+    for r in range(rows):
+        tokens = []
+        for c in range(cols):
+            down, across = total(r, c, 1, 0), total(r, c, 0, 1)
+            tokens.append("0" if grid[r][c] else f"{down},{across}" if down or across else "-")
+        lines.append(" ".join(tokens))
+    return lines
+
+
 def pattern_grid(size: int) -> Puzzle:
     """The large grid of issue 29: black on the top row and left column and where
     ``(3r + c) mod 10 == 0`` (then any white cell left in a one-cell run), every other cell

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 import uvicorn
 
 from kakurolab.formats import load
@@ -120,6 +122,44 @@ def live_server(games: EngineGames, **options: Any) -> Iterator[LiveServer]:
         server.stop()
 
 
+@contextmanager
+def served(store: Path) -> Iterator[tuple[EngineGames, LiveServer]]:
+    """The real engine on a scratch store behind a live server, closed after."""
+    games = engine_games(store)
+    with live_server(games) as live:
+        yield games, live
+    games.close()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def with_players(
+    store: Path, names: tuple[str, ...], *, timeout: float
+) -> Iterator[tuple[EngineGames, LiveServer, httpx.Client, dict[str, str]]]:
+    """:func:`served`, with an HTTP client and the named players registered: (games, server,
+    client, name -> token)."""
+    with served(store) as (games, live), httpx.Client(base_url=live.url, timeout=timeout) as http:
+        tokens = {
+            who: http.post("/api/players", json={"name": who}).json()["token"] for who in names
+        }
+        yield games, live, http, tokens
+
+
+def shared_server(label: str) -> Any:
+    """A test module's one server, as its module-scoped fixture ``shared``: (games, url).
+    Each test plays under its own player name, so they can share it."""
+
+    @pytest.fixture(scope="module", name="shared")
+    def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
+        with served(tmp_path_factory.mktemp(label) / "games.sqlite") as (games, live):
+            yield games, live.url
+
+    return shared
+
+
 def launch(playwright: Any) -> Any:
     """Debian's chromium (installed by .ci/run when missing) under Playwright."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -173,6 +213,28 @@ def settle(page: Any) -> None:
 def set_name(page: Any, name: str) -> None:
     page.fill("#player-name", name)
     page.press("#player-name", "Enter")
+
+
+def signed_in(browser: Any, url: str, player: str, viewport: Any = None) -> Any:
+    """A page of a fresh browser context on the start page, named ``player``."""
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(url)
+    set_name(page, player)
+    return page
+
+
+def start(browser: Any, url: str, player: str, *, viewport: Any = None, **options: Any) -> Any:
+    """A fresh page where ``player`` has started a new game (``options`` as for new_game)."""
+    page = signed_in(browser, url, player, viewport)
+    new_game(page, url, **options)
+    return page
+
+
+def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict[Cell, int]]:
+    """The engine's view of the game a page shows (with the page's own token), its puzzle and
+    the solution the shipped file publishes for it."""
+    view = games.view(*page_seat(page))
+    return view, view_puzzle(view), published_solution(view["puzzle"]["id"])
 
 
 def join(page: Any, url: str, player: str, code: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +17,17 @@ from _web import (
     arrow_keys,
     box,
     click_cell,
-    engine_games,
     frames,
+    game_of,
     join,
-    live_server,
     name,
     new_game,
     page_seat,
-    published_solution,
     selected,
     set_name,
     settle,
+    shared_server,
+    start,
     view_puzzle,
 )
 
@@ -41,12 +40,7 @@ pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("KAKURO_SHOTS")
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path_factory.mktemp("board") / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
+shared = shared_server("board")
 
 
 def shot(page: Any, what: str) -> None:
@@ -54,21 +48,8 @@ def shot(page: Any, what: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{what}.png"), full_page=True)
 
 
-def start(browser: Any, url: str, player: str, **options: Any) -> Any:
-    page = browser.new_context(viewport=options.pop("viewport", None)).new_page()
-    page.goto(url)
-    set_name(page, player)
-    new_game(page, url, **options)
-    return page
-
-
 def seat_view(games: EngineGames, page: Any) -> dict[str, Any]:
     return games.view(*page_seat(page))
-
-
-def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict[Cell, int]]:
-    view = seat_view(games, page)
-    return view, view_puzzle(view), published_solution(view["puzzle"]["id"])
 
 
 def test_pause_hides_the_board_and_stops_the_clock(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,13 @@ import httpx
 import pytest
 from _web import (
     click_cell,
-    engine_games,
-    live_server,
     name,
-    new_game,
     page_seat,
     published_solution,
-    set_name,
     settle,
+    shared_server,
+    signed_in,
+    start,
     view_puzzle,
 )
 
@@ -36,12 +34,7 @@ SHOTS = os.environ.get("KAKURO_SHOTS")
 S, M = 40, 2  # board.js: the cell side and the margin, in SVG user units
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path_factory.mktemp("end") / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
+shared = shared_server("end")
 
 
 def shot(page: Any, what: str) -> None:
@@ -78,10 +71,7 @@ def test_no_control_of_play_is_enabled_while_paused(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     games, url = shared
-    page = browser.new_context().new_page()
-    page.goto(url)
-    set_name(page, "Pam")
-    new_game(page, url)
+    page = start(browser, url, "Pam")
     puzzle = view_puzzle(games.view(*page_seat(page)))
     cell = sorted(puzzle.whites)[0]
     click_cell(page, cell)
@@ -105,9 +95,7 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     games, url = shared
-    page = browser.new_context().new_page()
-    page.goto(url)
-    set_name(page, "Sol")
+    page = signed_in(browser, url, "Sol")
     page.goto(url + "/#/stats")  # registers the player
     page.wait_for_selector("#stats-summary dd")
     token = page.evaluate("JSON.parse(localStorage.getItem('kakuro.identities'))['Sol'].token")

@@ -11,15 +11,12 @@ from typing import Any
 import pytest
 from _web import (
     click_cell,
-    engine_games,
-    live_server,
+    game_of,
     page_seat,
-    published_solution,
-    set_name,
+    served,
     settle,
-    view_puzzle,
+    start,
 )
-from _web import new_game as open_new_game
 
 from kakurolab.game import Mode, NewGame
 
@@ -28,10 +25,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[Any]:
-    games = engine_games(tmp_path / "games.sqlite")
-    with live_server(games) as server:
+    with served(tmp_path / "games.sqlite") as (_, server):
         yield server
-    games.close()
 
 
 def test_terminal_games_appear_in_my_games(browser: Any, live: Any) -> None:
@@ -49,20 +44,13 @@ def test_terminal_games_appear_in_my_games(browser: Any, live: Any) -> None:
 
 def test_a_race_page_hides_restart_and_shows_the_engines_words(browser: Any, live: Any) -> None:
     games, url = live.games, live.url
-    ann = browser.new_context().new_page()
-    ann.goto(url)
-    set_name(ann, "Ann")
-    open_new_game(ann, url, mode="arena")
+    ann = start(browser, url, "Ann", mode="arena")
     assert ann.locator("#restart").is_hidden()
     assert ann.locator("#submit").is_visible()  # rules.needs_submit
     assert ann.locator("#errors").is_hidden()  # rules.competitive
-    practice = browser.new_context().new_page()
-    practice.goto(url)
-    set_name(practice, "Pia")
-    open_new_game(practice, url, mode="practice")
+    practice = start(browser, url, "Pia", mode="practice")
     assert practice.locator("#restart").is_visible() and practice.locator("#submit").is_hidden()
-    view = games.view(*page_seat(practice))
-    puzzle, solution = view_puzzle(view), published_solution(view["puzzle"]["id"])
+    _, puzzle, solution = game_of(games, practice)
     whites = sorted(puzzle.whites)
     click_cell(practice, whites[0])
     practice.keyboard.press(str(solution[whites[0]] % 9 + 1))  # one illegal entry

@@ -10,19 +10,16 @@ and a redraw (a digit typed) keeps it there."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from _web import (
     click_cell,
-    engine_games,
-    live_server,
-    new_game,
     page_seat,
     selected,
-    set_name,
     settle,
+    shared_server,
+    start,
     view_puzzle,
 )
 
@@ -32,20 +29,7 @@ from kakurolab.web.gateway import EngineGames
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path_factory.mktemp("grid") / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
-
-
-def start(browser: Any, url: str, player: str) -> Any:
-    page = browser.new_context().new_page()
-    page.goto(url)
-    set_name(page, player)
-    new_game(page, url)
-    return page
+shared = shared_server("grid")
 
 
 def puzzle_of(games: EngineGames, page: Any) -> Puzzle:

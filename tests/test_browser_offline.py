@@ -6,34 +6,28 @@ Every check of the game reads the engine's view with the page's own token."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from _web import (
     click_cell,
-    engine_games,
-    live_server,
+    game_of,
     name,
     new_game,
     page_seat,
-    published_solution,
     set_name,
     settle,
+    shared_server,
     view_puzzle,
 )
 
+from kakurolab.model import Cell
 from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EngineGames, str]]:
-    games = engine_games(tmp_path_factory.mktemp("offline") / "games.sqlite")
-    with live_server(games) as live:
-        yield games, live.url
-    games.close()
+shared = shared_server("offline")
 
 
 class Line:
@@ -78,14 +72,15 @@ def board(games: EngineGames, page: Any) -> dict[str, int]:
     return dict(games.view(*page_seat(page))["board"])
 
 
-def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
-    browser: Any, shared: tuple[EngineGames, str]
-) -> None:
+def second_digit_offline(
+    browser: Any, shared: tuple[EngineGames, str], player: str
+) -> tuple[Any, Line, Cell, Cell, dict[Cell, int]]:
+    """A new game of ``player`` with the right digit of its first white cell ``a`` typed and
+    answered, then the line cut and the right digit of the second, ``b``, typed (queued):
+    (page, line, a, b, solution)."""
     games, url = shared
-    page, line = opened(browser, url, "Una")
-    view = games.view(*page_seat(page))
-    puzzle = view_puzzle(view)
-    solution = published_solution(view["puzzle"]["id"])
+    page, line = opened(browser, url, player)
+    _, puzzle, solution = game_of(games, page)
     a, b = sorted(puzzle.whites)[:2]
     click_cell(page, a)
     page.keyboard.press(str(solution[a]))
@@ -93,6 +88,14 @@ def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
     line.cut()
     click_cell(page, b)
     page.keyboard.press(str(solution[b]))
+    return page, line, a, b, solution
+
+
+def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, _ = shared
+    page, line, a, b, solution = second_digit_offline(browser, shared, "Una")
     page.reload()  # while still offline
     page.wait_for_load_state()
     line.restore()
@@ -114,18 +117,8 @@ def test_a_digit_typed_offline_is_in_the_undo_history_after_a_reload(
 def test_undo_typed_offline_takes_back_the_queued_digit(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
-    games, url = shared
-    page, line = opened(browser, url, "Udo")
-    view = games.view(*page_seat(page))
-    puzzle = view_puzzle(view)
-    solution = published_solution(view["puzzle"]["id"])
-    a, b = sorted(puzzle.whites)[:2]
-    click_cell(page, a)
-    page.keyboard.press(str(solution[a]))
-    settle(page)
-    line.cut()
-    click_cell(page, b)
-    page.keyboard.press(str(solution[b]))
+    games, _ = shared
+    page, line, a, b, solution = second_digit_offline(browser, shared, "Udo")
     page.keyboard.press("Control+z")  # before the server ever heard of b
     digits = page.locator("#board text.digit").all_text_contents()
     assert digits == [str(solution[a])], digits  # b went, a stayed

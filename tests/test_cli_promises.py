@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _tools import one_line_error
 
 from kakurolab import fileio
 from kakurolab.cli import main
@@ -27,14 +28,12 @@ TINY = ROOT / "tests" / "data" / "tiny.kakuro"
 KAKURO = [sys.executable, "-m", "kakurolab"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="mknod needs root")
-
-
-def _one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> str:
-    captured = capsys.readouterr()
-    assert code == 2, captured
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kakuro: error: "), captured.err
-    return lines[0]
+WRITERS = [
+    ["convert", str(TINY), "--to", "pzpr"],
+    ["encode", str(TINY), "--select", "tiny-a"],
+    ["render", str(TINY), "--select", "tiny-a"],
+]
+"""Commands that write their answer to ``-o``, one of each kind of output."""
 
 
 def _cli(*argv: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
@@ -47,14 +46,7 @@ def _cli(*argv: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProce
 
 
 @ROOT_ONLY
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["convert", str(TINY), "--to", "pzpr"],
-        ["encode", str(TINY), "--select", "tiny-a"],
-        ["render", str(TINY), "--select", "tiny-a"],
-    ],
-)
+@pytest.mark.parametrize("argv", WRITERS)
 def test_output_onto_a_device_node_writes_into_it_and_keeps_the_node(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
@@ -67,14 +59,7 @@ def test_output_onto_a_device_node_writes_into_it_and_keeps_the_node(
 
 
 @ROOT_ONLY
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["convert", str(TINY), "--to", "pzpr"],
-        ["encode", str(TINY), "--select", "tiny-a"],
-        ["render", str(TINY), "--select", "tiny-a"],
-    ],
-)
+@pytest.mark.parametrize("argv", WRITERS)
 def test_output_onto_a_full_device_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
@@ -82,7 +67,7 @@ def test_output_onto_a_full_device_is_one_line_and_exit_2(
     replace a scratch node, not the machine's /dev/full."""
     full = tmp_path / "fullcopy.svg"
     os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
-    line = _one_line_error(capsys, main([*argv, "-o", str(full)]))
+    line = one_line_error(capsys, main([*argv, "-o", str(full)]))
     assert str(full) in line and "No space left" in line
     assert stat.S_ISCHR(full.lstat().st_mode) and full.lstat().st_rdev == os.makedev(1, 7)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fullcopy.svg"]
@@ -154,7 +139,7 @@ def test_an_input_over_the_limit_is_refused_without_reading_it(
     big = tmp_path / "sparse.txt"
     with big.open("wb") as handle:
         handle.truncate(3 * 1024**3)
-    line = _one_line_error(capsys, main(["solve", str(big)]))
+    line = one_line_error(capsys, main(["solve", str(big)]))
     assert "larger than" in line and str(big) in line
 
 
@@ -400,7 +385,7 @@ def test_puzzlekit_json_refuses_a_count_that_is_no_count(
     assert count in text
     path = tmp_path / "p.json"
     path.write_text(text)
-    line = _one_line_error(capsys, main(["info", str(path)]))
+    line = one_line_error(capsys, main(["info", str(path)]))
     assert "count" in line, line
 
 
@@ -414,7 +399,7 @@ def test_puzzlekit_json_refuses_non_finite_numbers_anywhere(
     entry["rating"] = 1.5
     path = tmp_path / "p.json"
     path.write_text(json.dumps(good).replace("1.5", "NaN"))
-    line = _one_line_error(capsys, main(["info", str(path)]))
+    line = one_line_error(capsys, main(["info", str(path)]))
     assert "NaN" in line or "finite" in line, line
 
 

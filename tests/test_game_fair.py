@@ -12,7 +12,7 @@ import pytest
 from _game import Clock, service, solution_of, tiny, tiny_chooser
 
 from kakurolab.formats import dumps, loads
-from kakurolab.game import RULES, GameError, Mode, NewGame, Options
+from kakurolab.game import RULES, Credentials, GameError, GameService, Mode, NewGame, Options
 from kakurolab.game import calendar as cal
 from kakurolab.game.fair import HUMAN_FLOOR_S_PER_CELL, fingerprint, fingerprints
 from kakurolab.generator.transforms import Transform, all_transforms, transform_puzzle
@@ -28,6 +28,16 @@ def sprint_solution(svc: object, token: str, puzzle: Puzzle, clock: Clock) -> ob
     view = svc.create(token, new)  # type: ignore[attr-defined]
     clock.advance(2)
     return svc.view(view.game_id, token).solution  # type: ignore[attr-defined]
+
+
+def battle_of_two(tmp_path: Path) -> tuple[Clock, GameService, Credentials, Credentials, str]:
+    """ann's Battle on the tiny puzzles, joined by ben: (clock, service, ann, ben, game id)."""
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben = svc.register("ann"), svc.register("ben")
+    game = svc.create(ann.token, NewGame(Mode.BATTLE)).game_id
+    svc.join(game, ben.token)
+    return clock, svc, ann, ben, game
 
 
 @pytest.mark.parametrize("mode", [Mode.ARENA, Mode.BATTLE])
@@ -94,11 +104,7 @@ def test_a_live_grid_beside_another_puzzle_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_finished_race_frees_its_grid(tmp_path: Path) -> None:
-    clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
-    ann, ben = svc.register("ann"), svc.register("ben")
-    game = svc.create(ann.token, NewGame(Mode.BATTLE)).game_id
-    svc.join(game, ben.token)
+    clock, svc, ann, ben, game = battle_of_two(tmp_path)
     with pytest.raises(GameError, match=LIVE):
         svc.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny()))
     players = [ann, ben]
@@ -190,11 +196,7 @@ def test_a_finish_under_the_human_floor_is_flagged(tmp_path: Path) -> None:
 
 
 def test_a_battle_of_instant_placements_is_flagged(tmp_path: Path) -> None:
-    clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
-    ann, ben = svc.register("ann"), svc.register("ben")
-    game = svc.create(ann.token, NewGame(Mode.BATTLE)).game_id
-    svc.join(game, ben.token)
+    clock, svc, ann, ben, game = battle_of_two(tmp_path)
     for i, (cell, digit) in enumerate(solution_of(svc, game).items()):
         clock.advance(0.1 if i % 2 == 0 else 20)  # ann at once, ben thinks
         svc.act(game, [ann, ben][i % 2].token, {"kind": "place", "cell": cell, "digit": digit})

@@ -23,6 +23,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from _tools import one_line_error
 
 import kakurolab as kl
 from kakurolab import fileio, uniqueness
@@ -35,15 +36,6 @@ from kakurolab.model import BLOCK, Clue, ClueCell, Puzzle, White
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "data" / "tiny.kakuro"
 SAFE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
-
-
-def _one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> str:
-    """The command exited 2 with exactly one ``kakuro: error:`` line and no traceback."""
-    captured = capsys.readouterr()
-    assert code == 2, captured
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kakuro: error: "), captured.err
-    return lines[0]
 
 
 def _with_ids(tmp_path: Path, *ids: str) -> Path:
@@ -267,7 +259,7 @@ def test_commands_on_a_full_disk_fail_in_one_line_and_keep_the_old_file(
     target = tmp_path / f"out{suffix}"
     target.write_text("old\n")
     monkeypatch.setattr(fileio.os, "fdopen", _DiskFull(10))
-    line = _one_line_error(capsys, main([*argv, "-o", str(target)]))
+    line = one_line_error(capsys, main([*argv, "-o", str(target)]))
     assert "No space left" in line
     assert target.read_text() == "old\n"
     assert _files(tmp_path) == {target.name}
@@ -324,7 +316,7 @@ def test_unwritable_output_is_one_line(
     (tmp_path / "adir").mkdir()
     suffix = ".svg" if argv[0] == "render" else ".txt"
     out = tmp_path / "nodir" / f"x{suffix}" if where == "missing" else tmp_path / "adir"
-    line = _one_line_error(capsys, main([*argv, str(out)]))
+    line = one_line_error(capsys, main([*argv, str(out)]))
     assert "cannot write" in line
     assert _files(tmp_path) == {"adir"} and _files(tmp_path / "adir") == set()
 
@@ -334,7 +326,7 @@ def test_encode_into_a_directory_where_its_file_is_a_directory(
 ) -> None:
     (tmp_path / "tiny-a.cnf").mkdir()
     argv = ["encode", str(TINY), "--select", "tiny-a", "-o", str(tmp_path)]
-    assert "cannot write" in _one_line_error(capsys, main(argv))
+    assert "cannot write" in one_line_error(capsys, main(argv))
 
 
 # ------------------------------------------------------------------ item 12: option values
@@ -345,16 +337,16 @@ def test_encode_into_a_directory_where_its_file_is_a_directory(
 def test_timeout_takes_finite_positive_numbers_only(
     capsys: pytest.CaptureFixture[str], command: str, value: str
 ) -> None:
-    line = _one_line_error(capsys, main([command, str(TINY), f"--timeout={value}"]))
+    line = one_line_error(capsys, main([command, str(TINY), f"--timeout={value}"]))
     assert "--timeout must be" in line
 
 
 def test_bench_timeout_and_render_scale(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     for value in ("nan", "inf", "1e308", "0", "x"):
-        line = _one_line_error(capsys, main(["bench", "pe424", f"--timeout={value}"]))
+        line = one_line_error(capsys, main(["bench", "pe424", f"--timeout={value}"]))
         assert "--timeout must be" in line
         argv = ["render", str(TINY), "-o", str(tmp_path / "x.png"), f"--scale={value}"]
-        assert "--scale must be" in _one_line_error(capsys, main(argv))
+        assert "--scale must be" in one_line_error(capsys, main(argv))
     assert _files(tmp_path) == set()
 
 
@@ -362,7 +354,7 @@ def test_bench_timeout_and_render_scale(capsys: pytest.CaptureFixture[str], tmp_
 def test_numeric_backend_options_are_checked_when_the_backend_is_made(
     capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
-    line = _one_line_error(capsys, main(["solve", str(TINY), "--option", f"node_limit={value}"]))
+    line = one_line_error(capsys, main(["solve", str(TINY), "--option", f"node_limit={value}"]))
     assert "node_limit" in line
     with pytest.raises(KakuroError, match="node_limit"):
         get_backend("native", node_limit=value)
@@ -378,7 +370,7 @@ def test_numeric_backend_options_keep_good_values() -> None:
 @pytest.mark.parametrize("value", ["nan", "inf", "-1"])
 def test_cpsat_time_option_is_finite(capsys: pytest.CaptureFixture[str], value: str) -> None:
     argv = ["solve", str(TINY), "--backend", "cpsat", "--option", f"max_time_in_seconds={value}"]
-    assert "max_time_in_seconds" in _one_line_error(capsys, main(argv))
+    assert "max_time_in_seconds" in one_line_error(capsys, main(argv))
 
 
 @pytest.fixture
@@ -396,7 +388,7 @@ def test_state_file_that_cannot_be_read_is_one_line(
 ) -> None:
     extra = ["-o", str(tmp_path / "x.svg")] if command == "render" else []
     argv = [command, str(TINY), "--select", "tiny-a", "--state", f"@{bad_files[kind]}", *extra]
-    assert "--state" in _one_line_error(capsys, main(argv))
+    assert "--state" in one_line_error(capsys, main(argv))
 
 
 def test_a_long_state_grid_is_not_taken_for_a_file_name(
@@ -430,7 +422,7 @@ def test_decode_unreadable_inputs_are_one_line(
     files = {"cnf": cnf, "model": model, which: bad_files[kind]}
     capsys.readouterr()
     argv = ["decode", str(TINY), "--select", "tiny-a", str(files["cnf"]), str(files["model"])]
-    assert str(bad_files[kind]) in _one_line_error(capsys, main(argv))
+    assert str(bad_files[kind]) in one_line_error(capsys, main(argv))
 
 
 @pytest.mark.parametrize(
@@ -455,4 +447,4 @@ def test_decode_bad_lines_are_one_line(
     model.write_text(f"s SATISFIABLE\n{model_line}\n")
     capsys.readouterr()
     argv = ["decode", str(TINY), "--select", "tiny-a", str(cnf), str(model)]
-    _one_line_error(capsys, main(argv))
+    one_line_error(capsys, main(argv))

@@ -14,7 +14,7 @@ import random
 import time
 
 import pytest
-from _puzzles import square
+from _puzzles import clued_lines, square
 
 from kakurolab import datasets, formats
 from kakurolab.backends import Status, get_backend
@@ -45,21 +45,7 @@ def _random_puzzle(seed: int, rows: int = 5, cols: int = 6) -> Puzzle:
                         used.add(fill[(rr, cc)])
                         rr, cc = rr - dr, cc - dc
                 fill[(r, c)] = rng.choice([d for d in range(1, 10) if d not in used])
-
-    def total(r: int, c: int, dr: int, dc: int) -> str:
-        found, rr, cc = 0, r + dr, c + dc
-        while rr < rows and cc < cols and grid[rr][cc]:
-            found += fill[(rr, cc)]
-            rr, cc = rr + dr, cc + dc
-        return str(found) if found else ""
-
-    lines = []
-    for r in range(rows):
-        tokens = []
-        for c in range(cols):
-            down, across = total(r, c, 1, 0), total(r, c, 0, 1)
-            tokens.append("0" if grid[r][c] else f"{down},{across}" if down or across else "-")
-        lines.append(" ".join(tokens))
+    lines = clued_lines(grid, fill)
     return formats.loads(f"{rows} {cols}\n" + "\n".join(lines) + "\n", check=False)[0]
 
 

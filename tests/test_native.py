@@ -14,7 +14,7 @@ import math
 import random
 
 import pytest
-from _puzzles import square
+from _puzzles import clued_lines, square
 
 from kakurolab import datasets
 from kakurolab.backends import Status, get_backend
@@ -542,23 +542,7 @@ def _random_puzzle(seed: int, rows: int = 5, cols: int = 6, skew: int = 0) -> Pu
 
     assert place(0)
 
-    def total(r: int, c: int, dr: int, dc: int) -> str:
-        found, rr, cc = 0, r + dr, c + dc
-        while rr < rows and cc < cols and grid[rr][cc]:
-            found += fill[(rr, cc)]
-            rr, cc = rr + dr, cc + dc
-        return str(found) if found else ""
-
-    lines = []
-    for r in range(rows):
-        tokens = []
-        for c in range(cols):
-            if grid[r][c]:
-                tokens.append("0")
-            else:
-                down, across = total(r, c, 1, 0), total(r, c, 0, 1)
-                tokens.append(f"{down},{across}" if down or across else "-")
-        lines.append(" ".join(tokens))
+    lines = clued_lines(grid, fill)
     if skew:
         last = lines[-1].rsplit(",", 1)
         lines[-1] = f"{last[0]},{int(last[1].split()[0]) + skew} {last[1].split(' ', 1)[1]}"

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from _web import engine_games, live_server, view_puzzle
+from _web import auth, engine_games, view_puzzle, with_players
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -27,20 +27,11 @@ from kakurolab.formats import dumps
 from kakurolab.generator.transforms import Transform, transform_puzzle
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    games = engine_games(tmp_path / "games.sqlite")
-    with live_server(games) as live, httpx.Client(base_url=live.url, timeout=30) as http:
-        tokens = {
-            who: http.post("/api/players", json={"name": who}).json()["token"]
-            for who in ("Ann", "Racer")
-        }
+    store = tmp_path / "games.sqlite"
+    with with_players(store, ("Ann", "Racer"), timeout=30) as (games, live, http, tokens):
         yield {"games": games, "http": http, "live": live, **tokens}
-    games.close()
 
 
 def page_grid_text(view: dict[str, Any]) -> str:

@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from _web import engine_games, live_server, published_solution, view_puzzle
+from _web import auth, published_solution, view_puzzle, with_players
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -25,22 +24,13 @@ from kakurolab.web.server import WS_MAX_SIZE
 @pytest.fixture
 def battle(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """A running Battle Matrix between Ann (to move) and Bob, and Carl, who is not in it."""
-    games = engine_games(tmp_path / "games.sqlite")
-    with live_server(games) as live, httpx.Client(base_url=live.url, timeout=10) as http:
-        tokens = {
-            who: http.post("/api/players", json={"name": who}).json()["token"]
-            for who in ("Ann", "Bob", "Carl")
-        }
+    store = tmp_path / "games.sqlite"
+    with with_players(store, ("Ann", "Bob", "Carl"), timeout=10) as (games, live, http, tokens):
         view = http.post("/api/games", json={"mode": "battle"}, headers=auth(tokens["Ann"]))
         game_id = view.json()["game_id"]
         joined = http.post(f"/api/games/{game_id}/join", headers=auth(tokens["Bob"]))
         assert joined.status_code == 200, joined.text
         yield {"games": games, "http": http, "ws": live.ws_url, "game": game_id, **tokens}
-    games.close()
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def snapshot(b: dict[str, Any]) -> tuple[Any, ...]:

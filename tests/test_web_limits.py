@@ -17,7 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
-from _web import live_server, shipped, shipped_chooser
+from _tools import sigterm_took
+from _web import auth, live_server, shipped, shipped_chooser
 
 from kakurolab.formats import dumps
 from kakurolab.game import GameService, puzzles
@@ -58,10 +59,6 @@ def generating(store: Path, fresh: Any, limits: Limits | None = None) -> EngineG
 def http_from(url: str, address: str, timeout: float = 30) -> httpx.Client:
     return httpx.Client(base_url=url, timeout=timeout,
                         transport=httpx.HTTPTransport(local_address=address))  # fmt: skip
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def register(http: httpx.Client, name: str) -> str | None:
@@ -367,15 +364,21 @@ def refused(ws: Any) -> tuple[int, str]:
     return closed.value.rcvd.code, closed.value.rcvd.reason
 
 
+def arena_of_two(http: httpx.Client) -> tuple[str, str, str]:
+    """ann's new arena game that bob has joined: (ann's token, bob's token, game id)."""
+    ann, bob = (str(register(http, n)) for n in ("ann", "bob"))
+    game = http.post("/api/games", json={"mode": "arena", "permanent": False},
+                     headers=auth(ann)).json()["game_id"]  # fmt: skip
+    assert http.post(f"/api/games/{game}/join", headers=auth(bob)).status_code == 200
+    return ann, bob, game
+
+
 def test_sockets_are_capped_per_player_address_and_game(tmp_path: Path) -> None:
     limits = Limits(sockets_per_token=2, sockets_per_address=3, sockets_per_game=3)
     games = EngineGames(GameService(tmp_path / "games.sqlite", chooser=shipped_chooser),
                         makers=Makers(1, limits=limits))  # fmt: skip
     with live_server(games) as live, httpx.Client(base_url=live.url) as http, ExitStack() as st:
-        ann, bob = (str(register(http, n)) for n in ("ann", "bob"))
-        game = http.post("/api/games", json={"mode": "arena", "permanent": False},
-                         headers=auth(ann)).json()["game_id"]  # fmt: skip
-        assert http.post(f"/api/games/{game}/join", headers=auth(bob)).status_code == 200
+        ann, bob, game = arena_of_two(http)
         url = live.ws_url
         open_ = [hello(st, url, game, ann, "127.0.0.2") for _ in range(2)]
         assert all(first["type"] == "view" for _, first in open_)
@@ -403,10 +406,7 @@ def test_a_push_computes_one_view_per_player_not_per_socket(tmp_path: Path) -> N
     games = CountingViews(GameService(tmp_path / "games.sqlite", chooser=shipped_chooser),
                           makers=Makers(1, limits=limits))  # fmt: skip
     with live_server(games) as live, httpx.Client(base_url=live.url) as http, ExitStack() as st:
-        ann, bob = (str(register(http, n)) for n in ("ann", "bob"))
-        game = http.post("/api/games", json={"mode": "arena", "permanent": False},
-                         headers=auth(ann)).json()["game_id"]  # fmt: skip
-        assert http.post(f"/api/games/{game}/join", headers=auth(bob)).status_code == 200
+        ann, bob, game = arena_of_two(http)
         sockets = [hello(st, live.ws_url, game, bob)[0] for _ in range(8)]
         time.sleep(0.5)  # the join's pushes are out
         before = CountingViews.views
@@ -463,7 +463,6 @@ def test_sigterm_with_pastes_in_flight_answers_503_within_2_s(tmp_path: Path) ->
     """Pastes being checked when the server is told to stop: it exits within 2 s, each paste
     is answered 503 (or was done before), never 500, and stderr holds no traceback."""
     import os
-    import signal
     import subprocess
     import sys
 
@@ -492,12 +491,7 @@ def test_sigterm_with_pastes_in_flight_answers_503_within_2_s(tmp_path: Path) ->
         with httpx.Client(base_url=url) as http:
             # (the server's own calendar-ahead work may be queued too: count the pastes)
             assert wait_for(lambda: http.get("/api/health").json()["lanes"]["pastes"] >= 1, 20)
-        began = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(10)
-        took = time.monotonic() - began
-        for thread in threads:
-            thread.join(10)
+        took = sigterm_took(proc, threads)
         assert proc.stderr is not None
         stderr = proc.stderr.read()
     finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from _tools import sigterm_took
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -174,7 +175,6 @@ def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: P
     """Moves acknowledged, a 20x20 expert generation running, a socket open: SIGTERM ends the
     process within 5 s and the store holds every acknowledged move."""
     import contextlib
-    import signal
     import threading
 
     from websockets.sync.client import connect
@@ -221,12 +221,7 @@ def test_sigterm_stops_within_5_s_during_a_generation_losing_no_move(tmp_path: P
             finished = list(answers)
             assert len(finished) < len(waiting), "every generation ended within 0.5 s"
             assert set(finished) <= {201}, finished
-        began = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(10)
-        took = time.monotonic() - began
-        for thread in waiting:
-            thread.join(10)
+        took = sigterm_took(proc, waiting)
         watching.close()
         print(f"SIGTERM to exit: {took:.2f} s")
         assert proc.stderr is not None

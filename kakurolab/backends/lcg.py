@@ -249,15 +249,13 @@ class LcgSession(Session):
             return Status.SAT, self.settled
         if self.solver is None:
             return Status.UNSAT, None
+        from .pysat import answered
+
         deadline = None if timeout is None else time.perf_counter() + timeout
         self.calls += 1
         answer = self._solve(deadline)
-        if answer is None:
-            return Status.UNKNOWN, None
-        if not answer:
-            return Status.UNSAT, None
-        model = self.solver.get_model()
-        return Status.SAT, self.cnf.decode(model)
+        status, model = answered(self.solver, answer)
+        return status, None if model is None else self.cnf.decode(model)
 
     def block(self, solution: Solution) -> None:
         if self.settled is not None:

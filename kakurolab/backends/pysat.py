@@ -80,6 +80,18 @@ def solve_until(
         budget = next_slice(budget, now - start, deadline - now)
 
 
+def answered(solver: Any, answer: bool | None) -> tuple[Status, list[int] | None]:
+    """A PySAT solve's answer (None: the deadline passed first) as a status, with the
+    solver's model when it is SAT: the one reading of an answer both PySAT backends share."""
+    if answer is None:
+        return Status.UNKNOWN, None
+    if not answer:
+        return Status.UNSAT, None
+    model = solver.get_model()
+    assert model is not None  # a SAT answer always has a model
+    return Status.SAT, model
+
+
 def next_slice(budget: int, seconds: float, left: float) -> int:
     """The conflict budget of CaDiCaL's next slice: double the last one, but no more than
     half the conflicts the last slice's rate fits into the time ``left``.  Conflicts get
@@ -244,13 +256,10 @@ class PySATSession(Session):
     def next(self, timeout: float | None = None) -> tuple[Status, Solution | None]:
         deadline = None if timeout is None else time.perf_counter() + timeout
         while True:
-            answer = self._solve(deadline)
-            if answer is None:
-                return Status.UNKNOWN, None
-            if not answer:
-                return Status.UNSAT, None
-            model = self.solver.get_model()
-            assert model is not None
+            answer = self._solve(deadline)  # first: it may rebuild self.solver
+            status, model = answered(self.solver, answer)
+            if model is None:
+                return status, None
             solution = self.enc.decode(model)
             cuts = self.enc.cuts(solution, model)
             if not cuts:

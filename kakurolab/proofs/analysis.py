@@ -24,6 +24,15 @@ from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError, require
 from ..model import Cell, Puzzle
 
+__all__ = [
+    "CountTimeout",
+    "candidates",
+    "exact_count",
+    "pysat_closure",
+    "unit_closure",
+    "up_fixed_cells",
+]
+
 
 def unit_closure(clauses: Sequence[Sequence[int]]) -> set[int] | None:
     """Every literal unit propagation derives from the clauses (None on a conflict)."""

@@ -25,6 +25,21 @@ from typing import Any
 
 from ..model import Cell, Puzzle, Run
 
+__all__ = [
+    "DIGITS",
+    "ClaimedStep",
+    "Justified",
+    "StepError",
+    "StepReport",
+    "allowed_here",
+    "cell_label",
+    "check_steps",
+    "parse_cell",
+    "read_steps",
+    "replay",
+    "run_label",
+]
+
 DIGITS = tuple(range(1, 10))
 _CELL = re.compile(r"r(\d+)c(\d+)")
 

@@ -17,15 +17,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from _web import (  # noqa: E402
     click_cell,
-    engine_games,
+    game_of,
     launch,
-    live_server,
-    new_game,
-    page_seat,
-    published_solution,
-    set_name,
+    served,
     settle,
-    view_puzzle,
+    start,
 )
 
 OUT = ROOT / "docs" / "img"
@@ -34,40 +30,37 @@ OUT = ROOT / "docs" / "img"
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        games = engine_games(Path(tmp) / "shots.sqlite")
-        with live_server(games) as live:
-            browser = launch(p)
-            page = browser.new_page(viewport={"width": 1280, "height": 820})
-            page.goto(live.url)
-            set_name(page, "Ada")
-            new_game(page, live.url, size="12x12", difficulty="normal")
-            view = games.view(*page_seat(page))
-            puzzle = view_puzzle(view)
-            solution = published_solution(view["puzzle"]["id"])
-            whites = sorted(puzzle.whites)
-            for cell in whites[: len(whites) // 3]:  # the top third solved
-                click_cell(page, cell)
-                page.keyboard.press(str(solution[cell]))
-            marked = whites[len(whites) // 3 + 1 : len(whites) // 3 + 6]
-            for cell in marked:
-                click_cell(page, cell)
-                for digit in sorted({solution[cell], solution[cell] % 9 + 1}):
-                    page.keyboard.press(f"Shift+Digit{digit}")
-            settle(page)
-            page.click('[data-shield="candidates"]')  # the digit sets of the selected run
-            settle(page)
-            wrong = whites[len(whites) // 3]
-            click_cell(page, wrong)
-            page.keyboard.press(str(solution[wrong] % 9 + 1))
-            page.keyboard.press("e")  # show rule breaks
-            click_cell(page, marked[-1])
-            settle(page)
-            page.screenshot(path=str(OUT / "web-slate.png"))
-            page.click("#theme-toggle")
-            page.screenshot(path=str(OUT / "web-parchment.png"))
-            browser.close()
-        games.close()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        sync_playwright() as p,
+        served(Path(tmp) / "shots.sqlite") as (games, live),
+    ):
+        browser = launch(p)
+        page = start(browser, live.url, "Ada", viewport={"width": 1280, "height": 820},
+                     size="12x12", difficulty="normal")  # fmt: skip
+        _, puzzle, solution = game_of(games, page)
+        whites = sorted(puzzle.whites)
+        for cell in whites[: len(whites) // 3]:  # the top third solved
+            click_cell(page, cell)
+            page.keyboard.press(str(solution[cell]))
+        marked = whites[len(whites) // 3 + 1 : len(whites) // 3 + 6]
+        for cell in marked:
+            click_cell(page, cell)
+            for digit in sorted({solution[cell], solution[cell] % 9 + 1}):
+                page.keyboard.press(f"Shift+Digit{digit}")
+        settle(page)
+        page.click('[data-shield="candidates"]')  # the digit sets of the selected run
+        settle(page)
+        wrong = whites[len(whites) // 3]
+        click_cell(page, wrong)
+        page.keyboard.press(str(solution[wrong] % 9 + 1))
+        page.keyboard.press("e")  # show rule breaks
+        click_cell(page, marked[-1])
+        settle(page)
+        page.screenshot(path=str(OUT / "web-slate.png"))
+        page.click("#theme-toggle")
+        page.screenshot(path=str(OUT / "web-parchment.png"))
+        browser.close()
     print(f"wrote {OUT / 'web-slate.png'} and {OUT / 'web-parchment.png'}")
 
 
