@@ -41,8 +41,23 @@ def tiny_chooser(size: str, difficulty: str, seed: str | int) -> tuple[Puzzle, S
     return Puzzle(f"tiny-{seed}", puzzle.grid), result.solution
 
 
-def service(tmp_path: Path, clock: Clock | None = None, **kwargs: object) -> GameService:
-    return GameService(tmp_path / "games.sqlite", clock=clock or Clock(), **kwargs)  # type: ignore[arg-type]
+def service(at: Path | str, clock: Clock | None = None, **kwargs: object) -> GameService:
+    """A service on the store ``at`` (a folder: its ``games.sqlite``; a file or a URL)."""
+    where = at / "games.sqlite" if isinstance(at, Path) and at.suffix != ".sqlite" else at
+    return GameService(where, clock=clock or Clock(), **kwargs)  # type: ignore[arg-type]
+
+
+def damage(at: Path | str, sql: str) -> int:
+    """Run one statement on the store ``at`` behind the engine's back; the rows it changed."""
+    if isinstance(at, str) and at.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(at, autocommit=True) as db:
+            return db.execute(sql).rowcount
+    import sqlite3
+
+    with sqlite3.connect(at) as db:
+        return db.execute(sql).rowcount
 
 
 def solution_of(svc: GameService, game_id: str) -> dict[str, int]:

@@ -111,3 +111,26 @@ def server(tmp_path: Path) -> Iterator[tuple[Any, str]]:
     with live_server(games) as live:
         yield games, live.url
     games.close()
+
+
+# -- the game store: every store test runs on SQLite and on a real PostgreSQL ---------------
+
+STORES = ("sqlite", "postgres")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """A throwaway PostgreSQL cluster for this test process (``tests/_pg.py``)."""
+    import _pg
+
+    cluster = _pg.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=STORES)
+def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A fresh, empty game store: a SQLite file, or a new database of :func:`pg_cluster`."""
+    if request.param == "sqlite":
+        return tmp_path / "games.sqlite"
+    return str(request.getfixturevalue("pg_cluster").database())

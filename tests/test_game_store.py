@@ -1,21 +1,23 @@
 """The store: a SIGKILLed process loses no acknowledged move, a damaged log is refused on
-replay, two processes (services) on one file stay in step, and ``kakuro play`` in the terminal."""
+replay, two processes (services) on one file stay in step, and ``kakuro play`` in the terminal.
+
+Every test that takes ``store_at`` runs twice: on a SQLite file and on a database of a real
+PostgreSQL cluster (``tests/_pg.py``)."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from _game import Clock, service, tiny, tiny_chooser
+from _game import Clock, damage, service, tiny, tiny_chooser
 
 from kakurolab.cli import main
-from kakurolab.game import GameService, Mode, NewGame, ReplayError
+from kakurolab.game import GameService, Mode, NewGame, Options, ReplayError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,8 +39,8 @@ while True:
 """
 
 
-def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite"
+def test_sigkill_loses_no_acknowledged_move(store_at: Path | str) -> None:
+    path = store_at
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True, env=env
@@ -68,8 +70,8 @@ def test_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
     assert view.marks == {c: sorted(d) for c, d in sorted(marks.items()) if d}
 
 
-def _played(tmp_path: Path) -> tuple[GameService, str, str]:
-    svc = service(tmp_path)
+def _played(store_at: Path | str) -> tuple[GameService, str, str]:
+    svc = service(store_at)
     me = svc.register("solo")
     game = svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id
     for cell, digit in (("r2c2", 2), ("r2c3", 4), ("r3c3", 5)):
@@ -78,7 +80,7 @@ def _played(tmp_path: Path) -> tuple[GameService, str, str]:
 
 
 @pytest.mark.parametrize(
-    "damage",
+    "harm",
     [
         "UPDATE moves SET outcome = replace(outcome, 'r2c3 = 4', 'r2c3 = 5') WHERE seq = 4",
         "UPDATE moves SET move = replace(move, '\"digit\": 4', '\"digit\": 1') WHERE seq = 4",
@@ -87,25 +89,22 @@ def _played(tmp_path: Path) -> tuple[GameService, str, str]:
         "UPDATE games SET solution_digest = 'x'",
     ],
 )
-def test_a_damaged_log_is_refused_on_replay(tmp_path: Path, damage: str) -> None:
-    svc, token, game = _played(tmp_path)
+def test_a_damaged_log_is_refused_on_replay(store_at: Path | str, harm: str) -> None:
+    svc, token, game = _played(store_at)
     before = svc.view(game, token).to_json()
-    assert GameService(tmp_path / "games.sqlite", clock=Clock()).view(game, token).to_json() == (
-        before
-    )
+    assert GameService(store_at, clock=Clock()).view(game, token).to_json() == before
     svc.close()
-    with sqlite3.connect(tmp_path / "games.sqlite") as db:
-        assert db.execute(damage).rowcount == 1
+    assert damage(store_at, harm) == 1
     with pytest.raises(ReplayError):
-        GameService(tmp_path / "games.sqlite", clock=Clock()).view(game, token)
+        GameService(store_at, clock=Clock()).view(game, token)
 
 
-def test_two_services_on_one_store_stay_in_step(tmp_path: Path) -> None:
+def test_two_services_on_one_store_stay_in_step(store_at: Path | str) -> None:
     clock = Clock()
-    first = service(tmp_path, clock, chooser=tiny_chooser)
+    first = service(store_at, clock, chooser=tiny_chooser)
     alice, bob = first.register("alice"), first.register("bob")
     game = first.create(alice.token, NewGame(Mode.BATTLE, size="4x4")).game_id
-    second = service(tmp_path, clock, chooser=tiny_chooser)  # another process, say the web
+    second = service(store_at, clock, chooser=tiny_chooser)  # another process, say the web
     second.join(game, bob.token)
     assert first.view(game, alice.token).phase == "active"
     first.act(game, alice.token, {"kind": "place", "cell": "r2c2", "digit": 2})
@@ -114,8 +113,8 @@ def test_two_services_on_one_store_stay_in_step(tmp_path: Path) -> None:
     assert first.view(game, alice.token).turn == alice.player_id
 
 
-def test_subscribers_hear_every_commit(tmp_path: Path) -> None:
-    svc, token, game = _played(tmp_path)
+def test_subscribers_hear_every_commit(store_at: Path | str) -> None:
+    svc, token, game = _played(store_at)
     heard: list[tuple[str, int]] = []
     stop = svc.subscribe(lambda g, v: heard.append((g, v)))
     svc.act(game, token, {"kind": "mark", "cell": "r4c4", "digit": 7})
@@ -133,8 +132,8 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def test_play_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    store = ["--store", str(tmp_path / "g.sqlite")]
+def test_play_in_the_terminal(store_at: Path | str, capsys: pytest.CaptureFixture[str]) -> None:
+    store = ["--store", str(store_at)]
     puzzle = str(Path(__file__).parent / "data" / "tiny.kakuro")
     code, out, _ = _cli(capsys, "new", "--file", puzzle, "--select", "tiny-a", *store, "--json")
     assert code == 0
@@ -166,19 +165,21 @@ def test_play_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert [g["game_id"] for g in json.loads(out)["games"]] == [game]
 
 
-def test_play_campaign_in_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    store = ["--store", str(tmp_path / "g.sqlite")]
+def test_play_campaign_in_the_terminal(
+    store_at: Path | str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = ["--store", str(store_at)]
     code, out, _ = _cli(capsys, "campaign", *store)
     assert code == 0 and "Sunday" in out and "16x22" in out and "streak 0" in out
 
 
 def test_games_evicted_from_memory_replay_from_the_store(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store_at: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from kakurolab.game import service as service_module
 
     monkeypatch.setattr(service_module, "MAX_CACHED", 1)
-    svc = service(tmp_path)
+    svc = service(store_at)
     me = svc.register("many")
     games = [svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id for _ in range(3)]
     for i, game in enumerate(games):
@@ -188,9 +189,9 @@ def test_games_evicted_from_memory_replay_from_the_store(
 
 
 def test_battle_between_two_terminal_players(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    store_at: Path | str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    store = ["--store", str(tmp_path / "g.sqlite")]
+    store = ["--store", str(store_at)]
     puzzle = str(Path(__file__).parent / "data" / "tiny.kakuro")
     code, out, _ = _cli(capsys, "new", "--mode", "battle", "--file", puzzle, "--select",
                         "tiny-a", "--player", "ann", *store, "--json")  # fmt: skip
@@ -208,11 +209,11 @@ def test_battle_between_two_terminal_players(
     assert code == 2 and "calendar chooses" in err
 
 
-def test_threads_share_one_service(tmp_path: Path) -> None:
+def test_threads_share_one_service(store_at: Path | str) -> None:
     """A web server calls the service from worker threads: every acknowledged move is kept."""
     import threading
 
-    svc = service(tmp_path, chooser=tiny_chooser)
+    svc = service(store_at, chooser=tiny_chooser)
     players = [svc.register(f"t{i}") for i in range(6)]
     games = [svc.create(p.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id for p in players]
     arena = svc.create(players[0].token, NewGame(Mode.ARENA, size="4x4")).game_id
@@ -237,24 +238,24 @@ def test_threads_share_one_service(tmp_path: Path) -> None:
     for thread in threads:
         thread.join()
     assert not errors
-    fresh = GameService(tmp_path / "games.sqlite", clock=Clock())
+    fresh = GameService(store_at, clock=Clock())
     for i, game in enumerate(games):
         assert fresh.view(game, players[i].token).version == 2 + 20  # join, start, 20 marks
     assert fresh.view(arena, players[0].token).version == 5 + 4 * 20
 
 
 def test_a_failed_write_is_refused_and_changes_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store_at: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from kakurolab.game import StoreError
 
-    svc, token, game = _played(tmp_path)
+    svc, token, game = _played(store_at)
     before = svc.view(game, token).to_json()
     real = svc.store.append
 
     def full_disk(*args: object) -> None:
         real(*args)  # type: ignore[arg-type]
-        raise sqlite3.OperationalError("database or disk is full")
+        raise svc.store.errors[0]("database or disk is full")  # the database's own error
 
     monkeypatch.setattr(svc.store, "append", full_disk)
     with pytest.raises(StoreError, match="disk is full"):
@@ -264,3 +265,80 @@ def test_a_failed_write_is_refused_and_changes_nothing(
     assert svc.act(game, token, {"kind": "place", "cell": "r4c4", "digit": 7}).view.version == (
         before["version"] + 1
     )
+
+
+def test_two_processes_moving_in_one_game_lose_nothing(store_at: Path | str) -> None:
+    """Two services (two server processes) move in the same Arena game at once, each from
+    its own thread: the game's lock (PostgreSQL: its row, ``FOR UPDATE``; SQLite: the file)
+    makes each append start from the newest log, so every move is acknowledged and kept,
+    numbered without a gap."""
+    import threading
+
+    first = service(store_at, chooser=tiny_chooser)
+    second = service(store_at, chooser=tiny_chooser)
+    players = [first.register(f"r{i}") for i in range(4)]
+    arena = first.create(players[0].token, NewGame(Mode.ARENA, size="4x4")).game_id
+    for p in players[1:]:
+        second.join(arena, p.token)  # the fourth seat starts it
+    start = first.version(arena)
+    errors: list[BaseException] = []
+    acked: list[int] = []
+
+    def play(svc: GameService, who: int) -> None:
+        try:
+            for k in range(25):
+                move = {"kind": "mark", "cell": "r3c3", "digit": k % 9 + 1}
+                acked.append(svc.act(arena, players[who].token, move).view.version)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(svc, who))
+               for who, svc in enumerate((first, second, first, second))]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors[:3]
+    fresh = service(store_at)
+    events = fresh.events_since(arena, players[0].token, start)
+    assert len(acked) == 100
+    assert [e.seq for e in events] == list(range(start + 1, start + 101))
+    assert {e.kind.value for e in events} == {"mark"}
+
+
+def test_two_processes_end_a_timed_game_once(
+    store_at: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both servers' timers fire at the deadline: one ends the game; the other, which read
+    the game as running just before, finds it over under the lock and writes nothing."""
+    clock = Clock()
+    first, second = service(store_at, clock), service(store_at, clock)
+    me = first.register("sprinter")
+    options = Options(time_limit_s=60)
+    game = first.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny(), options=options)).game_id
+    assert second.view(game, me.token).phase == "active"
+    clock.advance(61)
+    stale = second.store.version(game)
+    real = second.store.version
+    reads = iter([stale])  # second's first read is from before first's commit, as in a race
+    monkeypatch.setattr(second.store, "version", lambda g: next(reads, None) or real(g))
+    assert first.tick(game) is True
+    assert second.tick(game) is False
+    events = service(store_at, clock).events_since(game, me.token, 0)
+    assert [e.kind.value for e in events].count("expire") == 1
+    assert second.view(game, me.token).end_reason == "time"
+
+
+def test_a_postgresql_store_without_the_extra_says_which(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed
+    code, out, err = _cli(capsys, "list", "--store", "postgresql://someone@127.0.0.1/kakuro")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "pip install 'kakurolab[postgres]'" in err and "Traceback" not in err
+
+
+def test_an_unreachable_postgresql_store_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _cli(capsys, "list", "--store", "postgresql://someone:pw@127.0.0.1:1/kakuro")
+    assert code == 2 and err.count("\n") == 1 and "cannot open the game store" in err
+    assert "someone:***@" in err and ":pw@" not in err  # the password is not shown

@@ -150,6 +150,9 @@ class _ClockedGames:
     def version(self, game_id: str) -> int:
         return self.version_no
 
+    def listen(self, callback: Any) -> None:
+        return None  # a store that cannot push: the hub polls
+
     def view(self, game_id: str, token: str) -> dict[str, Any]:
         return {"phase": self.phase, "end_reason": "time", "remaining_s": 0.0}
 

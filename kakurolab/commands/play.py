@@ -21,8 +21,10 @@ ACTIONS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", metavar="PATH", help="game store (default: $KAKURO_STORE, "
-                        "else ~/.local/share/kakurolab/games.sqlite)")  # fmt: skip
+    parser.add_argument("--store", metavar="PATH|URL",
+                        help="game store: a SQLite file or a postgresql:// URL (the 'postgres' "
+                        "extra; default: $KAKURO_STORE, else "
+                        "~/.local/share/kakurolab/games.sqlite)")  # fmt: skip
     who = parser.add_mutually_exclusive_group()
     who.add_argument(
         "--player", metavar="NAME", default="local",

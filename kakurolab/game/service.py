@@ -6,8 +6,9 @@
     result = service.act(view.game_id, alice.token, {"kind": "place", "cell": "r2c3", "digit": 7})
     service.view(view.game_id, alice.token)       # GameView: what alice may see
 
-Every change is one move appended to the game's log inside a SQLite transaction that commits
-before the call returns (an acknowledged move survives a crash); a refused move raises a
+Every change is one move appended to the game's log inside a store transaction (SQLite or
+PostgreSQL, :mod:`.store`) that holds the game's lock and commits before the call returns (an
+acknowledged move survives a crash); a refused move raises a
 :class:`~kakurolab.game.errors.GameError` and writes nothing.  Games are kept in memory and
 brought up to date from the store before every call (another process may have moved), and a
 game not in memory is replayed from its log: each move is applied again and its recorded
@@ -21,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -53,6 +53,7 @@ from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
+from .stores import open_store
 from .views import Event, GameView, event_for, player_view
 
 MAX_CACHED = 512
@@ -120,7 +121,7 @@ class GameService:
         chooser: Chooser | None = None,
         fresh: Chooser | None = None,
     ) -> None:
-        self.store = store if isinstance(store, Store) else Store(store)
+        self.store = store if isinstance(store, Store) else open_store(store)
         self.clock = clock
         self.chooser: Chooser = chooser or puzzles.choose
         self.fresh: Chooser = fresh or chooser or fresh_puzzle
@@ -357,6 +358,8 @@ class GameService:
             if player_id not in game.players:
                 raise AuthError(f"you are not a player of game {game_id}")
             outcome = self._commit(game_id, player_id, parsed)
+            if outcome is None:  # only an EXPIRE is ever dropped, and players send none
+                raise GameOverError(f"game {game_id} is over")
             return ActResult(outcome, self.view(game_id, token))
 
     def view(self, game_id: str, token: str) -> GameView:
@@ -385,14 +388,15 @@ class GameService:
             }
 
     def tick(self, game_id: str) -> bool:
-        """End the game if its countdown ran out; True when this call ended it."""
+        """End the game if its countdown ran out; True when this call ended it.  Every
+        server watching the game calls this when its timer fires: the check is made again
+        under the game's lock, so the game ends once and the others find it over."""
         with self._lock:
             game = self._game(game_id)
             now = self.clock()
             if not game.expired(now):
                 return False
-            self._commit(game_id, None, Move(MoveKind.EXPIRE))
-            return True
+            return self._commit(game_id, None, Move(MoveKind.EXPIRE)) is not None
 
     def version(self, game_id: str) -> int:
         """The game's log length: a client that saw this version has seen everything."""
@@ -464,15 +468,21 @@ class GameService:
 
     # --- the one write path -----------------------------------------------------------------
 
-    def _commit(self, game_id: str, actor: str | None, move: Move) -> Outcome:
-        """Apply ``move`` and append it in one transaction; a refused move raises and writes
-        nothing.  A JOIN that fills the last seat is followed by the host's START."""
+    def _commit(self, game_id: str, actor: str | None, move: Move) -> Outcome | None:
+        """Apply ``move`` and append it in one transaction that holds the game's lock; a
+        refused move raises and writes nothing.  A JOIN that fills the last seat is followed
+        by the host's START.  An EXPIRE of a game no longer running (another process ended
+        it first) writes nothing and returns None."""
         expired = False
+        outcome: Outcome | None = None
         try:
             with self.store.transaction() as db:
+                self.store.lock(db, game_id)
                 game, head = self._game_synced(game_id)
                 now = max(self.clock(), game.last_at)
-                if move.kind is not MoveKind.EXPIRE and game.expired(now):
+                if move.kind is MoveKind.EXPIRE and not game.expired(now):
+                    pass  # ended (or paused) meanwhile, under this same lock: nothing to do
+                elif move.kind is not MoveKind.EXPIRE and game.expired(now):
                     self._append(db, game, head, None, Move(MoveKind.EXPIRE), now)
                     expired = True
                 else:
@@ -486,13 +496,15 @@ class GameService:
                         self._append(db, game, link, game.host, Move(MoveKind.START), now)
         except GameError:
             raise  # refused before anything changed (the engine checks first)
-        except sqlite3.Error as exc:
+        except self.store.errors as exc:
             self._games.pop(game_id, None)  # memory may be ahead of the store: reload it
-            raise StoreError(f"{self.store.path}: the game store failed: {exc}") from None
+            text = " ".join(str(exc).split())
+            raise StoreError(f"{self.store.where}: the game store failed: {text}") from None
         except BaseException:
             self._games.pop(game_id, None)
             raise
-        self._notify(game_id)
+        if outcome is not None or expired:
+            self._notify(game_id)
         if expired:
             raise GameOverError(f"game {game_id}: the time ran out")
         return outcome

@@ -1,11 +1,22 @@
-"""The SQLite store: players, games, their move logs, results and the calendar.
+"""The game store: players, games, their move logs, results and the calendar.
 
-One file (standard-library ``sqlite3``), WAL journal, ``synchronous=NORMAL``: a move is
-acknowledged only after the transaction that appends it has committed to the write-ahead log,
-so a process killed at any point loses nothing it acknowledged (``tests/test_game_store.py``
-SIGKILLs a player mid-game).  In WAL mode ``NORMAL`` skips only the fsync per commit, which
-guards against an operating-system crash or power loss; ``FULL`` cost ~7 ms per move and
-capped one server at ~140 moves/s (issue 17's load test), ``NORMAL`` ~1 ms.
+One class, :class:`Store`, holds every SQL statement of the engine; two databases run them:
+
+* :class:`SqliteStore`, the embedded default: one file (standard-library ``sqlite3``), WAL
+  journal, ``synchronous=NORMAL``: a move is acknowledged only after the transaction that
+  appends it has committed to the write-ahead log, so a process killed at any point loses
+  nothing it acknowledged (``tests/test_game_store.py`` SIGKILLs a player mid-game).  In WAL
+  mode ``NORMAL`` skips only the fsync per commit, which guards against an operating-system
+  crash or power loss; ``FULL`` cost ~7 ms per move and capped one server at ~140 moves/s
+  (issue 17's load test), ``NORMAL`` ~1 ms.  ``BEGIN IMMEDIATE`` locks the whole file.
+* :class:`~kakurolab.game.pgstore.PostgresStore` (``postgresql://...``, the ``postgres``
+  extra): a connection pool per process, a row lock per game, ``NOTIFY`` at commit.
+
+:func:`kakurolab.game.stores.open_store` picks one by the location.
+
+The statements are shared: both speak ``INSERT ... ON CONFLICT``; what differs (the
+placeholder, the float type, the row lock, how a transaction begins, the notice of a new
+move) is the :class:`Dialect`, in one place.
 
 The ``meta`` table keeps the server's random secret (:meth:`Store.secret`), from which
 calendar and competitive puzzles are generated; ``kept_puzzles`` the calendar days already
@@ -13,8 +24,9 @@ made.  Other rows never hold a secret in the clear: tokens are stored as SHA-256
 and a game's solution only as a salted digest (to check the one recomputed on load) until
 the game is over, when it is written out.
 
-Where the file lives: ``path`` if given, else the ``KAKURO_STORE`` environment variable, else
-``$XDG_DATA_HOME/kakurolab/games.sqlite`` (``~/.local/share/kakurolab/games.sqlite``).
+Where it lives: ``location`` if given, else the ``KAKURO_STORE`` environment variable, else
+``$XDG_DATA_HOME/kakurolab/games.sqlite`` (``~/.local/share/kakurolab/games.sqlite``); a
+location starting ``postgresql://`` (or ``postgres://``) is a PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -24,8 +36,8 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +46,9 @@ from .errors import GameError
 
 ENV = "KAKURO_STORE"
 SCHEMA_VERSION = 1
+URL_SCHEMES = ("postgresql://", "postgres://")
+CHANNEL = "kakuro"
+"""The ``NOTIFY`` channel of new moves (PostgreSQL): payload ``ORIGIN GAME VERSION``."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,12 +82,42 @@ CREATE TABLE IF NOT EXISTS calendar (
 """
 
 
+@dataclass(frozen=True)
+class Dialect:
+    """Everything the two databases say differently (the statements are written once, in
+    SQLite's spelling with ``?`` placeholders, and translated here)."""
+
+    placeholder: str = "?"
+    real: str = "REAL"
+    """The float column type: PostgreSQL's ``REAL`` is 4 bytes, too coarse for a clock."""
+    lock_row: str = ""
+    """Appended to the game's ``SELECT`` at the start of a move's transaction."""
+    begin: str = "BEGIN IMMEDIATE"
+    notify: str | None = None
+    """The statement that tells other processes of a new move (run in its transaction)."""
+
+    def sql(self, text: str) -> str:
+        return text if self.placeholder == "?" else text.replace("?", self.placeholder)
+
+    def schema(self) -> str:
+        return SCHEMA.replace(" REAL", " " + self.real)
+
+
+SQLITE = Dialect()
+POSTGRES = Dialect(placeholder="%s", real="DOUBLE PRECISION", lock_row=" FOR UPDATE",
+                   begin="BEGIN", notify="SELECT pg_notify('kakuro', %s)")  # fmt: skip
+
+
 def default_path() -> Path:
     env = os.environ.get(ENV)
     if env:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "kakurolab" / "games.sqlite"
+
+
+def is_url(location: str | Path | None) -> bool:
+    return isinstance(location, str) and location.startswith(URL_SCHEMES)
 
 
 def token_hash(token: str) -> str:
@@ -96,21 +141,304 @@ class LogRow:
     chain: str
 
 
+Listener = Callable[[str, int], None]
+"""Told ``(game_id, version)`` when another process commits a move."""
+
+
 class Store:
-    """The game database; every write method runs inside :meth:`transaction`."""
+    """The game database; every write method runs inside :meth:`transaction`, whose
+    connection (``db``) the write methods take.  A database is a subclass that says how to
+    connect (:meth:`transaction`, :meth:`_reading`), which errors it raises (``errors``)
+    and its :class:`Dialect`."""
+
+    dialect: Dialect = SQLITE
+    errors: tuple[type[Exception], ...] = ()
+    """The database's own exceptions (the service reports them as a StoreError)."""
+    where: str = ""
+    """The store's name in messages (a path, or a URL without its password)."""
+
+    # --- what a database provides -----------------------------------------------------------
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractContextManager[Any]:
+        """All or nothing; yields the connection the write methods take."""
+        raise NotImplementedError
+
+    def _reading(self) -> AbstractContextManager[Any]:
+        """A connection to read on: the open transaction's on this thread, else any."""
+        raise NotImplementedError
+
+    def listen(self, callback: Listener) -> Callable[[], None] | None:
+        """Hear other processes' commits as they happen; returns the function that stops
+        listening, or None when this database cannot push (then a server polls)."""
+        return None
+
+    # --- the shared plumbing ----------------------------------------------------------------
+
+    def _run(self, db: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return db.execute(self.dialect.sql(sql), params)
+
+    def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._reading() as db:
+            return [tuple(row) for row in self._run(db, sql, params).fetchall()]
+
+    def _one(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+        with self._reading() as db:
+            row = self._run(db, sql, params).fetchone()
+        return None if row is None else tuple(row)
+
+    def _dicts(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        with self._reading() as db:
+            cursor = self._run(db, sql, params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def _create(self, db: Any) -> None:
+        """Inside a transaction: the tables, and the schema's version."""
+        for statement in self.dialect.schema().split(";"):
+            if statement.strip():
+                db.execute(statement)
+        self._run(db, "INSERT INTO meta VALUES ('schema', ?) ON CONFLICT DO NOTHING",
+                  (str(SCHEMA_VERSION),))  # fmt: skip
+
+    # --- players ----------------------------------------------------------------------------
+
+    def add_player(self, player_id: str, name: str, token: str, at: float) -> None:
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO players VALUES (?, ?, ?, ?)",
+                      (player_id, name, token_hash(token), at))  # fmt: skip
+
+    def player_by_token(self, token: str) -> tuple[str, str] | None:
+        row = self._one(
+            "SELECT player_id, name FROM players WHERE token_hash = ?", (token_hash(token),)
+        )
+        return None if row is None else (row[0], row[1])
+
+    def player_name(self, player_id: str) -> str | None:
+        found = self._one("SELECT name FROM players WHERE player_id = ?", (player_id,))
+        return None if found is None else str(found[0])
+
+    def local_token(self, name: str) -> str | None:
+        row = self._one("SELECT token FROM local_players WHERE name = ?", (name,))
+        return None if row is None else str(row[0])
+
+    def remember_local(self, name: str, player_id: str, token: str) -> None:
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO local_players VALUES (?, ?, ?)", (name, player_id, token))
+
+    # --- games ------------------------------------------------------------------------------
+
+    def add_game(
+        self, game_id: str, mode: str, spec: dict[str, Any], puzzle: str, digest: str, at: float
+    ) -> None:
+        with self.transaction() as db:
+            self._run(
+                db,
+                "INSERT INTO games (game_id, mode, spec, puzzle, solution_digest, created, phase)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'waiting')",
+                (game_id, mode, json.dumps(spec), puzzle, digest, at),
+            )
+
+    def game_row(self, game_id: str) -> dict[str, Any] | None:
+        rows = self._dicts("SELECT * FROM games WHERE game_id = ?", (game_id,))
+        return rows[0] if rows else None
+
+    def log(self, game_id: str, after: int = 0) -> list[LogRow]:
+        rows = self._all(
+            "SELECT seq, at, player_id, move, outcome, chain FROM moves WHERE game_id = ? "
+            "AND seq > ? ORDER BY seq",
+            (game_id, after),
+        )
+        return [LogRow(s, a, p, json.loads(m), json.loads(o), c) for s, a, p, m, o, c in rows]
+
+    def version(self, game_id: str) -> int:
+        row = self._one("SELECT version FROM games WHERE game_id = ?", (game_id,))
+        return 0 if row is None else int(row[0])
+
+    def lock(self, db: Any, game_id: str) -> None:
+        """Inside a transaction, first: hold the game's row until commit (PostgreSQL's
+        ``FOR UPDATE``; SQLite's ``BEGIN IMMEDIATE`` already holds the whole file), so the
+        game read next is the newest and no other process appends meanwhile."""
+        self._run(db, "SELECT version FROM games WHERE game_id = ?" + self.dialect.lock_row,
+                  (game_id,)).fetchall()  # fmt: skip
+
+    def append(self, db: Any, game_id: str, row: LogRow, phase: str) -> None:
+        """Inside a transaction: one log row, and the game's version and phase with it (and,
+        where the database can, a notice to other processes, sent at commit)."""
+        self._run(
+            db, "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, row.seq, row.at, row.player_id, json.dumps(row.move),
+             json.dumps(row.outcome), row.chain),
+        )  # fmt: skip
+        self._run(
+            db, "UPDATE games SET version = ?, phase = ? WHERE game_id = ?",
+            (row.seq, phase, game_id),
+        )  # fmt: skip
+        if row.move.get("kind") == "join" and row.player_id is not None:
+            self._run(db, "INSERT INTO seats VALUES (?, ?) ON CONFLICT DO NOTHING",
+                      (game_id, row.player_id))  # fmt: skip
+        if self.dialect.notify is not None:
+            db.execute(self.dialect.notify, (f"{self.origin} {game_id} {row.seq}",))
+
+    origin: str = ""
+    """This store object's name in its notices (its own are not news to it)."""
+
+    def finish(
+        self,
+        db: Any,
+        game_id: str,
+        ended: float,
+        solution: list[str],
+        standings: list[dict[str, Any]],
+    ) -> None:
+        """Inside a transaction: the game is over; its solution and results may be kept."""
+        self._run(
+            db, "UPDATE games SET ended = ?, solution = ?, standings = ? WHERE game_id = ?",
+            (ended, json.dumps(solution), json.dumps(standings), game_id),
+        )  # fmt: skip
+        for line in standings:
+            self._run(
+                db,
+                "INSERT INTO results VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, player_id) "
+                "DO UPDATE SET rank = excluded.rank, score = excluded.score, line = excluded.line",
+                (game_id, line["player_id"], line["rank"], line["score"], json.dumps(line)),
+            )
+
+    def results_of(self, player_id: str) -> dict[str, dict[str, Any]]:
+        """The player's final standing line of every finished game, by game id."""
+        rows = self._all("SELECT game_id, line FROM results WHERE player_id = ?", (player_id,))
+        return {str(game_id): json.loads(line) for game_id, line in rows}
+
+    def games_of(self, player_id: str) -> list[dict[str, Any]]:
+        return self._dicts(
+            "SELECT g.game_id, g.mode, g.phase, g.version, g.created, g.spec FROM games g "
+            "JOIN seats s ON s.game_id = g.game_id WHERE s.player_id = ? ORDER BY g.created",
+            (player_id,),
+        )
+
+    # --- the server's secret and its puzzles ------------------------------------------------
+
+    def secret(self) -> str:
+        """This store's random secret, made on first use: the seed of competitive and
+        calendar puzzles, so only this server knows them before they are played."""
+        row = self._one("SELECT value FROM meta WHERE key = 'secret'")
+        if row is not None:
+            return str(row[0])
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO meta VALUES ('secret', ?) ON CONFLICT DO NOTHING",
+                      (secrets.token_hex(32),))  # fmt: skip
+        found = self._one("SELECT value FROM meta WHERE key = 'secret'")
+        assert found is not None  # written just now, by this call or another one
+        return str(found[0])
+
+    def cached_puzzle(self, key: str) -> str | None:
+        row = self._one("SELECT puzzle FROM kept_puzzles WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    def keep_puzzle(self, key: str, puzzle: str) -> None:
+        """Keep a made puzzle under ``key`` (the first one kept stays: every player of a
+        calendar day gets the same grid)."""
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO kept_puzzles VALUES (?, ?) ON CONFLICT DO NOTHING",
+                      (key, puzzle))  # fmt: skip
+
+    # --- live competitive puzzles (the copy rule, kakurolab.game.fair) ----------------------
+
+    def add_live(self, db: Any, key: str, marks: dict[str, int],
+                 until: float | None = None) -> None:  # fmt: skip
+        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key),
+        whose pieces have these fingerprints (-> white cells), is live until ``until`` (a
+        clock reading), or until :meth:`drop_live` when None."""
+        self._run(db, "DELETE FROM live_puzzles WHERE key = ?", (key,))
+        db.cursor().executemany(
+            self.dialect.sql("INSERT INTO live_puzzles VALUES (?, ?, ?, ?)"),
+            [(key, mark, cells, until) for mark, cells in marks.items()],
+        )
+
+    def live_cells(self, cells: int, now: float) -> bool:
+        """Whether any puzzle live at ``now`` has ``cells`` white cells."""
+        row = self._one(
+            "SELECT 1 FROM live_puzzles WHERE cells = ? AND (until IS NULL OR until > ?)",
+            (cells, now),
+        )
+        return row is not None
+
+    def drop_live(self, db: Any, key: str) -> None:
+        self._run(db, "DELETE FROM live_puzzles WHERE key = ?", (key,))
+
+    def live_key(self, fingerprint: str, now: float) -> str | None:
+        """The key of a live puzzle with this fingerprint at ``now``, or None."""
+        row = self._one(
+            "SELECT key FROM live_puzzles WHERE fingerprint = ? AND (until IS NULL OR until > ?)",
+            (fingerprint, now),
+        )
+        return None if row is None else str(row[0])
+
+    def unlisted_live(self, modes: tuple[str, ...]) -> list[tuple[str, str]]:
+        """(key, puzzle text) of unfinished games of ``modes`` and kept puzzles that have no
+        live row yet (a store made before the copy rule): the service adds them on open."""
+        marks = ",".join("?" * len(modes))
+        games = self._all(
+            f"SELECT game_id, puzzle FROM games WHERE phase != 'finished' AND mode IN ({marks}) "
+            "AND game_id NOT IN (SELECT key FROM live_puzzles)",
+            modes,
+        )
+        kept = self._all(
+            "SELECT key, puzzle FROM kept_puzzles WHERE key NOT IN (SELECT key FROM live_puzzles)"
+        )
+        return [(str(k), str(p)) for k, p in [*games, *kept]]
+
+    # --- calendar ---------------------------------------------------------------------------
+
+    def calendar_game(self, player_id: str, date: str) -> str | None:
+        row = self._one(
+            "SELECT game_id FROM calendar WHERE player_id = ? AND date = ?", (player_id, date)
+        )
+        return None if row is None else str(row[0])
+
+    def add_calendar(self, db: Any, player_id: str, date: str, game_id: str) -> None:
+        self._run(db, "INSERT INTO calendar (player_id, date, game_id) VALUES (?, ?, ?)",
+                  (player_id, date, game_id))  # fmt: skip
+
+    def calendar_done(
+        self, db: Any, game_id: str, solved_on: str, score: int, time_s: float
+    ) -> None:
+        self._run(
+            db, "UPDATE calendar SET solved_on = ?, score = ?, time_s = ? WHERE game_id = ?",
+            (solved_on, score, time_s, game_id),
+        )  # fmt: skip
+
+    def calendar_rows(self, player_id: str) -> list[tuple[str, str, str | None, int | None]]:
+        return [
+            (str(d), str(g), s, sc)
+            for d, g, s, sc in self._all(
+                "SELECT date, game_id, solved_on, score FROM calendar WHERE player_id = ? "
+                "ORDER BY date",
+                (player_id,),
+            )
+        ]
+
+
+class SqliteStore(Store):
+    """The embedded default: one SQLite file, one connection (see module doc)."""
+
+    dialect = SQLITE
+    errors = (sqlite3.Error,)
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
+        self.where = str(self.path)
+        self.origin = secrets.token_hex(4)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA busy_timeout=10000")
-            self.db.executescript(SCHEMA)
-            self.db.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
+            with self.transaction() as db:
+                self._create(db)
         except (OSError, sqlite3.Error) as exc:
             raise GameError(f"{self.path}: cannot open the game store: {exc}") from None
 
@@ -120,7 +448,7 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``: one writer at a time, all or nothing."""
-        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute(self.dialect.begin)
         try:
             yield self.db
         except BaseException:
@@ -128,208 +456,7 @@ class Store:
             raise
         self.db.execute("COMMIT")
 
-    # --- players ----------------------------------------------------------------------------
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        yield self.db
 
-    def add_player(self, player_id: str, name: str, token: str, at: float) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "INSERT INTO players VALUES (?, ?, ?, ?)", (player_id, name, token_hash(token), at)
-            )
-
-    def player_by_token(self, token: str) -> tuple[str, str] | None:
-        row = self.db.execute(
-            "SELECT player_id, name FROM players WHERE token_hash = ?", (token_hash(token),)
-        ).fetchone()
-        return None if row is None else (row[0], row[1])
-
-    def player_name(self, player_id: str) -> str | None:
-        row = self.db.execute("SELECT name FROM players WHERE player_id = ?", (player_id,))
-        found = row.fetchone()
-        return None if found is None else str(found[0])
-
-    def local_token(self, name: str) -> str | None:
-        row = self.db.execute("SELECT token FROM local_players WHERE name = ?", (name,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def remember_local(self, name: str, player_id: str, token: str) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT INTO local_players VALUES (?, ?, ?)", (name, player_id, token))
-
-    # --- games ------------------------------------------------------------------------------
-
-    def add_game(
-        self, game_id: str, mode: str, spec: dict[str, Any], puzzle: str, digest: str, at: float
-    ) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "INSERT INTO games (game_id, mode, spec, puzzle, solution_digest, created, phase)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'waiting')",
-                (game_id, mode, json.dumps(spec), puzzle, digest, at),
-            )
-
-    def game_row(self, game_id: str) -> dict[str, Any] | None:
-        cursor = self.db.execute("SELECT * FROM games WHERE game_id = ?", (game_id,))
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        return dict(zip([d[0] for d in cursor.description], row, strict=True))
-
-    def log(self, game_id: str, after: int = 0) -> list[LogRow]:
-        rows = self.db.execute(
-            "SELECT seq, at, player_id, move, outcome, chain FROM moves WHERE game_id = ? "
-            "AND seq > ? ORDER BY seq",
-            (game_id, after),
-        ).fetchall()
-        return [LogRow(s, a, p, json.loads(m), json.loads(o), c) for s, a, p, m, o, c in rows]
-
-    def version(self, game_id: str) -> int:
-        row = self.db.execute("SELECT version FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        return 0 if row is None else int(row[0])
-
-    def append(self, db: sqlite3.Connection, game_id: str, row: LogRow, phase: str) -> None:
-        """Inside a transaction: one log row, and the game's version and phase with it."""
-        db.execute(
-            "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, row.seq, row.at, row.player_id, json.dumps(row.move),
-             json.dumps(row.outcome), row.chain),
-        )  # fmt: skip
-        db.execute(
-            "UPDATE games SET version = ?, phase = ? WHERE game_id = ?", (row.seq, phase, game_id)
-        )
-        if row.move.get("kind") == "join" and row.player_id is not None:
-            db.execute("INSERT OR IGNORE INTO seats VALUES (?, ?)", (game_id, row.player_id))
-
-    def finish(
-        self,
-        db: sqlite3.Connection,
-        game_id: str,
-        ended: float,
-        solution: list[str],
-        standings: list[dict[str, Any]],
-    ) -> None:
-        """Inside a transaction: the game is over; its solution and results may be kept."""
-        db.execute(
-            "UPDATE games SET ended = ?, solution = ?, standings = ? WHERE game_id = ?",
-            (ended, json.dumps(solution), json.dumps(standings), game_id),
-        )
-        for line in standings:
-            db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                (game_id, line["player_id"], line["rank"], line["score"], json.dumps(line)),
-            )
-
-    def results_of(self, player_id: str) -> dict[str, dict[str, Any]]:
-        """The player's final standing line of every finished game, by game id."""
-        rows = self.db.execute(
-            "SELECT game_id, line FROM results WHERE player_id = ?", (player_id,)
-        ).fetchall()
-        return {str(game_id): json.loads(line) for game_id, line in rows}
-
-    def games_of(self, player_id: str) -> list[dict[str, Any]]:
-        cursor = self.db.execute(
-            "SELECT g.game_id, g.mode, g.phase, g.version, g.created, g.spec FROM games g "
-            "JOIN seats s ON s.game_id = g.game_id WHERE s.player_id = ? ORDER BY g.created",
-            (player_id,),
-        )
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-    # --- the server's secret and its puzzles ------------------------------------------------
-
-    def secret(self) -> str:
-        """This store's random secret, made on first use: the seed of competitive and
-        calendar puzzles, so only this server knows them before they are played."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
-        if row is not None:
-            return str(row[0])
-        with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (secrets.token_hex(32),))
-        return str(self.db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0])
-
-    def cached_puzzle(self, key: str) -> str | None:
-        row = self.db.execute("SELECT puzzle FROM kept_puzzles WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def keep_puzzle(self, key: str, puzzle: str) -> None:
-        """Keep a made puzzle under ``key`` (the first one kept stays: every player of a
-        calendar day gets the same grid)."""
-        with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO kept_puzzles VALUES (?, ?)", (key, puzzle))
-
-    # --- live competitive puzzles (the copy rule, kakurolab.game.fair) ----------------------
-
-    def add_live(self, db: sqlite3.Connection, key: str, marks: dict[str, int],
-                 until: float | None = None) -> None:  # fmt: skip
-        """Inside a transaction: the puzzle of ``key`` (a game id or a calendar day's key),
-        whose pieces have these fingerprints (-> white cells), is live until ``until`` (a
-        clock reading), or until :meth:`drop_live` when None."""
-        db.execute("DELETE FROM live_puzzles WHERE key = ?", (key,))
-        db.executemany(
-            "INSERT INTO live_puzzles VALUES (?, ?, ?, ?)",
-            [(key, mark, cells, until) for mark, cells in marks.items()],
-        )
-
-    def live_cells(self, cells: int, now: float) -> bool:
-        """Whether any puzzle live at ``now`` has ``cells`` white cells."""
-        row = self.db.execute(
-            "SELECT 1 FROM live_puzzles WHERE cells = ? AND (until IS NULL OR until > ?)",
-            (cells, now),
-        ).fetchone()
-        return row is not None
-
-    def drop_live(self, db: sqlite3.Connection, key: str) -> None:
-        db.execute("DELETE FROM live_puzzles WHERE key = ?", (key,))
-
-    def live_key(self, fingerprint: str, now: float) -> str | None:
-        """The key of a live puzzle with this fingerprint at ``now``, or None."""
-        row = self.db.execute(
-            "SELECT key FROM live_puzzles WHERE fingerprint = ? AND (until IS NULL OR until > ?)",
-            (fingerprint, now),
-        ).fetchone()
-        return None if row is None else str(row[0])
-
-    def unlisted_live(self, modes: tuple[str, ...]) -> list[tuple[str, str]]:
-        """(key, puzzle text) of unfinished games of ``modes`` and kept puzzles that have no
-        live row yet (a store made before the copy rule): the service adds them on open."""
-        marks = ",".join("?" * len(modes))
-        games = self.db.execute(
-            f"SELECT game_id, puzzle FROM games WHERE phase != 'finished' AND mode IN ({marks}) "
-            "AND game_id NOT IN (SELECT key FROM live_puzzles)",
-            modes,
-        ).fetchall()
-        kept = self.db.execute(
-            "SELECT key, puzzle FROM kept_puzzles WHERE key NOT IN (SELECT key FROM live_puzzles)"
-        ).fetchall()
-        return [(str(k), str(p)) for k, p in [*games, *kept]]
-
-    # --- calendar ---------------------------------------------------------------------------
-
-    def calendar_game(self, player_id: str, date: str) -> str | None:
-        row = self.db.execute(
-            "SELECT game_id FROM calendar WHERE player_id = ? AND date = ?", (player_id, date)
-        ).fetchone()
-        return None if row is None else str(row[0])
-
-    def add_calendar(self, db: sqlite3.Connection, player_id: str, date: str, game_id: str) -> None:
-        db.execute(
-            "INSERT INTO calendar (player_id, date, game_id) VALUES (?, ?, ?)",
-            (player_id, date, game_id),
-        )
-
-    def calendar_done(
-        self, db: sqlite3.Connection, game_id: str, solved_on: str, score: int, time_s: float
-    ) -> None:
-        db.execute(
-            "UPDATE calendar SET solved_on = ?, score = ?, time_s = ? WHERE game_id = ?",
-            (solved_on, score, time_s, game_id),
-        )
-
-    def calendar_rows(self, player_id: str) -> list[tuple[str, str, str | None, int | None]]:
-        return [
-            (str(d), str(g), s, sc)
-            for d, g, s, sc in self.db.execute(
-                "SELECT date, game_id, solved_on, score FROM calendar WHERE player_id = ? "
-                "ORDER BY date",
-                (player_id,),
-            ).fetchall()
-        ]

@@ -5,7 +5,7 @@ out, and every call on one worker thread.
 views are the engine's own ``GameView.to_json()`` (the engine is the one place that decides
 what a player may see, the solution only once the game is over), moves are the engine's JSON.
 Calls run on a single dedicated thread (:meth:`EngineGames.call`): the event loop never
-waits on SQLite's commit, and moves reach the engine one at a time, in order.
+waits on the store's commit, and moves reach the engine one at a time, in order.
 
 A new game (:meth:`EngineGames.new_game`) is three steps: the engine decides what puzzle it
 needs (:meth:`GameService.choice`, fast), the puzzle is made, and the engine seats the
@@ -224,6 +224,12 @@ class EngineGames:
             await self.call(self.keep, choice, made)
             made_count += 1
         return made_count
+
+    def listen(self, callback: Callable[[str, int], None]) -> Callable[[], None] | None:
+        """Hear other processes' moves at their commit (``callback(game_id, version)``, on a
+        thread of the store's); the function that stops, or None when the store cannot
+        push (SQLite: the hub polls)."""
+        return self.service.store.listen(callback)
 
     def stop(self) -> None:
         """Stop making puzzles now (the first step of shutting down)."""

@@ -5,7 +5,10 @@ view replaces any older pushed view still waiting, so a slow browser gets the ne
 instead of a backlog; a browser that lets :data:`MAX_OUTBOX` replies pile up is dropped.
 Views are computed per token by the engine: a player only ever receives their own view.  A
 short poll of the engine's version counter also catches changes made outside this server
-(``kakuro play move`` from a terminal, another process on the same store).
+(``kakuro play move`` from a terminal, another process on the same store).  On a store that
+can push (PostgreSQL's ``LISTEN``, :meth:`~kakurolab.game.store.Store.listen`) another
+process's move is heard at its commit instead, and the poll slows to :data:`SAFETY_POLL_S`,
+a net for notices missed while the listening connection was down.
 
 Time runs on the server: a watched game with a countdown (a sprint, an Arena time limit) has
 a timer here that, when the clock runs out, asks the engine to settle it
@@ -32,6 +35,9 @@ log = logging.getLogger(__name__)
 
 MAX_OUTBOX = 256
 """Replies waiting for one socket before it is given up as stuck."""
+
+SAFETY_POLL_S = 5.0
+"""The version poll's period while the store pushes other processes' moves."""
 
 TIMER_SLACK_S = 0.05
 """The timer fires this long after the view's ``remaining_s`` (the engine's clock decides)."""
@@ -143,6 +149,11 @@ class Hub:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self._poller: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._stop_listening: Callable[[], None] | None = None
+        self.listening = False
+        """Whether other processes' moves are heard at commit (then the poll is slow)."""
+        self._pushing: set[str] = set()
+        self._again: set[str] = set()
 
     def arm(self, game_id: str, view: dict[str, Any]) -> None:
         """Set the game's end-of-time timer from a view's clock (once per game)."""
@@ -186,8 +197,41 @@ class Hub:
         """Watch a game whose view at ``version`` the subscriber already has."""
         self.watchers.setdefault(sub.game_id, set()).add(sub)
         self.seen.setdefault(sub.game_id, version)
+        loop = asyncio.get_running_loop()
+        if not self.listening:
+
+            def heard(game_id: str, version: int) -> None:  # on the store's listening thread
+                loop.call_soon_threadsafe(self.heard, game_id, version)
+
+            self._stop_listening = self.games.listen(heard)
+            self.listening = self._stop_listening is not None
         if self._poller is None or self._poller.done():
-            self._poller = asyncio.get_running_loop().create_task(self._poll())
+            self._poller = loop.create_task(self._poll())
+
+    def heard(self, game_id: str, version: int) -> None:
+        """Another process committed ``version`` of ``game_id``: push it to this server's
+        watchers (one publish at a time per game; news arriving meanwhile runs one more)."""
+        if game_id not in self.watchers or version <= self.seen.get(game_id, -1):
+            return
+        if game_id in self._pushing:
+            self._again.add(game_id)
+            return
+        self._pushing.add(game_id)
+        self._spawn(self._push(game_id))
+
+    async def _push(self, game_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                await self.publish(game_id)
+                if game_id not in self._again:
+                    return
+        except KakuroError:
+            return
+        except Exception:  # a push must not take the server down
+            log.exception("pushing game %s failed", game_id)
+        finally:
+            self._pushing.discard(game_id)
 
     def unsubscribe(self, sub: Subscriber) -> None:
         sub.closed = True
@@ -219,7 +263,7 @@ class Hub:
 
     async def _poll(self) -> None:
         while self.watchers:
-            await asyncio.sleep(self.poll_s)
+            await asyncio.sleep(max(self.poll_s, SAFETY_POLL_S) if self.listening else self.poll_s)
             for game_id in list(self.watchers):
                 try:
                     now = await self.games.call(self.games.version, game_id)
@@ -231,6 +275,10 @@ class Hub:
                     log.exception("polling game %s failed", game_id)
 
     async def close(self) -> None:
+        if self._stop_listening is not None:
+            await asyncio.to_thread(self._stop_listening)
+            self._stop_listening = None
+            self.listening = False
         for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
