@@ -342,3 +342,27 @@ def test_an_unreachable_postgresql_store_is_one_line(capsys: pytest.CaptureFixtu
     code, _, err = _cli(capsys, "list", "--store", "postgresql://someone:pw@127.0.0.1:1/kakuro")
     assert code == 2 and err.count("\n") == 1 and "cannot open the game store" in err
     assert "someone:***@" in err and ":pw@" not in err  # the password is not shown
+
+
+def test_a_commit_is_heard_by_the_other_processes(store_at: Path | str) -> None:
+    """PostgreSQL: each appended move is a NOTIFY at commit, heard by every other store's
+    listener (not the committer's own: its server pushes its moves itself).  SQLite cannot
+    push: ``listen`` says so (None) and a server polls."""
+    import queue
+
+    mover, watcher = service(store_at), service(store_at)
+    heard: queue.Queue[tuple[str, str, int]] = queue.Queue()
+    stops = [svc.store.listen(lambda g, v, who=who: heard.put((who, g, v)))
+             for who, svc in (("mover", mover), ("watcher", watcher))]  # fmt: skip
+    if isinstance(store_at, Path):
+        assert stops == [None, None]
+        return
+    me = mover.register("solo")
+    game = mover.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id
+    mover.act(game, me.token, {"kind": "place", "cell": "r2c2", "digit": 2})
+    got = [heard.get(timeout=10) for _ in range(3)]  # the join, the start, the place
+    for stop in stops:
+        assert stop is not None
+        stop()
+    assert got == [("watcher", game, v) for v in (1, 2, 3)]
+    assert heard.empty()

@@ -111,9 +111,9 @@ class PostgresStore(Store):
     def listen(self, callback: Listener) -> Callable[[], None]:
         """``LISTEN kakuro`` on a connection of its own, on a daemon thread: ``callback`` hears
         each other store's committed move (this one's own are skipped: its server pushes
-        them itself).  A lost connection is opened again; what was said meanwhile is missed
-        (a server's slow poll catches it up)."""
-        stop = threading.Event()
+        them itself), from the moment this returns.  A lost connection is opened again;
+        what was said meanwhile is missed (a server's slow poll catches it up)."""
+        stop, ready = threading.Event(), threading.Event()
         psycopg = self.psycopg
 
         def run() -> None:
@@ -122,6 +122,7 @@ class PostgresStore(Store):
                     with psycopg.connect(self.url, autocommit=True,
                                          connect_timeout=CONNECT_TIMEOUT_S) as db:  # fmt: skip
                         db.execute(f"LISTEN {CHANNEL}")
+                        ready.set()
                         while not stop.is_set():
                             for note in db.notifies(timeout=0.5):
                                 origin, game_id, version = note.payload.split(" ")
@@ -132,6 +133,7 @@ class PostgresStore(Store):
 
         thread = threading.Thread(target=run, name="kakuro-listen", daemon=True)
         thread.start()
+        ready.wait(CONNECT_TIMEOUT_S)  # from here on no commit goes unheard
 
         def halt() -> None:
             stop.set()

@@ -164,7 +164,11 @@ class GameService:
             if token is None:
                 made = self.register(name)
                 self.store.remember_local(name, made.player_id, made.token)
-                return made
+                token = self.store.local_token(name)  # another process's, if it came first
+                if token == made.token:
+                    return made
+            if token is None:
+                raise StoreError(f"{self.store.where}: the local player {name!r} was not kept")
             player_id, real = self.whoami(token)
             return Credentials(player_id, real, token)
 

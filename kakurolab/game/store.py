@@ -226,7 +226,8 @@ class Store:
 
     def remember_local(self, name: str, player_id: str, token: str) -> None:
         with self.transaction() as db:
-            self._run(db, "INSERT INTO local_players VALUES (?, ?, ?)", (name, player_id, token))
+            self._run(db, "INSERT INTO local_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                      (name, player_id, token))  # fmt: skip
 
     # --- games ------------------------------------------------------------------------------
 
@@ -353,7 +354,7 @@ class Store:
         clock reading), or until :meth:`drop_live` when None."""
         self._run(db, "DELETE FROM live_puzzles WHERE key = ?", (key,))
         db.cursor().executemany(
-            self.dialect.sql("INSERT INTO live_puzzles VALUES (?, ?, ?, ?)"),
+            self.dialect.sql("INSERT INTO live_puzzles VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"),
             [(key, mark, cells, until) for mark, cells in marks.items()],
         )
 

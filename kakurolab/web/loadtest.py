@@ -80,42 +80,45 @@ class Figures:
 
 
 @contextmanager
-def running_servers(store: Path, count: int, workers: int = 1) -> Iterator[list[str]]:
-    """``count`` servers on one store; yields their URLs."""
-    with contextlib.ExitStack() as stack:
-        yield [stack.enter_context(running_server(store, workers)) for _ in range(count)]
+def running_servers(store: Path | str, count: int, workers: int = 1) -> Iterator[list[str]]:
+    """``count`` servers on one store, started side by side; yields their URLs."""
+    started = start_servers(store, count, workers)
+    try:
+        yield [url for _, url in started]
+    finally:
+        for proc, _ in started:
+            proc.terminate()
+        for proc, _ in started:
+            proc.wait(10)
 
 
 @contextmanager
-def running_server(store: Path, workers: int = 1) -> Iterator[str]:
+def running_server(store: Path | str, workers: int = 1) -> Iterator[str]:
     """``kakuro play serve`` in a subprocess on a free port; yields its URL."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "kakurolab",
-            "play",
-            "serve",
-            "--no-browser",
-            "--port",
-            "0",
-            "--store",
-            str(store),
-            "--workers",
-            str(workers),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with running_servers(store, 1, workers) as (url,):
+        yield url
+
+
+def start_servers(
+    store: Path | str, count: int, workers: int = 1
+) -> list[tuple[subprocess.Popen[str], str]]:
+    """``count`` ``kakuro play serve`` processes on ``store`` (a SQLite file or a PostgreSQL
+    URL), each on a free port, launched together and returned once all listen: each
+    process with its URL."""
+    argv = [sys.executable, "-m", "kakurolab", "play", "serve", "--no-browser", "--port", "0",
+            "--store", str(store), "--workers", str(workers)]  # fmt: skip
+    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(count)]
+    started = []
+    for proc in procs:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         if "http://" not in line:
-            raise RuntimeError(f"the server did not start: {line!r}")
-        yield line[line.index("http://") :].split()[0]
-    finally:
-        proc.terminate()
-        proc.wait(10)
+            for other in procs:
+                other.kill()
+                other.wait(10)
+            raise RuntimeError(f"a server did not start: {line!r}")
+        started.append((proc, line[line.index("http://") :].split()[0]))
+    return started
 
 
 def _whites(view: dict[str, Any]) -> list[str]:
