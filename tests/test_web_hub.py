@@ -4,6 +4,7 @@ and a browser that lets replies pile up is let go once."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from kakurolab.web.hub import MAX_OUTBOX, Subscriber
@@ -183,3 +184,71 @@ def test_time_up_is_pushed_once_while_the_poller_spins() -> None:
     asyncio.run(run())
     assert [m["type"] for m in sent] == ["over"], sent
     assert sent[0]["view"]["phase"] == "finished"
+
+
+class _PushingGames(_ClockedGames):
+    """A stand-in whose store pushes: ``listen`` keeps the callback, as PostgreSQL's
+    listener thread calls it when another process commits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heard: Any = None
+        self.version_calls = 0
+        self.stopped = False
+
+    def version(self, game_id: str) -> int:
+        self.version_calls += 1
+        return self.version_no
+
+    def view(self, game_id: str, token: str) -> dict[str, Any]:
+        return {"phase": self.phase, "remaining_s": None}  # no clock running
+
+    def listen(self, callback: Any) -> Any:
+        self.heard = callback
+
+        def stop() -> None:
+            self.stopped = True
+
+        return stop
+
+
+def test_another_process_move_is_pushed_when_heard_not_polled() -> None:
+    """On a store that pushes, a move committed elsewhere reaches the socket as soon as the
+    listener hears it (from its own thread), and the version poll drops to its slow safety
+    period (no poll at all within the test's second, where SQLite's would run twice)."""
+    import threading
+
+    from kakurolab.web.hub import SAFETY_POLL_S, Hub
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    games = _PushingGames()
+
+    async def run() -> float:
+        hub = Hub(games, poll_s=0.5)  # type: ignore[arg-type]
+        sub = Subscriber("g-1", "t" * 20, send)
+        hub.subscribe(sub, version=games.version_no)
+        assert hub.listening and games.heard is not None
+        pump = asyncio.get_running_loop().create_task(sub.pump())
+        games.version_no = 2  # another process moved
+        began = time.perf_counter()
+        threading.Thread(target=games.heard, args=("g-1", 2)).start()
+        while not sent and time.perf_counter() - began < 5:
+            await asyncio.sleep(0.001)
+        took = time.perf_counter() - began
+        games.heard("g-2", 9)  # a game nobody here watches: nothing
+        games.heard("g-1", 2)  # old news: nothing
+        await asyncio.sleep(1.0)
+        hub.unsubscribe(sub)
+        await pump
+        await hub.close()
+        return took
+
+    took = asyncio.run(run())
+    assert [(m["type"], m["view"].get("phase")) for m in sent] == [("view", "active")]
+    assert took < SAFETY_POLL_S  # heard, not found by the poll
+    assert games.version_calls == 1  # the one publish; the poll never ran
+    assert games.stopped
