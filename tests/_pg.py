@@ -64,8 +64,9 @@ class Cluster:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start() -> Cluster:
-    """initdb and pg_ctl start in a fresh temporary folder (see module doc)."""
+def start(*, durable: bool = False) -> Cluster:
+    """initdb and pg_ctl start in a fresh temporary folder (see module doc); ``durable``
+    keeps PostgreSQL's default ``fsync=on`` (for load figures)."""
     folder = Path(tempfile.mkdtemp(prefix="kakuro-pg-"))
     (folder / "sock").mkdir()
     if os.geteuid() == 0:
@@ -77,8 +78,9 @@ def start() -> Cluster:
     subprocess.run(_as_owner([str(tools / "initdb"), "-D", data, "-U", "postgres", "-A", "trust",
                               "-E", "UTF8", "--no-sync"]),
                    capture_output=True, check=True)  # fmt: skip
+    fsync = "on" if durable else "off"
     options = (f"-c listen_addresses='' -c unix_socket_directories='{cluster.socket_dir}' "
-               f"-c port={cluster.port} -c fsync=off -c max_connections=200")  # fmt: skip
+               f"-c port={cluster.port} -c fsync={fsync} -c max_connections=200")  # fmt: skip
     subprocess.run(_as_owner([str(tools / "pg_ctl"), "-D", data, "-o", options, "-l",
                               str(folder / "log"), "-w", "start"]),
                    capture_output=True, check=True)  # fmt: skip

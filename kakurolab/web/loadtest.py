@@ -17,9 +17,15 @@ With ``--attack`` one client sits at every cap of the server's limits meanwhile;
 ``--pastes N``, N players each keep one paste of the hardest in-bounds puzzle in flight
 (:func:`paste_text`), until the new games have been timed too.
 
-The figures (move round trip median / p90 / p95 / max, moves per second, errors, new-game
-times, the attackers' answers) print as JSON; ``tests/test_web_load.py`` runs a short
-version in the default suite and the full one under ``-m bench``.
+With ``--processes N`` N servers share the store (``--store``: a SQLite file or a
+``postgresql://`` URL), each game's players on different servers, so a rival's move reaches
+a player through the store: by the poll on SQLite, by ``LISTEN/NOTIFY`` on PostgreSQL.  The
+push's lag (a move's sending to the rival's socket receiving its view) is timed too.
+
+The figures (move round trip median / p90 / p95 / p99 / max, moves per second, errors, lost
+and duplicated moves, the push's lag, new-game times, the attackers' answers) print as JSON;
+``tests/test_web_load.py`` runs a short version in the default suite and the full one under
+``-m bench``.
 """
 
 from __future__ import annotations
@@ -50,6 +56,10 @@ class Player:
     errors: list[str] = field(default_factory=list)
     rtts: list[float] = field(default_factory=list)
     address: str = "127.0.0.1"
+    sent: dict[int, float] = field(default_factory=dict)
+    """Version of each acknowledged move -> when it was sent (``perf_counter``)."""
+    pushes: list[tuple[int, float]] = field(default_factory=list)
+    """(version, arrival) of every pushed view: a rival's move reaching this player."""
 
 
 @dataclass
@@ -66,7 +76,15 @@ class Figures:
     rtt_median_ms: float
     rtt_p90_ms: float
     rtt_p95_ms: float
+    rtt_p99_ms: float
     rtt_max_ms: float
+    store: str
+    """``sqlite`` or ``postgresql``."""
+    pushes: int
+    """Rivals' moves timed from their sending to a pushed view (:func:`push_lags`)."""
+    push_median_ms: float
+    push_p95_ms: float
+    push_max_ms: float
     new_size: str
     new_game_median_ms: float
     new_game_max_ms: float
@@ -182,41 +200,74 @@ async def _seat_game(http: Any, g: int, per_game: int, size: str) -> list[Player
 
 
 async def _play(ws_url: str, player: Player, until: float, think: float, seed: int) -> None:
+    """Move until ``until``; a reader task takes every frame as it arrives (a pushed view's
+    arrival is timed even while this player thinks)."""
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
     async with connect(ws_url, max_size=None, local_addr=(player.address, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "game": player.game_id, "token": player.token}))
+        reader = loop.create_task(_read(ws, player, waiting))
         next_id = 1
-        sent_at = 0.0
         cell: str | None = None
-
-        async def reply_to(wanted: int) -> None:
-            while True:
-                msg = json.loads(await ws.recv())
-                kind, ident = msg.get("type"), msg.get("id")
-                if kind == "error":
-                    player.errors.append(str(msg.get("error")))
-                if ident != wanted:
-                    continue  # a pushed view, after a rival's move
-                if kind == "ack":
+        try:
+            while time.monotonic() < until:
+                move: dict[str, Any]
+                if cell is None:
+                    cell = rng.choice(player.cells)
+                    move = {"kind": "place", "cell": cell, "digit": rng.randint(1, 9)}
+                else:
+                    move = {"kind": "erase", "cell": cell}
+                    cell = None
+                answer = waiting[next_id] = loop.create_future()
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "id": next_id, "move": move}))
+                reply = await answer
+                if reply.get("type") == "ack":
                     player.rtts.append(time.perf_counter() - sent_at)
                     player.acked += 1
-                return
+                    player.sent[int(reply["view"]["version"])] = sent_at
+                next_id += 1
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
 
-        while time.monotonic() < until:
-            move: dict[str, Any]
-            if cell is None:
-                cell = rng.choice(player.cells)
-                move = {"kind": "place", "cell": cell, "digit": rng.randint(1, 9)}
-            else:
-                move = {"kind": "erase", "cell": cell}
-                cell = None
-            sent_at = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "id": next_id, "move": move}))
-            await reply_to(next_id)
-            next_id += 1
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+
+async def _read(ws: Any, player: Player, waiting: dict[int, asyncio.Future[dict[str, Any]]]
+                ) -> None:  # fmt: skip
+    """Every frame of ``player``'s socket: errors noted, pushed views timed, replies handed
+    to the move waiting for them."""
+    async for raw in ws:
+        now = time.perf_counter()
+        msg = json.loads(raw)
+        kind, ident = msg.get("type"), msg.get("id")
+        if kind == "error":
+            player.errors.append(str(msg.get("error")))
+        view = msg.get("view")
+        if kind == "view" and isinstance(view, dict):
+            player.pushes.append((int(view["version"]), now))
+        answer = waiting.pop(ident, None) if isinstance(ident, int) else None
+        if answer is not None and not answer.done():
+            answer.set_result(msg)
+
+
+def push_lags(players: list[Player]) -> list[float]:
+    """Seconds from a move's sending to a rival's socket receiving a view of that version,
+    for every pushed view whose version is another player's acknowledged move (a view that
+    superseded an older one in the outbox counts for its own version only).  With players
+    of one game on different servers, this is the push across processes."""
+    lags = []
+    for player in players:
+        rivals: dict[int, float] = {}
+        for other in players:
+            if other is not player and other.game_id == player.game_id:
+                rivals.update(other.sent)
+        lags += [at - rivals[v] for v, at in player.pushes if v in rivals]
+    return sorted(lags)
 
 
 async def _new_game_times(client: Any, repeat: int, size: str = "16x22") -> list[float]:
@@ -571,20 +622,24 @@ def _tally(report: dict[str, int], status: int, took: float) -> str:
     return key
 
 
-def run(args: argparse.Namespace, url: str | None = None, store: Path | None = None) -> Figures:
-    """Run against ``url`` (a server on ``store``) or, by default, a fresh ``kakuro play
-    serve`` subprocess on a scratch store."""
+def run(
+    args: argparse.Namespace, url: str | None = None, store: Path | str | None = None
+) -> Figures:
+    """Run against ``url`` (a server on ``store``) or, by default, ``--processes`` fresh
+    ``kakuro play serve`` subprocesses on ``--store`` (default: a scratch SQLite file)."""
+    from ..game.store import is_url
+
     with tempfile.TemporaryDirectory() as tmp:
         if url is None or store is None:
-            store = Path(tmp) / "load.sqlite"
+            store = args.store or Path(tmp) / "load.sqlite"
             with running_servers(store, args.processes, args.workers) as urls:
                 players, new_game, took, attack = asyncio.run(_run(urls, args))
         else:
             players, new_game, took, attack = asyncio.run(_run([url], args))
         lost, extra = check_log(store, players)
     rtts = sorted(t for p in players for t in p.rtts)
+    lags = push_lags(players)
     errors = [e for p in players for e in p.errors]
-    ms = 1000.0
     return Figures(
         seconds=round(took, 2),
         processes=args.processes if url is None else 1,
@@ -595,20 +650,35 @@ def run(args: argparse.Namespace, url: str | None = None, store: Path | None = N
         errors=len(errors),
         lost=lost,
         extra=extra,
-        rtt_median_ms=round(statistics.median(rtts) * ms, 2) if rtts else 0.0,
-        rtt_p90_ms=round(rtts[int(0.90 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
-        rtt_p95_ms=round(rtts[int(0.95 * (len(rtts) - 1))] * ms, 2) if rtts else 0.0,
-        rtt_max_ms=round(rtts[-1] * ms, 2) if rtts else 0.0,
+        rtt_median_ms=_ms(rtts, 0.5),
+        rtt_p90_ms=_ms(rtts, 0.90),
+        rtt_p95_ms=_ms(rtts, 0.95),
+        rtt_p99_ms=_ms(rtts, 0.99),
+        rtt_max_ms=_ms(rtts, 1.0),
+        store="postgresql" if is_url(store) else "sqlite",
+        pushes=len(lags),
+        push_median_ms=_ms(lags, 0.5),
+        push_p95_ms=_ms(lags, 0.95),
+        push_max_ms=_ms(lags, 1.0),
         new_size=args.new_size,
-        new_game_median_ms=round(statistics.median(new_game) * ms, 1),
-        new_game_max_ms=round(max(new_game) * ms, 1),
+        new_game_median_ms=round(statistics.median(new_game) * 1000, 1),
+        new_game_max_ms=round(max(new_game) * 1000, 1),
         queued=args.queued,
         error_samples=errors[:5],
         attack=attack,
     )
 
 
-def check_log(store: Path, players: list[Player]) -> tuple[int, int]:
+def _ms(ordered: list[float], share: float) -> float:
+    """The ``share`` quantile of sorted seconds, in ms (the median interpolated)."""
+    if not ordered:
+        return 0.0
+    if share == 0.5:
+        return round(statistics.median(ordered) * 1000, 2)
+    return round(ordered[int(share * (len(ordered) - 1))] * 1000, 2)
+
+
+def check_log(store: Path | str, players: list[Player]) -> tuple[int, int]:
     """(lost, extra): acknowledged moves missing from each game's stored log, and logged
     player moves nobody was told about, read from the store by a separate connection."""
     from .gateway import EngineGames
@@ -651,6 +721,9 @@ def parser() -> argparse.ArgumentParser:
                    "timed (0)")
     p.add_argument("--workers", type=int, default=1, help="each server's generating processes")
     p.add_argument("--processes", type=int, default=1, help="servers on the one store (1)")
+    p.add_argument("--store", metavar="PATH|URL",
+                   help="the store the servers share: a SQLite file or a postgresql:// URL "
+                   "(an existing database; default: a scratch SQLite file)")  # fmt: skip
     return p
 
 
