@@ -358,23 +358,32 @@ class GameService:
         if parsed.kind not in PLAYER_KINDS:
             raise MoveSyntaxError(f"players do not send {parsed.kind.value} moves")
         with self._lock:
-            game = self._game(game_id)
-            if player_id not in game.players:
+            cached = self._games.get(game_id)
+            seated = cached is not None and player_id in cached[0].players  # seats stay taken
+            if not seated and player_id not in self._game(game_id).players:
                 raise AuthError(f"you are not a player of game {game_id}")
-            outcome = self._commit(game_id, player_id, parsed)
+            outcome = self._commit(game_id, player_id, parsed)  # brings the game up to date
             if outcome is None:  # only an EXPIRE is ever dropped, and players send none
                 raise GameOverError(f"game {game_id} is over")
-            return ActResult(outcome, self.view(game_id, token))
+            return ActResult(outcome, self._settled_view(game_id, player_id))
 
     def view(self, game_id: str, token: str) -> GameView:
         """What this player may see now (the countdown is settled first)."""
         player_id, _ = self.whoami(token)
         with self._lock:
-            self.tick(game_id)
-            game = self._game(game_id)
-            if player_id not in game.players:
+            if player_id not in self._game(game_id).players:
                 raise AuthError(f"you are not a player of game {game_id}")
-            return player_view(game, player_id, self.clock())
+            return self._settled_view(game_id, player_id)
+
+    def _settled_view(self, game_id: str, player_id: str) -> GameView:
+        """The view of a game in memory and up to date (just read or just written: a move
+        costs the store no second read), its countdown settled first."""
+        game = self._games[game_id][0]
+        now = self.clock()
+        if game.expired(now):
+            self.tick(game_id)
+            game = self._games[game_id][0]
+        return player_view(game, player_id, now)
 
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""
