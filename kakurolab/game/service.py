@@ -490,8 +490,7 @@ class GameService:
         outcome: Outcome | None = None
         try:
             with self.store.transaction() as db:
-                self.store.lock(db, game_id)
-                game, head = self._game_synced(game_id)
+                game, head = self._game_synced(game_id, self.store.lock(db, game_id))
                 now = max(self.clock(), game.last_at)
                 if move.kind is MoveKind.EXPIRE and not game.expired(now):
                     pass  # ended (or paused) meanwhile, under this same lock: nothing to do
@@ -565,16 +564,17 @@ class GameService:
     def _game(self, game_id: str) -> Game:
         return self._game_synced(game_id)[0]
 
-    def _game_synced(self, game_id: str) -> tuple[Game, str]:
+    def _game_synced(self, game_id: str, version: int | None = None) -> tuple[Game, str]:
         """The game, brought up to the store's version (replaying what other processes
-        appended); loaded and replayed in full when not in memory."""
+        appended; ``version``: the store's, when just read under the lock); loaded and
+        replayed in full when not in memory."""
         if not isinstance(game_id, str) or len(game_id) > 40:
             raise UnknownGameError(f"no game {str(game_id)[:40]!r}")
         cached = self._games.get(game_id)
         if cached is None:
             cached = self._load(game_id)
         game, head = cached
-        if self.store.version(game_id) > game.seq:
+        if (self.store.version(game_id) if version is None else version) > game.seq:
             game, head = self._replay(game, head, self.store.log(game_id, game.seq))
         self._games[game_id] = (game, head)
         self._games.move_to_end(game_id)

@@ -258,12 +258,14 @@ class Store:
         row = self._one("SELECT version FROM games WHERE game_id = ?", (game_id,))
         return 0 if row is None else int(row[0])
 
-    def lock(self, db: Any, game_id: str) -> None:
+    def lock(self, db: Any, game_id: str) -> int:
         """Inside a transaction, first: hold the game's row until commit (PostgreSQL's
         ``FOR UPDATE``; SQLite's ``BEGIN IMMEDIATE`` already holds the whole file), so the
-        game read next is the newest and no other process appends meanwhile."""
-        self._run(db, "SELECT version FROM games WHERE game_id = ?" + self.dialect.lock_row,
-                  (game_id,)).fetchall()  # fmt: skip
+        game read next is the newest and no other process appends meanwhile; returns the
+        game's version (0 for no such game)."""
+        row = self._run(db, "SELECT version FROM games WHERE game_id = ?" + self.dialect.lock_row,
+                        (game_id,)).fetchone()  # fmt: skip
+        return 0 if row is None else int(row[0])
 
     def append(self, db: Any, game_id: str, row: LogRow, phase: str) -> None:
         """Inside a transaction: one log row, and the game's version and phase with it (and,
