@@ -20,7 +20,8 @@ With ``--attack`` one client sits at every cap of the server's limits meanwhile;
 With ``--processes N`` N servers share the store (``--store``: a SQLite file or a
 ``postgresql://`` URL), each game's players on different servers, so a rival's move reaches
 a player through the store: by the poll on SQLite, by ``LISTEN/NOTIFY`` on PostgreSQL.  The
-push's lag (a move's sending to the rival's socket receiving its view) is timed too.
+push's lag (a move's sending to a watcher's socket on another server receiving its view,
+``--watchers 1``) is timed too.
 
 The figures (move round trip median / p90 / p95 / p99 / max, moves per second, errors, lost
 and duplicated moves, the push's lag, new-game times, the attackers' answers) print as JSON;
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import json
 import random
@@ -58,8 +60,12 @@ class Player:
     address: str = "127.0.0.1"
     sent: dict[int, float] = field(default_factory=dict)
     """Version of each acknowledged move -> when it was sent (``perf_counter``)."""
-    pushes: list[tuple[int, float]] = field(default_factory=list)
-    """(version, arrival) of every pushed view: a rival's move reaching this player."""
+    views: list[tuple[int, float]] = field(default_factory=list)
+    """(version, arrival) of every view pushed to this player's socket."""
+    server: int = 0
+    """Which of the servers this player's socket is on."""
+    watcher: bool = False
+    """A seated player who only watches (``--watchers``): the push's lag is timed on it."""
 
 
 @dataclass
@@ -81,7 +87,8 @@ class Figures:
     store: str
     """``sqlite`` or ``postgresql``."""
     pushes: int
-    """Rivals' moves timed from their sending to a pushed view (:func:`push_lags`)."""
+    """Moves timed from their sending to a watcher's pushed view (:func:`push_lags`;
+    ``--watchers``), across processes when there are several."""
     push_median_ms: float
     push_p95_ms: float
     push_max_ms: float
@@ -171,31 +178,37 @@ def client_at(url: str, n: int | str) -> Any:
     return httpx.AsyncClient(base_url=url, timeout=300, transport=transport)
 
 
-async def _seat_players(url: str, games: int, per_game: int, size: str) -> list[Player]:
+async def _seat_players(
+    url: str, games: int, per_game: int, size: str, watchers: int = 0
+) -> list[Player]:
     """Players register, the first of each game creates an Arena room, the others join, the
     host starts it (the start is a player move too: it counts as acknowledged).  Each game's
     players come from an address of their own (:func:`address`)."""
     players: list[Player] = []
     for g in range(games):
         async with client_at(url, g) as http:
-            players.extend(await _seat_game(http, g, per_game, size))
+            players.extend(await _seat_game(http, g, per_game, size, watchers))
     return players
 
 
-async def _seat_game(http: Any, g: int, per_game: int, size: str) -> list[Player]:
+async def _seat_game(
+    http: Any, g: int, per_game: int, size: str, watchers: int = 0
+) -> list[Player]:
     tokens = []
-    for k in range(per_game):
+    for k in range(per_game + watchers):
         made = await _ok(await http.post("/api/players", json={"name": f"load{g}-{k}"}))
         tokens.append(made["token"])
     new = {"mode": "arena", "size": size, "permanent": False}
     view = await _ok(await http.post("/api/games", json=new, headers=_auth(tokens[0])))
     game_id = view["game_id"]
     for token in tokens[1:]:
-        await _ok(await http.post(f"/api/games/{game_id}/join", headers=_auth(token)))
-    started = {"move": {"kind": "start"}}
-    await _ok(await http.post(f"/api/games/{game_id}/moves", json=started,
-                              headers=_auth(tokens[0])))  # fmt: skip
-    return [Player(game_id, token, _whites(view), acked=1 if k == 0 else 0, address=address(g))
+        joined = await _ok(await http.post(f"/api/games/{game_id}/join", headers=_auth(token)))
+    if len(tokens) == 1 or joined.get("phase") != "active":  # a full Arena starts itself
+        started = {"move": {"kind": "start"}}
+        await _ok(await http.post(f"/api/games/{game_id}/moves", json=started,
+                                  headers=_auth(tokens[0])))  # fmt: skip
+    return [Player(game_id, token, _whites(view), acked=1 if k == 0 else 0, address=address(g),
+                   watcher=k >= per_game)
             for k, token in enumerate(tokens)]  # fmt: skip
 
 
@@ -249,25 +262,41 @@ async def _read(ws: Any, player: Player, waiting: dict[int, asyncio.Future[dict[
             player.errors.append(str(msg.get("error")))
         view = msg.get("view")
         if kind == "view" and isinstance(view, dict):
-            player.pushes.append((int(view["version"]), now))
+            player.views.append((int(view["version"]), now))
         answer = waiting.pop(ident, None) if isinstance(ident, int) else None
         if answer is not None and not answer.done():
             answer.set_result(msg)
 
 
 def push_lags(players: list[Player]) -> list[float]:
-    """Seconds from a move's sending to a rival's socket receiving a view of that version,
-    for every pushed view whose version is another player's acknowledged move (a view that
-    superseded an older one in the outbox counts for its own version only).  With players
-    of one game on different servers, this is the push across processes."""
+    """Seconds from a move's sending to a watcher's socket receiving a view that holds it,
+    for every acknowledged move of a player on another server than the watcher (on one
+    server, every move).  The watcher only watches, so nothing but the push shows it the
+    move; a view that superseded older ones in the outbox shows them all."""
     lags = []
-    for player in players:
-        rivals: dict[int, float] = {}
-        for other in players:
-            if other is not player and other.game_id == player.game_id:
-                rivals.update(other.sent)
-        lags += [at - rivals[v] for v, at in player.pushes if v in rivals]
+    for watcher in (p for p in players if p.watcher):
+        versions = [v for v, _ in watcher.views]
+        movers = [p for p in players if not p.watcher and p.game_id == watcher.game_id]
+        across = [p for p in movers if p.server != watcher.server]
+        for mover in across or movers:
+            for version, sent_at in mover.sent.items():
+                k = bisect.bisect_left(versions, version)
+                if k < len(versions):
+                    lags.append(watcher.views[k][1] - sent_at)
     return sorted(lags)
+
+
+async def _watch(ws_url: str, player: Player, until: float) -> None:
+    """A watcher's socket: every view pushed to it, timed, until ``until``."""
+    from websockets.asyncio.client import connect
+
+    async with connect(ws_url, max_size=None, local_addr=(player.address, 0)) as ws:
+        await ws.send(json.dumps({"type": "hello", "game": player.game_id, "token": player.token}))
+        reader = asyncio.get_running_loop().create_task(_read(ws, player, {}))
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
 
 
 async def _new_game_times(client: Any, repeat: int, size: str = "16x22") -> list[float]:
@@ -319,17 +348,15 @@ async def _run(
     url = urls[0]
     async with contextlib.AsyncExitStack() as stack:
         client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=300))
-        players = await _seat_players(url, args.games, args.per_game, args.size)
+        players = await _seat_players(url, args.games, args.per_game, args.size, args.watchers)
         heavy = (await _queue_generations(client, url, args.queued, args.games, stack)
                  if args.queued else [])  # fmt: skip
         began = time.monotonic()
         until = began + args.seconds
         sockets = [u.replace("http://", "ws://").rstrip("/") + "/ws" for u in urls]
-        per_game = args.per_game
-        where = [
-            sockets[(i // per_game + i % per_game) % len(sockets)]
-            for i in range(len(players))
-        ]
+        seats = args.per_game + args.watchers
+        for i, player in enumerate(players):  # a game's players (and watchers) on different
+            player.server = (i // seats + i % seats) % len(sockets)  # servers, in turn
         attack: dict[str, int] = {}
         attacker = Attacker(url, sockets[0]) if args.attack else None
         pasters = Attacker(url, sockets[0], args.pastes) if args.pastes else None
@@ -339,8 +366,10 @@ async def _run(
                 began = time.monotonic()
                 until = began + args.seconds
         await asyncio.gather(
-            *(_play(where[i], p, until, args.think, i) for i, p in enumerate(players))
-        )
+            *(_watch(sockets[p.server], p, until + 1.0) if p.watcher
+              else _play(sockets[p.server], p, until, args.think, i)
+              for i, p in enumerate(players))
+        )  # fmt: skip
         took = time.monotonic() - began
         if attacker is not None:
             attack = await asyncio.to_thread(attacker.stop)
@@ -644,7 +673,7 @@ def run(
         seconds=round(took, 2),
         processes=args.processes if url is None else 1,
         games=args.games,
-        players=len(players),
+        players=sum(1 for p in players if not p.watcher),
         moves=len(rtts),
         moves_per_s=round(len(rtts) / took, 1) if took else 0.0,
         errors=len(errors),
@@ -701,6 +730,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=60.0, help="how long players move (60)")
     p.add_argument("--games", type=int, default=25, help="Arena games (25)")
     p.add_argument("--per-game", type=int, default=2, help="players per game (2)")
+    p.add_argument("--watchers", type=int, default=0,
+                   help="seated players per game who only watch, each on another server than "
+                   "the movers where there is one: the push's lag is timed on them (0)")
     p.add_argument(
         "--think",
         type=float,
