@@ -150,6 +150,7 @@ class Hub:
         self._poller: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._stop_listening: Callable[[], None] | None = None
+        self._listener: asyncio.Task[None] | None = None
         self.listening = False
         """Whether other processes' moves are heard at commit (then the poll is slow)."""
         self._pushing: set[str] = set()
@@ -198,15 +199,27 @@ class Hub:
         self.watchers.setdefault(sub.game_id, set()).add(sub)
         self.seen.setdefault(sub.game_id, version)
         loop = asyncio.get_running_loop()
-        if not self.listening:
-
-            def heard(game_id: str, version: int) -> None:  # on the store's listening thread
-                loop.call_soon_threadsafe(self.heard, game_id, version)
-
-            self._stop_listening = self.games.listen(heard)
-            self.listening = self._stop_listening is not None
+        if self._listener is None:  # the store's listener, started once, off the event loop
+            self._listener = loop.create_task(self._listen(loop))
         if self._poller is None or self._poller.done():
             self._poller = loop.create_task(self._poll())
+
+    async def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start hearing other processes' moves (when the store can push), then check every
+        watched game once: a move made before the listener was up is pushed now, not at the
+        next slow poll."""
+
+        def heard(game_id: str, version: int) -> None:  # on the store's listening thread
+            loop.call_soon_threadsafe(self.heard, game_id, version)
+
+        try:
+            self._stop_listening = await asyncio.to_thread(self.games.listen, heard)
+        except Exception:  # no push, then: the poll keeps its pace
+            log.exception("listening to the store failed")
+            return
+        self.listening = self._stop_listening is not None
+        if self.listening:
+            await self._poll_once()
 
     def heard(self, game_id: str, version: int) -> None:
         """Another process committed ``version`` of ``game_id``: push it to this server's
@@ -262,19 +275,30 @@ class Hub:
             self.seen[game_id] = views[0]
 
     async def _poll(self) -> None:
+        clock = asyncio.get_running_loop().time
+        last = clock()
         while self.watchers:
-            await asyncio.sleep(max(self.poll_s, SAFETY_POLL_S) if self.listening else self.poll_s)
-            for game_id in list(self.watchers):
-                try:
-                    now = await self.games.call(self.games.version, game_id)
-                    if now != self.seen.get(game_id):
-                        await self.publish(game_id)
-                except KakuroError:
-                    continue
-                except Exception:  # the poller must outlive any one game's trouble
-                    log.exception("polling game %s failed", game_id)
+            await asyncio.sleep(self.poll_s)
+            if self.listening and clock() - last < SAFETY_POLL_S:
+                continue  # the store pushes: the poll is only a net
+            last = clock()
+            await self._poll_once()
+
+    async def _poll_once(self) -> None:
+        for game_id in list(self.watchers):
+            try:
+                now = await self.games.call(self.games.version, game_id)
+                if now != self.seen.get(game_id):
+                    await self.publish(game_id)
+            except KakuroError:
+                continue
+            except Exception:  # the poller must outlive any one game's trouble
+                log.exception("polling game %s failed", game_id)
 
     async def close(self) -> None:
+        if self._listener is not None:
+            with contextlib.suppress(BaseException):
+                await self._listener  # a listener starting now is stopped below
         if self._stop_listening is not None:
             await asyncio.to_thread(self._stop_listening)
             self._stop_listening = None
