@@ -1,7 +1,7 @@
 """Kakuro Master, the game: play state, Logic Shields, the four modes and the scoring.
 
     from kakurolab.game import GameService, Mode, NewGame
-    service = GameService(path)                  # SQLite store; wall clock unless clock=
+    service = GameService(path)                  # SQLite file or postgresql:// URL
     me = service.register("alice")
     view = service.create(me.token, NewGame(Mode.PRACTICE, size="8x8", difficulty="easy"))
     service.act(view.game_id, me.token, {"kind": "place", "cell": "r2c3", "digit": 7})
@@ -10,7 +10,8 @@ Layers inside: ``moves`` (vocabulary), ``rules`` (per-mode records), ``state`` a
 (the rules applied to a move log), ``shields``, ``scoring`` (the Mastery Formula, Battle
 points, target times, tie-breakers), ``fair`` (the copy rule, the human floor),
 ``calendar``, ``puzzles`` (the one puzzle chooser),
-``views`` (what a player may see), ``store`` (SQLite) and ``service`` (the facade).
+``views`` (what a player may see), ``store`` (SQLite; ``pgstore``: PostgreSQL; ``stores``
+picks one) and ``service`` (the facade).
 docs/game.md is the player-facing description.
 """
 

@@ -6,11 +6,14 @@ psycopg 3 with a connection pool per process (``psycopg[binary]`` and ``psycopg_
 locks the whole file per write, a move's transaction here takes its game's row (``SELECT ...
 FOR UPDATE``): moves of different games commit in parallel, one game's moves one at a time,
 and each starts from the newest log (read committed: every statement sees what committed
-before it).  Commits keep ``synchronous_commit = on``: an acknowledged move is on disk.
+before it).  Commits keep the database's ``synchronous_commit`` (``on`` by default: an
+acknowledged move is on disk; ``options=-csynchronous_commit%3Doff`` in the URL trades that
+for speed, docs/web.md).
 
 Each appended move runs ``pg_notify('kakuro', 'ORIGIN GAME VERSION')``, delivered to every
-``LISTEN``\\ er at commit: :meth:`PostgresStore.listen` keeps one connection listening on a
-thread of its own, so a server hears another process's move at once instead of polling.
+listener (``LISTEN kakuro``) at commit: :meth:`PostgresStore.listen` keeps one connection
+listening on a thread of its own, so a server hears another process's move at once instead of
+polling.
 """
 
 from __future__ import annotations
