@@ -9,7 +9,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from _game import Clock, service, solution_of, tiny, tiny_chooser
+from _game import Clock, damage, service, solution_of, tiny, tiny_chooser
 
 from kakurolab.formats import dumps, loads
 from kakurolab.game import RULES, Credentials, GameError, GameService, Mode, NewGame, Options
@@ -30,10 +30,12 @@ def sprint_solution(svc: object, token: str, puzzle: Puzzle, clock: Clock) -> ob
     return svc.view(view.game_id, token).solution  # type: ignore[attr-defined]
 
 
-def battle_of_two(tmp_path: Path) -> tuple[Clock, GameService, Credentials, Credentials, str]:
+def battle_of_two(
+    at: Path | str,
+) -> tuple[Clock, GameService, Credentials, Credentials, str]:
     """ann's Battle on the tiny puzzles, joined by ben: (clock, service, ann, ben, game id)."""
     clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    svc = service(at, clock, chooser=tiny_chooser)
     ann, ben = svc.register("ann"), svc.register("ben")
     game = svc.create(ann.token, NewGame(Mode.BATTLE)).game_id
     svc.join(game, ben.token)
@@ -41,9 +43,9 @@ def battle_of_two(tmp_path: Path) -> tuple[Clock, GameService, Credentials, Cred
 
 
 @pytest.mark.parametrize("mode", [Mode.ARENA, Mode.BATTLE])
-def test_a_live_race_grid_pasted_into_a_sprint_is_refused(tmp_path: Path, mode: Mode) -> None:
+def test_a_live_race_grid_pasted_into_a_sprint_is_refused(store_at: Path | str, mode: Mode) -> None:
     clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    svc = service(store_at, clock, chooser=tiny_chooser)
     ann, racer = svc.register("ann"), svc.register("racer")
     race = svc.create(ann.token, NewGame(mode))
     svc.join(race.game_id, racer.token)  # the racer sees the grid of the live game
@@ -85,11 +87,11 @@ def test_the_fingerprint_tells_puzzles_apart_and_ignores_the_frame() -> None:
     assert framed.shape == (6, 5) and fingerprint(framed) == fingerprint(a)
 
 
-def test_a_live_grid_beside_another_puzzle_is_refused(tmp_path: Path) -> None:
+def test_a_live_grid_beside_another_puzzle_is_refused(store_at: Path | str) -> None:
     """The live grid pasted side by side with another puzzle: two independent pieces, one of
     them live (the whole grid's fingerprint would differ; each piece is checked)."""
     clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    svc = service(store_at, clock, chooser=tiny_chooser)
     ann, racer = svc.register("ann"), svc.register("racer")
     svc.create(ann.token, NewGame(Mode.ARENA))  # tiny-a is live
     a, b = tiny("tiny-a"), tiny("tiny-b")
@@ -103,8 +105,8 @@ def test_a_live_grid_beside_another_puzzle_is_refused(tmp_path: Path) -> None:
     assert sprint_solution(svc, racer.token, twice_b, clock) is not None
 
 
-def test_a_finished_race_frees_its_grid(tmp_path: Path) -> None:
-    clock, svc, ann, ben, game = battle_of_two(tmp_path)
+def test_a_finished_race_frees_its_grid(store_at: Path | str) -> None:
+    clock, svc, ann, ben, game = battle_of_two(store_at)
     with pytest.raises(GameError, match=LIVE):
         svc.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny()))
     players = [ann, ben]
@@ -115,9 +117,9 @@ def test_a_finished_race_frees_its_grid(tmp_path: Path) -> None:
     assert svc.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny())).phase == "active"
 
 
-def test_a_calendar_day_is_live_while_it_can_be_played(tmp_path: Path) -> None:
+def test_a_calendar_day_is_live_while_it_can_be_played(store_at: Path | str) -> None:
     clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    svc = service(store_at, clock, chooser=tiny_chooser)
     ann, racer = svc.register("ann"), svc.register("racer")
     svc.create(ann.token, NewGame(Mode.CAMPAIGN))  # today's puzzle (tiny-a here)
     with pytest.raises(GameError, match=LIVE):
@@ -127,14 +129,14 @@ def test_a_calendar_day_is_live_while_it_can_be_played(tmp_path: Path) -> None:
     assert sprint_solution(svc, racer.token, tiny(), clock) is not None
 
 
-def test_a_store_from_before_the_copy_rule_lists_its_live_games(tmp_path: Path) -> None:
+def test_a_store_from_before_the_copy_rule_lists_its_live_games(store_at: Path | str) -> None:
     clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    svc = service(store_at, clock, chooser=tiny_chooser)
     ann = svc.register("ann")
     svc.create(ann.token, NewGame(Mode.ARENA))
-    svc.store.db.execute("DELETE FROM live_puzzles")  # as an old store has it
+    damage(store_at, "DELETE FROM live_puzzles")  # as an old store has it
     svc.close()
-    again = service(tmp_path, clock, chooser=tiny_chooser)
+    again = service(store_at, clock, chooser=tiny_chooser)
     with pytest.raises(GameError, match=LIVE):
         again.create(ann.token, NewGame(Mode.PRACTICE, puzzle=tiny()))
 
@@ -330,13 +332,13 @@ def test_the_terminal_shows_the_flag_and_the_withheld_solution(
     assert "solution: the calendar puzzle of" in out and "  -21-" not in out
 
 
-def test_the_kept_calendar_puzzle_is_the_live_one(tmp_path: Path) -> None:
+def test_the_kept_calendar_puzzle_is_the_live_one(store_at: Path | str) -> None:
     """Two makers of one day race: the first kept grid is everyone's, and it is the one the
     copy rule guards (not the late maker's)."""
     from kakurolab.game.prepare import Choice, Prepared
     from kakurolab.game.rules import GameSpec
 
-    svc = service(tmp_path, chooser=tiny_chooser)
+    svc = service(store_at, chooser=tiny_chooser)
     key = cal.seed_of(cal.today(svc.clock()))
     for name in ("tiny-a", "tiny-b"):  # tiny-a is kept first, tiny-b is made late
         made = Prepared(GameSpec(Mode.CAMPAIGN, "4x4", "easy", None), tiny(name), None,  # type: ignore[arg-type]
