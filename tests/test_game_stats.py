@@ -32,9 +32,9 @@ def test_summarize() -> None:
     assert (stats.current_streak, stats.best_streak) == (2, 5)
 
 
-def test_the_service_counts_a_solved_game(tmp_path: Path) -> None:
+def test_the_service_counts_a_solved_game(store_at: Path | str) -> None:
     clock = Clock()
-    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    svc = service(store_at, clock, chooser=tiny_chooser)
     token = svc.register("ada").token
     game = svc.create(token, NewGame(Mode.PRACTICE)).game_id
     svc.create(token, NewGame(Mode.PRACTICE))  # left open
