@@ -59,8 +59,9 @@ class Cluster:
 
     def stop(self) -> None:
         pg_ctl = str(bin_dir() / "pg_ctl")
-        subprocess.run(_as_owner([pg_ctl, "-D", str(self.folder / "data"), "-m", "immediate", "-t", "10",
-                                  "stop"]), capture_output=True, check=False)  # fmt: skip
+        data = str(self.folder / "data")
+        subprocess.run(_as_owner([pg_ctl, "-D", data, "-m", "immediate", "-t", "10", "stop"]),
+                       capture_output=True, check=False)  # fmt: skip
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
