@@ -42,6 +42,7 @@ BACKENDS: MutableMapping[str, type[Backend]] = _Registry(
         "cvc5": ".cvc5:Cvc5Backend",
         "dimacs": ".dimacs:DimacsBackend",
         "lcg": ".lcg:LcgBackend",
+        "minizinc": ".minizinc:MinizincBackend",
         "native": ".native:NativeBackend",
         "pysat": ".pysat:PySATBackend",
         "z3": ".z3:Z3Backend",

@@ -6,8 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import KakuroError
-from ..formats import FORMATS, dumps, loads
-from ..formats.cpmodels import CP_MODELS
+from ..formats import CP_MODELS, FORMATS, dumps, loads
 from ..model import Puzzle
 from ._common import Batch, add_puzzle_args, emit_json
 from ._output import write_text, written

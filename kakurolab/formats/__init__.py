@@ -7,6 +7,7 @@ puzzles kept in place in :mod:`.loading`; solution files in :mod:`.solutions`.
 
 from __future__ import annotations
 
+from .cpmodels import CP_MODELS, DEFAULT_MODEL, CpModel, get_model
 from .format import Format
 from .kakuro import grid_lines
 from .loading import (
@@ -24,7 +25,10 @@ from .registry import FORMATS, detect, dumps, get_format
 from .solutions import embedded_solution, load_solutions, solutions_from_text
 
 __all__ = [
+    "CP_MODELS",
+    "DEFAULT_MODEL",
     "FORMATS",
+    "CpModel",
     "Entry",
     "Format",
     "InvalidPuzzle",
@@ -33,6 +37,7 @@ __all__ = [
     "dumps",
     "embedded_solution",
     "get_format",
+    "get_model",
     "grid_lines",
     "load",
     "load_report",
