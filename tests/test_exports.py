@@ -466,3 +466,19 @@ def test_convert_writes_each_export(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert load(out)[0].grid == load(TINY)[0].grid
         assert detect(out.read_text()) is FORMATS[fmt]
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("fmt", ["mzn", "xcsp3"])
+def test_convert_model_writes_the_table_model(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kakurolab.cli import main
+
+    out = tmp_path / f"p.{fmt}"
+    args = ["convert", str(TINY), "--select", "tiny-a", "--to", fmt, "-o", str(out)]
+    assert main([*args, "--model", "table"]) == 0
+    assert load(out)[0].grid == load(TINY)[0].grid
+    assert ("<extension>" if fmt == "xcsp3" else "constraint table(") in out.read_text()
+    assert "alldifferent" not in out.read_text().lower()  # no run is a sum any more
+    assert main([*args, "--to", "dzn", "--model", "table"]) == 2  # the last --to wins: dzn
+    assert "the dzn format cannot write the table model" in capsys.readouterr().err

@@ -134,9 +134,11 @@ def table_model(puzzle: Puzzle) -> str:
         "% Kakuro, table model: each run's digits are one row of its clue's table (every\n"
         "% permutation of every digit set of its length and sum), one table per run.\n"
     )
-    if puzzle.is_cryptic:
+    if puzzle.is_cryptic:  # the letters are all different
         head += "% Letters A-J are letter[1..10]; a letter clue's table ends with its letters.\n"
-    head += 'include "table.mzn";\ninclude "alldifferent.mzn";\n\n'
+        head += 'include "table.mzn";\ninclude "alldifferent.mzn";\n\n'
+    else:
+        head += 'include "table.mzn";\n\n'
     head += _CRYPTIC_DECLS if puzzle.is_cryptic else _DECLS
     tables: dict[str, str] = {}
     constraints = []
