@@ -112,8 +112,18 @@ def _ace_solutions(xml: Path, puzzle: Puzzle, limit: int = 2) -> tuple[list[Solu
     return solutions, "d COMPLETE EXPLORATION" in out
 
 
-@pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("index", range(6), ids=_ids())
+def _ace_cases() -> list[object]:
+    """Each puzzle in each model; ACE (a Java start each) takes 3-8 s on the table model of a
+    real puzzle on a loaded machine, so those are ``slow`` and the tiny one stays fast."""
+    return [
+        pytest.param(index, model, id=f"{pid}-{model}",
+                     marks=[pytest.mark.slow] if model != "sum" and index else [])
+        for index, pid in enumerate(_ids())
+        for model in MODELS
+    ]
+
+
+@pytest.mark.parametrize(("index", "model"), _ace_cases())
 def test_ace_solves_the_xcsp3_export(index: int, model: str, tmp_path: Path) -> None:
     puzzle = _puzzles()[index]
     xml = tmp_path / "p.xml"

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import KakuroError
-from ..formats import CP_MODELS, DEFAULT_MODEL, dumps, get_model, solutions_from_text
+from ..formats import dumps, solutions_from_text
+from ..formats.cpmodels import CP_MODELS, DEFAULT_MODEL, get_model
 from ..lifetimes import die_with_parent, kill_marked, marker
 from ..model import Puzzle, Solution
 from .session import Backend, NumberOption, Session, Status

@@ -7,7 +7,7 @@ puzzles kept in place in :mod:`.loading`; solution files in :mod:`.solutions`.
 
 from __future__ import annotations
 
-from .cpmodels import CP_MODELS, DEFAULT_MODEL, CpModel, get_model
+from .cpmodels import CP_MODELS
 from .format import Format
 from .kakuro import grid_lines
 from .loading import (
@@ -26,9 +26,7 @@ from .solutions import embedded_solution, load_solutions, solutions_from_text
 
 __all__ = [
     "CP_MODELS",
-    "DEFAULT_MODEL",
     "FORMATS",
-    "CpModel",
     "Entry",
     "Format",
     "InvalidPuzzle",
@@ -37,7 +35,6 @@ __all__ = [
     "dumps",
     "embedded_solution",
     "get_format",
-    "get_model",
     "grid_lines",
     "load",
     "load_report",
