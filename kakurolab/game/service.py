@@ -53,7 +53,7 @@ from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
-from .views import Event, GameView, event_for, player_view
+from .views import Candidates, Event, GameView, candidates, event_for, player_view
 
 MAX_CACHED = 512
 """Games kept in memory; others are replayed from the store when next asked for."""
@@ -368,6 +368,17 @@ class GameService:
             if player_id not in game.players:
                 raise AuthError(f"you are not a player of game {game_id}")
             return player_view(game, player_id, self.clock())
+
+    def candidates(self, game_id: str, token: str) -> Candidates:
+        """This player's whole-grid candidates view, where the mode allows one
+        (:func:`kakurolab.game.views.candidates`)."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            self.tick(game_id)
+            game = self._game(game_id)
+            if player_id not in game.players:
+                raise AuthError(f"you are not a player of game {game_id}")
+            return candidates(game, player_id)
 
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""

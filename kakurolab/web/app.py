@@ -6,8 +6,9 @@ Routes (docs/web.md has the message formats):
   served from memory);
 * ``POST /api/players``: a player and the secret token every later call presents;
 * ``POST /api/games``, ``POST /api/games/{id}/join``, ``GET /api/games/{id}``,
-  ``POST /api/games/{id}/moves``, ``GET /api/calendar``: with ``Authorization: Bearer
-  TOKEN`` (its form checked by :class:`TokenAuth`, its truth by the engine);
+  ``POST /api/games/{id}/moves``, ``GET /api/games/{id}/candidates``, ``GET /api/calendar``:
+  with ``Authorization: Bearer TOKEN`` (its form checked by :class:`TokenAuth`, its truth by
+  the engine);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
@@ -331,6 +332,11 @@ async def view(request: Request) -> Response:
     return JSONResponse(await games.call(games.view, game_id, request.state.token))
 
 
+async def candidates(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    return JSONResponse(await games.call(games.candidates, game_id, request.state.token))
+
+
 async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
     raw = await _raw(request)
@@ -412,6 +418,7 @@ ROUTES = [
     Route("/api/games", new_game, methods=["POST"]),
     Route("/api/games", my_games, methods=["GET"]),
     Route("/api/games/{game_id}", view),
+    Route("/api/games/{game_id}/candidates", candidates),
     Route("/api/games/{game_id}/join", join, methods=["POST"]),
     Route("/api/games/{game_id}/moves", move, methods=["POST"]),
     Route("/api/calendar", calendar),

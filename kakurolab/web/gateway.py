@@ -261,6 +261,11 @@ class EngineGames:
         return self.service.view(game_id, token).to_json()
 
     @_mapped
+    def candidates(self, game_id: str, token: str) -> dict[str, Any]:
+        """The whole-grid candidates view, where the mode's rules allow it (the engine's)."""
+        return self.service.candidates(game_id, token).to_json()
+
+    @_mapped
     def act(self, game_id: str, token: str, move: Move) -> dict[str, Any]:
         """The move's public outcome and the mover's view after it."""
         return self.service.act(game_id, token, move).to_json()

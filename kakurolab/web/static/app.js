@@ -25,15 +25,27 @@ store.set("kakuro.player", ui.player);
 const keyOf = (name) => { const rc = cellOf(name); return rc ? `${rc[0]},${rc[1]}` : name; };
 const nameOfKey = (key) => { const [r, c] = key.split(",").map(Number); return nameOf(r, c); };
 
-// --- theme, remembered per player ------------------------------------------------------------
+// --- theme: the OS's until the player picks one (then remembered per player) ------------------
+// "system" follows prefers-contrast (more: the high-contrast theme) and prefers-color-scheme
+// (light: parchment, else slate), live, as the OS changes them.
+const THEMES = ["slate", "parchment", "contrast"];
 const themeKey = () => `kakuro.theme.${ui.player}`;
+const chosenTheme = () => { const t = store.get(themeKey(), "system"); return THEMES.includes(t) ? t : "system"; };
+const osContrast = window.matchMedia("(prefers-contrast: more)");
+const osLight = window.matchMedia("(prefers-color-scheme: light)");
+function systemTheme() { return osContrast.matches ? "contrast" : osLight.matches ? "parchment" : "slate"; }
 function applyTheme() {
-  const theme = store.get(themeKey(), "slate");
-  document.documentElement.dataset.theme = theme === "parchment" ? "parchment" : "slate";
+  const chosen = chosenTheme();
+  const theme = chosen === "system" ? systemTheme() : chosen;
+  document.documentElement.dataset.theme = theme;
+  document.documentElement.dataset.themeChoice = chosen;
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.content = getComputedStyle(document.documentElement).getPropertyValue("--panel").trim() || meta.content;
 }
+for (const query of [osContrast, osLight]) query.addEventListener("change", applyTheme);
 $("#theme-toggle").addEventListener("click", () => {
-  const next = document.documentElement.dataset.theme === "slate" ? "parchment" : "slate";
-  store.set(themeKey(), next);
+  const now = document.documentElement.dataset.theme;
+  store.set(themeKey(), THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
   applyTheme();
 });
 const nameInput = $("#player-name");
@@ -51,14 +63,20 @@ applyTheme();
 // --- help settings, remembered per player ------------------------------------------------------
 // Each help is the player's choice; the ones that would help in a race (conflicts as they
 // happen, filled candidates) apply in practice games only, whatever the setting says.
-const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true, autopause: true };
+const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true, autopause: true, ruledout: true };
 const helpKey = () => `kakuro.help.${ui.player}`;
 const help = () => ({ ...HELP_DEFAULTS, ...store.get(helpKey(), {}) });
 const settings = $("#settings");
 $("#settings-open").addEventListener("click", () => {
   const now = help();
   for (const box of settings.querySelectorAll("input[type=checkbox]")) box.checked = Boolean(now[box.name]);
+  settings.querySelector('select[name="theme"]').value = chosenTheme();
   settings.showModal();
+});
+settings.querySelector('select[name="theme"]').addEventListener("change", (event) => {
+  event.stopPropagation(); // a theme, not a help
+  store.set(themeKey(), event.target.value);
+  applyTheme();
 });
 settings.addEventListener("change", () => {
   const chosen = {};
@@ -144,6 +162,25 @@ function drawMyGames() {
     list.append(li);
   }
 }
+
+// --- the first-visit guide: shown once per browser on the start page, replayed from Rules ----
+const guide = { el: $("#guide"), step: 0, steps: [...document.querySelectorAll("#guide [data-step]")] };
+function guideStep(n) {
+  guide.step = n;
+  guide.steps.forEach((el, k) => { el.hidden = k !== n; });
+  $("#guide-back").disabled = n === 0;
+  $("#guide-next").textContent = n === guide.steps.length - 1 ? "Done" : "Next";
+  $("#guide-count").textContent = `(${n + 1} of ${guide.steps.length})`;
+}
+function openGuide() { guide.el.hidden = false; guideStep(0); }
+function closeGuide() { guide.el.hidden = true; store.set("kakuro.guided", true); }
+$("#guide-next").addEventListener("click", () => {
+  if (guide.step + 1 < guide.steps.length) guideStep(guide.step + 1); else closeGuide();
+});
+$("#guide-back").addEventListener("click", () => guideStep(Math.max(0, guide.step - 1)));
+$("#guide-skip").addEventListener("click", closeGuide);
+$("#guide-replay").addEventListener("click", () => { openGuide(); location.hash = "#/"; });
+if (!store.get("kakuro.guided", false)) openGuide();
 
 const newForm = $("#new-game");
 // Permanent placement shows the mode's own rule (on in an Arena, as the rulebook says for
@@ -332,6 +369,7 @@ async function openGame(id) {
     clockBase: 0, clockAt: 0, closed: false, chosen: false,
     outbox: store.get(outboxKey(id), []).map(restoreQueued),
     zoom: 1, fitWidth: 0, viewKey: "", announced: "",
+    showCands: false, cands: null, candsAsked: null,
   };
   const saved = store.get(undoKey(id), null);
   if (saved) {
@@ -474,6 +512,30 @@ function setView(g, view) {
   document.body.dataset.version = String(view.version);
   document.body.dataset.phase = view.phase;
   render(g);
+  refreshCandidates(g);
+}
+
+// --- the whole-grid candidates view: the engine's answer (practice only: ModeRules) ----------
+/** Ask the engine for the candidates of the view's version, once per version while shown. */
+function refreshCandidates(g) {
+  if (!g.showCands || !g.view || !g.view.rules.candidates_view || g.view.paused) return;
+  const version = g.view.version;
+  if (g.candsAsked === version) return;
+  g.candsAsked = version;
+  api("GET", `/api/games/${encodeURIComponent(g.id)}/candidates`, null, g.token).then((data) => {
+    if (ui.game !== g || !g.showCands) return;
+    g.cands = new Map(Object.entries(data.cells).map(([name, ds]) => [keyOf(name), new Set(ds)]));
+    document.body.dataset.cands = String(data.version);
+    render(g);
+  }).catch((err) => { g.candsAsked = null; say(err.message); });
+}
+
+function toggleCandidates(g) {
+  if (!g.view || !g.view.rules.candidates_view) return; // a race or a calendar day: none
+  g.showCands = !g.showCands;
+  if (!g.showCands) { g.cands = null; g.candsAsked = null; delete document.body.dataset.cands; }
+  render(g);
+  refreshCandidates(g);
 }
 
 /** Send a move now, or queue it (kept across a reload) while the connection is down:
@@ -725,10 +787,13 @@ function render(g, focus = false) {
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
+  const sameDigit = g.selected ? entries.get(g.selected) || null : null;
+  const ruled = prefs.ruledout ? ruledOut(g, entries, marks) : null;
+  const cands = g.showCands && rules.candidates_view ? g.cands : null;
   const svg = $("#board");
   drawBoard(svg, {
     puzzle: g.puzzle, index: g.index, entries, marks, locked, wrong, hinted: g.hinted, runCells,
-    done, selected: g.selected, selectedClue: g.selectedClue, solution,
+    done, selected: g.selected, selectedClue: g.selectedClue, solution, sameDigit, ruled, cands,
   });
   const stop = tabStop(svg); // roving focus: it moves with the selection
   if (stop && stop !== document.activeElement && (focus || svg.contains(document.activeElement))) {
@@ -743,7 +808,7 @@ function render(g, focus = false) {
   pause.hidden = !rules.pausable || v.phase !== "active";
   pause.textContent = hidden ? "Resume" : "Pause";
   pause.setAttribute("aria-pressed", String(hidden));
-  announce(g, marks, entries, wrong);
+  announce(g, marks, entries, wrong, ruled, cands);
   const viewKey = `${g.selected}|${g.selectedClue}|${g.dir}`;
   if (viewKey !== g.viewKey) { g.viewKey = viewKey; keepInView(g, run); }
   const spec = v.spec;
@@ -766,7 +831,7 @@ function render(g, focus = false) {
   }
   // nothing of play is enabled while the game is paused or over (the engine would refuse it)
   const open = playable(g);
-  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit, #errors, #fill")) b.disabled = !open;
+  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit, #errors, #fill, #candidates")) b.disabled = !open;
   for (const b of document.querySelectorAll(".zoom-bar button")) b.disabled = hidden; // the board is covered
   $("#undo").disabled = !open || !g.undo.length;
   $("#redo").disabled = !open || !g.redo.length;
@@ -775,6 +840,8 @@ function render(g, focus = false) {
   $("#errors").hidden = rules.competitive;
   $("#pencil").setAttribute("aria-pressed", String(g.pencil));
   $("#errors").setAttribute("aria-pressed", String(g.showErrors));
+  $("#candidates").hidden = !rules.candidates_view; // the engine's rule: practice only
+  $("#candidates").setAttribute("aria-pressed", String(Boolean(g.showCands && rules.candidates_view)));
   $("#submit").hidden = !rules.needs_submit;
   $("#restart").hidden = !rules.restart; // no copy of a live race or calendar day (the engine refuses it too)
   renderPlayers(v);
@@ -817,6 +884,22 @@ function solutionNote(solution, entries) {
     + (wrong.length ? ", your wrong digits small and struck through in the corner." : ".");
 }
 
+/** The pencil marks a digit placed in the same entry rules out (the no-repeat rule alone:
+ * nothing here needs the solution), as "r,c" -> Set of digits. */
+function ruledOut(g, entries, marks) {
+  const out = new Map();
+  for (const [key, digits] of marks) {
+    if (entries.has(key)) continue;
+    const seen = new Set();
+    for (const run of Object.values(g.index.get(key) || {})) {
+      for (const [r, c] of run.cells) { const d = entries.get(`${r},${c}`); if (d) seen.add(d); }
+    }
+    const hit = new Set([...digits].filter((d) => seen.has(d)));
+    if (hit.size) out.set(key, hit);
+  }
+  return out;
+}
+
 /** An entry whose cells are all filled, with its sum and no repeat (no solution needed). */
 function finished(run, entries) {
   const digits = run.cells.map(([r, c]) => entries.get(`${r},${c}`));
@@ -827,11 +910,12 @@ function finished(run, entries) {
 /** The selected cell, said once per change through the aria-live region.  With keyboard focus
  * in the board a screen reader already says the cell focus moves to: the region then speaks
  * only a change to the same cell (a digit typed), never the move itself a second time. */
-function announce(g, marks, entries, wrong) {
+function announce(g, marks, entries, wrong, ruled, cands) {
   let text = "";
   if (g.selected) {
     const [r, c] = g.selected.split(",").map(Number);
-    text = cellLabel(r, c, g.index.get(g.selected), entries.get(g.selected), marks.get(g.selected), wrong.has(g.selected));
+    const more = { ruled: ruled && ruled.get(g.selected), cands: cands && (cands.get(g.selected) || new Set()) };
+    text = cellLabel(r, c, g.index.get(g.selected), entries.get(g.selected), marks.get(g.selected), wrong.has(g.selected), undefined, more);
   } else if (g.selectedClue) {
     const run = selectedRun(g);
     if (run) text = `clue ${run.dir === "a" ? "across" : "down"} ${run.sum} in ${run.cells.length}`;
@@ -1059,6 +1143,7 @@ $("#undo").addEventListener("click", () => ui.game && undo(ui.game));
 $("#redo").addEventListener("click", () => ui.game && redo(ui.game));
 $("#pencil").addEventListener("click", () => { if (ui.game) { ui.game.pencil = !ui.game.pencil; render(ui.game); } });
 $("#errors").addEventListener("click", () => toggleErrors());
+$("#candidates").addEventListener("click", () => ui.game && toggleCandidates(ui.game));
 $("#submit").addEventListener("click", () => ui.game && send(ui.game, { kind: "submit" }));
 $("#start-game").addEventListener("click", () => ui.game && send(ui.game, { kind: "start" }));
 $("#pause").addEventListener("click", () => ui.game && togglePause(ui.game));
@@ -1112,6 +1197,7 @@ document.addEventListener("keydown", (event) => {
   else if (ctrl && key === "y") redo(g);
   else if (!ctrl && key === "p") { if (playable(g)) { g.pencil = !g.pencil; render(g); } }
   else if (!ctrl && key === "e") toggleErrors();
+  else if (!ctrl && key === "c") toggleCandidates(g);
   else if (event.key === " ") { g.dir = g.dir === "a" ? "d" : "a"; render(g); }
   else return;
   event.preventDefault();
