@@ -78,10 +78,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu"]
 
 
 class LiveServer:
-    def __init__(self, games: EngineGames, *, poll_s: float = 0.2) -> None:
+    def __init__(self, games: EngineGames, *, poll_s: float = 0.2, port: int = 0) -> None:
         self.games = games
         self.app = create_app(games, poll_s=poll_s)
-        sock = listening_socket("127.0.0.1", 0)
+        sock = listening_socket("127.0.0.1", port)
         self.port = sock.getsockname()[1]
         self.sock = sock
         config = uvicorn_config(self.app, games.makers.limits, log_level="warning")

@@ -3,7 +3,8 @@
 Routes (docs/web.md has the message formats):
 
 * ``GET /`` and ``/static/NAME``: the front end (plain HTML/CSS/JS shipped as package data,
-  served from memory);
+  served from memory); ``/sw.js`` and ``/manifest.webmanifest``, the installable app's
+  service worker and manifest, from the root (a worker's scope is its own path);
 * ``POST /api/players``: a player and the secret token every later call presents;
 * ``POST /api/games``, ``POST /api/games/{id}/join``, ``GET /api/games/{id}``,
   ``POST /api/games/{id}/moves``, ``GET /api/games/{id}/candidates``, ``GET /api/calendar``:
@@ -73,6 +74,8 @@ MEDIA_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
 }
 
 
@@ -234,6 +237,15 @@ def _file(name: str, request: Request) -> Response:
 
 async def index(request: Request) -> Response:
     return _file("index.html", request)
+
+
+async def worker(request: Request) -> Response:
+    """The service worker, served from the root so that its scope is the whole page."""
+    return _file("sw.js", request)
+
+
+async def manifest(request: Request) -> Response:
+    return _file("manifest.webmanifest", request)
 
 
 async def static(request: Request) -> Response:
@@ -409,6 +421,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 ROUTES = [
     Route("/", index),
+    Route("/sw.js", worker),
+    Route("/manifest.webmanifest", manifest),
     Route("/login/{code}", login),
     Route("/api/health", health),
     Route("/api/combos", combos_route),

@@ -85,6 +85,13 @@ settings.addEventListener("change", () => {
   if (ui.game) render(ui.game);
 });
 
+// --- the installable app: a service worker keeps the page's files for a reload offline -------
+if ("serviceWorker" in navigator) {
+  const ready = () => { if (navigator.serviceWorker.controller) document.body.dataset.offline = "ready"; };
+  navigator.serviceWorker.addEventListener("controllerchange", ready);
+  navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(ready).catch(() => {});
+}
+
 // --- HTTP ------------------------------------------------------------------------------------
 async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
@@ -387,6 +394,8 @@ async function openGame(id) {
 // the undo history and the moves typed while offline outlive a reload (per game and player)
 const undoKey = (id) => `kakuro.undo.${id}.${ui.player}`;
 const outboxKey = (id) => `kakuro.outbox.${id}.${ui.player}`;
+/** The last view of the game (the page draws it when a reload finds the server unreachable). */
+const lastViewKey = (id) => `kakuro.view.${id}.${ui.player}`;
 function saveUndo(g) { store.set(undoKey(g.id), { undo: g.undo.slice(-200), redo: g.redo.slice(-200) }); }
 /** A queued move is kept with what the page meant by it: the mark state it sets (a mark move
  * toggles) and the undo step it belongs to, so a reload made offline loses neither. */
@@ -420,6 +429,7 @@ function connect(g) {
     flush(g);
   });
   ws.addEventListener("message", (event) => {
+    g.stale = false; // the server's own views from here on
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     onMessage(g, msg);
@@ -432,6 +442,10 @@ function connect(g) {
     showPending(g);
     if (g.closed) return;
     document.body.dataset.connection = "down";
+    if (!g.view) { // a reload while the server cannot be reached: the game as last seen
+      const kept = store.get(lastViewKey(g.id), null);
+      if (kept && kept.game_id === g.id) { g.stale = true; setView(g, kept); }
+    }
     const queued = g.outbox.length ? ` ${g.outbox.length} move(s) queued.` : "";
     say(`Connection lost${lost ? ` before ${lost} move(s) were confirmed: check them when it is back` : ""}:`
       + ` moves typed now are queued and sent when it is back.${queued}`);
@@ -507,6 +521,7 @@ function setView(g, view) {
     }
   }
   g.view = view;
+  if (!g.stale) store.set(lastViewKey(g.id), view);
   g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.version = String(view.version);
