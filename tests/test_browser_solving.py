@@ -1,7 +1,8 @@
 """Helps while solving (issue 50 §1), in Debian's chromium against the real engine: every copy
 of the selected digit lit, in entries and pencil marks; pencil marks a placed digit of the same
 entry rules out drawn as such (a help setting); the whole-grid candidates view, the engine's
-answer drawn as it is in practice and absent from a race (the engine refuses it too)."""
+answer drawn as it is in practice and absent from a race (the engine refuses it too); and
+after the end, the replay of a finished game from its shared link, step by step or at speed."""
 
 from __future__ import annotations
 
@@ -9,8 +10,19 @@ from typing import Any
 
 import httpx
 import pytest
-from _web import auth, click_cell, game_of, name, page_seat, settle, shared_server, start
+from _web import (
+    auth,
+    click_cell,
+    game_of,
+    name,
+    page_seat,
+    published_solution,
+    settle,
+    shared_server,
+    start,
+)
 
+from kakurolab.game import Mode, NewGame
 from kakurolab.model import Cell, Puzzle
 from kakurolab.web.gateway import EngineGames
 
@@ -136,4 +148,63 @@ def test_a_race_has_no_candidates_view(browser: Any, shared: tuple[EngineGames, 
     game_id, token = page_seat(page)
     answer = httpx.get(f"{url}/api/games/{game_id}/candidates", headers=auth(token))
     assert answer.status_code == 409 and "Logic Shield" in answer.json()["error"]
+    page.context.close()
+
+
+# --- replays of finished games (issue 50 §1, "After the end") -----------------------------------
+
+
+def finished_practice(games: EngineGames, player: str) -> tuple[str, dict[Cell, int], int]:
+    """A practice game played to the end through the engine: (game id, solution, frames)."""
+    svc = games.service
+    me = svc.register(player)
+    game = svc.create(me.token, NewGame(Mode.PRACTICE, size="8x8", difficulty="easy"))
+    solution = published_solution(game.puzzle["id"])
+    for cell, digit in sorted(solution.items()):
+        svc.act(game.game_id, me.token, {"kind": "place", "cell": name(cell), "digit": digit})
+    return game.game_id, solution, svc.store.version(game.game_id)
+
+
+def replay_digits(page: Any) -> dict[str, int]:
+    out = {}
+    for text in page.locator("#replay-board text.digit").all():
+        r, c = int(text.get_attribute("data-r") or -1), int(text.get_attribute("data-c") or -1)
+        out[name((r, c))] = int(text.text_content() or 0)
+    return out
+
+
+def test_a_finished_game_replays_from_its_shared_link(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    games, url = shared
+    game_id, solution, total = finished_practice(games, "Rey")
+    page = browser.new_context().new_page()  # anyone with the link: no player, no token
+    link = f"{url}/#/replay/{game_id}"
+    page.goto(link)
+    page.wait_for_function(f"document.body.dataset.replayTotal === '{total}'")
+    assert replay_digits(page) == {}
+    for _ in range(3):  # join, start, the first digit
+        page.click("#replay-next")
+    first = sorted(solution)[0]
+    assert replay_digits(page) == {name(first): solution[first]}
+    assert page.inner_text("#replay-caption") == f"Rey: {solution[first]} at {name(first)}"
+    page.click("#replay-end")
+    assert replay_digits(page) == {name(c): d for c, d in solution.items()}
+    page.click("#replay-start")
+    assert replay_digits(page) == {}
+    page.select_option("#replay-speed", "60")
+    page.click("#replay-play")  # at speed, to the end
+    page.wait_for_function(f"document.body.dataset.replayAt === '{total}'", timeout=5000)
+    assert replay_digits(page) == {name(c): d for c, d in solution.items()}
+    assert page.input_value("#replay-link") == link
+    page.context.close()
+
+
+def test_a_running_game_has_no_replay_yet(browser: Any, shared: tuple[EngineGames, str]) -> None:
+    games, url = shared
+    page = start(browser, url, "Ivy")
+    game_id, _ = page_seat(page)
+    page.goto(f"{url}/#/replay/{game_id}")
+    page.wait_for_function("document.querySelector('#replay-message').textContent.includes('not over')")
+    assert page.locator("#replay-board text.digit").count() == 0
     page.context.close()

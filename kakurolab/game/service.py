@@ -53,6 +53,8 @@ from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
+from .replay import Replay, replay
+from .replay import withheld as replay_withheld
 from .views import Candidates, Event, GameView, candidates, event_for, player_view
 
 MAX_CACHED = 512
@@ -379,6 +381,18 @@ class GameService:
             if player_id not in game.players:
                 raise AuthError(f"you are not a player of game {game_id}")
             return candidates(game, player_id)
+
+    def replay(self, game_id: str) -> Replay:
+        """The finished game's move log replayed into frames, for anyone with its link, once
+        its competition is over (:func:`kakurolab.game.replay.withheld`)."""
+        with self._lock:
+            self.tick(game_id)
+            game = self._game(game_id)
+            refusal = replay_withheld(game, self.clock())
+            if refusal is not None:
+                raise IllegalMoveError(refusal)
+            fresh, _ = self._load(game_id)
+            return replay(fresh, self.store.log(game_id))
 
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""

@@ -11,6 +11,7 @@ Routes (docs/web.md has the message formats):
   with ``Authorization: Bearer TOKEN`` (its form checked by :class:`TokenAuth`, its truth by
   the engine);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
+* ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
@@ -56,7 +57,10 @@ T = TypeVar("T")
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
 OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json")
-"""API routes that need no token; every other ``/api/`` route does."""
+"""API routes that need no token; every other ``/api/`` route does (but those under
+:data:`OPEN_PREFIXES`)."""
+OPEN_PREFIXES = ("/api/replays/",)
+"""A finished game's replay is shared by its link: the engine decides when it may be shown."""
 
 
 def combos_table() -> dict[str, list[list[int]]]:
@@ -137,7 +141,8 @@ class TokenAuth:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES:
+        if (scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES
+                and not path.startswith(OPEN_PREFIXES)):
             header = _headers(scope).get(b"authorization", b"")
             scheme, _, token = header.decode("latin-1").partition(" ")
             token = token.strip()
@@ -349,6 +354,11 @@ async def candidates(request: Request) -> Response:
     return JSONResponse(await games.call(games.candidates, game_id, request.state.token))
 
 
+async def replay(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    return JSONResponse(await games.call(games.replay, game_id))
+
+
 async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
     raw = await _raw(request)
@@ -435,6 +445,7 @@ ROUTES = [
     Route("/api/games/{game_id}/candidates", candidates),
     Route("/api/games/{game_id}/join", join, methods=["POST"]),
     Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+    Route("/api/replays/{game_id}", replay),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
     WebSocketRoute("/ws", socket),

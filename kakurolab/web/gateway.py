@@ -266,6 +266,11 @@ class EngineGames:
         return self.service.candidates(game_id, token).to_json()
 
     @_mapped
+    def replay(self, game_id: str) -> dict[str, Any]:
+        """A finished game's replay (frames of its move log), when the engine allows it."""
+        return self.service.replay(game_id).to_json()
+
+    @_mapped
     def act(self, game_id: str, token: str, move: Move) -> dict[str, Any]:
         """The move's public outcome and the mover's view after it."""
         return self.service.act(game_id, token, move).to_json()

@@ -19,6 +19,7 @@ const ui = {
   games: store.get("kakuro.games", {}),            // game id -> {mode, size, created}
   combos: null,                                    // "len,sum" -> [[digits]]
   game: null,                                      // the game page's state, see openGame
+  replay: null,                                    // the replay page's state, see showReplay
 };
 store.set("kakuro.player", ui.player);
 
@@ -129,7 +130,9 @@ async function route() {
   const parts = hash.slice(2).split("/");
   if (ui.game && !(parts[0] === "game" && parts[1] === ui.game.id)) closeGame();
   if (parts[0] === "game" && parts[1]) return openGame(decodeURIComponent(parts[1]));
+  stopReplay();
   if (parts[0] === "join" && parts[1]) return joinRoom(decodeURIComponent(parts[1]));
+  if (parts[0] === "replay" && parts[1]) return showReplay(decodeURIComponent(parts[1]));
   if (parts[0] === "calendar") return showCalendar();
   if (parts[0] === "stats") return showStats();
   if (parts[0] === "rules") return show("rules");
@@ -362,6 +365,112 @@ async function showStats() {
     best.append(tr);
   }
 }
+
+// --- replays of finished games (the engine replays the log; this page lays out its frames) ---
+// A replay is shared by its link, #/replay/ID, and needs no player: the engine shows it once
+// the game's competition is over, and says why not otherwise.
+function stopReplay() {
+  const r = ui.replay;
+  if (r && r.timer) { clearInterval(r.timer); r.timer = null; }
+  $("#replay-play").textContent = "Play";
+  $("#replay-play").setAttribute("aria-pressed", "false");
+}
+
+async function showReplay(id) {
+  show("replay");
+  const current = showing("replay");
+  ui.replay = null;
+  const board = $("#replay-board");
+  board.innerHTML = "";
+  delete board.dataset.shape;
+  $("#replay-message").textContent = "Loading the replay...";
+  $("#replay-link").value = `${location.origin}/#/replay/${encodeURIComponent(id)}`;
+  let data;
+  try { data = await api("GET", `/api/replays/${encodeURIComponent(id)}`); }
+  catch (err) { if (current()) $("#replay-message").textContent = err.message; return; }
+  if (!current()) return;
+  const puzzle = parseGrid(data.puzzle);
+  const runs = runsOf(puzzle);
+  ui.replay = { id, data, puzzle, index: runIndex(runs), at: 0, timer: null, player: data.players[0] ? data.players[0].player_id : null };
+  $("#replay-message").textContent = "";
+  $("#replay-title").textContent = `${data.mode} · ${data.spec.size} ${data.spec.difficulty || ""}`;
+  const select = $("#replay-player");
+  select.replaceChildren(...data.players.map((p) => { const o = document.createElement("option"); o.value = p.player_id; o.textContent = p.name; return o; }));
+  $("#replay-player-field").hidden = data.shared_board || data.players.length < 2;
+  $("#replay-pos").max = String(data.frames.length);
+  document.body.dataset.replayTotal = String(data.frames.length);
+  drawReplay();
+}
+
+/** The board after the first ``at`` frames: the chosen player's (a shared board: everyone's). */
+function drawReplay() {
+  const r = ui.replay;
+  if (!r) return;
+  const frames = r.data.frames;
+  const entries = new Map(), marks = new Map();
+  for (const frame of frames.slice(0, r.at)) {
+    if (!r.data.shared_board && frame.player_id !== r.player) continue;
+    for (const change of frame.cells) {
+      const key = keyOf(change.cell);
+      if (change.digit) entries.set(key, change.digit); else entries.delete(key);
+      if (change.marks.length) marks.set(key, new Set(change.marks)); else marks.delete(key);
+    }
+  }
+  const last = r.at ? frames[r.at - 1] : null;
+  const moved = new Set(last ? last.cells.map((change) => keyOf(change.cell)) : []);
+  drawBoard($("#replay-board"), {
+    puzzle: r.puzzle, index: r.index, entries, marks, locked: new Set(), wrong: new Set(),
+    hinted: moved, runCells: new Set(), done: new Set(), selected: null, selectedClue: null, solution: null,
+  });
+  $("#replay-pos").value = String(r.at);
+  $("#replay-at").textContent = `${r.at} / ${frames.length}`;
+  $("#replay-clock").textContent = clockText(last ? last.t : 0);
+  $("#replay-caption").textContent = last ? last.text : "The empty grid";
+  document.body.dataset.replayAt = String(r.at);
+}
+
+function replayTo(at) {
+  const r = ui.replay;
+  if (!r) return;
+  r.at = Math.max(0, Math.min(r.data.frames.length, at));
+  if (r.at === r.data.frames.length) stopReplay();
+  drawReplay();
+}
+
+function playReplay() {
+  const r = ui.replay;
+  if (!r) return;
+  if (r.timer) { stopReplay(); return; }
+  if (r.at >= r.data.frames.length) r.at = 0;
+  const speed = Number($("#replay-speed").value) || 4;
+  r.timer = setInterval(() => replayTo(r.at + 1), 1000 / speed);
+  $("#replay-play").textContent = "Pause";
+  $("#replay-play").setAttribute("aria-pressed", "true");
+}
+
+$("#replay-start").addEventListener("click", () => { stopReplay(); replayTo(0); });
+$("#replay-prev").addEventListener("click", () => { stopReplay(); ui.replay && replayTo(ui.replay.at - 1); });
+$("#replay-next").addEventListener("click", () => { stopReplay(); ui.replay && replayTo(ui.replay.at + 1); });
+$("#replay-end").addEventListener("click", () => { stopReplay(); ui.replay && replayTo(ui.replay.data.frames.length); });
+$("#replay-play").addEventListener("click", playReplay);
+$("#replay-speed").addEventListener("change", () => { if (ui.replay && ui.replay.timer) { stopReplay(); playReplay(); } });
+$("#replay-pos").addEventListener("input", (event) => { stopReplay(); replayTo(Number(event.target.value)); });
+$("#replay-player").addEventListener("change", (event) => { if (ui.replay) { ui.replay.player = event.target.value; drawReplay(); } });
+$("#replay-copy").addEventListener("click", () => {
+  const link = $("#replay-link");
+  link.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});
+});
+document.addEventListener("keydown", (event) => {
+  if ($("#page-replay").hidden || !ui.replay || event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  const keys = { ArrowLeft: -1, ArrowRight: 1 };
+  if (keys[event.key]) { stopReplay(); replayTo(ui.replay.at + keys[event.key]); }
+  else if (event.key === "Home") { stopReplay(); replayTo(0); }
+  else if (event.key === "End") { stopReplay(); replayTo(ui.replay.data.frames.length); }
+  else if (event.key === " ") playReplay();
+  else return;
+  event.preventDefault();
+});
 
 // --- the game page ---------------------------------------------------------------------------
 async function openGame(id) {
@@ -1093,6 +1202,7 @@ function renderScore(v) {
     li.dataset.player = reason.player_id;
     list.append(li);
   }
+  $("#replay-open").href = `#/replay/${encodeURIComponent(v.game_id)}`;
   const ties = v.ties || [];
   $("#tie-break").textContent = ties.length ? `Tie-break: ${ties.join("; ")}` : "";
 }

@@ -201,7 +201,7 @@ function inkWhite(out, b, key, x, y, typed, solved, at) {
     const dcls = ["digit"];
     if (b.locked.has(key)) dcls.push("locked");
     if (b.wrong.has(key)) dcls.push("wrong");
-    out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), typed));
+    out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), typed, ` ${at}`));
     if (b.wrong.has(key)) {
       out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}"/>`);
     }

@@ -1,0 +1,112 @@
+"""Replays of finished games (issue 50 §1): the engine replays the stored move log into frames
+(the cells each move changed), and shows them only once the game's competition is over: a
+game still running never, a calendar day's game not while the day can still be played (its
+digits are the solution everyone races for)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _game import Clock, service, solution_of, tiny, tiny_chooser
+
+from kakurolab.game import GameService, IllegalMoveError, Mode, NewGame, Options
+from kakurolab.game.calendar import ARCHIVE_DAYS
+
+
+def play(frames: list[dict[str, Any]], upto: int) -> dict[str, dict[str, Any]]:
+    """Each player's board after the first ``upto`` frames: cell -> {digit, marks}."""
+    boards: dict[str, dict[str, Any]] = {}
+    for frame in frames[:upto]:
+        board = boards.setdefault(frame["player_id"] or "", {})
+        for change in frame["cells"]:
+            board[change["cell"]] = {"digit": change["digit"], "marks": change["marks"]}
+    return boards
+
+
+def seen(board: dict[str, Any]) -> tuple[dict[str, int], dict[str, list[int]]]:
+    digits = {c: v["digit"] for c, v in board.items() if v["digit"] is not None}
+    marks = {c: v["marks"] for c, v in board.items() if v["marks"]}
+    return digits, marks
+
+
+def test_a_replay_rebuilds_every_step_of_a_finished_practice_game(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    me = svc.register("ada")
+    game = svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id
+    with pytest.raises(IllegalMoveError, match="not over"):
+        svc.replay(game)
+    solution = solution_of(svc, game)
+    moves: list[dict[str, Any]] = [
+        {"kind": "mark", "cell": "r2c2", "digit": 1},
+        {"kind": "mark", "cell": "r2c2", "digit": 2},
+        {"kind": "place", "cell": "r2c2", "digit": 1},  # wrong, then right
+        {"kind": "place", "cell": "r2c2", "digit": 2},
+        {"kind": "place", "cell": "r2c3", "digit": 7},
+        {"kind": "erase", "cell": "r2c3"},
+    ] + [{"kind": "place", "cell": c, "digit": d} for c, d in solution.items() if c != "r2c2"]
+    after = []  # the player's board and marks after every move, as the engine's view said
+    for move in moves:
+        clock.advance(5)
+        view = svc.act(game, me.token, move).view
+        after.append((view.board, view.marks))
+    assert view.phase == "finished"
+    replay = svc.replay(game).to_json()
+    assert replay["game_id"] == game and replay["puzzle"]["grid"] == view.puzzle["grid"]
+    assert [p["name"] for p in replay["players"]] == ["ada"]
+    seated = [f["kind"] for f in replay["frames"]][: len(replay["frames"]) - len(moves)]
+    assert seated == ["join", "start"], seated  # the service's own moves come first
+    frames = replay["frames"][len(seated) :]
+    assert len(frames) == len(moves)
+    for k, (board, marks) in enumerate(after, start=1):
+        assert seen(play(frames, k)[me_id(svc, me.token)]) == (board, marks), k
+    assert [f["t"] for f in frames[:3]] == [5.0, 10.0, 15.0]
+    assert frames[0]["text"] == "ada: pencil 1 at r2c2"
+    assert frames[2]["text"] == "ada: 1 at r2c2"
+    assert frames[5]["text"] == "ada: erase r2c3"
+    assert replay["duration_s"] == 5.0 * len(moves)
+
+
+def me_id(svc: GameService, token: str) -> str:
+    return svc.whoami(token)[0]
+
+
+def test_an_arena_replays_once_the_race_is_over(tmp_path: Path) -> None:
+    svc = service(tmp_path, chooser=tiny_chooser)
+    a, b = svc.register("ann"), svc.register("bob")
+    game = svc.create(a.token, NewGame(Mode.ARENA, size="8x8", options=Options())).game_id
+    svc.join(game, b.token)
+    svc.act(game, a.token, {"kind": "start"})
+    solution = solution_of(svc, game)
+    svc.act(game, b.token, {"kind": "place", "cell": "r2c2", "digit": 3})  # bob, wrong
+    for cell, digit in solution.items():
+        with pytest.raises(IllegalMoveError, match="not over"):
+            svc.replay(game)  # never while anyone races
+        svc.act(game, a.token, {"kind": "place", "cell": cell, "digit": digit})
+    svc.act(game, a.token, {"kind": "submit"})
+    frames = svc.replay(game).to_json()["frames"]
+    boards = play(frames, len(frames))
+    assert seen(boards[me_id(svc, a.token)])[0] == solution
+    assert seen(boards[me_id(svc, b.token)])[0] == {"r2c2": 3}
+
+
+def test_a_calendar_day_replays_only_once_it_leaves_the_archive(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    me = svc.register("cal")
+    game = svc.create(me.token, NewGame(Mode.CAMPAIGN)).game_id
+    for cell, digit in solution_of(svc, game).items():
+        svc.act(game, me.token, {"kind": "place", "cell": cell, "digit": digit})
+    assert svc.view(game, me.token).phase == "finished"
+    with pytest.raises(IllegalMoveError, match="played until"):
+        svc.replay(game)  # its digits are the day's solution, still raced for
+    clock.advance((ARCHIVE_DAYS + 1) * 86400)
+    assert svc.replay(game).frames
+
+
+def test_an_unknown_game_has_no_replay(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    with pytest.raises(KeyError):
+        svc.replay("g-00000000")
