@@ -195,7 +195,8 @@ def test_the_page_is_an_installable_app(
     assert manifest["start_url"] == "/" and manifest["icons"]
     for icon in manifest["icons"]:
         kind = page.evaluate(
-            "async (src) => { const r = await fetch(src); return r.ok && r.headers.get('content-type'); }",
+            "async (src) => { const r = await fetch(src);"
+            " return r.ok && r.headers.get('content-type'); }",
             icon["src"],
         )
         assert kind == icon["type"], (icon, kind)

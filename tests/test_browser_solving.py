@@ -139,7 +139,7 @@ def test_the_candidates_view_draws_the_engines_answer(
 
 
 def test_a_race_has_no_candidates_view(browser: Any, shared: tuple[EngineGames, str]) -> None:
-    games, url = shared
+    _, url = shared
     page = start(browser, url, "Rhea", mode="arena")
     assert page.locator("#candidates").is_hidden()
     page.keyboard.press("c")
@@ -201,10 +201,11 @@ def test_a_finished_game_replays_from_its_shared_link(
 
 
 def test_a_running_game_has_no_replay_yet(browser: Any, shared: tuple[EngineGames, str]) -> None:
-    games, url = shared
+    _, url = shared
     page = start(browser, url, "Ivy")
     game_id, _ = page_seat(page)
     page.goto(f"{url}/#/replay/{game_id}")
-    page.wait_for_function("document.querySelector('#replay-message').textContent.includes('not over')")
+    page.wait_for_function("document.querySelector('#replay-message').textContent"
+                           ".includes('not over')")  # fmt: skip
     assert page.locator("#replay-board text.digit").count() == 0
     page.context.close()

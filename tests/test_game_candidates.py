@@ -33,7 +33,8 @@ def expected(puzzle: Puzzle, entries: dict[Cell, int]) -> dict[str, list[int]]:
             written = set(listed)
             assert run.clue is not None and run.clue.value is not None
             union: set[int] = set()
-            for mask in combos(len(run.cells), run.clue.value) if len(written) == len(listed) else ():
+            sets = combos(len(run.cells), run.clue.value) if len(written) == len(listed) else ()
+            for mask in sets:
                 digits = set(digits_of(mask))
                 if written <= digits:
                     union |= digits - written

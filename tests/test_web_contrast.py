@@ -1,8 +1,9 @@
 """The rulebook's promise to colour-blind and visually impaired players (1.3), checked on the
 themes' colours in ``static/style.css``: every text colour against the surfaces it is drawn
-on meets WCAG 2.1 AA (4.5:1; the high-contrast theme AAA, 7:1, issue 50; a finished clue's greyed figures and the end screen's solution
+on meets WCAG 2.1 AA (4.5:1; a finished clue's greyed figures and the end screen's solution
 digits are text too: issue 45 found parchment's at 4.17:1), and non-text marks (focus rings,
-grid lines, hint outlines, arrow badges) meet the 3:1 of success criterion 1.4.11.  Direction
+grid lines, hint outlines, arrow badges) meet the 3:1 of success criterion 1.4.11; the
+high-contrast theme (issue 50) meets AAA, 7:1 for text, and 4.5:1 for marks.  Direction
 never relies on colour (the arrow badges) and wrong entries are struck through: those are
 drawn shapes, tested in the browser tests."""
 

@@ -25,10 +25,14 @@ from .views import puzzle_json
 class LoggedMove(Protocol):
     """One stored log row, as the store gives it (``LogRow``)."""
 
-    seq: int
-    at: float
-    player_id: str | None
-    move: dict[str, Any]
+    @property
+    def seq(self) -> int: ...
+    @property
+    def at(self) -> float: ...
+    @property
+    def player_id(self) -> str | None: ...
+    @property
+    def move(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -49,12 +49,12 @@ from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
 from .prepare import Choice, Chooser, Prepared, bank_holds, fresh_puzzle, make
 from .prepare import from_portable as from_portable  # the web gateway's import
 from .prepare import make_portable as make_portable  # the web gateway's import
+from .replay import Replay, replay
+from .replay import withheld as replay_withheld
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
-from .replay import Replay, replay
-from .replay import withheld as replay_withheld
 from .views import Candidates, Event, GameView, candidates, event_for, player_view
 
 MAX_CACHED = 512
