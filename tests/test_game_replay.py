@@ -110,3 +110,28 @@ def test_an_unknown_game_has_no_replay(tmp_path: Path) -> None:
     svc = service(tmp_path)
     with pytest.raises(KeyError):
         svc.replay("g-00000000")
+
+
+def test_a_battle_replays_on_its_one_board_with_the_points_in_words(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    alice, bob = svc.register("alice"), svc.register("bob")
+    game = svc.create(alice.token, NewGame(Mode.BATTLE, size="4x4")).game_id
+    svc.join(game, bob.token)
+    script = [(alice, "r2c2", 2), (bob, "r2c3", 1), (alice, "r3c2", 4), (bob, "r3c2", 3),
+              (alice, "r3c3", 5), (bob, "r3c4", 2), (alice, "r4c3", 9), (bob, "r4c4", 7)]  # fmt: skip
+    for who, cell, digit in script:
+        clock.advance(10)
+        svc.act(game, who.token, {"kind": "place", "cell": cell, "digit": digit})
+    replay = svc.replay(game).to_json()
+    assert replay["shared_board"] is True
+    board: dict[str, int] = {}
+    for frame in replay["frames"]:  # one board: every player's frames land on it
+        for change in frame["cells"]:
+            board[change["cell"]] = change["digit"]
+    assert board == svc.view(game, alice.token).board
+    texts = [f["text"] for f in replay["frames"] if f["kind"] == "place"]
+    assert texts[1] == "bob: 1 at r2c3 (+101)"
+    assert texts[2] == "alice: 4 at r3c2 (-150; wrong)"  # not placed: no cell changed
+    wrong = [f for f in replay["frames"] if f["kind"] == "place"][2]
+    assert wrong["cells"] == []

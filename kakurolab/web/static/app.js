@@ -407,13 +407,24 @@ function drawReplay() {
   const r = ui.replay;
   if (!r) return;
   const frames = r.data.frames;
-  const entries = new Map(), marks = new Map();
+  // digits on the board; pencil marks per player (a Battle's are everyone's, shown together)
+  const entries = new Map(), marksBy = new Map();
   for (const frame of frames.slice(0, r.at)) {
     if (!r.data.shared_board && frame.player_id !== r.player) continue;
+    if (!marksBy.has(frame.player_id)) marksBy.set(frame.player_id, new Map());
+    const own = marksBy.get(frame.player_id);
     for (const change of frame.cells) {
       const key = keyOf(change.cell);
       if (change.digit) entries.set(key, change.digit); else entries.delete(key);
-      if (change.marks.length) marks.set(key, new Set(change.marks)); else marks.delete(key);
+      if (change.marks.length) own.set(key, new Set(change.marks)); else own.delete(key);
+    }
+  }
+  const marks = new Map();
+  for (const own of marksBy.values()) {
+    for (const [key, digits] of own) {
+      if (entries.has(key)) continue;
+      if (!marks.has(key)) marks.set(key, new Set());
+      for (const d of digits) marks.get(key).add(d);
     }
   }
   const last = r.at ? frames[r.at - 1] : null;
