@@ -516,6 +516,19 @@ const undoKey = (id) => `kakuro.undo.${id}.${ui.player}`;
 const outboxKey = (id) => `kakuro.outbox.${id}.${ui.player}`;
 /** The last view of the game (the page draws it when a reload finds the server unreachable). */
 const lastViewKey = (id) => `kakuro.view.${id}.${ui.player}`;
+const KEPT_VIEWS = 12;
+/** Keep a game's last view, and only the newest few games' (a view of a big grid is tens of
+ * kB: older ones would fill the storage the queued moves and undo histories need). */
+function keepView(id, view) {
+  const key = lastViewKey(id);
+  const kept = store.get("kakuro.views", []).filter((k) => k !== key);
+  kept.push(key);
+  for (const old of kept.splice(0, Math.max(0, kept.length - KEPT_VIEWS))) {
+    try { localStorage.removeItem(old); } catch { /* private mode */ }
+  }
+  store.set("kakuro.views", kept);
+  store.set(key, view);
+}
 function saveUndo(g) { store.set(undoKey(g.id), { undo: g.undo.slice(-200), redo: g.redo.slice(-200) }); }
 /** A queued move is kept with what the page meant by it: the mark state it sets (a mark move
  * toggles) and the undo step it belongs to, so a reload made offline loses neither. */
@@ -641,7 +654,7 @@ function setView(g, view) {
     }
   }
   g.view = view;
-  if (!g.stale) store.set(lastViewKey(g.id), view);
+  if (!g.stale) keepView(g.id, view);
   g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.version = String(view.version);
