@@ -118,8 +118,10 @@ def test_a_battle_replays_on_its_one_board_with_the_points_in_words(tmp_path: Pa
     alice, bob = svc.register("alice"), svc.register("bob")
     game = svc.create(alice.token, NewGame(Mode.BATTLE, size="4x4")).game_id
     svc.join(game, bob.token)
-    script = [(alice, "r2c2", 2), (bob, "r2c3", 1), (alice, "r3c2", 4), (bob, "r3c2", 3),
-              (alice, "r3c3", 5), (bob, "r3c4", 2), (alice, "r4c3", 9), (bob, "r4c4", 7)]  # fmt: skip
+    script = [
+        (alice, "r2c2", 2), (bob, "r2c3", 1), (alice, "r3c2", 4), (bob, "r3c2", 3),
+        (alice, "r3c3", 5), (bob, "r3c4", 2), (alice, "r4c3", 9), (bob, "r4c4", 7),
+    ]  # fmt: skip
     for who, cell, digit in script:
         clock.advance(10)
         svc.act(game, who.token, {"kind": "place", "cell": cell, "digit": digit})
