@@ -5,6 +5,7 @@ digits are the solution everyone races for)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,42 @@ def test_a_battle_replays_on_its_one_board_with_the_points_in_words(tmp_path: Pa
     assert texts[2] == "alice: 4 at r3c2 (-150; wrong)"  # not placed: no cell changed
     wrong = [f for f in replay["frames"] if f["kind"] == "place"][2]
     assert wrong["cells"] == []
+
+
+@pytest.mark.bench
+def test_a_long_game_replays_about_as_fast_as_the_store_loads_it(tmp_path: Path) -> None:
+    """A 16x22 game of 910 moves (two pencil marks, a wrong digit and the right one per
+    cell): its replay against the peer that does the same work, a cold load of the game
+    (which applies every logged move again and checks the hash chain).  Prints the ratio."""
+    import time
+
+    from _web import published_solution, shipped_chooser
+
+    from kakurolab.game.moves import cell_text
+
+    svc = GameService(tmp_path / "g.sqlite", chooser=shipped_chooser)
+    me = svc.register("b")
+    game = svc.create(me.token, NewGame(Mode.PRACTICE, size="16x22", difficulty="hard"))
+    solution = published_solution(game.puzzle["id"])
+    act = functools.partial(svc.act, game.game_id, me.token)
+    for cell, digit in sorted(solution.items()):
+        act({"kind": "mark", "cell": cell_text(cell), "digit": digit})
+        act({"kind": "mark", "cell": cell_text(cell), "digit": digit % 9 + 1})
+    for cell, digit in sorted(solution.items()):
+        act({"kind": "place", "cell": cell_text(cell), "digit": digit % 9 + 1})
+        act({"kind": "place", "cell": cell_text(cell), "digit": digit})
+    assert svc.store.version(game.game_id) == 910
+
+    def best(work: Any) -> float:
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    replay_s = best(lambda: svc.replay(game.game_id))
+    load_s = best(lambda: GameService(tmp_path / "g.sqlite").view(game.game_id, me.token))
+    print(f"replay {replay_s * 1000:.0f} ms, cold load {load_s * 1000:.0f} ms, "
+          f"ratio {replay_s / load_s:.2f}")  # fmt: skip
+    assert replay_s <= 3 * load_s

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..combos import digits_of
+from ..model import Cell
 from . import calendar
 from .engine import Game
 from .moves import Move, MoveKind, Phase, cell_text
@@ -96,13 +97,15 @@ def replay(fresh: Game, log: Iterable[LoggedMove]) -> Replay:
     for row in log:
         move = Move.from_json(row.move)
         actor = row.player_id
-        before = _cells(fresh, actor)
+        entries, marks = _boards(fresh, actor)
         outcome = fresh.apply(actor, move, row.at)
-        after = _cells(fresh, actor)
+        now_entries, now_marks = _boards(fresh, actor)
+        # the cells whose digit or marks differ (item views compare as sets, in C)
+        touched = {cell for cell, _ in entries.items() ^ now_entries.items()}
+        touched |= {cell for cell, _ in marks.items() ^ now_marks.items()}
         changed = tuple(
-            (name, *after.get(name, (None, ())))
-            for name in sorted(before.keys() | after.keys())
-            if before.get(name) != after.get(name)
+            (cell_text(cell), now_entries.get(cell), digits_of(now_marks.get(cell, 0)))
+            for cell in sorted(touched)
         )
         start = fresh.started_at
         t = 0.0 if start is None else max(0.0, row.at - start)
@@ -120,15 +123,12 @@ def replay(fresh: Game, log: Iterable[LoggedMove]) -> Replay:
     )  # fmt: skip
 
 
-def _cells(game: Game, actor: str | None) -> dict[str, tuple[int | None, tuple[int, ...]]]:
+def _boards(game: Game, actor: str | None) -> tuple[dict[Cell, int], dict[Cell, int]]:
+    """Copies of the mover's digits and pencil-mark masks (none before a player is seated)."""
     player = game.players.get(actor) if actor is not None else None
     if player is None:
-        return {}
-    entries, marks = player.board.entries, player.marks
-    return {
-        cell_text(cell): (entries.get(cell), digits_of(marks.get(cell, 0)))
-        for cell in entries.keys() | marks.keys()
-    }
+        return {}, {}
+    return dict(player.board.entries), dict(player.marks)
 
 
 def _words(who: str, move: Move, outcome: dict[str, Any]) -> str:

