@@ -149,4 +149,7 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
         assert page.evaluate("document.body.dataset.pending || '0'") == "0", key
     assert page.inner_text("#message") == said
     shot(page, "end-solution")
+    page.click("#replay-open")  # issue 50: the end screen links to the game's replay
+    page.wait_for_function(f"document.body.dataset.replayTotal === '{view['version']}'")
+    assert page.evaluate("location.hash") == f"#/replay/{game['game_id']}"
     page.context.close()
