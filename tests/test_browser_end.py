@@ -7,9 +7,7 @@ cell's solution digit in its own style, checked against the shipped file's publi
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,6 +19,7 @@ from _web import (
     published_solution,
     settle,
     shared_server,
+    shot,
     signed_in,
     start,
     view_puzzle,
@@ -30,16 +29,10 @@ from kakurolab.model import Cell
 from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
-SHOTS = os.environ.get("KAKURO_SHOTS")
 S, M = 40, 2  # board.js: the cell side and the margin, in SVG user units
 
 
 shared = shared_server("end")
-
-
-def shot(page: Any, what: str) -> None:
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{what}.png"), full_page=True)
 
 
 def enabled_controls(page: Any) -> list[str]:
