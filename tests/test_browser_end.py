@@ -145,4 +145,6 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
     page.click("#replay-open")  # issue 50: the end screen links to the game's replay
     page.wait_for_function(f"document.body.dataset.replayTotal === '{view['version']}'")
     assert page.evaluate("location.hash") == f"#/replay/{game['game_id']}"
+    page.goto(url + "/#/")  # and "My games" offers it beside the game
+    page.wait_for_selector(f'#my-games a.replay-link[href="#/replay/{game["game_id"]}"]')
     page.context.close()

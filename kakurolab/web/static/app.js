@@ -114,7 +114,7 @@ async function identity() {
 }
 
 function remember(view) {
-  ui.games[view.game_id] = { mode: view.mode, size: view.spec.size, player: ui.player, created: Date.now() };
+  ui.games[view.game_id] = { mode: view.mode, size: view.spec.size, player: ui.player, created: Date.now(), phase: view.phase };
   store.set("kakuro.games", ui.games);
 }
 
@@ -149,8 +149,12 @@ function showHome() {
   api("GET", "/api/games", null, known.token).then((found) => {
     let added = false;
     for (const game of found.games) {
-      if (ui.games[game.game_id]) continue;
-      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000 };
+      const known = ui.games[game.game_id];
+      if (known) { // the server's phase: a game finished elsewhere gets its replay link
+        if (known.phase !== game.phase) { known.phase = game.phase; added = true; }
+        continue;
+      }
+      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000, phase: game.phase };
       added = true;
     }
     if (added) { store.set("kakuro.games", ui.games); if (!$("#page-home").hidden) drawMyGames(); }
@@ -169,6 +173,13 @@ function drawMyGames() {
     a.href = `#/game/${encodeURIComponent(id)}`;
     a.textContent = `${ui.games[id].mode} ${ui.games[id].size} · ${id}`;
     li.append(a);
+    if (ui.games[id].phase === "finished") { // its replay (the engine says when it may show)
+      const replay = document.createElement("a");
+      replay.href = `#/replay/${encodeURIComponent(id)}`;
+      replay.className = "replay-link";
+      replay.textContent = "replay";
+      li.append(" · ", replay);
+    }
     list.append(li);
   }
 }
@@ -655,6 +666,8 @@ function setView(g, view) {
   }
   g.view = view;
   if (!g.stale) keepView(g.id, view);
+  const mine = ui.games[g.id];
+  if (mine && mine.phase !== view.phase) { mine.phase = view.phase; store.set("kakuro.games", ui.games); }
   g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.version = String(view.version);
