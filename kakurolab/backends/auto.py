@@ -32,10 +32,10 @@ from .config import Config
 from .registry import BACKENDS
 from .session import Backend, Session, Status
 
-RULE_FILE = Path(__file__).resolve().parents[1] / "data" / "auto" / "rule.json"
+AUTO_RULE_FILE = Path(__file__).resolve().parents[1] / "data" / "auto" / "rule.json"
 """The shipped rule, written by ``python -m kakurolab.experiments.autofit``."""
 
-RULE_VERSION = 1
+AUTO_RULE_VERSION = 1
 """The layout of a rule file this module reads (``version`` in the file)."""
 
 FALLBACK = "native"
@@ -89,7 +89,7 @@ def _open_share(puzzle: Puzzle) -> float:
 
 
 @dataclass(frozen=True)
-class Feature:
+class AutoFeature:
     """One feature the rule may test: a function of the puzzle, and whether it is a probe
     (costs propagation, computed only when needed)."""
 
@@ -99,15 +99,15 @@ class Feature:
     probe: bool = False
 
 
-FEATURES: dict[str, Feature] = {
+AUTO_FEATURES: dict[str, AutoFeature] = {
     f.name: f
     for f in (
-        Feature("whites", _whites, "white cells"),
-        Feature("cells", _cells, "rows x columns"),
-        Feature("cryptic", _cryptic, "1 for a cryptic (letter) puzzle, else 0"),
-        Feature("mean_run", _mean_run, "mean run length"),
-        Feature("mean_sets", _mean_sets, "mean digit sets per numeric clue (0: cryptic)"),
-        Feature(
+        AutoFeature("whites", _whites, "white cells"),
+        AutoFeature("cells", _cells, "rows x columns"),
+        AutoFeature("cryptic", _cryptic, "1 for a cryptic (letter) puzzle, else 0"),
+        AutoFeature("mean_run", _mean_run, "mean run length"),
+        AutoFeature("mean_sets", _mean_sets, "mean digit sets per numeric clue (0: cryptic)"),
+        AutoFeature(
             "open_share",
             _open_share,
             "share of white cells the native root fixpoint leaves open (a probe)",
@@ -118,8 +118,17 @@ FEATURES: dict[str, Feature] = {
 """Every feature a rule may test, by name (the fit reads the same table)."""
 
 
-class Measured:
-    """The features of one puzzle, each measured on first use and kept with its time."""
+class PuzzleFeatures:
+    """The features of one puzzle, each measured on first use and kept with its time.
+
+    Examples:
+        >>> from kakurolab.backends import PuzzleFeatures
+        >>> measured = PuzzleFeatures(puzzle)
+        >>> measured["whites"] == len(puzzle.whites), measured["cryptic"]
+        (True, 0.0)
+        >>> sorted(measured.values)  # the probe (open_share) only when asked for
+        ['cryptic', 'whites']
+    """
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -128,9 +137,9 @@ class Measured:
 
     def __getitem__(self, name: str) -> float:
         if name not in self.values:
-            feature = FEATURES.get(name)
+            feature = AUTO_FEATURES.get(name)
             if feature is None:
-                known = ", ".join(FEATURES)
+                known = ", ".join(AUTO_FEATURES)
                 raise KakuroError(f"auto rule: unknown feature {name!r}; known: {known}")
             start = time.perf_counter()
             self.values[name] = round(feature.measure(self.puzzle), 6)
@@ -139,17 +148,17 @@ class Measured:
         return self.values[name]
 
 
-def features(puzzle: Puzzle, *, probe: bool = True) -> dict[str, float]:
+def puzzle_features(puzzle: Puzzle, *, probe: bool = True) -> dict[str, float]:
     """Every feature of ``puzzle`` (without the probes when ``probe`` is false)."""
-    measured = Measured(puzzle)
-    return {name: measured[name] for name, f in FEATURES.items() if probe or not f.probe}
+    measured = PuzzleFeatures(puzzle)
+    return {name: measured[name] for name, f in AUTO_FEATURES.items() if probe or not f.probe}
 
 
 # -- the rule ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Choice:
+class AutoChoice:
     """What the rule picked for one puzzle, and why."""
 
     config: str
@@ -178,15 +187,30 @@ class Choice:
         return facts
 
 
-class Rule:
-    """A decision tree over :data:`FEATURES`: an inner node is ``{"feature", "threshold",
+class AutoRule:
+    """A decision tree over :data:`AUTO_FEATURES`: an inner node is ``{"feature", "threshold",
     "below", "above"}`` (``below`` when the value is less than the threshold), a leaf is
-    ``{"config", ...}`` (other keys say why: the training runs behind it)."""
+    ``{"config", ...}`` (other keys say why: the training runs behind it).
+
+    Examples:
+        >>> from kakurolab.backends import AutoRule
+        >>> rule = AutoRule.load()  # the shipped rule, fitted on the committed runs
+        >>> rule.choose(puzzle).config in rule.data["candidates"]
+        True
+        >>> small = {"version": 1, "tree": {"feature": "whites", "threshold": 100,
+        ...          "below": {"config": "native"}, "above": {"config": "cpsat"}}}
+        >>> choice = AutoRule(small).choose(puzzle)
+        >>> choice.config, choice.path
+        ('native', ('whites < 100',))
+    """
+
+    file: ClassVar[Path] = AUTO_RULE_FILE
+    version: ClassVar[int] = AUTO_RULE_VERSION
 
     def __init__(self, data: Mapping[str, Any], source: str = "") -> None:
         self.source = source or "rule"
-        if data.get("version") != RULE_VERSION or "tree" not in data:
-            raise KakuroError(f"{self.source}: not an auto rule of version {RULE_VERSION}")
+        if data.get("version") != AUTO_RULE_VERSION or "tree" not in data:
+            raise KakuroError(f"{self.source}: not an auto rule of version {AUTO_RULE_VERSION}")
         self.data = data
         self.tree: Mapping[str, Any] = data["tree"]
         self._check(self.tree)
@@ -196,7 +220,7 @@ class Rule:
             Config.parse(str(node["config"]))
             return
         threshold = node.get("threshold")
-        if node.get("feature") not in FEATURES or not isinstance(threshold, int | float):
+        if node.get("feature") not in AUTO_FEATURES or not isinstance(threshold, int | float):
             raise KakuroError(f"{self.source}: a node needs a known feature and a threshold")
         for side in ("below", "above"):
             if not isinstance(node.get(side), Mapping):
@@ -204,9 +228,9 @@ class Rule:
             self._check(node[side])
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> Rule:
+    def load(cls, path: str | Path | None = None) -> AutoRule:
         """The rule in ``path`` (default: the shipped one), checked, or one clear line."""
-        where = Path(path) if path is not None else RULE_FILE
+        where = Path(path) if path is not None else AUTO_RULE_FILE
         try:
             data = json.loads(where.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -227,17 +251,17 @@ class Rule:
             path.append(test)
         return node, tuple(path)
 
-    def choose(self, puzzle: Puzzle) -> Choice:
+    def choose(self, puzzle: Puzzle) -> AutoChoice:
         """The configuration for ``puzzle``; the fallback when the rule's cannot run here."""
-        measured = Measured(puzzle)
-        for name, feature in FEATURES.items():
+        measured = PuzzleFeatures(puzzle)
+        for name, feature in AUTO_FEATURES.items():
             if not feature.probe:
                 measured[name]  # the cheap ones are always recorded
         leaf, path = self.leaf(measured.__getitem__)
         config, picked = str(leaf["config"]), ""
         if not BACKENDS[Config.parse(config).name].available():
             config, picked = FALLBACK, config
-        return Choice(config, path, dict(measured.values), measured.seconds, picked, leaf)
+        return AutoChoice(config, path, dict(measured.values), measured.seconds, picked, leaf)
 
     def describe(self) -> list[str]:
         """The tree as indented text lines (docs, ``kakuro`` output)."""
@@ -271,10 +295,10 @@ class AutoBackend(Backend):
 
     def __init__(self, *, rule: str | None = None, **options: Any) -> None:
         super().__init__(**options)  # refuses any other option
-        self.rule = Rule.load(rule)
+        self.rule = AutoRule.load(rule)
         self.options = {"rule": rule}
 
-    def choose(self, puzzle: Puzzle) -> Choice:
+    def choose(self, puzzle: Puzzle) -> AutoChoice:
         return self.rule.choose(puzzle)
 
     def _open(self, puzzle: Puzzle) -> Session:
@@ -288,7 +312,7 @@ class AutoBackend(Backend):
 class AutoSession(Session):
     """The chosen configuration's session, with the choice added to its statistics."""
 
-    def __init__(self, inner: Session, choice: Choice, encode_time: float) -> None:
+    def __init__(self, inner: Session, choice: AutoChoice, encode_time: float) -> None:
         self.inner, self.choice = inner, choice
         self.encode_time = encode_time
 

@@ -6,7 +6,7 @@
 Each run of a source experiment (:data:`SOURCES`: ``results/<name>/runs.jsonl``) becomes a
 *problem*: one puzzle (found by its hash in the experiment's puzzle files), its task and
 timeout, and the PAR-2 seconds of every configuration run on it.  The rule is a small
-decision tree over :data:`kakurolab.backends.auto.FEATURES`, grown greedily: a leaf picks the
+decision tree over :data:`kakurolab.backends.auto.AUTO_FEATURES`, grown greedily: a leaf picks the
 candidate with the fewest *blunders* (a timeout where some configuration answered in under
 :data:`QUICK` seconds), then the least total PAR-2; a split is kept only when it saves at
 least :data:`MIN_GAIN_S` seconds and :data:`MIN_GAIN_SHARE` of its node's PAR-2, with at least
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..backends.auto import FEATURES, RULE_FILE, RULE_VERSION, Measured, Rule
+from ..backends import AUTO_FEATURES, AutoRule, PuzzleFeatures
 from ..errors import KakuroError
 from ..fileio import write_text
 from ..formats import load
@@ -154,11 +154,11 @@ def load_problems(
                 notes.append(f"{name}: {instance}: no puzzle with hash {digest[:12]}, left out")
                 continue
             if digest not in measured:
-                view = Measured(puzzle)
-                for f in (f for f in FEATURES.values() if not f.probe):
+                view = PuzzleFeatures(puzzle)
+                for f in (f for f in AUTO_FEATURES.values() if not f.probe):
                     view[f.name]
                 cheap = view.seconds
-                measured[digest] = ({f: view[f] for f in FEATURES}, cheap)
+                measured[digest] = ({f: view[f] for f in AUTO_FEATURES}, cheap)
             values, cheap = measured[digest]
             problems.append(
                 Problem(
@@ -239,7 +239,7 @@ def fit(
     if depth == 0 or len(problems) < 2 * MIN_LEAF:
         return leaf
     best: tuple[tuple[int, float], str, float] | None = None
-    for name, feature in FEATURES.items():
+    for name, feature in AUTO_FEATURES.items():
         values = sorted({p.features[name] for p in problems})
         uses_probe = probed or feature.probe
         for low, high in itertools.pairwise(values):
@@ -263,7 +263,7 @@ def fit(
     worth = gain >= max(MIN_GAIN_S, MIN_GAIN_SHARE * own_total)
     if blunders > own_blunders or (blunders == own_blunders and not worth):
         return leaf
-    uses_probe = probed or FEATURES[name].probe
+    uses_probe = probed or AUTO_FEATURES[name].probe
     below = [p for p in problems if p.features[name] < threshold]
     above = [p for p in problems if p.features[name] >= threshold]
     return {
@@ -278,7 +278,7 @@ def rule_data(problems: Sequence[Problem]) -> dict[str, Any]:
     """The rule file's content: the tree fitted on every problem, and what it came from."""
     candidates = candidates_of(problems)
     return {
-        "version": RULE_VERSION,
+        "version": AutoRule.version,
         "fitted_by": "python -m kakurolab.experiments.autofit",
         "sources": [f"results/{s}/runs.jsonl" for s in SOURCES],
         "problems": len(problems),
@@ -299,7 +299,7 @@ def rule_data(problems: Sequence[Problem]) -> dict[str, Any]:
 # -- evaluation --------------------------------------------------------------------------
 
 
-def _uses_probe(rule: Rule, problem: Problem) -> bool:
+def _uses_probe(rule: AutoRule, problem: Problem) -> bool:
     used: list[str] = []
 
     def value(name: str) -> float:
@@ -307,7 +307,7 @@ def _uses_probe(rule: Rule, problem: Problem) -> bool:
         return problem.features[name]
 
     rule.leaf(value)
-    return any(FEATURES[name].probe for name in used)
+    return any(AUTO_FEATURES[name].probe for name in used)
 
 
 @dataclass
@@ -329,7 +329,8 @@ def cross_validate(problems: Sequence[Problem]) -> list[Scored]:
     scored: list[Scored] = []
     for family in sorted({p.family for p in problems}):
         train = [p for p in problems if p.family != family]
-        rule = Rule({"version": RULE_VERSION, "tree": fit(train, candidates)}, f"cv-{family}")
+        tree = fit(train, candidates)
+        rule = AutoRule({"version": AutoRule.version, "tree": tree}, f"cv-{family}")
         for problem in (p for p in problems if p.family == family):
             leaf, _ = rule.leaf(problem.features.__getitem__)
             config = str(leaf["config"])
@@ -408,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m kakurolab.experiments.autofit", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--root", type=Path, default=None, help="project root (default: here)")
-    parser.add_argument("--rule", type=Path, default=RULE_FILE, help="rule file to write")
+    parser.add_argument("--rule", type=Path, default=AutoRule.file, help="rule file to write")
     parser.add_argument("--check", action="store_true", help="compare with --rule, write nothing")
     parser.add_argument(
         "--keep-superseded",
@@ -436,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if same else 1
     args.rule.parent.mkdir(parents=True, exist_ok=True)
     write_text(args.rule, text)
-    rule = Rule(data, str(args.rule))
+    rule = AutoRule(data, str(args.rule))
     candidates = data["candidates"]
     rows = cv_table(cross_validate(problems), candidates)
     out = root / "results" / RESULTS
