@@ -89,7 +89,8 @@ def test_the_rule_picks_by_its_tests_and_answers_agree(tmp_path: Path) -> None:
     result = count(puzzle, 0, backend=get_backend("auto", rule=_rule_file(tmp_path, SPLIT)))
     facts = result.stats["auto"]
     assert facts["config"] == "pysat:encoding=fast,solver=cadical195"
-    assert facts["rule"] == "whites >= 3"
+    assert facts["rule"] == "whites >= 3" == result.stats["auto_rule"]
+    assert result.stats["auto_config"] == facts["config"]
     assert facts["features"]["whites"] == 4
     assert "conflicts" in result.stats  # the chosen backend's own statistics
     reference = count(puzzle, 0, backend="native")

@@ -325,7 +325,16 @@ class AutoSession(Session):
         self.inner.block(solution)
 
     def stats(self) -> dict[str, Any]:
-        return {**self.inner.stats(), "auto": self.choice.facts()}
+        """The chosen session's statistics, the choice under ``auto``, and its configuration
+        and rule as flat text too (``auto_config``, ``auto_rule``): an experiment row keeps
+        only scalar statistics."""
+        facts = self.choice.facts()
+        return {
+            **self.inner.stats(),
+            "auto": facts,
+            "auto_config": facts["config"],
+            "auto_rule": facts["rule"],
+        }
 
     def close(self) -> None:
         self.inner.close()
