@@ -18,6 +18,7 @@ from _puzzles import square
 from kakurolab import datasets
 from kakurolab.backends import AUTO_FEATURES, BACKENDS, AutoRule, PuzzleFeatures, get_backend
 from kakurolab.cli import main
+from kakurolab.errors import KakuroError
 from kakurolab.experiments import autofit
 from kakurolab.formats import load
 from kakurolab.uniqueness import count
@@ -75,9 +76,18 @@ def test_a_cryptic_puzzle_has_no_digit_sets() -> None:
     assert measured["cryptic"] == 1 and measured["mean_sets"] == 0
 
 
-def test_an_unknown_feature_is_one_line(tmp_path: Path) -> None:
-    tree = {"feature": "colour", "threshold": 1, "below": SPLIT, "above": SPLIT}
-    with pytest.raises(Exception, match="known feature"):
+@pytest.mark.parametrize(
+    ("tree", "says"),
+    [
+        ({"feature": "colour", "threshold": 1, "below": SPLIT, "above": SPLIT}, "known feature"),
+        ({"feature": "whites", "threshold": 1, "below": SPLIT}, "both sides"),
+        ({"config": "nosuch"}, "unknown backend 'nosuch'"),
+        ({"config": "native:colour=red"}, "does not take option 'colour'"),
+        ({"config": "auto"}, "names auto itself"),
+    ],
+)
+def test_a_bad_rule_is_refused_when_loaded(tmp_path: Path, tree: dict, says: str) -> None:
+    with pytest.raises(KakuroError, match=says):
         get_backend("auto", rule=_rule_file(tmp_path, tree))
 
 

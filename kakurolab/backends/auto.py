@@ -28,7 +28,7 @@ from .. import deadline as deadlines
 from ..combos import count as digit_sets
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
-from .config import Config
+from .config import Config, check_options
 from .registry import BACKENDS
 from .session import Backend, Session, Status
 
@@ -207,17 +207,25 @@ class AutoRule:
     file: ClassVar[Path] = AUTO_RULE_FILE
     version: ClassVar[int] = AUTO_RULE_VERSION
 
-    def __init__(self, data: Mapping[str, Any], source: str = "") -> None:
+    def __init__(self, data: Mapping[str, Any], source: str = "", *, runnable: bool = True) -> None:
+        """``runnable`` false skips the check that each leaf names a configuration that
+        exists here (a fit scoring a tree over configurations as labels)."""
         self.source = source or "rule"
         if data.get("version") != AUTO_RULE_VERSION or "tree" not in data:
             raise KakuroError(f"{self.source}: not an auto rule of version {AUTO_RULE_VERSION}")
         self.data = data
         self.tree: Mapping[str, Any] = data["tree"]
+        self.runnable = runnable
         self._check(self.tree)
 
     def _check(self, node: Mapping[str, Any]) -> None:
         if "config" in node:
-            Config.parse(str(node["config"]))
+            if not self.runnable:
+                return
+            config = Config.parse(str(node["config"]))
+            if config.name == AutoBackend.name:
+                raise KakuroError(f"{self.source}: a leaf names auto itself")
+            check_options(config.name, config.options)  # a known backend, options it takes
             return
         threshold = node.get("threshold")
         if node.get("feature") not in AUTO_FEATURES or not isinstance(threshold, int | float):

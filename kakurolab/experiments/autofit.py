@@ -343,7 +343,8 @@ def cross_validate(problems: Sequence[Problem]) -> list[Scored]:
     for family in sorted({p.family for p in problems}):
         train = [p for p in problems if p.family != family]
         tree = fit(train, candidates)
-        rule = AutoRule({"version": AutoRule.version, "tree": tree}, f"cv-{family}")
+        data = {"version": AutoRule.version, "tree": tree}
+        rule = AutoRule(data, f"cv-{family}", runnable=False)
         for problem in (p for p in problems if p.family == family):
             leaf, _ = rule.leaf(problem.features.__getitem__)
             config = str(leaf["config"])
