@@ -42,6 +42,7 @@ from ..fileio import write_text
 from ..formats import load
 from ..model import Puzzle
 from ..tables import Column, Table
+from .environment import describe
 from .plan import load_experiment, project_root, puzzle_hash
 from .results import load_results, par2, solved
 from .runs import Row
@@ -432,6 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     root = args.root or project_root(Path.cwd() / "x")
+    environment = describe(root)  # before anything is written: the tree the fit ran from
     try:
         problems, notes = load_problems(root, superseded=args.keep_superseded)
     except KakuroError as exc:
@@ -457,6 +459,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = root / "results" / RESULTS
     out.mkdir(parents=True, exist_ok=True)
     write_text(out / "cv.json", json.dumps({"rule": data["tree"], "table": rows}, indent=1) + "\n")
+    environment["experiment"] = {
+        "name": RESULTS,
+        "description": "auto's rule fitted on the committed runs, scored leaving one family out",
+        "command": "python -m kakurolab.experiments.autofit",
+        "sources": data["sources"],
+    }
+    write_text(out / "environment.json", json.dumps(environment, indent=1, sort_keys=True) + "\n")
     markdown = table_markdown(rows, candidates)
     report = "\n".join(
         [
