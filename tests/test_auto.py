@@ -190,6 +190,14 @@ def test_the_fit_leaves_noise_alone() -> None:
     assert autofit.fit(problems, ["a", "b"]) == autofit.fit(problems, ["a", "b"], depth=0)
 
 
+def test_a_split_whose_leaves_all_pick_the_same_goes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # with no least gain, a split of problems a wins everywhere still picks a on both sides
+    monkeypatch.setattr(autofit, "MIN_GAIN_S", 0.0)
+    monkeypatch.setattr(autofit, "MIN_GAIN_SHARE", 0.0)
+    problems = [_problem("f", w, 0.01, 0.5 + w / 100) for w in range(10, 200, 10)]
+    assert autofit.fit(problems, ["a", "b"]) == autofit.fit(problems, ["a", "b"], depth=0)
+
+
 def test_cross_validation_never_sees_the_family_it_scores() -> None:
     # only family l2's members need b; with l2 left out, the rest show large grids too (l1),
     # so the rule still learns it; with both large families gone, it cannot

@@ -280,12 +280,20 @@ def fit(
     uses_probe = probed or AUTO_FEATURES[name].probe
     below = [p for p in problems if p.features[name] < threshold]
     above = [p for p in problems if p.features[name] >= threshold]
-    return {
+    node = {
         "feature": name,
         "threshold": threshold,
         "below": fit(below, candidates, depth - 1, uses_probe),
         "above": fit(above, candidates, depth - 1, uses_probe),
     }
+    return leaf if _picks(node) == {leaf["config"]} else node  # a test that changes nothing
+
+
+def _picks(node: Mapping[str, Any]) -> set[str]:
+    """The configurations the leaves under ``node`` pick."""
+    if "config" in node:
+        return {node["config"]}
+    return _picks(node["below"]) | _picks(node["above"])
 
 
 def rule_data(problems: Sequence[Problem]) -> dict[str, Any]:
