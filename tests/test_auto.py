@@ -222,9 +222,36 @@ def test_the_committed_rule_reproduces_from_the_runs(capsys) -> None:  # type: i
     assert autofit.main(["--root", str(ROOT), "--check"]) == 0, capsys.readouterr().out
 
 
-def test_a_source_puzzle_is_found_by_its_hash() -> None:
-    problems, notes = autofit.load_problems(ROOT, ("hard",))
-    assert not notes and len(problems) == 31
-    loose = next(p for p in problems if p.instance == "loose/loose-10x10-s1")
-    assert loose.features["whites"] == 58 and loose.features["open_share"] > 0.5
-    assert "native" in loose.par2 and loose.family == "loose"
+@pytest.fixture
+def tiny_source(tmp_path: Path) -> Path:
+    """A project with one experiment, ``tiny`` (native and auto on a 2x2 square), run."""
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "p.txt").write_text("3 3\n- 3, 4,\n,3 0 0\n,4 0 0\n")
+    (tmp_path / "experiments" / "tiny.toml").write_text(
+        'name = "tiny"\ntask = "solve"\ntimeout = 5\n'
+        '[[puzzles]]\nfile = "p.txt"\nname = "s"\n[[configs]]\nbackend = ["native", "auto"]\n'
+    )
+    assert main(["experiment", "run", str(tmp_path / "experiments" / "tiny.toml")]) == 0
+    return tmp_path
+
+
+def test_a_source_puzzle_is_found_by_its_hash(tiny_source: Path) -> None:
+    problems, notes = autofit.load_problems(tiny_source, ("tiny",))
+    assert not notes and len(problems) == 1
+    problem = problems[0]
+    assert problem.instance == "s/1" and problem.family == "s" and problem.task == "solve"
+    assert problem.features["whites"] == 4 and problem.features["mean_sets"] == 1.0
+    assert problem.answered["native"] and problem.timeout == 5
+
+
+def test_a_run_whose_puzzle_changed_is_left_out_with_a_note(tiny_source: Path) -> None:
+    (tiny_source / "p.txt").write_text("3 3\n- 4, 3,\n,4 0 0\n,3 0 0\n")
+    problems, notes = autofit.load_problems(tiny_source, ("tiny",))
+    assert not problems and len(notes) == 1 and "no puzzle with hash" in notes[0]
+
+
+def test_auto_own_runs_are_left_out_of_the_fit(tiny_source: Path) -> None:
+    """A source that ran auto too (quick.toml does) must not teach auto its own choices."""
+    problems, _ = autofit.load_problems(tiny_source, ("tiny",))
+    assert set(problems[0].par2) == {"native"}

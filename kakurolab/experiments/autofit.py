@@ -70,6 +70,9 @@ PROBE_S_PER_CELL = 4e-5
 """Estimated seconds of the probe per white cell (0.36-0.39 s measured on 7,039-12,792
 cells of ``loose`` and ``tiled``): charged to every problem that must compute it."""
 
+AUTO = "auto"
+"""The backend the rule is for; its own rows in a source are left out of the fit."""
+
 RESULTS = "auto"
 """``results/<RESULTS>/``: the evaluation's files."""
 
@@ -161,6 +164,8 @@ def load_problems(
         last = max(str(r.get("start") or "") for r in rows)
         groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
         for row in rows:
+            if row.get("backend") == AUTO:
+                continue  # auto's own runs: the rule would score its own choices
             groups[(row["instance"], row.get("task") or "solve")].append(row)
         for (instance, task), group in sorted(groups.items()):
             digest = group[0].get("hash", "")
