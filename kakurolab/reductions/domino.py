@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..errors import KakuroError
 from ..model import BLOCK, WHITE, Cell, Clue, ClueCell, Direction, Puzzle, Solution, Square
@@ -113,30 +112,33 @@ def board_text(board: Board) -> str:
 
 def count_tilings(board: Iterable[Cell]) -> int:
     """The number of domino tilings, by dynamic programming over the squares in reading
-    order with the set of squares already covered from above (a broken profile): the ground
-    truth, computed without Kakuro."""
+    order with a bit per column saying whether the square there is already covered from the
+    row above or from the left (a broken profile): the ground truth, computed without Kakuro."""
     squares = frozenset(board)
     if not squares:
         return 1
-    order = sorted(squares)
-
-    @lru_cache(maxsize=None)
-    def ways(index: int, covered: frozenset[Cell]) -> int:
-        while index < len(order) and order[index] in covered:
-            covered = covered - {order[index]}
-            index += 1
-        if index == len(order):
-            return 1 if not covered else 0
-        i, j = order[index]
-        total = 0
-        for other in ((i, j + 1), (i + 1, j)):
-            if other in squares and other not in covered:
-                total += ways(index + 1, covered | {other})
-        return total
-
-    result = ways(0, frozenset())
-    ways.cache_clear()
-    return result
+    rows = range(min(i for i, _ in squares), max(i for i, _ in squares) + 1)
+    cols = range(min(j for _, j in squares), max(j for _, j in squares) + 1)
+    states = {0: 1}
+    for i in rows:
+        for k, j in enumerate(cols):
+            bit = 1 << k
+            after: dict[int, int] = {}
+            for mask, ways in states.items():
+                if (i, j) not in squares:
+                    nexts = [] if mask & bit else [mask]
+                elif mask & bit:
+                    nexts = [mask & ~bit]
+                else:
+                    nexts = []
+                    if (i + 1, j) in squares:
+                        nexts.append(mask | bit)
+                    if (i, j + 1) in squares and not mask & (bit << 1):
+                        nexts.append(mask | (bit << 1))
+                for new in nexts:
+                    after[new] = after.get(new, 0) + ways
+            states = after
+    return states.get(0, 0)
 
 
 def build(board: Iterable[Cell], pid: str, meta: Mapping[str, object] | None = None

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import pairwise, product
 
 from ..model import Cell, Direction
 
@@ -154,7 +154,7 @@ def wire(start: Cell, end: Cell) -> tuple[PlacedRun, ...]:
         r, c = cells[-1]
         cells += [(r, c + sc), (r + sr, c + sc)]
     runs = []
-    for a, b in zip(cells, cells[1:], strict=False):
+    for a, b in pairwise(cells):
         direction = Direction.ACROSS if a[0] == b[0] else Direction.DOWN
         runs.append(PlacedRun(direction, tuple(sorted((a, b))), WIRE_CLUE))
     return tuple(runs)
