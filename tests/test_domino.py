@@ -250,3 +250,20 @@ def test_the_smallest_shipped_full_boards_count_exactly(index):
 
     puzzle = load(ROOT / "data" / "hard" / "domino.txt")[index]
     assert exact_count(puzzle, timeout=60) == int(puzzle.meta["tilings"])
+
+
+def test_a_shipped_member_decodes_through_its_board_line():
+    """``of_puzzle`` rebuilds the reduction from the header; a solver's grid of the shipped
+    6x6 board reads back as a tiling of it, and a changed clue is refused."""
+    shipped = load(ROOT / "data" / "hard" / "domino.txt")
+    puzzle = shipped[1]
+    made = domino.of_puzzle(puzzle)
+    assert made.board == domino.parse_board(puzzle.meta["board"]) == domino.full_board(6)
+    solution = count(puzzle, 1, backend="cpsat", timeout=60).solutions[0]
+    assert is_tiling(made.board, made.tiling(solution))
+    assert domino.board_text(made.board) == puzzle.meta["board"]
+    other = shipped[0]
+    with pytest.raises(domino.KakuroError, match="not the Kakuro of its board"):
+        domino.of_puzzle(type(puzzle)(puzzle.id, other.grid, puzzle.meta))
+    with pytest.raises(domino.KakuroError, match="not a board"):
+        domino.parse_board("##/x#")

@@ -110,6 +110,28 @@ def board_text(board: Board) -> str:
     return "/".join("".join("#" if (i, j) in board else "." for j in cols) for i in rows)
 
 
+def parse_board(text: str) -> Board:
+    """The board ``board_text`` wrote (rows split by ``/``, ``#`` a square)."""
+    squares = frozenset(
+        (i, j) for i, row in enumerate(text.split("/")) for j, ch in enumerate(row) if ch == "#"
+    )
+    if not squares or set(text) - set("#./"):
+        raise KakuroError(f"not a board: {text[:40]!r} (rows of '#' and '.', split by '/')")
+    return squares
+
+
+def of_puzzle(puzzle: Puzzle) -> DominoPuzzle:
+    """The reduction a puzzle came from, rebuilt from the board in its ``board`` header line
+    (as ``hard`` writes it) and checked to give the same grid, so its solutions decode."""
+    text = puzzle.meta.get("board")
+    if not isinstance(text, str):
+        raise KakuroError(f"puzzle {puzzle.id} has no board line: not a domino puzzle")
+    made = build(parse_board(text), puzzle.id, puzzle.meta)
+    if made.puzzle.grid != puzzle.grid:
+        raise KakuroError(f"puzzle {puzzle.id} is not the Kakuro of its board line")
+    return made
+
+
 def count_tilings(board: Iterable[Cell]) -> int:
     """The number of domino tilings, by dynamic programming over the squares in reading
     order with a bit per column saying whether the square there is already covered from the
