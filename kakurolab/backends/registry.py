@@ -38,6 +38,7 @@ class _Registry(MutableMapping[str, type[Backend]]):
 
 BACKENDS: MutableMapping[str, type[Backend]] = _Registry(
     {
+        "auto": ".auto:AutoBackend",
         "cpsat": ".cpsat:CpSatBackend",
         "cvc5": ".cvc5:Cvc5Backend",
         "dimacs": ".dimacs:DimacsBackend",

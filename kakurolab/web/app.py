@@ -3,12 +3,15 @@
 Routes (docs/web.md has the message formats):
 
 * ``GET /`` and ``/static/NAME``: the front end (plain HTML/CSS/JS shipped as package data,
-  served from memory);
+  served from memory); ``/sw.js`` and ``/manifest.webmanifest``, the installable app's
+  service worker and manifest, from the root (a worker's scope is its own path);
 * ``POST /api/players``: a player and the secret token every later call presents;
 * ``POST /api/games``, ``POST /api/games/{id}/join``, ``GET /api/games/{id}``,
-  ``POST /api/games/{id}/moves``, ``GET /api/calendar``: with ``Authorization: Bearer
-  TOKEN`` (its form checked by :class:`TokenAuth`, its truth by the engine);
+  ``POST /api/games/{id}/moves``, ``GET /api/games/{id}/candidates``, ``GET /api/calendar``:
+  with ``Authorization: Bearer TOKEN`` (its form checked by :class:`TokenAuth`, its truth by
+  the engine);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
+* ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
@@ -54,7 +57,10 @@ T = TypeVar("T")
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
 OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json")
-"""API routes that need no token; every other ``/api/`` route does."""
+"""API routes that need no token; every other ``/api/`` route does (but those under
+:data:`OPEN_PREFIXES`)."""
+OPEN_PREFIXES = ("/api/replays/",)
+"""A finished game's replay is shared by its link: the engine decides when it may be shown."""
 
 
 def combos_table() -> dict[str, list[list[int]]]:
@@ -72,6 +78,8 @@ MEDIA_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
 }
 
 
@@ -133,7 +141,8 @@ class TokenAuth:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES:
+        if (scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES
+                and not path.startswith(OPEN_PREFIXES)):
             header = _headers(scope).get(b"authorization", b"")
             scheme, _, token = header.decode("latin-1").partition(" ")
             token = token.strip()
@@ -235,6 +244,15 @@ async def index(request: Request) -> Response:
     return _file("index.html", request)
 
 
+async def worker(request: Request) -> Response:
+    """The service worker, served from the root so that its scope is the whole page."""
+    return _file("sw.js", request)
+
+
+async def manifest(request: Request) -> Response:
+    return _file("manifest.webmanifest", request)
+
+
 async def static(request: Request) -> Response:
     return _file(request.path_params["name"], request)
 
@@ -331,6 +349,19 @@ async def view(request: Request) -> Response:
     return JSONResponse(await games.call(games.view, game_id, request.state.token))
 
 
+async def candidates(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    return JSONResponse(await games.call(games.candidates, game_id, request.state.token))
+
+
+async def replay(request: Request) -> Response:
+    """A finished game's replay: no token (a shared link), so counted per address like a
+    move, and made beside the engine thread (a long game's frames take a while)."""
+    games, game_id = _games(request), _game_id(request)
+    request.app.state.moves.take(_address(request), "requests")
+    return JSONResponse(await games.call_slow(games.replay, game_id))
+
+
 async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
     raw = await _raw(request)
@@ -403,6 +434,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 ROUTES = [
     Route("/", index),
+    Route("/sw.js", worker),
+    Route("/manifest.webmanifest", manifest),
     Route("/login/{code}", login),
     Route("/api/health", health),
     Route("/api/combos", combos_route),
@@ -412,8 +445,10 @@ ROUTES = [
     Route("/api/games", new_game, methods=["POST"]),
     Route("/api/games", my_games, methods=["GET"]),
     Route("/api/games/{game_id}", view),
+    Route("/api/games/{game_id}/candidates", candidates),
     Route("/api/games/{game_id}/join", join, methods=["POST"]),
     Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+    Route("/api/replays/{game_id}", replay),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
     WebSocketRoute("/ws", socket),
