@@ -39,6 +39,12 @@ def deadline(at: float | None) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+def current() -> float | None:
+    """The deadline in force here (None: none), for a backend that opens another one's
+    session and hands the deadline on (``auto``)."""
+    return _DEADLINE.get()
+
+
 def check() -> None:
     """Raise :class:`EncodingTimeout` when the current deadline has passed."""
     at = _DEADLINE.get()

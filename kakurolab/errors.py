@@ -110,7 +110,7 @@ class UnknownNameError(KakuroError, KeyError):
         ...     kl.solve(puzzle, backend="nosuch")
         ... except kl.UnknownNameError as error:
         ...     print(error)
-        unknown backend 'nosuch'; known: cpsat, cvc5, dimacs, lcg, native, pysat, z3
+        unknown backend 'nosuch'; known: auto, cpsat, cvc5, dimacs, lcg, minizinc, native, pysat, z3
     """
 
     def __init__(self, kind: str, name: str, known: object, hint: str = "") -> None:

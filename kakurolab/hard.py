@@ -30,6 +30,13 @@ and ``tests/test_hard.py`` checks that for the smallest member of each family.
   whole has one solution; no search is hard here, so the growth of a solver's time with the
   grid is its per-cell cost (encoding, propagation, bookkeeping), up to 10,000 cells and
   beyond where no generated puzzle reaches.
+* ``domino``: the full n x n board's domino tilings as a Kakuro (``reductions.domino``, a
+  parsimonious reduction): the solution count is the tiling count (Kasteleyn), recorded in
+  each member's ``tilings`` line.  Size is the board's side, not the grid's.
+* ``domino-unsat``: the mutilated board (two opposite corners removed, both of one colour):
+  no tiling, so no solution.  Its clue totals differ by 2 (the cut identity refutes it at
+  once for an LP or cut sums), while resolution needs exponential size (Alekhnovich 2004):
+  the exact form of ``loose-unsat``.  Both domino families ignore the seed but for the id.
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ from .generator import (
     published_layout,
 )
 from .model import Cell, Clue, Direction, Puzzle
+from .reductions import domino
 
 Maker = Callable[[int, int], Puzzle]
 
@@ -74,6 +82,12 @@ class Family:
     why: str
     checked_by: tuple[str, ...] = ("native", "cpsat", "pysat")
     """Backends that settle the smallest member within a test's time (tests/test_hard.py)."""
+    grid: Callable[[int], tuple[int, int]] | None = None
+    """The grid shape of the member of a size, when it is not size x size (the reductions,
+    whose size is the source's)."""
+
+    def shape(self, size: int) -> tuple[int, int]:
+        return self.grid(size) if self.grid else (size, size)
 
     def member_id(self, size: int, seed: int) -> str:
         return f"{self.name}-{size}x{size}-s{seed}"
@@ -183,6 +197,29 @@ def _tiled(size: int, seed: int) -> Puzzle:
     return Puzzle(FAMILIES["tiled"].member_id(size, seed), grid, meta)
 
 
+def _domino(size: int, seed: int) -> Puzzle:
+    return _domino_member("domino", domino.full_board(size), size, seed)
+
+
+def _domino_unsat(size: int, seed: int) -> Puzzle:
+    return _domino_member("domino-unsat", domino.mutilated_board(size), size, seed)
+
+
+def _domino_member(family: str, board: domino.Board, size: int, seed: int) -> Puzzle:
+    """The board's Kakuro, with the board and its tiling count (the ground truth, by a
+    dynamic programme over the board, not by any solver) in its header."""
+    meta = {"board": domino.board_text(board), "tilings": str(domino.count_tilings(board))}
+    return domino.build(board, FAMILIES[family].member_id(size, seed), meta).puzzle
+
+
+def _domino_shape(size: int) -> tuple[int, int]:
+    return domino.build(domino.full_board(size), "shape").puzzle.shape
+
+
+def _mutilated_shape(size: int) -> tuple[int, int]:
+    return domino.build(domino.mutilated_board(size), "shape").puzzle.shape
+
+
 FAMILIES: dict[str, Family] = {
     family.name: family
     for family in (
@@ -218,6 +255,17 @@ FAMILIES: dict[str, Family] = {
             "tiled", (20, 40, 60, 80, 100, 120, 140), "unique", "kakuro", _tiled,
             "independent verified 20x20 tiles: easy, so time grows with the per-cell cost"
             " alone (the scaling control, up to 12,000 white cells)",
+        ),
+        Family(
+            "domino", (4, 6, 8, 10, 12), "multiple", "kakuro", _domino,
+            "a full board's domino tilings, one solution each: the count is known exactly",
+            grid=_domino_shape,
+        ),
+        Family(
+            "domino-unsat", (4, 6, 8, 10, 12, 14), "unsat", "kakuro", _domino_unsat,
+            "the mutilated board: no tiling; the clue totals differ by 2, which cuts see at"
+            " once and resolution only after exponentially many steps",
+            grid=_mutilated_shape,
         ),
     )
 }

@@ -8,12 +8,15 @@ same names as the CLI's ``--backend``/``--encoding``/``--to`` and the result col
 Which backends may skip: a backend is *core* when its ``extra`` is None (its solver is a
 required dependency) or when every requirement of its extra is also in the ``test`` extra of
 pyproject.toml (a test environment always has it).  A core backend that cannot be imported
-FAILS its tests; any other backend skips them, naming the extra that installs it.
+FAILS its tests; any other backend skips them, naming the extra that installs it.  An
+*optional* backend (``Backend.optional``: an outside program such as ``minizinc``) skips only
+when its program is not on PATH.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -62,6 +65,9 @@ def is_core(name: str) -> bool:
 def require_backend(name: str) -> str:
     """``name`` if the backend runs here; fail for a missing core backend, else skip."""
     cls = BACKENDS[name]  # an unregistered name is a KeyError: a failure, never a skip
+    program = cls.requires_program
+    if cls.optional and program is not None and shutil.which(program) is None:
+        pytest.skip(f"backend {name!r} needs the {program} program on PATH")
     if not cls.available():
         if is_core(name):
             pytest.fail(f"core backend {name!r} cannot be imported: install kakurolab[test]")

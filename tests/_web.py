@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import threading
 import time
@@ -28,6 +29,8 @@ from kakurolab.web.limits import Limits, Rate
 from kakurolab.web.server import listening_socket, uvicorn_config
 
 GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"
+SHOTS = os.environ.get("KAKURO_SHOTS")
+"""Where the browser tests save their screenshots (none when unset)."""
 
 
 @functools.cache
@@ -78,10 +81,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu"]
 
 
 class LiveServer:
-    def __init__(self, games: EngineGames, *, poll_s: float = 0.2) -> None:
+    def __init__(self, games: EngineGames, *, poll_s: float = 0.2, port: int = 0) -> None:
         self.games = games
         self.app = create_app(games, poll_s=poll_s)
-        sock = listening_socket("127.0.0.1", 0)
+        sock = listening_socket("127.0.0.1", port)
         self.port = sock.getsockname()[1]
         self.sock = sock
         config = uvicorn_config(self.app, games.makers.limits, log_level="warning")
@@ -203,6 +206,13 @@ def box(locator: Any) -> dict[str, float]:
             return dict(found)
         locator.page.wait_for_timeout(20)
     raise AssertionError(f"{locator} never had a box")
+
+
+def shot(page: Any, what: str) -> None:
+    """Save the whole page as ``what``.png under ``KAKURO_SHOTS``, when it names a folder
+    (docs/web.md: the screenshots a reviewer looks at)."""
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"{what}.png"), full_page=True)
 
 
 def settle(page: Any) -> None:

@@ -7,9 +7,7 @@ its own player name); PNG screenshots go to ``KAKURO_SHOTS`` when it names a dir
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from _web import (
     set_name,
     settle,
     shared_server,
+    shot,
     start,
     view_puzzle,
 )
@@ -37,15 +36,9 @@ from kakurolab.model import Cell, Puzzle
 from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
-SHOTS = os.environ.get("KAKURO_SHOTS")
 
 
 shared = shared_server("board")
-
-
-def shot(page: Any, what: str) -> None:
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{what}.png"), full_page=True)
 
 
 def seat_view(games: EngineGames, page: Any) -> dict[str, Any]:

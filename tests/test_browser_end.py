@@ -7,9 +7,7 @@ cell's solution digit in its own style, checked against the shipped file's publi
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,6 +19,7 @@ from _web import (
     published_solution,
     settle,
     shared_server,
+    shot,
     signed_in,
     start,
     view_puzzle,
@@ -30,16 +29,10 @@ from kakurolab.model import Cell
 from kakurolab.web.gateway import EngineGames
 
 pytestmark = pytest.mark.browser
-SHOTS = os.environ.get("KAKURO_SHOTS")
 S, M = 40, 2  # board.js: the cell side and the margin, in SVG user units
 
 
 shared = shared_server("end")
-
-
-def shot(page: Any, what: str) -> None:
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{what}.png"), full_page=True)
 
 
 def enabled_controls(page: Any) -> list[str]:
@@ -149,4 +142,9 @@ def test_the_end_screen_draws_the_solution_and_nothing_stays_playable(
         assert page.evaluate("document.body.dataset.pending || '0'") == "0", key
     assert page.inner_text("#message") == said
     shot(page, "end-solution")
+    page.click("#replay-open")  # issue 50: the end screen links to the game's replay
+    page.wait_for_function(f"document.body.dataset.replayTotal === '{view['version']}'")
+    assert page.evaluate("location.hash") == f"#/replay/{game['game_id']}"
+    page.goto(url + "/#/")  # and "My games" offers it beside the game
+    page.wait_for_selector(f'#my-games a.replay-link[href="#/replay/{game["game_id"]}"]')
     page.context.close()

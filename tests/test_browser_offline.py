@@ -2,6 +2,9 @@
 the real engine: a queued digit is in the undo history at once (Ctrl+Z typed offline takes it
 back, not the digit before it) and still after a reload made while offline; a queued pencil
 mark is drawn before the server has it, and a second press takes it off the drawing again.
+The page is an installable app (issue 50): a web manifest Chromium accepts, and a service
+worker that keeps the page's files, so a reload while the server is down shows the game with
+its queued moves, sent once the server is back.
 Every check of the game reads the engine's view with the page's own token."""
 
 from __future__ import annotations
@@ -10,7 +13,11 @@ from typing import Any
 
 import pytest
 from _web import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LiveServer,
     click_cell,
+    engine_games,
     game_of,
     name,
     new_game,
@@ -161,3 +168,77 @@ def test_a_pencil_mark_typed_offline_is_drawn(
     assert games.view(*page_seat(page))["marks"] == {name(cell): [3, 7], name(other): [2]}
     assert sorted(marks.all_text_contents()) == ["2", "3", "7"]
     page.context.close()
+
+
+# --- the installable app (issue 50 §1): a web manifest, a service worker, a reload offline ----
+
+
+def controlled(page: Any) -> None:
+    """Wait until the service worker controls the page and has the page's files cached."""
+    page.wait_for_function("document.body.dataset.offline === 'ready'", timeout=10000)
+
+
+def test_the_page_is_an_installable_app(
+    browser: Any, shared: tuple[EngineGames, str], tmp_path: Any
+) -> None:
+    _, url = shared
+    # a profile of its own (a plain context is incognito, where Chromium installs nothing)
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS
+    )
+    page = context.new_page()
+    page.goto(url)
+    controlled(page)
+    href = page.get_attribute('link[rel="manifest"]', "href")
+    manifest = page.evaluate("async (href) => (await fetch(href)).json()", href)
+    assert manifest["name"] == "Kakuro Master" and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["icons"]
+    for icon in manifest["icons"]:
+        kind = page.evaluate(
+            "async (src) => { const r = await fetch(src);"
+            " return r.ok && r.headers.get('content-type'); }",
+            icon["src"],
+        )
+        assert kind == icon["type"], (icon, kind)
+    cdp = context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors  # Chromium's own verdict: the page can be installed
+    context.close()
+
+
+def test_a_reload_during_an_outage_shows_the_game_and_its_queued_moves(
+    browser: Any, tmp_path: Any
+) -> None:
+    games = engine_games(tmp_path / "games.sqlite")
+    first = LiveServer(games).start()
+    url, port = first.url, first.port
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url)
+    set_name(page, "Otto")
+    new_game(page, url)
+    controlled(page)
+    _, puzzle, solution = game_of(games, page)
+    a, b = sorted(puzzle.whites)[:2]
+    click_cell(page, a)
+    page.keyboard.press(str(solution[a]))
+    settle(page)
+    first.stop()  # the outage: nothing answers on the port
+    page.wait_for_function("document.body.dataset.connection === 'down'")
+    click_cell(page, b)
+    page.keyboard.press(str(solution[b]))  # queued
+    page.reload()
+    page.wait_for_selector("#board rect.white")  # the game, from what the page kept
+    digits = sorted(page.locator("#board text.digit").all_text_contents())
+    assert digits == sorted([str(solution[a]), str(solution[b])]), digits
+    assert page.evaluate("document.body.dataset.pending") == "1"
+    assert "1 move(s) queued" in page.inner_text("#message")
+    second = LiveServer(games, port=port).start()  # back: the queued move is sent
+    try:
+        page.wait_for_function("document.body.dataset.connection === 'up'", timeout=10000)
+        settle(page)
+        assert board(games, page) == {name(a): solution[a], name(b): solution[b]}
+    finally:
+        context.close()
+        second.stop()
+        games.close()

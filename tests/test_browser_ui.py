@@ -99,7 +99,7 @@ def test_pointer_selects_cells_and_clue_halves(
 
 def test_theme_is_remembered_per_player(browser: Any, server: tuple[EngineGames, str]) -> None:
     _, url = server
-    context = browser.new_context()
+    context = browser.new_context(color_scheme="dark")  # unpicked, the theme is the OS's
     page = context.new_page()
     page.goto(url)
     set_name(page, "Ada")

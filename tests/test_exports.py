@@ -22,6 +22,7 @@ import kakurolab as kl
 from kakurolab import datasets
 from kakurolab.errors import FormatError, KakuroError
 from kakurolab.formats import FORMATS, detect, dumps, load, loads, solutions_from_text
+from kakurolab.formats.cpmodels import CP_MODELS, letter_tuples, run_tuples
 from kakurolab.formats.format import MAX_CELLS
 from kakurolab.formats.minizinc import MODEL
 from kakurolab.model import LETTERS, Puzzle, Solution
@@ -33,6 +34,15 @@ BENCHMARK_DZN = [
     datasets.DATA_DIR / "minizinc_kakuro_8_8_super.dzn",  # records (row:, col:, len:, sum:)
 ]
 TIMEOUT = 120
+MODELS = list(CP_MODELS)
+"""Every CP model the mzn and xcsp3 writers offer (``--model``), each a test item."""
+AMBIGUOUS = """\
+id: two-ways
+  #    3\\   3\\
+  \\3    .    .
+  \\3    .    .
+"""
+"""A 2x2 square of 1s and 2s: exactly two grids, the second the first mirrored."""
 
 
 def _tool(name: str) -> str:
@@ -78,10 +88,11 @@ def _ace_jar() -> Path:
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def _ace_solutions(xml: Path, puzzle: Puzzle) -> tuple[list[Solution], bool]:
-    """Every solution ACE finds (at most 2) and whether it explored the whole space."""
+def _ace_solutions(xml: Path, puzzle: Puzzle, limit: int = 2) -> tuple[list[Solution], bool]:
+    """Every solution ACE finds (at most ``limit``) and whether it explored the whole space
+    (``-xe``: a ``v`` line for each solution; without it ACE prints the last one only)."""
     run = subprocess.run(
-        [_tool("java"), "-jar", str(_ace_jar()), str(xml), "-s=2"],
+        [_tool("java"), "-jar", str(_ace_jar()), str(xml), f"-s={limit}", "-xe"],
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
@@ -101,11 +112,23 @@ def _ace_solutions(xml: Path, puzzle: Puzzle) -> tuple[list[Solution], bool]:
     return solutions, "d COMPLETE EXPLORATION" in out
 
 
-@pytest.mark.parametrize("index", range(6), ids=_ids())
-def test_ace_solves_the_xcsp3_export(index: int, tmp_path: Path) -> None:
+def _ace_cases() -> list[object]:
+    """Each puzzle in each model; ACE (a Java start each) takes 3-8 s on the table model of a
+    real puzzle on a loaded machine, so those are ``slow`` and the tiny one stays fast."""
+    return [
+        pytest.param(index, model, id=f"{pid}-{model}",
+                     marks=[pytest.mark.slow] if model != "sum" and index else [])
+        for index, pid in enumerate(_ids())
+        for model in MODELS
+    ]
+
+
+@pytest.mark.parametrize(("index", "model"), _ace_cases())
+def test_ace_solves_the_xcsp3_export(index: int, model: str, tmp_path: Path) -> None:
     puzzle = _puzzles()[index]
     xml = tmp_path / "p.xml"
-    xml.write_text(dumps([puzzle], "xcsp3"))
+    xml.write_text(dumps([puzzle], "xcsp3", model=model))
+    assert loads(xml.read_text())[0].grid == puzzle.grid
     solutions, complete = _ace_solutions(xml, puzzle)
     assert solutions == [_native(puzzle)] and complete  # one grid, ours, and no other
 
@@ -131,11 +154,13 @@ def _rows(text: str, puzzle: Puzzle) -> Solution:
     return solutions_from_text(text + "\n", [puzzle], "minizinc")[puzzle.id]
 
 
+@pytest.mark.parametrize("cp_model", MODELS)
 @pytest.mark.parametrize("index", range(6), ids=_ids())
-def test_minizinc_solves_the_mzn_export(index: int, tmp_path: Path) -> None:
+def test_minizinc_solves_the_mzn_export(index: int, cp_model: str, tmp_path: Path) -> None:
     puzzle = _puzzles()[index]
     model = tmp_path / "p.mzn"
-    model.write_text(dumps([puzzle], "mzn"))
+    model.write_text(dumps([puzzle], "mzn", model=cp_model))
+    assert loads(model.read_text())[0].grid == puzzle.grid
     printed, complete = _minizinc(model)
     assert complete and len(printed) == 1, printed
     assert _rows(printed[0], puzzle) == _native(puzzle)
@@ -159,6 +184,97 @@ def test_the_benchmark_file_itself_runs_with_the_model(tmp_path: Path) -> None:
     puzzle = load(BENCHMARK_DZN[0])[0]
     assert complete and len(printed) == 1
     assert _rows(printed[0], puzzle) == _native(puzzle)
+
+
+# ---------------------------------------------------------------- both models, two grids
+
+
+def _count_two(puzzle: Puzzle) -> list[Solution]:
+    """The built-in backends' grids of the ambiguous puzzle: exactly two, by both."""
+    found = {
+        backend: kl.count(puzzle, backend=backend, limit=10)
+        for backend in ("native", "cpsat")
+    }
+    for result in found.values():
+        assert result.complete and result.n_solutions == 2
+    native = sorted(found["native"].solutions, key=lambda s: sorted(s.values.items()))
+    assert native == sorted(found["cpsat"].solutions, key=lambda s: sorted(s.values.items()))
+    return native
+
+
+def _ordered(solutions: list[Solution]) -> list[Solution]:
+    return sorted(solutions, key=lambda s: sorted(s.values.items()))
+
+
+@pytest.mark.parametrize("cp_model", MODELS)
+def test_minizinc_counts_two_grids_of_an_ambiguous_puzzle(cp_model: str, tmp_path: Path) -> None:
+    (puzzle,) = loads(AMBIGUOUS)
+    model = tmp_path / "p.mzn"
+    model.write_text(dumps([puzzle], "mzn", model=cp_model))
+    printed, complete = _minizinc(model)  # --all-solutions: the whole space
+    assert complete and len(printed) == 2
+    assert _ordered([_rows(text, puzzle) for text in printed]) == _count_two(puzzle)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_ace_counts_two_grids_of_an_ambiguous_puzzle(model: str, tmp_path: Path) -> None:
+    (puzzle,) = loads(AMBIGUOUS)
+    xml = tmp_path / "p.xml"
+    xml.write_text(dumps([puzzle], "xcsp3", model=model))
+    solutions, complete = _ace_solutions(xml, puzzle, limit=3)
+    assert complete and _ordered(solutions) == _count_two(puzzle)
+
+
+def test_the_table_model_states_each_clue_once_with_every_permutation() -> None:
+    """The tiny puzzle's table export: its 3-cell 10 clue is the 24 orderings of {1,2,7},
+    {1,3,6}, {1,4,5} and {2,3,5}; a table shared by two runs is one <group> with two <args>."""
+    tuples = run_tuples(3, 10)
+    assert len(tuples) == 4 * 6 and len(set(tuples)) == 24
+    assert all(sum(t) == 10 and len(set(t)) == 3 for t in tuples)
+    assert len(run_tuples(9, 45)) == 362_880 and run_tuples(2, 2) == ()
+    assert all(t[-2] > 0 and 10 * t[-2] + t[-1] == sum(t[:-2]) for t in letter_tuples(3, "XY"))
+    assert {sum(t[:-1]) for t in letter_tuples(3, "XX")} == {11, 22}  # AA is 11A
+    (puzzle,) = loads(AMBIGUOUS)  # four runs, all "2 cells, 3": one table, four lists
+    xml = dumps([puzzle], "xcsp3", model="table")
+    assert xml.count("<supports>") == 1 and xml.count("<args>") == 4
+    mzn = dumps([puzzle], "mzn", model="table")
+    assert mzn.count("array2d(") == 1 and mzn.count("constraint table(") == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("(1,2)(2,1)", "(1,2)"), "not the tuples of a 2-cell run's clue 3"),
+        (lambda t: t.replace("(1,2)(2,1)", "(1,2)(2,1)(3,0)"), "not the tuples"),
+        (lambda t: t.replace("(1,2)(2,1)", ""), "tuples \\(d,d,...\\) of numbers, at least one"),
+        (lambda t: t.replace("(1,2)(2,1)", "(1,2)x(2,1)"), "tuples \\(d,d,...\\)"),
+    ],
+)
+def test_a_table_that_is_not_a_run_is_refused(change: object, message: str) -> None:
+    """The reader takes a table only when it is exactly a clue's tuples: a table missing one
+    ordering says less than a Kakuro run, and reading it as one would be a wrong puzzle."""
+    assert callable(change)
+    (puzzle,) = loads(AMBIGUOUS)
+    xml = dumps([puzzle], "xcsp3", model="table")
+    with pytest.raises(FormatError, match=message):
+        loads(change(xml), format="xcsp3")
+
+
+@pytest.mark.parametrize("fmt", ["dzn", "kakuro", "pzpr"])
+def test_a_model_is_refused_by_formats_without_constraints(fmt: str) -> None:
+    (puzzle,) = loads(AMBIGUOUS)
+    with pytest.raises(KakuroError, match=f"the {fmt} format cannot write the table model"):
+        dumps([puzzle], fmt, model="table")
+    with pytest.raises(KakuroError, match="unknown model 'nosuch'; known: sum, table"):
+        dumps([puzzle], "mzn", model="nosuch")
+
+
+def test_the_formats_with_a_model_choice_offer_every_model() -> None:
+    assert {name for name, fmt in FORMATS.items() if fmt.models} == {"mzn", "xcsp3"}
+    assert all(fmt.models in ((), tuple(CP_MODELS)) for fmt in FORMATS.values())
+    (puzzle,) = loads(AMBIGUOUS)
+    for fmt in ("mzn", "xcsp3"):  # no model named: the sum model, as before models had names
+        assert dumps([puzzle], fmt) == dumps([puzzle], fmt, model="sum")
 
 
 # ---------------------------------------------------------------- reading
@@ -194,12 +310,19 @@ def load_text(text: str) -> Puzzle:
     return puzzle
 
 
+@pytest.mark.parametrize(
+    "model",
+    # ACE on PE424's table model took 3-8 s on a loaded machine: slow; the cryptic sample's
+    # table model (with its AA clue) keeps ACE's cryptic tables in the default suite
+    [pytest.param(m, marks=[pytest.mark.slow] if m != "sum" else []) for m in MODELS],
+)
 @pytest.mark.parametrize("select", ["1", "7"])
-def test_ace_solves_a_cryptic_xcsp3_export(select: str, tmp_path: Path) -> None:
-    """Letters are the array l (A-J), all different; a clue XY is cells - 10X - Y = 0."""
+def test_ace_solves_a_cryptic_xcsp3_export(select: str, model: str, tmp_path: Path) -> None:
+    """Letters are the array l (A-J), all different; a clue XY is cells - 10X - Y = 0 (sum
+    model), or a table over the run's cells and then X and Y (table model)."""
     (puzzle,) = load(datasets.PE424, select=select)
     xml = tmp_path / "p.xml"
-    xml.write_text(dumps([puzzle], "xcsp3"))
+    xml.write_text(dumps([puzzle], "xcsp3", model=model))
     assert loads(xml.read_text())[0].grid == puzzle.grid
     solutions, complete = _ace_solutions(xml, puzzle)
     ours = _native(puzzle)
@@ -207,11 +330,12 @@ def test_ace_solves_a_cryptic_xcsp3_export(select: str, tmp_path: Path) -> None:
     assert solutions[0].answer == ours.answer and ours.answer is not None
 
 
-def test_the_cryptic_sample_with_shown_letters(tmp_path: Path) -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_the_cryptic_sample_with_shown_letters(model: str, tmp_path: Path) -> None:
     (puzzle,) = load(ROOT / "kakurolab" / "data" / "samples" / "cryptic.kakuro")
     assert puzzle.shown_letters  # eq(x[r][c],l[k]) constraints
     xml = tmp_path / "p.xml"
-    xml.write_text(dumps([puzzle], "xcsp3"))
+    xml.write_text(dumps([puzzle], "xcsp3", model=model))
     assert "<intension> eq(x[1][2],l[8]) </intension>" in xml.read_text()
     assert loads(xml.read_text())[0].grid == puzzle.grid
     solutions, complete = _ace_solutions(xml, puzzle)
@@ -226,14 +350,15 @@ def test_cryptic_puzzles_are_refused_by_dzn() -> None:
         dumps(cryptic, "dzn")
 
 
+@pytest.mark.parametrize("cp_model", MODELS)
 @pytest.mark.parametrize(
     "path", [datasets.PE424, ROOT / "kakurolab" / "data" / "samples" / "cryptic.kakuro"],
     ids=["pe424-1", "sample-shown-letters"],
 )
-def test_minizinc_solves_a_cryptic_mzn_export(path: Path, tmp_path: Path) -> None:
+def test_minizinc_solves_a_cryptic_mzn_export(path: Path, cp_model: str, tmp_path: Path) -> None:
     puzzle = load(path)[0]
     model = tmp_path / "p.mzn"
-    model.write_text(dumps([puzzle], "mzn"))
+    model.write_text(dumps([puzzle], "mzn", model=cp_model))
     assert loads(model.read_text())[0].grid == puzzle.grid
     printed, complete = _minizinc(model)
     assert complete and len(printed) == 1, printed
@@ -307,8 +432,11 @@ def test_mzn_letter_items_read() -> None:
          "</variables><constraints><sum><list>x[1][1]</list><condition>(le,3)"
          "</condition></sum></constraints></instance>", "must be \\(eq,SUM\\)"),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
-         "</variables><constraints><extension><list>x[0][0]</list><supports>(1)</supports>"
-         "</extension></constraints></instance>", "cannot read a <extension>"),
+         "</variables><constraints><regular><list>x[0][0]</list>"
+         "</regular></constraints></instance>", "cannot read a <regular>"),
+        ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
+         "</variables><constraints><extension><list>x[1][1]</list><supports>(1)(2)</supports>"
+         "</extension></constraints></instance>", "not the tuples of a 1-cell run's clue 1"),
         ('<instance format="XCSP3"><variables><array id="x" size="[2][2]">1..9</array>'
          '<array id="l" size="[10]">0..9</array></variables><constraints><sum><list>x[1][1] '
          "l[0]</list><coeffs>1 -10</coeffs><condition>(eq,0)</condition></sum></constraints>"
@@ -353,3 +481,19 @@ def test_convert_writes_each_export(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert load(out)[0].grid == load(TINY)[0].grid
         assert detect(out.read_text()) is FORMATS[fmt]
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("fmt", ["mzn", "xcsp3"])
+def test_convert_model_writes_the_table_model(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kakurolab.cli import main
+
+    out = tmp_path / f"p.{fmt}"
+    args = ["convert", str(TINY), "--select", "tiny-a", "--to", fmt, "-o", str(out)]
+    assert main([*args, "--model", "table"]) == 0
+    assert load(out)[0].grid == load(TINY)[0].grid
+    assert ("<extension>" if fmt == "xcsp3" else "constraint table(") in out.read_text()
+    assert "alldifferent" not in out.read_text().lower()  # no run is a sum any more
+    assert main([*args, "--to", "dzn", "--model", "table"]) == 2  # the last --to wins: dzn
+    assert "the dzn format cannot write the table model" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UnknownNameError
+from .auto import AUTO_FEATURES, AutoRule, PuzzleFeatures
 from .config import Config, check_options, coerce
 from .registry import BACKENDS
 from .session import Backend, ChildSession, Result, Session, SolutionCheckError, Status
@@ -37,10 +38,13 @@ def get_backend(name: str, **options: Any) -> Backend:
 
 
 __all__ = [
+    "AUTO_FEATURES",
     "BACKENDS",
+    "AutoRule",
     "Backend",
     "ChildSession",
     "Config",
+    "PuzzleFeatures",
     "Result",
     "Session",
     "SolutionCheckError",

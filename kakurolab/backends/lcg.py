@@ -210,7 +210,7 @@ class LcgSession(Session):
         self.solver = solver = Solver(name="cadical195")
         solver.configure(CONFIGURE)
         self.engine = engine = RunEngine(
-            puzzle, cnf.propagator, cnf.base, cnf.var_of, cnf.n_vars, fixpoint=pre == "root"
+            cnf.propagator, cnf.base, cnf.var_of, cnf.n_vars, fixpoint=pre == "root"
         )
         try:
             solver.connect_propagator(engine)

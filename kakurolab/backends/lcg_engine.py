@@ -34,7 +34,6 @@ from typing import Any
 
 from pysat.engines import Propagator as _UserPropagator
 
-from ..model import Puzzle
 from ..propagation import Propagator
 from ..propagation.kernel import (
     PAIR_FILTER,
@@ -45,15 +44,12 @@ from ..propagation.kernel import (
     revise_cached,
     run_table,
 )
+from ..propagation.propagator import NUMBER, ONE_LETTER, SAME_LETTERS, TWO_LETTERS
+from ..propagation.protocol import POP
 
 BITS = [tuple(i for i in range(10) if m >> i & 1) for m in range(1 << 10)]
 """The bit positions of each 10-bit mask (cells: bit ``d - 1`` is digit ``d``; letters: bit
 ``d`` is digit ``d``)."""
-POP = [m.bit_count() for m in range(1 << 10)]
-
-NUMBER, ONE_LETTER, TWO_LETTERS, SAME_LETTERS = range(4)
-"""A run's clue shape: a number (or none), one letter ``X`` (its digit is the sum), two
-letters ``XY`` and a doubled letter ``XX`` (11 times its digit)."""
 
 _WITHOUT = [sum(1 << u for u in range(512) if not u >> b & 1) for b in range(9)]
 """Per digit bit, the digit sets (bit ``u`` of a 512-bit int) without it."""
@@ -116,7 +112,6 @@ class RunEngine(_UserPropagator):
 
     def __init__(
         self,
-        puzzle: Puzzle,
         propagator: Propagator,
         base: Sequence[int],
         var_of: Sequence[Sequence[int]],
@@ -143,26 +138,12 @@ class RunEngine(_UserPropagator):
         self.tables = propagator.tables
         self.sums = propagator.fixed
         self.reach = propagator.reach
-        shapes: list[int] = []
-        letter_slots: list[tuple[int, ...]] = []
-        for r, run in enumerate(puzzle.runs):
-            letters = run.clue.letters if run.clue is not None else None
-            tens, units = propagator.clue_slots[r]
-            if not letters:
-                shapes.append(NUMBER)
-                letter_slots.append(())
-            elif len(letters) == 1:
-                shapes.append(ONE_LETTER)
-                letter_slots.append((tens,))
-            elif tens == units:
-                shapes.append(SAME_LETTERS)
-                letter_slots.append((tens,))
-            else:
-                shapes.append(TWO_LETTERS)
-                letter_slots.append((tens, units))
-        self.shape = shapes
+        self.shape = propagator.kind
         self.clue_slots = propagator.clue_slots
-        self.letter_slots = letter_slots
+        self.letter_slots: list[tuple[int, ...]] = [
+            () if shape == NUMBER else (tens,) if shape != TWO_LETTERS else (tens, units)
+            for shape, (tens, units) in zip(propagator.kind, propagator.clue_slots, strict=True)
+        ]
         # The runs each slot takes part in (a cell: its two runs; a letter: its clue runs).
         self.slot_runs: list[tuple[int, ...]] = [tuple(rs) for rs in propagator.cell_runs]
         if propagator.cryptic:

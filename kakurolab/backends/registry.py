@@ -38,10 +38,12 @@ class _Registry(MutableMapping[str, type[Backend]]):
 
 BACKENDS: MutableMapping[str, type[Backend]] = _Registry(
     {
+        "auto": ".auto:AutoBackend",
         "cpsat": ".cpsat:CpSatBackend",
         "cvc5": ".cvc5:Cvc5Backend",
         "dimacs": ".dimacs:DimacsBackend",
         "lcg": ".lcg:LcgBackend",
+        "minizinc": ".minizinc:MinizincBackend",
         "native": ".native:NativeBackend",
         "pysat": ".pysat:PySATBackend",
         "z3": ".z3:Z3Backend",

@@ -142,6 +142,10 @@ class Backend(ABC):
     """The module the solver is imported from (checked by :meth:`available`); None: none."""
     requires_program: ClassVar[str | None] = None
     """The program the solver runs (looked up on PATH by :meth:`available`); None: none."""
+    optional: ClassVar[bool] = False
+    """True for a backend the package can do without (an outside program that is neither a
+    dependency nor a pip extra, such as ``minizinc``): its generic tests skip when
+    ``requires_program`` is absent, where a missing core solver fails them."""
     accepted_options: ClassVar[dict[str, str]] = {}
     """Option name -> one-line doc; any other option is refused in one line."""
     open_options: ClassVar[str] = ""

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import KakuroError
-from ..formats import FORMATS, dumps, loads
+from ..formats import CP_MODELS, FORMATS, dumps, loads
 from ..model import Puzzle
 from ._common import Batch, add_puzzle_args, emit_json
 from ._output import write_text, written
@@ -24,13 +24,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--to", required=True, choices=sorted(FORMATS), metavar="FORMAT", help="output format"
     )
+    parser.add_argument(
+        "--model",
+        choices=sorted(CP_MODELS),
+        help="the CP model of the runs, in the formats that state constraints (mzn, xcsp3): "
+        + "; ".join(f"{m.name}: {m.doc}" for m in CP_MODELS.values())
+        + " (default sum)",
+    )
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
     parser.set_defaults(func=run)
 
 
-def convert(puzzles: Sequence[Puzzle], to: str) -> str:
-    """The text in format ``to``, read back once to prove the writer kept every grid."""
-    text = dumps(puzzles, to)
+def convert(puzzles: Sequence[Puzzle], to: str, model: str | None = None) -> str:
+    """The text in format ``to`` (its runs in CP ``model`` where the format has a choice),
+    read back once to prove the writer kept every grid."""
+    text = dumps(puzzles, to, model=model)
     again = loads(text, format=to, check=False)
     if len(again) != len(puzzles) or any(
         a.grid != b.grid for a, b in zip(again, puzzles, strict=True)
@@ -42,7 +50,7 @@ def convert(puzzles: Sequence[Puzzle], to: str) -> str:
 def run(args: argparse.Namespace) -> int:
     batch = Batch.load(args)
     puzzles = batch.puzzles  # an invalid puzzle is reported and left out; the rest are written
-    text = convert(puzzles, args.to) if puzzles else ""
+    text = convert(puzzles, args.to, args.model) if puzzles else ""
     if args.output and puzzles:
         write_text(args.output, text)
         if args.json:
@@ -50,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
             emit_json(written(args.output, args.to, ids=[p.id for p in puzzles]))
     if args.json and not args.output:
         for puzzle in batch:
-            emit_json({"id": puzzle.id, "format": args.to, "text": dumps([puzzle], args.to)})
+            one = dumps([puzzle], args.to, model=args.model)
+            emit_json({"id": puzzle.id, "format": args.to, "text": one})
     elif not args.output:
         batch.report_invalid()
         print(text, end="")

@@ -7,6 +7,7 @@ puzzles kept in place in :mod:`.loading`; solution files in :mod:`.solutions`.
 
 from __future__ import annotations
 
+from .cpmodels import CP_MODELS
 from .format import Format
 from .kakuro import grid_lines
 from .loading import (
@@ -24,6 +25,7 @@ from .registry import FORMATS, detect, dumps, get_format
 from .solutions import embedded_solution, load_solutions, solutions_from_text
 
 __all__ = [
+    "CP_MODELS",
     "FORMATS",
     "Entry",
     "Format",

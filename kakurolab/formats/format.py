@@ -127,6 +127,9 @@ class Format(ABC):
     name: ClassVar[str]
     doc: ClassVar[str] = ""
     suffixes: ClassVar[tuple[str, ...]] = ()
+    models: ClassVar[tuple[str, ...]] = ()
+    """The CP models (:data:`.cpmodels.CP_MODELS`) the writer can state the runs in; empty:
+    the format holds no constraints, or one fixed way (``dzn`` is data for the ``sum`` model)."""
 
     @classmethod
     @abstractmethod
@@ -149,6 +152,11 @@ class Format(ABC):
     @abstractmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
         """Text that :meth:`parse` reads back to the same puzzles."""
+
+    @classmethod
+    def dump_model(cls, puzzles: Sequence[Puzzle], model: str) -> str:
+        """:meth:`dump` with the runs in the named CP model (one of :attr:`models`)."""
+        raise NotImplementedError(f"the {cls.name} format writes no CP model")
 
     @classmethod
     def cannot_write(cls, puzzle: Puzzle) -> str | None:

@@ -13,6 +13,8 @@ The ``.mzn`` writer puts the same data items in front of :data:`MODEL`, a Kakuro
 reads them, so ``minizinc p.mzn`` solves the puzzle alone and prints the grid as solution rows
 ``kakuro check`` reads; the reader takes the data items back out of such a file.  A cryptic
 puzzle's ``.mzn`` adds its letters (:data:`CRYPTIC_NAMES`) and uses :data:`CRYPTIC_MODEL`.
+Those are the ``sum`` model; ``dumps(..., "mzn", model="table")`` writes the ``table`` model
+(:mod:`.cpmodels`) after the same data items instead, so the reader is the same for both.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ from typing import NamedTuple
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
+from .cpmodels import DEFAULT_MODEL
 from .format import MAX_CELLS, MAX_JSON_CHARS, MAX_SIDE, Format, check_size, parse_int, short
-from .minizinc_models import CRYPTIC_MODEL, MODEL
+from .minizinc_models import CRYPTIC_MODEL as CRYPTIC_MODEL
+from .minizinc_models import MODEL as MODEL
+from .minizinc_models import sum_model, table_model
 
 DATA_NAMES = ("h", "w", "grid_data", "n_h", "h_clue", "n_v", "v_clue")
 CRYPTIC_NAMES = ("h_letters", "v_letters", "n_shown", "shown")
@@ -501,10 +506,15 @@ def _is_model(text: str) -> bool:
     return bool(re.search(r"^\s*solve\b", text, re.M))
 
 
+MODEL_WRITERS: dict[str, Callable[[Puzzle], str]] = {"sum": sum_model, "table": table_model}
+"""The model text after a puzzle's data items, by CP model name (:mod:`.cpmodels`)."""
+
+
 class MznFormat(Format):
     name = "mzn"
     doc = "a self-contained MiniZinc model: the .dzn data items and a Kakuro model"
     suffixes = (".mzn",)
+    models = tuple(MODEL_WRITERS)
 
     @classmethod
     def sniff(cls, text: str) -> bool:
@@ -518,10 +528,12 @@ class MznFormat(Format):
 
     @classmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
-        return "\n".join(
-            f"{dzn_text(puzzle)}\n{CRYPTIC_MODEL if puzzle.is_cryptic else MODEL}"
-            for puzzle in puzzles
-        )
+        return cls.dump_model(puzzles, DEFAULT_MODEL)
+
+    @classmethod
+    def dump_model(cls, puzzles: Sequence[Puzzle], model: str) -> str:
+        write = MODEL_WRITERS[model]
+        return "\n".join(f"{dzn_text(puzzle)}\n{write(puzzle)}" for puzzle in puzzles)
 
 
 def _data_items(text: str) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatError, KakuroError, UnknownNameError
 from ..model import Puzzle
+from .cpmodels import get_model
 from .format import Format, load_json
 from .kakuro import KakuroFormat
 from .minizinc import DznFormat, MznFormat
@@ -48,11 +49,21 @@ def detect(text: str, source: str | None = None) -> type[Format]:
     )
 
 
-def dumps(puzzles: Sequence[Puzzle], format: str) -> str:
-    """Write puzzles in a format, refusing clearly when it cannot express one of them."""
+def dumps(puzzles: Sequence[Puzzle], format: str, *, model: str | None = None) -> str:
+    """Write puzzles in a format, refusing clearly when it cannot express one of them.
+    ``model`` names the CP model of the runs (:data:`.cpmodels.CP_MODELS`) in the formats
+    that state constraints (``mzn``, ``xcsp3``); None: the format's own default."""
     fmt = get_format(format)
+    if model is not None:
+        get_model(model)  # an unknown name is one line naming the known ones
+        if model not in fmt.models:
+            takes = f"it writes {', '.join(fmt.models)}" if fmt.models else "it writes none"
+            raise KakuroError(
+                f"the {format} format cannot write the {model} model ({takes}; the formats "
+                f"with a model choice: {', '.join(n for n, f in FORMATS.items() if f.models)})"
+            )
     for puzzle in puzzles:
         reason = fmt.cannot_write(puzzle)
         if reason:
             raise KakuroError(f"puzzle {puzzle.id}: {reason}")
-    return fmt.dump(puzzles)
+    return fmt.dump(puzzles) if model is None else fmt.dump_model(puzzles, model)

@@ -22,6 +22,7 @@ from xml.etree import ElementTree
 
 from ..errors import FormatError
 from ..model import BLOCK, LETTERS, WHITE, Clue, ClueCell, Direction, Puzzle, Square, White
+from .cpmodels import DEFAULT_MODEL, distinct_letters, letter_shape, letter_tuples, run_tuples
 from .format import MAX_JSON_CHARS, Format, NumberTooLong, check_size, parse_int, short
 
 MAX_XML_CHARS = MAX_JSON_CHARS
@@ -45,6 +46,7 @@ class Xcsp3Format(Format):
     name = "xcsp3"
     doc = "XCSP3 instance (XML): sum and allDifferent per run, as PyCSP3 compiles its model"
     suffixes = (".xml",)
+    models = ("sum", "table")
 
     @classmethod
     def sniff(cls, text: str) -> bool:
@@ -69,13 +71,64 @@ class Xcsp3Format(Format):
 
     @classmethod
     def dump(cls, puzzles: Sequence[Puzzle]) -> str:
+        return cls.dump_model(puzzles, DEFAULT_MODEL)
+
+    @classmethod
+    def dump_model(cls, puzzles: Sequence[Puzzle], model: str) -> str:
+        runs = RUN_WRITERS[model]
         if len(puzzles) == 1:
-            return _instance(puzzles[0], "")
-        body = "".join(_instance(puzzle, "  ") for puzzle in puzzles)
+            return _instance(puzzles[0], "", runs)
+        body = "".join(_instance(puzzle, "  ", runs) for puzzle in puzzles)
         return '<instances format="XCSP3">\n' + body + "</instances>\n"
 
 
-def _instance(puzzle: Puzzle, indent: str) -> str:
+RunWriter = Callable[[Puzzle], list[str]]
+
+
+def _sum_runs(puzzle: Puzzle) -> list[str]:
+    """The ``sum`` model: per run a ``<sum>`` and an ``<allDifferent>``."""
+    lines = []
+    for run in puzzle.runs:
+        assert run.clue is not None  # a valid puzzle
+        cells = " ".join(f"{ARRAY}[{r}][{c}]" for r, c in run.cells)
+        lines += ["    <sum>", *_sum_body(run.clue, cells), "    </sum>"]
+        lines.append(f"    <allDifferent> {cells} </allDifferent>")
+    return lines
+
+
+def _table_runs(puzzle: Puzzle) -> list[str]:
+    """The ``table`` model: per run an ``<extension>`` over its cells (then a letter clue's
+    letters), grouped by table so that each table is written once (``<group>`` with one
+    ``<args>`` per run, as PyCSP3 writes a table shared by several lists)."""
+    groups: dict[tuple[int, int, str], list[str]] = {}
+    for run in puzzle.runs:
+        assert run.clue is not None  # a valid puzzle
+        cells = [f"{ARRAY}[{r}][{c}]" for r, c in run.cells]
+        letters = run.clue.letters or ""
+        shape = letter_shape(letters) if letters else ""
+        key = (len(cells), 0 if letters else run.clue.value or 0, shape)
+        columns = cells + [_letter(ch) for ch in distinct_letters(letters)]
+        groups.setdefault(key, []).append(" ".join(columns))
+    lines = []
+    for (length, total, shape), lists in groups.items():
+        tuples = letter_tuples(length, shape) if shape else run_tuples(length, total)
+        supports = "".join(f"({','.join(map(str, t))})" for t in tuples)
+        extension = ["<extension>", "  <list> %... </list>", f"  <supports> {supports} </supports>",
+                     "</extension>"]
+        if len(lists) == 1:
+            lines += [f"    {line.replace('%...', lists[0])}" for line in extension]
+            continue
+        lines += ["    <group>", *(f"      {line}" for line in extension)]
+        lines += [f"      <args> {args} </args>" for args in lists]
+        lines.append("    </group>")
+    return lines
+
+
+RUN_WRITERS: dict[str, RunWriter] = {"sum": _sum_runs, "table": _table_runs}
+"""The run constraints of an instance, by CP model name (:mod:`.cpmodels`)."""
+
+
+def _instance(puzzle: Puzzle, indent: str, runs: RunWriter) -> str:
     lines = ['<instance format="XCSP3" type="CSP">']
     if _plain(puzzle.id):
         lines.append(f"  <!-- kakuro puzzle {puzzle.id} -->")
@@ -89,14 +142,12 @@ def _instance(puzzle: Puzzle, indent: str) -> str:
     ]
     if cryptic:  # the letters A-J stand for the ten digits, one each
         lines.append(f"    <allDifferent> {' '.join(map(_letter, LETTERS))} </allDifferent>")
-    leading: set[str] = set()
-    for run in puzzle.runs:
-        assert run.clue is not None  # a valid puzzle
-        cells = " ".join(f"{ARRAY}[{r}][{c}]" for r, c in run.cells)
-        lines += ["    <sum>", *_sum_body(run.clue, cells), "    </sum>"]
-        lines.append(f"    <allDifferent> {cells} </allDifferent>")
-        if run.clue.letters is not None and len(run.clue.letters) == 2:
-            leading.add(run.clue.letters[0])
+    lines += runs(puzzle)
+    leading = {
+        run.clue.letters[0]
+        for run in puzzle.runs
+        if run.clue is not None and run.clue.letters is not None and len(run.clue.letters) == 2
+    }
     lines += [f"    <intension> ne({_letter(ch)},0) </intension>" for ch in sorted(leading)]
     lines += [
         f"    <intension> eq({ARRAY}[{r}][{c}],{_letter(ch)}) </intension>"
@@ -168,7 +219,7 @@ def _puzzle(instance: ElementTree.Element, pid: str, source: str | None) -> Puzz
     shown: dict[tuple[int, int], str] = {}
     sums = []
     for element in _constraints(constraints, fail):
-        if element.tag == "sum":
+        if element.tag in RUN_READERS:
             sums.append(element)
         else:
             _intension(element, shown, fail)
@@ -208,7 +259,7 @@ def _runs(
     covered: dict[tuple[int, int], set[Direction]] = {}
     for number, element in enumerate(sums, start=1):
         where = _where(fail, number)
-        cells, total = _sum(element, nrows, ncols, where, letters)
+        cells, total = RUN_READERS[element.tag](element, nrows, ncols, where, letters)
         for cell in cells:
             grid[cell[0]][cell[1]] = WHITE
         if len(cells) == 1:  # a one-cell run reads either way: decided below
@@ -255,7 +306,7 @@ def _constraints(
     parent: ElementTree.Element, fail: Callable[[str], FormatError]
 ) -> Iterator[ElementTree.Element]:
     for element in parent:
-        if element.tag in ("sum", "intension"):
+        if element.tag in ("sum", "extension", "intension"):
             yield element
         elif element.tag == "block":
             yield from _constraints(element, fail)
@@ -264,7 +315,8 @@ def _constraints(
             holder.extend(_expand(element, fail))
             yield from _constraints(holder, fail)
         elif element.tag not in IGNORED:
-            raise fail(f"cannot read a <{short(element.tag)}> constraint (Kakuro runs are <sum>s)")
+            raise fail(f"cannot read a <{short(element.tag)}> constraint (Kakuro runs are "
+                       "<sum>s or <extension>s)")
 
 
 _PARAMETER = re.compile(r"%(\d+|\.\.\.)")
@@ -332,9 +384,28 @@ def _sum(
     if match is None:
         raise fail(f"the condition must be (eq,SUM), got {short((condition.text or '').strip())!r}")
     total = _number(match.group(1), fail)
+    cells, letters = _cells_and_letters(listing.text or "", nrows, ncols, fail, has_letters)
+    coeffs = element.find("coeffs")
+    if not letters:
+        if coeffs is not None:
+            raise fail("a numeric clue's sum has no coefficients")
+        return cells, Clue(value=total)
+    expected = ["1"] * len(cells) + LETTER_COEFFS.get(len(letters), ["?"])
+    if coeffs is None or (coeffs.text or "").split() != expected or total != 0:
+        raise fail(f"a letter clue's sum has the coefficients {' '.join(expected)} and (eq,0)")
+    return cells, Clue(letters=letters)
+
+
+_TUPLE = re.compile(r"\(([0-9,]*)\)")
+
+
+def _cells_and_letters(
+    text: str, nrows: int, ncols: int, fail: Callable[[str], FormatError], has_letters: bool
+) -> tuple[list[tuple[int, int]], str]:
+    """A run's cells ``x[R][C]`` (ranges allowed), then a letter clue's letters ``l[K]``."""
     cells: list[tuple[int, int]] = []
     letters = ""
-    for word in (listing.text or "").split():
+    for word in text.split():
         letter = _LETTER.fullmatch(word) if has_letters else None
         if letter is not None:
             letters += LETTERS[int(letter.group(1))]
@@ -346,15 +417,49 @@ def _sum(
         cells += [(r, c) for r in rows for c in cols]
     if not cells:
         raise fail("the list has no cells")
-    coeffs = element.find("coeffs")
-    if not letters:
-        if coeffs is not None:
-            raise fail("a numeric clue's sum has no coefficients")
-        return cells, Clue(value=total)
-    expected = ["1"] * len(cells) + LETTER_COEFFS.get(len(letters), ["?"])
-    if coeffs is None or (coeffs.text or "").split() != expected or total != 0:
-        raise fail(f"a letter clue's sum has the coefficients {' '.join(expected)} and (eq,0)")
-    return cells, Clue(letters=letters)
+    return cells, letters
+
+
+RunReader = Callable[
+    [ElementTree.Element, int, int, Callable[[str], FormatError], bool],
+    tuple[list[tuple[int, int]], Clue],
+]
+
+
+def _table(
+    element: ElementTree.Element,
+    nrows: int,
+    ncols: int,
+    fail: Callable[[str], FormatError],
+    has_letters: bool,
+) -> tuple[list[tuple[int, int]], Clue]:
+    """A run of the ``table`` model: an ``<extension>`` whose supports are exactly the tuples
+    of one clue (:mod:`.cpmodels`); any other table is refused, since it is not a Kakuro run."""
+    listing, supports = element.find("list"), element.find("supports")
+    if listing is None or supports is None:
+        raise fail("an <extension> run has <list> and <supports>")
+    cells, letters = _cells_and_letters(listing.text or "", nrows, ncols, fail, has_letters)
+    text = "".join((supports.text or "").split())
+    tuples = [tuple(_number(v, fail) for v in m.split(",")) for m in _TUPLE.findall(text)]
+    if not tuples or "".join(f"({','.join(map(str, t))})" for t in tuples) != text:
+        raise fail("the supports must be tuples (d,d,...) of numbers, at least one")
+    if len(letters) == 1 and sum(tuples[0][:-1]) != tuples[0][-1]:
+        letters *= 2  # one letter column, and the cells add up to 11 times it: a clue XX
+    if letters:
+        clue = Clue(letters=letters)
+        expected = letter_tuples(len(cells), letter_shape(letters))
+    else:
+        total = sum(tuples[0])
+        clue, expected = Clue(value=total), run_tuples(len(cells), total)
+    if sorted(tuples) != list(expected):
+        raise fail(f"the table is not the tuples of a {len(cells)}-cell run's clue {clue} "
+                   "(every permutation of every digit set of the clue)")
+    return cells, clue
+
+
+RUN_READERS: dict[str, RunReader] = {"sum": _sum, "extension": _table}
+"""A run's reader by constraint element: the ``sum`` model's ``<sum>``, the ``table``
+model's ``<extension>``."""
 
 
 def _span(text: str, size: int, fail: Callable[[str], FormatError]) -> range:

@@ -53,6 +53,10 @@ class ModeRules:
     """The player may choose the puzzle: a seed, or a pasted puzzle (practice)."""
     aids: bool = False
     """Live rule-break highlighting and the candidate fill (practice only)."""
+    candidates_view: bool = False
+    """The whole-grid candidates view (:func:`kakurolab.game.views.candidates`): free in
+    practice; the rulebook's competitive and calendar play has a Logic Shield that reveals
+    one clue's digit sets instead (2.4, Phase 2), so there it is not shown at all."""
     title: str = ""
     """The mode's name on the page's new-game form."""
     doc: str = ""
@@ -87,6 +91,7 @@ class ModeRules:
             "permanent_default": self.permanent_default,
             "chooses_puzzle": self.chooses_puzzle,
             "aids": self.aids,
+            "candidates_view": self.candidates_view,
             "min_players": self.min_players,
             "seats": self.max_players,
             "shields": sorted(s.value for s in self.shields),
@@ -107,7 +112,7 @@ ALL_SHIELDS = frozenset(ShieldKind)
 RULES: dict[Mode, ModeRules] = {
     Mode.PRACTICE: ModeRules(
         Mode.PRACTICE, 1, 1, False, False, False, ALL_SHIELDS, "mastery", pausable=True,
-        chooses_puzzle=True, aids=True, title="Practice",
+        chooses_puzzle=True, aids=True, candidates_view=True, title="Practice",
         doc="solo, any puzzle file, size or difficulty; ends when the grid is solved",
     ),
     Mode.CAMPAIGN: ModeRules(

@@ -49,12 +49,14 @@ from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
 from .prepare import Choice, Chooser, Prepared, bank_holds, fresh_puzzle, make
 from .prepare import from_portable as from_portable  # the web gateway's import
 from .prepare import make_portable as make_portable  # the web gateway's import
+from .replay import Replay, replay
+from .replay import withheld as replay_withheld
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
 from .stores import open_store
-from .views import Event, GameView, event_for, player_view
+from .views import Candidates, Event, GameView, candidates, event_for, player_view
 
 MAX_CACHED = 512
 """Games kept in memory; others are replayed from the store when next asked for."""
@@ -384,6 +386,31 @@ class GameService:
             self.tick(game_id)
             game = self._games[game_id][0]
         return player_view(game, player_id, now)
+
+    def candidates(self, game_id: str, token: str) -> Candidates:
+        """This player's whole-grid candidates view, where the mode allows one
+        (:func:`kakurolab.game.views.candidates`)."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            self.tick(game_id)
+            game = self._game(game_id)
+            if player_id not in game.players:
+                raise AuthError(f"you are not a player of game {game_id}")
+            return candidates(game, player_id)
+
+    def replay(self, game_id: str) -> Replay:
+        """The finished game's move log replayed into frames, for anyone with its link, once
+        its competition is over (:func:`kakurolab.game.replay.withheld`).  The frames are
+        made outside the service lock (a 910-move 16x22 game: ~0.1 s), so moves go on."""
+        with self._lock:
+            self.tick(game_id)
+            game = self._game(game_id)
+            refusal = replay_withheld(game, self.clock())
+            if refusal is not None:
+                raise IllegalMoveError(refusal)
+            fresh, _ = self._load(game_id)
+            log = self.store.log(game_id)
+        return replay(fresh, log)  # outside the lock: a long game takes a while
 
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""

@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..combos import digits_of
+from ..combos import ALL_DIGITS, bit, combos, digits_of
 from ..model import Block, Cell, ClueCell, Puzzle
 from . import calendar, fair, scoring
 from .engine import Game
+from .errors import IllegalMoveError
 from .moves import EndReason, MoveKind, Phase, cell_text
 from .state import Board, Player
 
@@ -233,6 +234,54 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         reasons=score_reasons(game) if over else [],
         ties=scoring.tie_notes(game.standings(), game.rules.scoring) if over else [],
     )
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The whole-grid candidates view of one player at one version: per empty cell, the
+    digits its entries still allow (``cells``: cell text -> digits)."""
+
+    version: int
+    cells: dict[str, list[int]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "cells": self.cells}
+
+
+def candidates(game: Game, viewer: str) -> Candidates:
+    """Every empty cell's candidates from the clues and ``viewer``'s own entries, never the
+    solution: the digits of the sum table's sets of each of its two entries that hold every
+    digit written there, less those digits (one pass, as a player pencils them in; no
+    deduction beyond it).  An entry whose digits repeat, or that no set can complete, leaves
+    its empty cells no candidate: the view shows the dead end as it is.  Only where the
+    mode's record allows it (``ModeRules.candidates_view``)."""
+    rules = game.rules
+    if not rules.candidates_view:
+        raise IllegalMoveError(
+            f"{rules.mode.value}: no candidates view in this mode (the rulebook's Logic Shield "
+            "reveals one clue's digit sets instead)"
+        )
+    if game.paused:
+        raise IllegalMoveError("the game is paused")
+    entries = game.players[viewer].board.entries
+    allowed = {cell: ALL_DIGITS for cell in game.puzzle.whites if cell not in entries}
+    for run in game.puzzle.runs:
+        written = [entries[c] for c in run.cells if c in entries]
+        used = 0
+        for digit in written:
+            used |= bit(digit)
+        union = 0
+        if run.clue is None or run.clue.value is None:
+            union = ALL_DIGITS
+        elif len(set(written)) == len(written):
+            for mask in combos(len(run.cells), run.clue.value):
+                if mask & used == used:
+                    union |= mask
+        for cell in run.cells:
+            if cell in allowed:
+                allowed[cell] &= union & ~used
+    cells = {cell_text(cell): list(digits_of(mask)) for cell, mask in sorted(allowed.items())}
+    return Candidates(game.seq, cells)
 
 
 def withheld(game: Game, viewer: Player, now: float) -> str | None:

@@ -35,9 +35,7 @@ def random_layout(
     2..``max_run`` cells; only the largest connected network survives.  ``min_fill`` rejects
     sparse results, and ``full_frame`` layouts that leave a row or column without white cells.
     """
-    if nrows < 3 or ncols < 3:
-        raise KakuroError(f"a {nrows}x{ncols} grid is too small (at least 3x3)")
-    interior = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
+    interior = _interior(nrows, ncols)
     for _ in range(attempts):
         white = set(interior)
         order = interior[:]
@@ -54,6 +52,14 @@ def random_layout(
         f"no valid {nrows}x{ncols} layout in {attempts} attempts "
         f"(max run {max_run}, min fill {min_fill}); try another seed or size"
     )
+
+
+def _interior(nrows: int, ncols: int) -> list[Cell]:
+    """The cells a draw may make white (all but the clue row and column), row by row; a
+    grid smaller than 3x3 is refused (one white run needs two cells and a clue cell)."""
+    if nrows < 3 or ncols < 3:
+        raise KakuroError(f"a {nrows}x{ncols} grid is too small (at least 3x3)")
+    return [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
 
 
 def _settled(
@@ -172,9 +178,7 @@ def published_layout(
     twice ``max_black``, or with more than ``max_two_cell`` of their runs two cells long,
     are drawn again (a draw costs milliseconds).
     """
-    if nrows < 3 or ncols < 3:
-        raise KakuroError(f"a {nrows}x{ncols} grid is too small (at least 3x3)")
-    interior = [(r, c) for r in range(1, nrows) for c in range(1, ncols)]
+    interior = _interior(nrows, ncols)
     area = len(interior)
 
     for attempt in range(attempts):

@@ -38,8 +38,9 @@ _LOW_DIGIT = [(m & -m).bit_length() for m in range(1 << 10)]  # the digit of a c
 _SLOT_OF = {ch: i for i, ch in enumerate(LETTERS)}
 _REACH = {n: sum(1 << t for t in feasible_sums(n)) for n in range(1, MAX_RUN + 1)}
 
-# Clue shapes: a number, one letter "X" (its digit is the sum), "XY" and "XX" (11 * X).
-_NUMBER, _ONE_LETTER, _TWO, _SAME_LETTERS = range(4)
+NUMBER, ONE_LETTER, TWO_LETTERS, SAME_LETTERS = range(4)
+"""A run's clue shape (:attr:`Propagator.kind`): a number (or none), one letter ``X`` (its
+digit is the sum), two letters ``XY`` and a doubled letter ``XX`` (11 times its digit)."""
 
 
 class Propagator:
@@ -106,7 +107,7 @@ class Propagator:
         n = self.n_cells
         letters = [ALL_LETTER_DIGITS] * len(LETTERS)
         for r, kind in enumerate(self.kind):
-            if kind in (_TWO, _SAME_LETTERS):
+            if kind in (TWO_LETTERS, SAME_LETTERS):
                 letters[self.clue_slots[r][0] - n] &= ~1  # a leading digit is never 0
         for slot in range(n, n_slots):
             if self.letter_cells[slot]:
@@ -150,7 +151,7 @@ class Propagator:
         self.fixed = [1 << total for total in totals]
         if len(self.fixed) != len(run_cells):
             raise ValueError("one total per run")
-        self.kind = [_NUMBER] * len(run_cells)
+        self.kind = [NUMBER] * len(run_cells)
         self.tables = [run_table(sums) for sums in self.fixed]
         self.clue_slots = [(0, 0)] * len(run_cells)
         self.cell_letter = [-1] * n
@@ -189,7 +190,7 @@ class Propagator:
         other.fixed, other.tables = self.fixed[:], self.tables[:]
         other._root = None  # other clues, another fixpoint
         for r, total in totals.items():
-            if self.kind[r] != _NUMBER:
+            if self.kind[r] != NUMBER:
                 raise ValueError(f"run {r} has a letter clue")
             other.fixed[r] = 1 << total
             other.tables[r] = run_table(other.fixed[r])
@@ -303,16 +304,16 @@ class Propagator:
                     else:
                         tens, units = clue_slots[r]
                         k = kind[r]
-                        if k == _ONE_LETTER:
+                        if k == ONE_LETTER:
                             sums = s[tens]
                         else:
                             # Inline pair_key() and the cache lookups: this is the hot loop.
-                            pair = s[tens] << 11 | s[units] << 1 | (k == _SAME_LETTERS)
+                            pair = s[tens] << 11 | s[units] << 1 | (k == SAME_LETTERS)
                             cached = pair_sums_get(pair)
                             sums = (
                                 cached
                                 if cached is not None
-                                else pair_sums(s[tens], s[units], k == _SAME_LETTERS)
+                                else pair_sums(s[tens], s[units], k == SAME_LETTERS)
                             )
                         # Totals the run's length cannot reach change nothing: drop them
                         # from the key so that more letter states share one answer.
@@ -325,13 +326,13 @@ class Propagator:
                             found = revise_cached(table, doms, reachable)
                         if found and found[0] != sums:
                             # Feasible sums cut the clue's letters.
-                            if k == _ONE_LETTER:
+                            if k == ONE_LETTER:
                                 news: tuple[tuple[int, int], ...] = ((tens, s[tens] & found[0]),)
                             else:
                                 cut = pair_filter_get((pair, found[0]))
                                 if cut is None:
                                     cut = pair_filter(
-                                        s[tens], s[units], k == _SAME_LETTERS, found[0]
+                                        s[tens], s[units], k == SAME_LETTERS, found[0]
                                     )
                                 news = ((tens, cut[0]), (units, cut[1]))
                             for slot, new in news:
@@ -539,7 +540,7 @@ def _clue_kinds(
         if clue is None or clue.letters is None:
             sums = ALL_SUMS if clue is None else 1 << (clue.value or 0)
             fixed.append(sums)
-            kinds.append(_NUMBER)
+            kinds.append(NUMBER)
             tables.append(run_table(sums))
             clue_slots.append((0, 0))
             continue
@@ -549,7 +550,8 @@ def _clue_kinds(
         if units != tens:
             letter_runs[units].append(r)
         fixed.append(0)
-        kinds.append(_ONE_LETTER if len(letters) == 1 else _SAME_LETTERS if tens == units else _TWO)
+        same = tens == units
+        kinds.append(ONE_LETTER if len(letters) == 1 else SAME_LETTERS if same else TWO_LETTERS)
         tables.append(None)
         clue_slots.append((tens, units))
     return fixed, kinds, tables, clue_slots, letter_runs

@@ -3,12 +3,15 @@
 Routes (docs/web.md has the message formats):
 
 * ``GET /`` and ``/static/NAME``: the front end (plain HTML/CSS/JS shipped as package data,
-  served from memory);
+  served from memory); ``/sw.js`` and ``/manifest.webmanifest``, the installable app's
+  service worker and manifest, from the root (a worker's scope is its own path);
 * ``POST /api/players``: a player and the secret token every later call presents;
 * ``POST /api/games``, ``POST /api/games/{id}/join``, ``GET /api/games/{id}``,
-  ``POST /api/games/{id}/moves``, ``GET /api/calendar``: with ``Authorization: Bearer
-  TOKEN`` (its form checked by :class:`TokenAuth`, its truth by the engine);
+  ``POST /api/games/{id}/moves``, ``GET /api/games/{id}/candidates``, ``GET /api/calendar``:
+  with ``Authorization: Bearer TOKEN`` (its form checked by :class:`TokenAuth`, its truth by
+  the engine);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
+* ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
@@ -19,13 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
-import secrets
 from collections.abc import AsyncIterator, Awaitable
-from importlib import resources
-from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
@@ -33,15 +31,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import combos
 from ..errors import KakuroError
 from ..game import RULES
 from . import protocol
+from .assets import Logins, combos_table, static_files
 from .gateway import EngineGames, web_error
-from .guard import HostGuard
+from .guard import BodyLimit, HostGuard, TokenAuth
 from .hub import MAX_OUTBOX, Hub, SocketCounts, Subscriber
 from .limits import Buckets, Limits
 from .port import Busy, Unauthorized, WebError
@@ -50,117 +47,6 @@ from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-STATIC = Path(str(resources.files(__package__).joinpath("static")))
-
-OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json")
-"""API routes that need no token; every other ``/api/`` route does."""
-
-
-def combos_table() -> dict[str, list[list[int]]]:
-    """Every (length, sum) with its digit sets, from :mod:`kakurolab.combos`, keyed "len,sum"."""
-    table: dict[str, list[list[int]]] = {}
-    for length in range(1, combos.MAX_RUN + 1):
-        for total in combos.feasible_sums(length):
-            table[f"{length},{total}"] = [
-                list(combos.digits_of(m)) for m in combos.combos(length, total)
-            ]
-    return table
-
-
-MEDIA_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-}
-
-
-def static_files() -> dict[str, tuple[bytes, str, str]]:
-    """The front end, read once: name -> (bytes, media type, etag).  Served from memory in
-    one write (a file streamed in pieces meets Nagle's algorithm and TCP's delayed ACK, about
-    40 ms per file on localhost), and only these names exist: no path reaches the disk."""
-    files = {}
-    for path in sorted(STATIC.iterdir()):
-        if path.suffix in MEDIA_TYPES:
-            body = path.read_bytes()
-            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-            files[path.name] = (body, MEDIA_TYPES[path.suffix], etag)
-    return files
-
-
-class Logins:
-    """Sign-in links of the server's own player (``serve --player/--token``): ``/login/CODE``
-    gives the page that player's token, the way it keeps tokens of players it registered."""
-
-    def __init__(self) -> None:
-        self.codes: dict[str, dict[str, str]] = {}
-
-    def add(self, name: str, player_id: str, token: str) -> str:
-        code = secrets.token_urlsafe(18)
-        self.codes[code] = {"name": name, "player_id": player_id, "token": token}
-        return code
-
-    def page(self, code: str, game: str | None) -> Response:
-        found = self.codes.get(code)
-        if found is None:
-            return JSONResponse({"error": "unknown sign-in link"}, 404)
-        me = {**found, "game": game}
-        data = json.dumps(me).replace("<", "\\u003c")
-        script = (
-            f"const me = {data};\n"
-            'const ids = JSON.parse(localStorage.getItem("kakuro.identities") || "{}");\n'
-            "ids[me.name] = {player_id: me.player_id, token: me.token};\n"
-            'localStorage.setItem("kakuro.identities", JSON.stringify(ids));\n'
-            'localStorage.setItem("kakuro.player", JSON.stringify(me.name));\n'
-            'location.replace(me.game ? "/#/game/" + encodeURIComponent(me.game) : "/");\n'
-        )
-        html = ("<!doctype html><meta charset=\"utf-8\"><title>Kakuro Master: sign in</title>"
-                f"<script>\n{script}</script>")  # fmt: skip
-        return Response(html, media_type="text/html; charset=utf-8",
-                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
-
-
-def _headers(scope: Scope) -> dict[bytes, bytes]:
-    return dict(scope.get("headers") or ())
-
-
-class TokenAuth:
-    """API routes need ``Authorization: Bearer TOKEN`` of a sane form; the token is put in
-    ``scope["state"]["token"]``.  Whether it names a player of the game is the engine's answer."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "")
-        if scope["type"] == "http" and path.startswith("/api/") and path not in OPEN_ROUTES:
-            header = _headers(scope).get(b"authorization", b"")
-            scheme, _, token = header.decode("latin-1").partition(" ")
-            token = token.strip()
-            if scheme.lower() != "bearer" or not protocol.TOKEN.fullmatch(token):
-                response = JSONResponse({"error": "a player token is required"}, 401)
-                await response(scope, receive, send)
-                return
-            scope.setdefault("state", {})["token"] = token
-        await self.app(scope, receive, send)
-
-
-class BodyLimit:
-    """Refuse request bodies announced over :data:`MAX_MESSAGE` bytes before reading them
-    (a body that lies about its length is cut while read, in :func:`_body`)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            length = _headers(scope).get(b"content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-                response = JSONResponse({"error": f"body over {MAX_MESSAGE} bytes"}, 413)
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
 
 def _error(request: Request, exc: Exception) -> Response:
     """Every route's refusal: a user error (malformed message, unknown game, illegal move
@@ -233,6 +119,15 @@ def _file(name: str, request: Request) -> Response:
 
 async def index(request: Request) -> Response:
     return _file("index.html", request)
+
+
+async def worker(request: Request) -> Response:
+    """The service worker, served from the root so that its scope is the whole page."""
+    return _file("sw.js", request)
+
+
+async def manifest(request: Request) -> Response:
+    return _file("manifest.webmanifest", request)
 
 
 async def static(request: Request) -> Response:
@@ -331,6 +226,19 @@ async def view(request: Request) -> Response:
     return JSONResponse(await games.call(games.view, game_id, request.state.token))
 
 
+async def candidates(request: Request) -> Response:
+    games, game_id = _games(request), _game_id(request)
+    return JSONResponse(await games.call(games.candidates, game_id, request.state.token))
+
+
+async def replay(request: Request) -> Response:
+    """A finished game's replay: no token (a shared link), so counted per address like a
+    move, and made beside the engine thread (a long game's frames take a while)."""
+    games, game_id = _games(request), _game_id(request)
+    request.app.state.moves.take(_address(request), "requests")
+    return JSONResponse(await games.call_slow(games.replay, game_id))
+
+
 async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
     raw = await _raw(request)
@@ -403,6 +311,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 ROUTES = [
     Route("/", index),
+    Route("/sw.js", worker),
+    Route("/manifest.webmanifest", manifest),
     Route("/login/{code}", login),
     Route("/api/health", health),
     Route("/api/combos", combos_route),
@@ -412,8 +322,10 @@ ROUTES = [
     Route("/api/games", new_game, methods=["POST"]),
     Route("/api/games", my_games, methods=["GET"]),
     Route("/api/games/{game_id}", view),
+    Route("/api/games/{game_id}/candidates", candidates),
     Route("/api/games/{game_id}/join", join, methods=["POST"]),
     Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+    Route("/api/replays/{game_id}", replay),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
     WebSocketRoute("/ws", socket),

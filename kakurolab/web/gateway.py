@@ -23,7 +23,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -79,6 +80,9 @@ def _mapped(method: Callable[..., T]) -> Callable[..., T]:
 
     return wrapper
 
+
+KEPT_REPLAYS = 32
+"""Finished games' replays kept in memory (:meth:`EngineGames.replay`)."""
 
 SMALL_AREA = 12 * 12
 """Grids up to this many squares are generated in a lane of their own (seconds each), so a
@@ -179,6 +183,8 @@ class EngineGames:
         self.makers = makers or Makers(default_workers())
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kakuro-engine")
         self._slow = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kakuro-new-game")
+        self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._replays_lock = threading.Lock()
 
     @classmethod
     def open(cls, store: Path | str | None = None, *, makers: Makers | None = None) -> EngineGames:
@@ -265,6 +271,28 @@ class EngineGames:
     @_mapped
     def view(self, game_id: str, token: str) -> dict[str, Any]:
         return self.service.view(game_id, token).to_json()
+
+    @_mapped
+    def candidates(self, game_id: str, token: str) -> dict[str, Any]:
+        """The whole-grid candidates view, where the mode's rules allow it (the engine's)."""
+        return self.service.candidates(game_id, token).to_json()
+
+    @_mapped
+    def replay(self, game_id: str) -> dict[str, Any]:
+        """A finished game's replay (frames of its move log), when the engine allows it.
+        Kept for the newest :data:`KEPT_REPLAYS` games: a finished game never changes, and a
+        shared link is opened by many."""
+        with self._replays_lock:
+            kept = self._replays.get(game_id)
+            if kept is not None:
+                self._replays.move_to_end(game_id)
+                return kept
+        made = self.service.replay(game_id).to_json()
+        with self._replays_lock:
+            self._replays[game_id] = made
+            while len(self._replays) > KEPT_REPLAYS:
+                self._replays.popitem(last=False)
+        return made
 
     @_mapped
     def act(self, game_id: str, token: str, move: Move) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Who may talk to the server: the ``Host`` it is asked for and the page a request comes from.
 
-:class:`HostGuard` is ASGI middleware in front of every route and socket:
+:class:`HostGuard` is ASGI middleware in front of every route and socket (and
+:class:`TokenAuth` and :class:`BodyLimit` in front of the API):
 
 * ``Host`` must name this server: a loopback name (``localhost``, ``127.0.0.1``, ``::1``), the
   address the connection reached (so a LAN address works when bound to ``0.0.0.0``), or a
@@ -25,10 +26,19 @@ from urllib.parse import urlsplit
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from . import protocol
+from .protocol import MAX_MESSAGE
+
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 """Host names every server answers to."""
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json")
+"""API routes that need no token; every other ``/api/`` route does (but those under
+:data:`OPEN_PREFIXES`)."""
+OPEN_PREFIXES = ("/api/replays/",)
+"""A finished game's replay is shared by its link: the engine decides when it may be shown."""
 
 
 def host_name(value: str) -> str:
@@ -90,3 +100,51 @@ class HostGuard:
             await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
             return
         await JSONResponse({"error": reason}, status)(scope, receive, send)
+
+
+def headers_of(scope: Scope) -> dict[bytes, bytes]:
+    """A request's raw headers by (lower-case) name."""
+    return dict(scope.get("headers") or ())
+
+
+class TokenAuth:
+    """API routes need ``Authorization: Bearer TOKEN`` of a sane form; the token is put in
+    ``scope["state"]["token"]``.  Whether it names a player of the game is the engine's answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if (
+            scope["type"] == "http"
+            and path.startswith("/api/")
+            and path not in OPEN_ROUTES
+            and not path.startswith(OPEN_PREFIXES)
+        ):
+            header = headers_of(scope).get(b"authorization", b"")
+            scheme, _, token = header.decode("latin-1").partition(" ")
+            token = token.strip()
+            if scheme.lower() != "bearer" or not protocol.TOKEN.fullmatch(token):
+                response = JSONResponse({"error": "a player token is required"}, 401)
+                await response(scope, receive, send)
+                return
+            scope.setdefault("state", {})["token"] = token
+        await self.app(scope, receive, send)
+
+
+class BodyLimit:
+    """Refuse request bodies announced over :data:`MAX_MESSAGE` bytes before reading them
+    (a body that lies about its length is cut while read, in the app's body reader)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            length = headers_of(scope).get(b"content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
+                response = JSONResponse({"error": f"body over {MAX_MESSAGE} bytes"}, 413)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

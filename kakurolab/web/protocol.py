@@ -396,10 +396,16 @@ _ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
     ("/api/games", "get", "The player's games, wherever they were started", None, "200",
      True),
     ("/api/games/{game_id}", "get", "The player's view of a game", None, "200", True),
+    ("/api/games/{game_id}/candidates", "get",
+     "Every empty cell's candidates from the player's own entries (practice only)", None,
+     "200", True),
     ("/api/games/{game_id}/join", "post", "Take a seat; the answer is the view", None,
      "200", True),
     ("/api/games/{game_id}/moves", "post", "Make a move; its outcome and the new view",
      MoveRequest, "200", True),
+    ("/api/replays/{game_id}", "get",
+     "A finished game's move log replayed into frames (once its competition is over)", None,
+     "200", False),
     ("/api/calendar", "get", "The player's calendar campaign", None, "200", True),
     ("/api/stats", "get", "The player's statistics", None, "200", True),
 )  # fmt: skip
@@ -418,7 +424,9 @@ def openapi() -> dict[str, Any]:
             status: {"description": "done", "content": {"application/json": {"schema": _OBJECT}}}
         }
         for code, why in _REFUSALS.items():
-            if code in {"401", "403", "404", "409"} and not secured:
+            if code in {"401", "403"} and not secured:
+                continue
+            if code in {"404", "409"} and not secured and "{game_id}" not in path:
                 continue
             responses[code] = {"description": why,
                                "content": {"application/json": {"schema": _ERROR}}}  # fmt: skip

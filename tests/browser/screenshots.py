@@ -1,7 +1,13 @@
-"""Regenerate docs/img/web-slate.png and docs/img/web-parchment.png: a 12x12 practice game in
-progress (right digits, one wrong digit struck through by the Errors toggle, pencil marks,
-a selected run with its combinations, a shield's answer) in both themes, in Debian's
-chromium against the real engine (the shipped 12x12 normal set as the puzzle source).
+"""Regenerate the pictures of docs/web.md that show the board and the page, in Debian's
+chromium against the real engine (the shipped 12x12 normal set as the puzzle source):
+
+* web-slate.png, web-parchment.png, web-contrast.png: a 12x12 practice game in progress
+  (right digits, one wrong digit struck through by the Errors toggle, pencil marks, a selected
+  run with its combinations, a shield's answer) in the three themes;
+* web-candidates.png: the same game with the candidates view on, a placed digit selected
+  (its every copy lit) and a pencil mark its entry rules out (struck);
+* web-replay.png: a finished 8x8 practice game's replay, half way through;
+* web-guide.png: the start page on a first visit, with its guide.
 
     PYTHONPATH=. python tests/browser/screenshots.py
 """
@@ -19,12 +25,18 @@ from _web import (  # noqa: E402
     click_cell,
     game_of,
     launch,
+    name,
+    new_game,
+    published_solution,
     served,
+    set_name,
     settle,
-    start,
 )
 
+from kakurolab.game import Mode, NewGame  # noqa: E402
+
 OUT = ROOT / "docs" / "img"
+VIEWPORT = {"width": 1280, "height": 820}
 
 
 def main() -> None:
@@ -36,8 +48,15 @@ def main() -> None:
         served(Path(tmp) / "shots.sqlite") as (games, live),
     ):
         browser = launch(p)
-        page = start(browser, live.url, "Ada", viewport={"width": 1280, "height": 820},
-                     size="12x12", difficulty="normal")  # fmt: skip
+        # a visitor's first look: the start page with the guide (then the guide is done)
+        context = browser.new_context(viewport=VIEWPORT, color_scheme="dark")
+        page = context.new_page()
+        page.goto(live.url)
+        set_name(page, "Ada")
+        page.wait_for_selector("#guide")
+        page.screenshot(path=str(OUT / "web-guide.png"))
+        page.click("#guide-skip")
+        new_game(page, live.url, size="12x12", difficulty="normal")
         _, puzzle, solution = game_of(games, page)
         whites = sorted(puzzle.whites)
         for cell in whites[: len(whites) // 3]:  # the top third solved
@@ -60,8 +79,44 @@ def main() -> None:
         page.screenshot(path=str(OUT / "web-slate.png"))
         page.click("#theme-toggle")
         page.screenshot(path=str(OUT / "web-parchment.png"))
+        page.click("#theme-toggle")
+        page.screenshot(path=str(OUT / "web-contrast.png"))
+        page.click("#theme-toggle")  # slate again
+        # a pencil mark its entry rules out: a solved cell's digit pencilled in a run-mate
+        solved = set(whites[: len(whites) // 3])
+        ruled = next(
+            (cell, run_mate)
+            for cell in sorted(solved)
+            for run in puzzle.runs_of[cell]
+            for run_mate in run.cells
+            if run_mate not in solved and run_mate not in marked and run_mate != wrong
+        )
+        click_cell(page, ruled[1])
+        page.keyboard.press(f"Shift+Digit{solution[ruled[0]]}")
+        settle(page)
+        page.keyboard.press("c")  # the candidates view
+        page.wait_for_function("document.body.dataset.cands === document.body.dataset.version")
+        click_cell(page, ruled[0])  # a placed digit: its every copy lit
+        page.screenshot(path=str(OUT / "web-candidates.png"))
+        context.close()
+
+        # a finished game's replay, half way through, from its shared link
+        svc = games.service
+        bea = svc.register("Bea")
+        game = svc.create(bea.token, NewGame(Mode.PRACTICE, size="8x8", difficulty="easy"))
+        for cell, digit in sorted(published_solution(game.puzzle["id"]).items()):
+            svc.act(game.game_id, bea.token, {"kind": "place", "cell": name(cell), "digit": digit})
+        context = browser.new_context(viewport=VIEWPORT, color_scheme="dark")
+        page = context.new_page()
+        page.goto(f"{live.url}/#/replay/{game.game_id}")
+        page.wait_for_selector("#replay-board rect.white")
+        total = int(page.evaluate("document.body.dataset.replayTotal"))
+        for _ in range(total // 2):
+            page.click("#replay-next")
+        page.screenshot(path=str(OUT / "web-replay.png"))
+        context.close()
         browser.close()
-    print(f"wrote {OUT / 'web-slate.png'} and {OUT / 'web-parchment.png'}")
+    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay in {OUT}")
 
 
 if __name__ == "__main__":

@@ -19,21 +19,34 @@ const ui = {
   games: store.get("kakuro.games", {}),            // game id -> {mode, size, created}
   combos: null,                                    // "len,sum" -> [[digits]]
   game: null,                                      // the game page's state, see openGame
+  replay: null,                                    // the replay page's state, see showReplay
 };
 store.set("kakuro.player", ui.player);
 
 const keyOf = (name) => { const rc = cellOf(name); return rc ? `${rc[0]},${rc[1]}` : name; };
 const nameOfKey = (key) => { const [r, c] = key.split(",").map(Number); return nameOf(r, c); };
 
-// --- theme, remembered per player ------------------------------------------------------------
+// --- theme: the OS's until the player picks one (then remembered per player) ------------------
+// "system" follows prefers-contrast (more: the high-contrast theme) and prefers-color-scheme
+// (light: parchment, else slate), live, as the OS changes them.
+const THEMES = ["slate", "parchment", "contrast"];
 const themeKey = () => `kakuro.theme.${ui.player}`;
+const chosenTheme = () => { const t = store.get(themeKey(), "system"); return THEMES.includes(t) ? t : "system"; };
+const osContrast = window.matchMedia("(prefers-contrast: more)");
+const osLight = window.matchMedia("(prefers-color-scheme: light)");
+function systemTheme() { return osContrast.matches ? "contrast" : osLight.matches ? "parchment" : "slate"; }
 function applyTheme() {
-  const theme = store.get(themeKey(), "slate");
-  document.documentElement.dataset.theme = theme === "parchment" ? "parchment" : "slate";
+  const chosen = chosenTheme();
+  const theme = chosen === "system" ? systemTheme() : chosen;
+  document.documentElement.dataset.theme = theme;
+  document.documentElement.dataset.themeChoice = chosen;
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.content = getComputedStyle(document.documentElement).getPropertyValue("--panel").trim() || meta.content;
 }
+for (const query of [osContrast, osLight]) query.addEventListener("change", applyTheme);
 $("#theme-toggle").addEventListener("click", () => {
-  const next = document.documentElement.dataset.theme === "slate" ? "parchment" : "slate";
-  store.set(themeKey(), next);
+  const now = document.documentElement.dataset.theme;
+  store.set(themeKey(), THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
   applyTheme();
 });
 const nameInput = $("#player-name");
@@ -51,14 +64,20 @@ applyTheme();
 // --- help settings, remembered per player ------------------------------------------------------
 // Each help is the player's choice; the ones that would help in a race (conflicts as they
 // happen, filled candidates) apply in practice games only, whatever the setting says.
-const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true, autopause: true };
+const HELP_DEFAULTS = { done: true, conflicts: true, automarks: true, fill: true, remaining: true, autopause: true, ruledout: true };
 const helpKey = () => `kakuro.help.${ui.player}`;
 const help = () => ({ ...HELP_DEFAULTS, ...store.get(helpKey(), {}) });
 const settings = $("#settings");
 $("#settings-open").addEventListener("click", () => {
   const now = help();
   for (const box of settings.querySelectorAll("input[type=checkbox]")) box.checked = Boolean(now[box.name]);
+  settings.querySelector('select[name="theme"]').value = chosenTheme();
   settings.showModal();
+});
+settings.querySelector('select[name="theme"]').addEventListener("change", (event) => {
+  event.stopPropagation(); // a theme, not a help
+  store.set(themeKey(), event.target.value);
+  applyTheme();
 });
 settings.addEventListener("change", () => {
   const chosen = {};
@@ -66,6 +85,13 @@ settings.addEventListener("change", () => {
   store.set(helpKey(), chosen);
   if (ui.game) render(ui.game);
 });
+
+// --- the installable app: a service worker keeps the page's files for a reload offline -------
+if ("serviceWorker" in navigator) {
+  const ready = () => { if (navigator.serviceWorker.controller) document.body.dataset.offline = "ready"; };
+  navigator.serviceWorker.addEventListener("controllerchange", ready);
+  navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(ready).catch(() => {});
+}
 
 // --- HTTP ------------------------------------------------------------------------------------
 async function api(method, path, body, token) {
@@ -88,7 +114,7 @@ async function identity() {
 }
 
 function remember(view) {
-  ui.games[view.game_id] = { mode: view.mode, size: view.spec.size, player: ui.player, created: Date.now() };
+  ui.games[view.game_id] = { mode: view.mode, size: view.spec.size, player: ui.player, created: Date.now(), phase: view.phase };
   store.set("kakuro.games", ui.games);
 }
 
@@ -104,7 +130,9 @@ async function route() {
   const parts = hash.slice(2).split("/");
   if (ui.game && !(parts[0] === "game" && parts[1] === ui.game.id)) closeGame();
   if (parts[0] === "game" && parts[1]) return openGame(decodeURIComponent(parts[1]));
+  stopReplay();
   if (parts[0] === "join" && parts[1]) return joinRoom(decodeURIComponent(parts[1]));
+  if (parts[0] === "replay" && parts[1]) return showReplay(decodeURIComponent(parts[1]));
   if (parts[0] === "calendar") return showCalendar();
   if (parts[0] === "stats") return showStats();
   if (parts[0] === "rules") return show("rules");
@@ -121,8 +149,12 @@ function showHome() {
   api("GET", "/api/games", null, known.token).then((found) => {
     let added = false;
     for (const game of found.games) {
-      if (ui.games[game.game_id]) continue;
-      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000 };
+      const known = ui.games[game.game_id];
+      if (known) { // the server's phase: a game finished elsewhere gets its replay link
+        if (known.phase !== game.phase) { known.phase = game.phase; added = true; }
+        continue;
+      }
+      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000, phase: game.phase };
       added = true;
     }
     if (added) { store.set("kakuro.games", ui.games); if (!$("#page-home").hidden) drawMyGames(); }
@@ -141,9 +173,35 @@ function drawMyGames() {
     a.href = `#/game/${encodeURIComponent(id)}`;
     a.textContent = `${ui.games[id].mode} ${ui.games[id].size} · ${id}`;
     li.append(a);
+    if (ui.games[id].phase === "finished") { // its replay (the engine says when it may show)
+      const replay = document.createElement("a");
+      replay.href = `#/replay/${encodeURIComponent(id)}`;
+      replay.className = "replay-link";
+      replay.textContent = "replay";
+      li.append(" · ", replay);
+    }
     list.append(li);
   }
 }
+
+// --- the first-visit guide: shown once per browser on the start page, replayed from Rules ----
+const guide = { el: $("#guide"), step: 0, steps: [...document.querySelectorAll("#guide [data-step]")] };
+function guideStep(n) {
+  guide.step = n;
+  guide.steps.forEach((el, k) => { el.hidden = k !== n; });
+  $("#guide-back").disabled = n === 0;
+  $("#guide-next").textContent = n === guide.steps.length - 1 ? "Done" : "Next";
+  $("#guide-count").textContent = `(${n + 1} of ${guide.steps.length})`;
+}
+function openGuide() { guide.el.hidden = false; guideStep(0); }
+function closeGuide() { guide.el.hidden = true; store.set("kakuro.guided", true); }
+$("#guide-next").addEventListener("click", () => {
+  if (guide.step + 1 < guide.steps.length) guideStep(guide.step + 1); else closeGuide();
+});
+$("#guide-back").addEventListener("click", () => guideStep(Math.max(0, guide.step - 1)));
+$("#guide-skip").addEventListener("click", closeGuide);
+$("#guide-replay").addEventListener("click", () => { openGuide(); location.hash = "#/"; });
+if (!store.get("kakuro.guided", false)) openGuide();
 
 const newForm = $("#new-game");
 // Permanent placement shows the mode's own rule (on in an Arena, as the rulebook says for
@@ -319,6 +377,123 @@ async function showStats() {
   }
 }
 
+// --- replays of finished games (the engine replays the log; this page lays out its frames) ---
+// A replay is shared by its link, #/replay/ID, and needs no player: the engine shows it once
+// the game's competition is over, and says why not otherwise.
+function stopReplay() {
+  const r = ui.replay;
+  if (r && r.timer) { clearInterval(r.timer); r.timer = null; }
+  $("#replay-play").textContent = "Play";
+  $("#replay-play").setAttribute("aria-pressed", "false");
+}
+
+async function showReplay(id) {
+  show("replay");
+  const current = showing("replay");
+  ui.replay = null;
+  const board = $("#replay-board");
+  board.innerHTML = "";
+  delete board.dataset.shape;
+  $("#replay-message").textContent = "Loading the replay...";
+  $("#replay-link").value = `${location.origin}/#/replay/${encodeURIComponent(id)}`;
+  let data;
+  try { data = await api("GET", `/api/replays/${encodeURIComponent(id)}`); }
+  catch (err) { if (current()) $("#replay-message").textContent = err.message; return; }
+  if (!current()) return;
+  const puzzle = parseGrid(data.puzzle);
+  const runs = runsOf(puzzle);
+  ui.replay = { id, data, puzzle, index: runIndex(runs), at: 0, timer: null, player: data.players[0] ? data.players[0].player_id : null };
+  $("#replay-message").textContent = "";
+  $("#replay-title").textContent = `${data.mode} · ${data.spec.size} ${data.spec.difficulty || ""}`;
+  const select = $("#replay-player");
+  select.replaceChildren(...data.players.map((p) => { const o = document.createElement("option"); o.value = p.player_id; o.textContent = p.name; return o; }));
+  $("#replay-player-field").hidden = data.shared_board || data.players.length < 2;
+  $("#replay-pos").max = String(data.frames.length);
+  document.body.dataset.replayTotal = String(data.frames.length);
+  drawReplay();
+}
+
+/** The board after the first ``at`` frames: the chosen player's (a shared board: everyone's). */
+function drawReplay() {
+  const r = ui.replay;
+  if (!r) return;
+  const frames = r.data.frames;
+  // digits on the board; pencil marks per player (a Battle's are everyone's, shown together)
+  const entries = new Map(), marksBy = new Map();
+  for (const frame of frames.slice(0, r.at)) {
+    if (!r.data.shared_board && frame.player_id !== r.player) continue;
+    if (!marksBy.has(frame.player_id)) marksBy.set(frame.player_id, new Map());
+    const own = marksBy.get(frame.player_id);
+    for (const change of frame.cells) {
+      const key = keyOf(change.cell);
+      if (change.digit) entries.set(key, change.digit); else entries.delete(key);
+      if (change.marks.length) own.set(key, new Set(change.marks)); else own.delete(key);
+    }
+  }
+  const marks = new Map();
+  for (const own of marksBy.values()) {
+    for (const [key, digits] of own) {
+      if (entries.has(key)) continue;
+      if (!marks.has(key)) marks.set(key, new Set());
+      for (const d of digits) marks.get(key).add(d);
+    }
+  }
+  const last = r.at ? frames[r.at - 1] : null;
+  const moved = new Set(last ? last.cells.map((change) => keyOf(change.cell)) : []);
+  drawBoard($("#replay-board"), {
+    puzzle: r.puzzle, index: r.index, entries, marks, locked: new Set(), wrong: new Set(),
+    hinted: moved, runCells: new Set(), done: new Set(), selected: null, selectedClue: null, solution: null,
+  });
+  $("#replay-pos").value = String(r.at);
+  $("#replay-at").textContent = `${r.at} / ${frames.length}`;
+  $("#replay-clock").textContent = clockText(last ? last.t : 0);
+  $("#replay-caption").textContent = last ? last.text : "The empty grid";
+  document.body.dataset.replayAt = String(r.at);
+}
+
+function replayTo(at) {
+  const r = ui.replay;
+  if (!r) return;
+  r.at = Math.max(0, Math.min(r.data.frames.length, at));
+  if (r.at === r.data.frames.length) stopReplay();
+  drawReplay();
+}
+
+function playReplay() {
+  const r = ui.replay;
+  if (!r) return;
+  if (r.timer) { stopReplay(); return; }
+  if (r.at >= r.data.frames.length) r.at = 0;
+  const speed = Number($("#replay-speed").value) || 4;
+  r.timer = setInterval(() => replayTo(r.at + 1), 1000 / speed);
+  $("#replay-play").textContent = "Pause";
+  $("#replay-play").setAttribute("aria-pressed", "true");
+}
+
+$("#replay-start").addEventListener("click", () => { stopReplay(); replayTo(0); });
+$("#replay-prev").addEventListener("click", () => { stopReplay(); ui.replay && replayTo(ui.replay.at - 1); });
+$("#replay-next").addEventListener("click", () => { stopReplay(); ui.replay && replayTo(ui.replay.at + 1); });
+$("#replay-end").addEventListener("click", () => { stopReplay(); ui.replay && replayTo(ui.replay.data.frames.length); });
+$("#replay-play").addEventListener("click", playReplay);
+$("#replay-speed").addEventListener("change", () => { if (ui.replay && ui.replay.timer) { stopReplay(); playReplay(); } });
+$("#replay-pos").addEventListener("input", (event) => { stopReplay(); replayTo(Number(event.target.value)); });
+$("#replay-player").addEventListener("change", (event) => { if (ui.replay) { ui.replay.player = event.target.value; drawReplay(); } });
+$("#replay-copy").addEventListener("click", () => {
+  const link = $("#replay-link");
+  link.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(link.value).catch(() => {});
+});
+document.addEventListener("keydown", (event) => {
+  if ($("#page-replay").hidden || !ui.replay || event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  const keys = { ArrowLeft: -1, ArrowRight: 1 };
+  if (keys[event.key]) { stopReplay(); replayTo(ui.replay.at + keys[event.key]); }
+  else if (event.key === "Home") { stopReplay(); replayTo(0); }
+  else if (event.key === "End") { stopReplay(); replayTo(ui.replay.data.frames.length); }
+  else if (event.key === " ") playReplay();
+  else return;
+  event.preventDefault();
+});
+
 // --- the game page ---------------------------------------------------------------------------
 async function openGame(id) {
   show("game");
@@ -332,6 +507,7 @@ async function openGame(id) {
     clockBase: 0, clockAt: 0, closed: false, chosen: false,
     outbox: store.get(outboxKey(id), []).map(restoreQueued),
     zoom: 1, fitWidth: 0, viewKey: "", announced: "",
+    showCands: false, cands: null, candsAsked: null,
   };
   const saved = store.get(undoKey(id), null);
   if (saved) {
@@ -349,6 +525,21 @@ async function openGame(id) {
 // the undo history and the moves typed while offline outlive a reload (per game and player)
 const undoKey = (id) => `kakuro.undo.${id}.${ui.player}`;
 const outboxKey = (id) => `kakuro.outbox.${id}.${ui.player}`;
+/** The last view of the game (the page draws it when a reload finds the server unreachable). */
+const lastViewKey = (id) => `kakuro.view.${id}.${ui.player}`;
+const KEPT_VIEWS = 12;
+/** Keep a game's last view, and only the newest few games' (a view of a big grid is tens of
+ * kB: older ones would fill the storage the queued moves and undo histories need). */
+function keepView(id, view) {
+  const key = lastViewKey(id);
+  const kept = store.get("kakuro.views", []).filter((k) => k !== key);
+  kept.push(key);
+  for (const old of kept.splice(0, Math.max(0, kept.length - KEPT_VIEWS))) {
+    try { localStorage.removeItem(old); } catch { /* private mode */ }
+  }
+  store.set("kakuro.views", kept);
+  store.set(key, view);
+}
 function saveUndo(g) { store.set(undoKey(g.id), { undo: g.undo.slice(-200), redo: g.redo.slice(-200) }); }
 /** A queued move is kept with what the page meant by it: the mark state it sets (a mark move
  * toggles) and the undo step it belongs to, so a reload made offline loses neither. */
@@ -382,6 +573,7 @@ function connect(g) {
     flush(g);
   });
   ws.addEventListener("message", (event) => {
+    g.stale = false; // the server's own views from here on
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     onMessage(g, msg);
@@ -394,6 +586,10 @@ function connect(g) {
     showPending(g);
     if (g.closed) return;
     document.body.dataset.connection = "down";
+    if (!g.view) { // a reload while the server cannot be reached: the game as last seen
+      const kept = store.get(lastViewKey(g.id), null);
+      if (kept && kept.game_id === g.id) { g.stale = true; setView(g, kept); }
+    }
     const queued = g.outbox.length ? ` ${g.outbox.length} move(s) queued.` : "";
     say(`Connection lost${lost ? ` before ${lost} move(s) were confirmed: check them when it is back` : ""}:`
       + ` moves typed now are queued and sent when it is back.${queued}`);
@@ -469,11 +665,38 @@ function setView(g, view) {
     }
   }
   g.view = view;
+  if (!g.stale) keepView(g.id, view);
+  const mine = ui.games[g.id];
+  if (mine && mine.phase !== view.phase) { mine.phase = view.phase; store.set("kakuro.games", ui.games); }
   g.clockBase = view.elapsed_s;
   g.clockAt = performance.now();
   document.body.dataset.version = String(view.version);
   document.body.dataset.phase = view.phase;
   render(g);
+  refreshCandidates(g);
+}
+
+// --- the whole-grid candidates view: the engine's answer (practice only: ModeRules) ----------
+/** Ask the engine for the candidates of the view's version, once per version while shown. */
+function refreshCandidates(g) {
+  if (!g.showCands || !g.view || !g.view.rules.candidates_view || g.view.paused) return;
+  const version = g.view.version;
+  if (g.candsAsked === version) return;
+  g.candsAsked = version;
+  api("GET", `/api/games/${encodeURIComponent(g.id)}/candidates`, null, g.token).then((data) => {
+    if (ui.game !== g || !g.showCands) return;
+    g.cands = new Map(Object.entries(data.cells).map(([name, ds]) => [keyOf(name), new Set(ds)]));
+    document.body.dataset.cands = String(data.version);
+    render(g);
+  }).catch((err) => { g.candsAsked = null; say(err.message); });
+}
+
+function toggleCandidates(g) {
+  if (!g.view || !g.view.rules.candidates_view) return; // a race or a calendar day: none
+  g.showCands = !g.showCands;
+  if (!g.showCands) { g.cands = null; g.candsAsked = null; delete document.body.dataset.cands; }
+  render(g);
+  refreshCandidates(g);
 }
 
 /** Send a move now, or queue it (kept across a reload) while the connection is down:
@@ -725,10 +948,13 @@ function render(g, focus = false) {
   const run = selectedRun(g);
   const runCells = new Set(run ? run.cells.map(([r, c]) => `${r},${c}`) : []);
   const done = new Set(prefs.done ? g.runs.filter((each) => finished(each, entries)).map((each) => each.key) : []);
+  const sameDigit = g.selected ? entries.get(g.selected) || null : null;
+  const ruled = prefs.ruledout ? ruledOut(g, entries, marks) : null;
+  const cands = g.showCands && rules.candidates_view ? g.cands : null;
   const svg = $("#board");
   drawBoard(svg, {
     puzzle: g.puzzle, index: g.index, entries, marks, locked, wrong, hinted: g.hinted, runCells,
-    done, selected: g.selected, selectedClue: g.selectedClue, solution,
+    done, selected: g.selected, selectedClue: g.selectedClue, solution, sameDigit, ruled, cands,
   });
   const stop = tabStop(svg); // roving focus: it moves with the selection
   if (stop && stop !== document.activeElement && (focus || svg.contains(document.activeElement))) {
@@ -743,7 +969,7 @@ function render(g, focus = false) {
   pause.hidden = !rules.pausable || v.phase !== "active";
   pause.textContent = hidden ? "Resume" : "Pause";
   pause.setAttribute("aria-pressed", String(hidden));
-  announce(g, marks, entries, wrong);
+  announce(g, marks, entries, wrong, ruled, cands);
   const viewKey = `${g.selected}|${g.selectedClue}|${g.dir}`;
   if (viewKey !== g.viewKey) { g.viewKey = viewKey; keepInView(g, run); }
   const spec = v.spec;
@@ -766,7 +992,7 @@ function render(g, focus = false) {
   }
   // nothing of play is enabled while the game is paused or over (the engine would refuse it)
   const open = playable(g);
-  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit, #errors, #fill")) b.disabled = !open;
+  for (const b of document.querySelectorAll("[data-digit], #erase, #pencil, #submit, #errors, #fill, #candidates")) b.disabled = !open;
   for (const b of document.querySelectorAll(".zoom-bar button")) b.disabled = hidden; // the board is covered
   $("#undo").disabled = !open || !g.undo.length;
   $("#redo").disabled = !open || !g.redo.length;
@@ -775,6 +1001,8 @@ function render(g, focus = false) {
   $("#errors").hidden = rules.competitive;
   $("#pencil").setAttribute("aria-pressed", String(g.pencil));
   $("#errors").setAttribute("aria-pressed", String(g.showErrors));
+  $("#candidates").hidden = !rules.candidates_view; // the engine's rule: practice only
+  $("#candidates").setAttribute("aria-pressed", String(Boolean(g.showCands && rules.candidates_view)));
   $("#submit").hidden = !rules.needs_submit;
   $("#restart").hidden = !rules.restart; // no copy of a live race or calendar day (the engine refuses it too)
   renderPlayers(v);
@@ -817,6 +1045,22 @@ function solutionNote(solution, entries) {
     + (wrong.length ? ", your wrong digits small and struck through in the corner." : ".");
 }
 
+/** The pencil marks a digit placed in the same entry rules out (the no-repeat rule alone:
+ * nothing here needs the solution), as "r,c" -> Set of digits. */
+function ruledOut(g, entries, marks) {
+  const out = new Map();
+  for (const [key, digits] of marks) {
+    if (entries.has(key)) continue;
+    const seen = new Set();
+    for (const run of Object.values(g.index.get(key) || {})) {
+      for (const [r, c] of run.cells) { const d = entries.get(`${r},${c}`); if (d) seen.add(d); }
+    }
+    const hit = new Set([...digits].filter((d) => seen.has(d)));
+    if (hit.size) out.set(key, hit);
+  }
+  return out;
+}
+
 /** An entry whose cells are all filled, with its sum and no repeat (no solution needed). */
 function finished(run, entries) {
   const digits = run.cells.map(([r, c]) => entries.get(`${r},${c}`));
@@ -827,11 +1071,12 @@ function finished(run, entries) {
 /** The selected cell, said once per change through the aria-live region.  With keyboard focus
  * in the board a screen reader already says the cell focus moves to: the region then speaks
  * only a change to the same cell (a digit typed), never the move itself a second time. */
-function announce(g, marks, entries, wrong) {
+function announce(g, marks, entries, wrong, ruled, cands) {
   let text = "";
   if (g.selected) {
     const [r, c] = g.selected.split(",").map(Number);
-    text = cellLabel(r, c, g.index.get(g.selected), entries.get(g.selected), marks.get(g.selected), wrong.has(g.selected));
+    const more = { ruled: ruled && ruled.get(g.selected), cands: cands && (cands.get(g.selected) || new Set()) };
+    text = cellLabel(r, c, g.index.get(g.selected), entries.get(g.selected), marks.get(g.selected), wrong.has(g.selected), undefined, more);
   } else if (g.selectedClue) {
     const run = selectedRun(g);
     if (run) text = `clue ${run.dir === "a" ? "across" : "down"} ${run.sum} in ${run.cells.length}`;
@@ -994,6 +1239,7 @@ function renderScore(v) {
     li.dataset.player = reason.player_id;
     list.append(li);
   }
+  $("#replay-open").href = `#/replay/${encodeURIComponent(v.game_id)}`;
   const ties = v.ties || [];
   $("#tie-break").textContent = ties.length ? `Tie-break: ${ties.join("; ")}` : "";
 }
@@ -1059,6 +1305,7 @@ $("#undo").addEventListener("click", () => ui.game && undo(ui.game));
 $("#redo").addEventListener("click", () => ui.game && redo(ui.game));
 $("#pencil").addEventListener("click", () => { if (ui.game) { ui.game.pencil = !ui.game.pencil; render(ui.game); } });
 $("#errors").addEventListener("click", () => toggleErrors());
+$("#candidates").addEventListener("click", () => ui.game && toggleCandidates(ui.game));
 $("#submit").addEventListener("click", () => ui.game && send(ui.game, { kind: "submit" }));
 $("#start-game").addEventListener("click", () => ui.game && send(ui.game, { kind: "start" }));
 $("#pause").addEventListener("click", () => ui.game && togglePause(ui.game));
@@ -1112,6 +1359,7 @@ document.addEventListener("keydown", (event) => {
   else if (ctrl && key === "y") redo(g);
   else if (!ctrl && key === "p") { if (playable(g)) { g.pencil = !g.pencil; render(g); } }
   else if (!ctrl && key === "e") toggleErrors();
+  else if (!ctrl && key === "c") toggleCandidates(g);
   else if (event.key === " ") { g.dir = g.dir === "a" ? "d" : "a"; render(g); }
   else return;
   event.preventDefault();

@@ -72,9 +72,10 @@ function text(x, y, size, cls, body, extra = "") {
  * What a screen reader says for a white cell: "row 3 column 4, across 14, down 23, empty"
  * (1-based, as the cells are spoken of everywhere), then the pencil marks and a rule break.
  * On the end screen a cell whose digit is not the solution's says "solution 7" and, when the
- * player had typed one, "you had 3".
+ * player had typed one, "you had 3".  ``more`` adds the pencil marks a placed digit of the
+ * same entry rules out (``ruled``, a Set) and the candidates view's digits (``cands``).
  */
-export function cellLabel(r, c, runs, digit, marks, wrong, solved) {
+export function cellLabel(r, c, runs, digit, marks, wrong, solved, more = {}) {
   const parts = [`row ${r + 1} column ${c + 1}`];
   if (runs && runs.a) parts.push(`across ${runs.a.sum}`);
   if (runs && runs.d) parts.push(`down ${runs.d.sum}`);
@@ -84,7 +85,12 @@ export function cellLabel(r, c, runs, digit, marks, wrong, solved) {
     return parts.join(", ");
   }
   parts.push(digit ? String(digit) : "empty");
-  if (!digit && marks && marks.size) parts.push(`pencil ${[...marks].sort().join(" ")}`);
+  const sorted = (set) => [...set].sort().join(" ");
+  if (!digit && marks && marks.size) {
+    parts.push(`pencil ${sorted(marks)}`);
+    const out = more.ruled ? [...marks].filter((d) => more.ruled.has(d)) : [];
+    if (out.length) parts.push(`ruled out ${sorted(out)}`);
+  } else if (!digit && more.cands) parts.push(more.cands.size ? `candidates ${sorted(more.cands)}` : "no candidate");
   if (wrong) parts.push("breaks a rule");
   return parts.join(", ");
 }
@@ -92,8 +98,12 @@ export function cellLabel(r, c, runs, digit, marks, wrong, solved) {
 /**
  * Draw the board.  `b` holds: puzzle, index (runIndex), entries (Map "r,c" -> digit), marks
  * (Map "r,c" -> Set), locked (Set), wrong (Set), hinted (Set), runCells (Set), done (Set of
- * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null), and
- * solution (Map "r,c" -> digit, or null: drawn where the entry is missing or wrong).
+ * finished run keys "r,c,a"), selected ("r,c" or null), selectedClue ("r,c" or null),
+ * solution (Map "r,c" -> digit, or null: drawn where the entry is missing or wrong),
+ * sameDigit (the selected cell's digit: its every copy lit, in entries and pencil marks, or
+ * null), ruled (Map "r,c" -> Set of pencil marks a placed digit of the same entry rules out)
+ * and cands (the engine's candidates view, Map "r,c" -> Set, or null: drawn in the empty cells
+ * that hold no pencil mark of the player's own).
  *
  * For assistive technology it is an ARIA grid: one `row` per board row, one `gridcell` per
  * white or clue cell (blocks are scenery, hidden) with the whole of what it shows in its name,
@@ -124,7 +134,9 @@ export function drawBoard(svg, b) {
       if (b.selected === key) cls.push("selected");
       if (b.wrong.has(key)) cls.push("wrong");
       if (b.hinted.has(key)) cls.push("hinted");
-      label = cellLabel(r, c, b.index && b.index.get(key), typed, b.marks.get(key), b.wrong.has(key), solved);
+      if (b.sameDigit && typed === b.sameDigit && !(solved && solved !== typed)) cls.push("same-digit");
+      const more = { ruled: b.ruled && b.ruled.get(key), cands: b.cands && (b.cands.get(key) || new Set()) };
+      label = cellLabel(r, c, b.index && b.index.get(key), typed, b.marks.get(key), b.wrong.has(key), solved, more);
       inkWhite(ink, b, key, x, y, typed, solved, `data-r="${r}" data-c="${c}"`);
     } else {
       const [down, across] = sq;
@@ -189,16 +201,29 @@ function inkWhite(out, b, key, x, y, typed, solved, at) {
     const dcls = ["digit"];
     if (b.locked.has(key)) dcls.push("locked");
     if (b.wrong.has(key)) dcls.push("wrong");
-    out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), typed));
+    out.push(text(x + S / 2, y + 0.54 * S, 0.6 * S, dcls.join(" "), typed, ` ${at}`));
     if (b.wrong.has(key)) {
       out.push(`<line class="strike" x1="${x + 8}" y1="${y + S - 8}" x2="${x + S - 8}" y2="${y + 8}"/>`);
     }
   } else {
+    // the player's own pencil marks; where there are none, the candidates view's digits
     const marks = b.marks.get(key);
-    for (const d of marks ? [...marks].sort() : []) {
+    const own = marks && marks.size;
+    const shown = own ? marks : (b.cands && b.cands.get(key)) || new Set();
+    const ruled = (own && b.ruled && b.ruled.get(key)) || new Set();
+    for (const d of [...shown].sort()) {
       const row = Math.floor((d - 1) / 3);
       const col = (d - 1) % 3;
-      out.push(text(x + (0.2 + 0.3 * col) * S, y + (0.2 + 0.3 * row) * S, 0.24 * S, "mark", d));
+      const mx = x + (0.2 + 0.3 * col) * S, my = y + (0.2 + 0.3 * row) * S;
+      const mcls = ["mark"];
+      if (!own) mcls.push("cand");
+      if (d === b.sameDigit) mcls.push("same-digit");
+      if (ruled.has(d)) mcls.push("ruled-out");
+      out.push(text(mx, my, 0.24 * S, mcls.join(" "), d, own ? "" : ` ${at}`));
+      if (ruled.has(d)) {
+        const k = 0.11 * S;
+        out.push(`<line class="mark-strike" x1="${(mx - k).toFixed(1)}" y1="${(my + k).toFixed(1)}" x2="${(mx + k).toFixed(1)}" y2="${(my - k).toFixed(1)}"/>`);
+      }
     }
   }
 }
