@@ -176,9 +176,9 @@ def test_play_campaign_in_the_terminal(
 def test_games_evicted_from_memory_replay_from_the_store(
     store_at: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kakurolab.game import service as service_module
+    from kakurolab.game import memory
 
-    monkeypatch.setattr(service_module, "MAX_CACHED", 1)
+    monkeypatch.setattr(memory, "MAX_CACHED", 1)
     svc = service(store_at)
     me = svc.register("many")
     games = [svc.create(me.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id for _ in range(3)]

@@ -19,12 +19,10 @@ The clock is injectable (``clock=``) for tests; subscribers (``subscribe``) hear
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,10 +39,9 @@ from .errors import (
     IllegalMoveError,
     LivePuzzleError,
     MoveSyntaxError,
-    ReplayError,
     StoreError,
-    UnknownGameError,
 )
+from .memory import LoadedGames, solution_digest
 from .moves import PLAYER_KINDS, Mode, Move, MoveKind, Phase
 from .prepare import Choice, Chooser, Prepared, bank_holds, fresh_puzzle, make
 from .prepare import from_portable as from_portable  # the web gateway's import
@@ -57,9 +54,6 @@ from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
 from .stores import open_store
 from .views import Candidates, Event, GameView, candidates, event_for, player_view
-
-MAX_CACHED = 512
-"""Games kept in memory; others are replayed from the store when next asked for."""
 
 
 @dataclass(frozen=True)
@@ -99,12 +93,6 @@ class ActResult:
         return {"outcome": self.outcome.to_json(), "view": self.view.to_json()}
 
 
-def solution_digest(game_id: str, values: Mapping[Cell, int]) -> str:
-    """A salted digest of the solution: checks the recomputed one, reveals nothing."""
-    text = game_id + ":" + ",".join(f"{r}.{c}={d}" for (r, c), d in sorted(values.items()))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def solution_rows(puzzle: Puzzle, values: Mapping[Cell, int]) -> list[str]:
     return [
         "".join(str(values[(r, c)]) if (r, c) in values else "-" for c in range(puzzle.ncols))
@@ -129,7 +117,7 @@ class GameService:
         self.fresh: Chooser = fresh or chooser or fresh_puzzle
         """Makes competitive and calendar puzzles from a secret seed (a test's ``chooser``
         stands in for it unless ``fresh`` is given too)."""
-        self._games: OrderedDict[str, tuple[Game, str]] = OrderedDict()
+        self._games = LoadedGames(self.store)
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[str, int], None]] = []
         self._list_live()
@@ -408,7 +396,7 @@ class GameService:
             refusal = replay_withheld(game, self.clock())
             if refusal is not None:
                 raise IllegalMoveError(refusal)
-            fresh, _ = self._load(game_id)
+            fresh, _ = self._games.load(game_id)
             log = self.store.log(game_id)
         return replay(fresh, log)  # outside the lock: a long game takes a while
 
@@ -517,7 +505,7 @@ class GameService:
         outcome: Outcome | None = None
         try:
             with self.store.transaction() as db:
-                game, head = self._game_synced(game_id, self.store.lock(db, game_id))
+                game, head = self._games.synced(game_id, self.store.lock(db, game_id))
                 now = max(self.clock(), game.last_at)
                 if move.kind is MoveKind.EXPIRE and not game.expired(now):
                     pass  # ended (or paused) meanwhile, under this same lock: nothing to do
@@ -586,59 +574,8 @@ class GameService:
             except Exception:  # a subscriber's failure never undoes a committed move
                 continue
 
-    # --- loading and replay -----------------------------------------------------------------
-
     def _game(self, game_id: str) -> Game:
-        return self._game_synced(game_id)[0]
-
-    def _game_synced(self, game_id: str, version: int | None = None) -> tuple[Game, str]:
-        """The game, brought up to the store's version (replaying what other processes
-        appended; ``version``: the store's, when just read under the lock); loaded and
-        replayed in full when not in memory."""
-        if not isinstance(game_id, str) or len(game_id) > 40:
-            raise UnknownGameError(f"no game {str(game_id)[:40]!r}")
-        cached = self._games.get(game_id)
-        if cached is None:
-            cached = self._load(game_id)
-        game, head = cached
-        if (self.store.version(game_id) if version is None else version) > game.seq:
-            game, head = self._replay(game, head, self.store.log(game_id, game.seq))
-        self._games[game_id] = (game, head)
-        self._games.move_to_end(game_id)
-        while len(self._games) > MAX_CACHED:  # the least recently used reloads from the store
-            self._games.popitem(last=False)
-        return game, head
-
-    def _load(self, game_id: str) -> tuple[Game, str]:
-        row = self.store.game_row(game_id)
-        if row is None:
-            raise UnknownGameError(f"no game {game_id!r}")
-        (puzzle,) = loads(row["puzzle"], format="kakuro")
-        puzzle, solution = puzzles.prepare(puzzle)
-        values = dict(solution.values)
-        if solution_digest(game_id, values) != row["solution_digest"]:
-            raise ReplayError(f"game {game_id}: the puzzle's solution does not match the store")
-        game = Game(game_id, GameSpec.from_json(_json(row["spec"])), puzzle, values)
-        return game, ""
-
-    def _replay(self, game: Game, head: str, rows: list[LogRow]) -> tuple[Game, str]:
-        for row in rows:
-            where = f"game {game.game_id}, move {row.seq}"
-            if row.seq != game.seq + 1:
-                raise ReplayError(f"{where}: the log skips from {game.seq}")
-            data = {"seq": row.seq, "at": row.at, "player_id": row.player_id,
-                    "move": row.move, "outcome": row.outcome}  # fmt: skip
-            if chain(head, data) != row.chain:
-                raise ReplayError(f"{where}: the log's hash chain is broken")
-            try:
-                outcome = game.apply(row.player_id, Move.from_json(row.move), row.at)
-            except (IllegalMoveError, GameError) as exc:
-                raise ReplayError(f"{where}: the rules refuse the logged move: {exc}") from None
-            if outcome.to_json() != row.outcome:
-                raise ReplayError(f"{where}: replays to a different outcome than was recorded")
-            head = row.chain
-        return game, head
-
+        return self._games.synced(game_id)[0]
 
 def _json(text: str) -> Any:
     import json
