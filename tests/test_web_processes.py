@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from kakurolab.game import GameService, Mode, NewGame
 from kakurolab.game.moves import PLAYER_KINDS
-from kakurolab.web.loadtest import start_servers
+from kakurolab.web.load_players import start_servers
 
 
 def _ws(url: str) -> str:
