@@ -30,6 +30,9 @@ and ``tests/test_hard.py`` checks that for the smallest member of each family.
   whole has one solution; no search is hard here, so the growth of a solver's time with the
   grid is its per-cell cost (encoding, propagation, bookkeeping), up to 10,000 cells and
   beyond where no generated puzzle reaches.
+* ``exact-cover``: a planted banded 1-in-3 SAT formula through the parsimonious reduction of
+  ``reductions.one_in_three``: the solution count is the formula's model count, counted
+  over the band without any Kakuro solver (each member's ``solutions`` metadata).
 """
 
 from __future__ import annotations
@@ -183,6 +186,47 @@ def _tiled(size: int, seed: int) -> Puzzle:
     return Puzzle(FAMILIES["tiled"].member_id(size, seed), grid, meta)
 
 
+def _exact_cover(size: int, seed: int) -> Puzzle:
+    """A planted banded 1-in-3 formula (width 3, clauses within two neighbouring layers)
+    laid out by ``reductions.one_in_three`` in a ``size`` square: as many clauses as the
+    width holds (a clause costs 7 tiles of 6 columns), then the longest band whose loops fit
+    the height, with at least two models.  The model count, by dynamic programming over the
+    band, is the puzzle's solution count (the ``solutions`` metadata)."""
+    from .reductions import one_in_three as xc
+
+    family = "exact-cover"
+    tiles = size // xc.TILE
+    clauses = (tiles - 1) // 7
+    for layers in range(tiles, 1, -1):
+        n = EXACT_COVER_WIDTH * layers
+        for attempt in range(20):
+            rng = random.Random(derive_seed(seed, f"hard-{family}", size, layers, attempt))
+            try:
+                source = xc.banded(EXACT_COVER_WIDTH, layers, clauses / n, rng)
+            except KakuroError:
+                continue
+            count = xc.band_count(source.formula, EXACT_COVER_WIDTH)
+            board = xc.exact_cover_board(source.formula.n, source.formula.clauses)
+            if count >= 2 and board.rows <= tiles and board.cols <= tiles:
+                break
+        else:
+            continue
+        board.rows = board.cols = tiles
+        meta = {
+            "solutions": str(count),
+            "source": f"banded 1-in-3, width {EXACT_COVER_WIDTH}, {layers} layers, "
+            f"{source.formula.n} variables, {len(source.formula.clauses)} clauses",
+            "clauses": xc.clause_text(source.formula),
+        }
+        wired = xc.wire(board, FAMILIES[family].member_id(size, seed))
+        return Puzzle(wired.puzzle.id, wired.puzzle.grid, meta)
+    raise KakuroError(f"no {family} source fits {size}x{size}")
+
+
+EXACT_COVER_WIDTH = 3
+"""The band width (variables per layer) of the exact-cover families."""
+
+
 FAMILIES: dict[str, Family] = {
     family.name: family
     for family in (
@@ -218,6 +262,12 @@ FAMILIES: dict[str, Family] = {
             "tiled", (20, 40, 60, 80, 100, 120, 140), "unique", "kakuro", _tiled,
             "independent verified 20x20 tiles: easy, so time grows with the per-cell cost"
             " alone (the scaling control, up to 12,000 white cells)",
+        ),
+        Family(
+            "exact-cover", (84, 96, 120, 138), "multiple", "kakuro", _exact_cover,
+            "planted banded 1-in-3 SAT through a parsimonious reduction: the solution count"
+            " is the formula's model count (each member's meta); the holes of all-different"
+            " carry the search, but the format's 20,000 cells hold 1-3 clauses only",
         ),
     )
 }

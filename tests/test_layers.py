@@ -41,6 +41,7 @@ LAYERS: dict[str, float] = {
     "schema": 6,
     "logic": 7,
     "generator": 7.5,
+    "reductions": 7.55,  # parsimonious reductions to Kakuro (issue 47): gadgets, layout
     "bank": 7.6,
     "hard": 7.7,  # hard instance families, made with the generator's public functions
     "proofs": 8,  # certificates (produce, verify, selftest), the step checker, UP closures

@@ -94,9 +94,12 @@ V_PINS = {Kind.BUS: (3, 4, 5), Kind.LANE: (1, 2, 5)}
 LINK_PIN = {Kind.BUS: 3, Kind.LANE: 1}
 
 CROSS_CENTRE = 5
-TAP = {"pins": (5, 6), "out": Bit(3, 4)}
+TAP_PINS = (5, 6)
+TAP_OUT = Bit(3, 4)
 """A tap's across pins and its out port's pair (its in port is the bus pair, m the lane's)."""
-NODE = {"pins": (2, 5), "left": Bit(4, 6), "centre": Bit(1, 3), "right": Bit(7, 9), "vpin": 2}
+NODE_PINS = (2, 5)
+NODE_LEFT, NODE_CENTRE, NODE_RIGHT = Bit(4, 6), Bit(1, 3), Bit(7, 9)
+NODE_VPIN = 2
 """A node's across pins, its three ports' pairs and the pin above its centre."""
 
 
@@ -154,15 +157,15 @@ def tile_cells(tile: Tile) -> dict[Cell, CellRole]:
     if tile.role is Role.TAP:
         if parts != {"L", "R", "D"} or h is not Kind.BUS or v is not Kind.LANE:
             raise ValueError(f"a tap is a bus tile with parts LRD, not {sorted(parts)}")
-        out[(3, 1)], out[(3, 3)] = Pin(TAP["pins"][0]), Pin(TAP["pins"][1])
-        out[(3, 4)] = TAP["out"]
+        out[(3, 1)], out[(3, 3)] = Pin(TAP_PINS[0]), Pin(TAP_PINS[1])
+        out[(3, 4)] = TAP_OUT
         out[CENTRE] = PAIR[Kind.LANE]
     elif tile.role is Role.NODE:
         if parts != {"L", "R", "U"} or h is not Kind.LANE or v is not Kind.LANE:
             raise ValueError(f"a node is a lane tile with parts LRU, not {sorted(parts)}")
-        out[(3, 1)], out[(3, 3)] = Pin(NODE["pins"][0]), Pin(NODE["pins"][1])
-        out[(3, 0)], out[CENTRE], out[(3, 4)] = NODE["left"], NODE["centre"], NODE["right"]
-        out[(2, 2)] = Pin(NODE["vpin"])
+        out[(3, 1)], out[(3, 3)] = Pin(NODE_PINS[0]), Pin(NODE_PINS[1])
+        out[(3, 0)], out[CENTRE], out[(3, 4)] = NODE_LEFT, NODE_CENTRE, NODE_RIGHT
+        out[(2, 2)] = Pin(NODE_VPIN)
     elif horizontal and vertical and h is not v and not isinstance(out[CENTRE], Fixed):
         raise ValueError("a corner joins two wires of one kind")
     return out
@@ -201,8 +204,13 @@ def fills(gadget: Gadget) -> Iterator[dict[Cell, int]]:
     """Every digit assignment of the gadget's cells (ports within their pairs, the others
     1-9) that meets every run's sum with distinct digits: plain brute force."""
     pairs: Mapping[Cell, Bit] = {port.cell: port.pair for port in gadget.ports}
+    pins = {run[0]: clue for run, clue in gadget.runs if len(run) == 1}  # checked early
     cells = gadget.cells
-    domains = [(pairs[c].lo, pairs[c].hi) if c in pairs else tuple(range(1, 10)) for c in cells]
+    domains = [
+        (pairs[c].lo, pairs[c].hi) if c in pairs else (pins[c],) if c in pins
+        else tuple(range(1, 10))
+        for c in cells
+    ]
     for digits in itertools.product(*domains):
         values = dict(zip(cells, digits, strict=True))
         if all(
@@ -244,28 +252,30 @@ def _pinned_run(name: str, digits: tuple[int | Bit, ...], relation: set[tuple[in
 
 
 GADGETS: tuple[Gadget, ...] = (
-    _negation(PAIR[Kind.BUS], PAIR[Kind.BUS], 3, "bus link", "clue 3: {1, 2} only, so a bus bit flips"),
+    _negation(
+        PAIR[Kind.BUS], PAIR[Kind.BUS], 3, "bus link", "clue 3: {1, 2} only, so a bus bit flips"
+    ),
     _negation(PAIR[Kind.LANE], PAIR[Kind.LANE], 16, "lane link", "clue 16: {7, 9} only"),
-    _negation(TAP["out"], PAIR[Kind.BUS], 5, "tap out link", "the tap's {3, 4} back to {1, 2}"),
-    _negation(PAIR[Kind.LANE], NODE["left"], 13, "node left link", "{7, 9} to the node's {4, 6}"),
+    _negation(TAP_OUT, PAIR[Kind.BUS], 5, "tap out link", "the tap's {3, 4} back to {1, 2}"),
+    _negation(PAIR[Kind.LANE], NODE_LEFT, 13, "node left link", "{7, 9} to the node's {4, 6}"),
     _pinned_run(
         "bus segment", (PAIR[Kind.BUS], 3, 5, 4, PAIR[Kind.BUS]), {(0, 1), (1, 0)}, 15,
         "a pass: two bus ports and three pins",
     ),
     _pinned_run(
-        "tap", (PAIR[Kind.BUS], TAP["pins"][0], PAIR[Kind.LANE], TAP["pins"][1], TAP["out"]),
+        "tap", (PAIR[Kind.BUS], TAP_PINS[0], PAIR[Kind.LANE], TAP_PINS[1], TAP_OUT),
         {(1, 0, 1), (0, 1, 0)}, 24,
         "EQ: in and out equal (copy), the lane port their negation",
     ),
     _pinned_run(
-        "node, exactly one", (NODE["left"], NODE["pins"][0], NODE["centre"], NODE["pins"][1],
-                              NODE["right"]),
+        "node, exactly one", (NODE_LEFT, NODE_PINS[0], NODE_CENTRE, NODE_PINS[1],
+                              NODE_RIGHT),
         {(1, 0, 0), (0, 1, 0), (0, 0, 1)}, 4 + 2 + 1 + 5 + 7 + 2,
         "exactly one of three lane ports high",
     ),
     _pinned_run(
-        "node, exactly two", (NODE["left"], NODE["pins"][0], NODE["centre"], NODE["pins"][1],
-                              NODE["right"]),
+        "node, exactly two", (NODE_LEFT, NODE_PINS[0], NODE_CENTRE, NODE_PINS[1],
+                              NODE_RIGHT),
         {(1, 1, 0), (1, 0, 1), (0, 1, 1)}, 4 + 2 + 1 + 5 + 7 + 4,
         "exactly two high: exactly one low",
     ),

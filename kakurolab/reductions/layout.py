@@ -92,7 +92,7 @@ def _bit_relations(
     nodes: list[tuple[Cell, ...]] = []
     for _, cells in runs:
         bits = [c for c in cells if isinstance(roles[c], Bit)]
-        deltas = [roles[c].delta for c in bits]  # type: ignore[union-attr]
+        deltas = [role.delta for c in bits if isinstance(role := roles[c], Bit)]
         if len(bits) == 2 and deltas[0] == deltas[1]:
             edges.append((bits[0], bits[1], 1))
         elif len(bits) == 3 and len(set(deltas)) == 1:
@@ -146,9 +146,10 @@ def wire(board: Board, pid: str = "exact-cover") -> Wired:
                 raise KakuroError(f"node at {bits[0]} mixes port parities")
             # a port is high iff its variable XOR par; exactly one variable true
             high = 1 if pars == {0} else 2
-            total = sum(roles[c].lo for c in bits) + sum(  # type: ignore[union-attr]
-                roles[c].delta for c in bits  # type: ignore[union-attr]
-            ) * high // 3 + sum(zero[c] for c in cells if c not in bits)
+            ports = [role for c in bits if isinstance(role := roles[c], Bit)]
+            total = sum(zero[c] for c in cells if c not in bits) + sum(
+                port.lo + (port.delta if i < high else 0) for i, port in enumerate(ports)
+            )
         clues[(direction, cells[0])] = Clue(total)
     puzzle = from_clues(layout, clues, pid)
     return Wired(puzzle, roles, parity, dict(board.anchors), tuple(nodes))
@@ -160,7 +161,21 @@ def exact_cover_board(n: int, clauses: Sequence[tuple[int, int, int]]) -> Board:
     free = [v for v in range(n) if v not in set(occurs)]
     m = len(clauses)
     cols = max(7 * m + 1, 2)
-    rows = 2 * (len(free) + len(occurs)) + (2 if m else 0)
+    groups: dict[int, list[int]] = {}
+    for g, clause in enumerate(clauses):
+        for v in clause:
+            groups.setdefault(v, []).append(g)
+    # loops whose columns do not meet share a pair of rows (first fit, by left end)
+    ends: list[int] = []  # the right end of the last loop in each pair of rows
+    pair_of: dict[int, int] = {}
+    for v in sorted(occurs, key=lambda v: (min(groups[v]), v)):
+        left = 7 * min(groups[v])
+        pair = next((i for i, end in enumerate(ends) if end < left), len(ends))
+        if pair == len(ends):
+            ends.append(0)
+        ends[pair] = 7 * max(groups[v]) + 7
+        pair_of[v] = pair
+    rows = 2 * (len(free) + len(ends)) + (2 if m else 0)
     board = Board(rows, cols)
     parts: dict[tuple[int, int], set[str]] = {}
     kinds: dict[tuple[int, int], tuple[Kind, Kind]] = {}
@@ -172,20 +187,18 @@ def exact_cover_board(n: int, clauses: Sequence[tuple[int, int, int]]) -> Board:
 
     for i, v in enumerate(free):  # a loop of four corners: two fills, no clause
         up, low = 2 * i, 2 * i + 1
-        add((up, 0), "R", "D"), add((up, 1), "L", "D"), add((low, 0), "R", "U")
+        add((up, 0), "R", "D")
+        add((up, 1), "L", "D")
+        add((low, 0), "R", "U")
         add((low, 1), "L", "U")
         for t in ((up, 0), (up, 1), (low, 0), (low, 1)):
             kinds[t] = (Kind.BUS, Kind.BUS)
         board.anchors[v] = (up * TILE + CENTRE[0], 0 * TILE + CENTRE[1])
-    row_of = {v: 2 * (len(free) + i) for i, v in enumerate(occurs)}
+    row_of = {v: 2 * (len(free) + pair_of[v]) for v in occurs}
     lane_var: dict[int, int] = {}
     for g, clause in enumerate(clauses):
         for k in range(6):
             lane_var[7 * g + 1 + k] = clause[k % 3]
-    groups: dict[int, list[int]] = {}
-    for g, clause in enumerate(clauses):
-        for v in clause:
-            groups.setdefault(v, []).append(g)
     # loops
     for v in occurs:
         up, low = row_of[v], row_of[v] + 1
@@ -195,14 +208,16 @@ def exact_cover_board(n: int, clauses: Sequence[tuple[int, int, int]]) -> Board:
             add((up, c), *lr)
             add((low, c), *lr)
             kinds[(up, c)] = kinds[(low, c)] = (Kind.BUS, Kind.LANE)
-        add((up, left), "D"), add((up, right), "D"), add((low, left), "U")
+        add((up, left), "D")
+        add((up, right), "D")
+        add((low, left), "U")
         add((low, right), "U")
         for t in ((up, left), (up, right), (low, left), (low, right)):
             kinds[t] = (Kind.BUS, Kind.BUS)
     # taps, lanes and nodes
     node_a, node_b = rows - 2, rows - 1
     count: dict[int, int] = {}
-    for g, clause in enumerate(clauses):
+    for g in range(m):
         cols_of: dict[int, list[int]] = {0: [], 1: []}
         for k in range(6):
             col = 7 * g + 1 + k
@@ -227,10 +242,10 @@ def exact_cover_board(n: int, clauses: Sequence[tuple[int, int, int]]) -> Board:
                 kinds[(row, c)] = (Kind.LANE, Kind.LANE)
             nodes.add((row, p2))
     for tile, letters in parts.items():
-        h, v = kinds.get(tile, (Kind.BUS, Kind.LANE))
+        hkind, vkind = kinds.get(tile, (Kind.BUS, Kind.LANE))
         role = Role.TAP if tile in taps else Role.NODE if tile in nodes else Role.WIRE
-        board.tiles[tile] = Tile(frozenset(letters), h, v, role)
+        board.tiles[tile] = Tile(frozenset(letters), hkind, vkind, role)
     return board
 
 
-__all__ = ["Board", "Wired", "exact_cover_board", "wire", "Fixed", "Pin"]
+__all__ = ["Board", "Fixed", "Pin", "Wired", "exact_cover_board", "wire"]

@@ -24,7 +24,14 @@ from dataclasses import dataclass
 
 from ..errors import KakuroError
 from ..model import Puzzle, Solution
+from .gadgets import TILE
 from .layout import Wired, exact_cover_board, wire
+
+__all__ = [
+    "TILE", "Banded", "Formula", "FromThreeSat", "Reduction", "band_count", "banded",
+    "clause_text", "cnf_weighted_count", "completions", "count_models", "exact_cover_board",
+    "from_3sat", "models", "parse_clauses", "to_kakuro", "wire",
+]
 
 Clause = tuple[int, int, int]
 
@@ -86,26 +93,55 @@ class Banded:
     planted: tuple[int, ...]
 
 
-def banded(width: int, layers: int, ratio: float, rng: random.Random) -> Banded:
-    """A planted banded formula with about ``ratio * n`` clauses: each clause draws three
-    distinct variables of two neighbouring layers, exactly one true under the plant."""
+def banded(
+    width: int, layers: int, ratio: float, rng: random.Random, *, planted: bool = True
+) -> Banded:
+    """A banded formula with about ``ratio * n`` clauses: each clause draws three distinct
+    variables of two neighbouring layers, exactly one true under the plant (``planted``),
+    or any three (then the plant need not satisfy it)."""
     if width < 2 or layers < 2:
         raise KakuroError("a band needs width and length of at least 2")
     n = width * layers
-    planted = tuple(rng.randrange(2) for _ in range(n))
+    plant = tuple(rng.randrange(2) for _ in range(n))
     clauses: list[Clause] = []
     want = max(1, round(ratio * n))
+    tries = 0
     while len(clauses) < want:
+        tries += 1
+        if tries > 1000 * want:
+            raise KakuroError("the plant leaves no window one true and two false variables")
         t = rng.randrange(layers - 1)
         window = list(range(t * width, (t + 2) * width))
-        trues = [v for v in window if planted[v]]
-        falses = [v for v in window if not planted[v]]
-        if not trues or len(falses) < 2:
+        trues = [v for v in window if plant[v]]
+        falses = [v for v in window if not plant[v]]
+        if not planted:
+            picked = rng.sample(window, 3)
+        elif not trues or len(falses) < 2:
             continue
-        picked = [rng.choice(trues), *rng.sample(falses, 2)]
+        else:
+            picked = [rng.choice(trues), *rng.sample(falses, 2)]
         rng.shuffle(picked)
         clauses.append((picked[0], picked[1], picked[2]))
-    return Banded(width, layers, Formula(n, tuple(clauses)), planted)
+    clauses.sort(key=lambda clause: min(clause) // width)  # along the band: short loops
+    return Banded(width, layers, Formula(n, tuple(clauses)), plant)
+
+
+def clause_text(formula: Formula) -> str:
+    """The formula on one line, ``n=N: a b c; ...`` (a member's ``clauses`` metadata)."""
+    return f"n={formula.n}: " + "; ".join(" ".join(map(str, c)) for c in formula.clauses)
+
+
+def parse_clauses(text: str) -> Formula:
+    """The formula ``clause_text`` wrote."""
+    head, _, body = text.partition(":")
+    if not head.startswith("n="):
+        raise KakuroError(f"not a clause text: {text[:40]!r}")
+    clauses = []
+    for part in body.split(";"):
+        if part.strip():
+            a, b, c = (int(x) for x in part.split())
+            clauses.append((a, b, c))
+    return Formula(int(head[2:]), tuple(clauses))
 
 
 def band_count(formula: Formula, width: int) -> int:
