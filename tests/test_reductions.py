@@ -206,3 +206,22 @@ def test_shipped_members_carry_their_ground_truth():
         assert tuple(row[:cols] for row in puzzle.grid[:rows]) == made.grid
         assert not set(puzzle.whites) - set(made.whites)
     assert exact_count(puzzles[0]) == int(str(puzzles[0].meta["solutions"]))
+
+
+def test_a_node_clue_moved_by_one_port_step_changes_the_count():
+    """The nodes carry the clauses: with one node's clue raised by one port's difference
+    (2), its phase asks for another number of true variables than the other node's, and the
+    puzzle has no solution, where the formula has three models."""
+    from kakurolab.generator import Layout, from_clues
+    from kakurolab.model import Clue
+
+    reduction = to_kakuro(Formula(3, ((0, 1, 2),)))
+    assert exact_count(reduction.puzzle) == 3
+    node = set(reduction.wired.nodes[0])
+    clues = {}
+    for run in reduction.puzzle.runs:
+        value = run.clue.value + (2 if node <= set(run.cells) else 0)
+        clues[(run.direction, run.cells[0])] = Clue(value)
+    moved = from_clues(Layout.of(reduction.puzzle), clues, "moved")
+    assert moved.grid != reduction.puzzle.grid
+    assert exact_count(moved) == 0
