@@ -37,6 +37,9 @@ and ``tests/test_hard.py`` checks that for the smallest member of each family.
   no tiling, so no solution.  Its clue totals differ by 2 (the cut identity refutes it at
   once for an LP or cut sums), while resolution needs exponential size (Alekhnovich 2004):
   the exact form of ``loose-unsat``.  Both domino families ignore the seed but for the id.
+* ``exact-cover``: a planted banded 1-in-3 SAT formula through the parsimonious reduction of
+  ``reductions.one_in_three``: the solution count is the formula's model count, counted
+  over the band without any Kakuro solver (each member's ``solutions`` metadata).
 """
 
 from __future__ import annotations
@@ -220,6 +223,47 @@ def _mutilated_shape(size: int) -> tuple[int, int]:
     return domino.build(domino.mutilated_board(size), "shape").puzzle.shape
 
 
+def _exact_cover(size: int, seed: int) -> Puzzle:
+    """A planted banded 1-in-3 formula (width 3, clauses within two neighbouring layers)
+    laid out by ``reductions.one_in_three`` in a ``size`` square: as many clauses as the
+    width holds (a clause costs 7 tiles of 6 columns), then the longest band whose loops fit
+    the height, with at least two models.  The model count, by dynamic programming over the
+    band, is the puzzle's solution count (the ``solutions`` metadata)."""
+    from .reductions import one_in_three as xc
+
+    family = "exact-cover"
+    tiles = size // xc.TILE
+    clauses = (tiles - 1) // 7
+    for layers in range(tiles, 1, -1):
+        n = EXACT_COVER_WIDTH * layers
+        for attempt in range(20):
+            rng = random.Random(derive_seed(seed, f"hard-{family}", size, layers, attempt))
+            try:
+                source = xc.banded(EXACT_COVER_WIDTH, layers, clauses / n, rng)
+            except KakuroError:
+                continue
+            count = xc.band_count(source.formula, EXACT_COVER_WIDTH)
+            board = xc.exact_cover_board(source.formula.n, source.formula.clauses)
+            if count >= 2 and board.rows <= tiles and board.cols <= tiles:
+                break
+        else:
+            continue
+        board.rows = board.cols = tiles
+        meta = {
+            "solutions": str(count),
+            "source": f"banded 1-in-3, width {EXACT_COVER_WIDTH}, {layers} layers, "
+            f"{source.formula.n} variables, {len(source.formula.clauses)} clauses",
+            "clauses": xc.clause_text(source.formula),
+        }
+        wired = xc.wire(board, FAMILIES[family].member_id(size, seed))
+        return Puzzle(wired.puzzle.id, wired.puzzle.grid, meta)
+    raise KakuroError(f"no {family} source fits {size}x{size}")
+
+
+EXACT_COVER_WIDTH = 3
+"""The band width (variables per layer) of the exact-cover families."""
+
+
 FAMILIES: dict[str, Family] = {
     family.name: family
     for family in (
@@ -266,6 +310,12 @@ FAMILIES: dict[str, Family] = {
             "the mutilated board: no tiling; the clue totals differ by 2, which cuts see at"
             " once and resolution only after exponentially many steps",
             grid=_mutilated_shape,
+        ),
+        Family(
+            "exact-cover", (84, 96, 120, 138), "multiple", "kakuro", _exact_cover,
+            "planted banded 1-in-3 SAT through a parsimonious reduction: the solution count"
+            " is the formula's model count (each member's meta); the holes of all-different"
+            " carry the search, but the format's 20,000 cells hold 1-3 clauses only",
         ),
     )
 }
