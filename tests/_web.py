@@ -241,6 +241,16 @@ def start(browser: Any, url: str, player: str, *, viewport: Any = None, **option
     return page
 
 
+def started(
+    browser: Any, games: EngineGames, url: str, player: str, **options: Any
+) -> tuple[Any, Puzzle, dict[Cell, int]]:
+    """:func:`start`, with the puzzle of the new game and its published solution (as
+    :func:`game_of`): (page, puzzle, solution)."""
+    page = start(browser, url, player, **options)
+    _, puzzle, solution = game_of(games, page)
+    return page, puzzle, solution
+
+
 def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict[Cell, int]]:
     """The engine's view of the game a page shows (with the page's own token), its puzzle and
     the solution the shipped file publishes for it."""
