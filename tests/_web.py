@@ -225,9 +225,10 @@ def set_name(page: Any, name: str) -> None:
     page.press("#player-name", "Enter")
 
 
-def signed_in(browser: Any, url: str, player: str, viewport: Any = None) -> Any:
-    """A page of a fresh browser context on the start page, named ``player``."""
-    page = browser.new_context(viewport=viewport).new_page()
+def signed_in(browser: Any, url: str, player: str, **context: Any) -> Any:
+    """A page of a fresh browser context (``context``: its options, as for new_context) on
+    the start page, named ``player``."""
+    page = browser.new_context(**context).new_page()
     page.goto(url)
     set_name(page, player)
     return page
@@ -235,9 +236,19 @@ def signed_in(browser: Any, url: str, player: str, viewport: Any = None) -> Any:
 
 def start(browser: Any, url: str, player: str, *, viewport: Any = None, **options: Any) -> Any:
     """A fresh page where ``player`` has started a new game (``options`` as for new_game)."""
-    page = signed_in(browser, url, player, viewport)
+    page = signed_in(browser, url, player, viewport=viewport)
     new_game(page, url, **options)
     return page
+
+
+def started(
+    browser: Any, games: EngineGames, url: str, player: str, **options: Any
+) -> tuple[Any, Puzzle, dict[Cell, int]]:
+    """:func:`start`, with the puzzle of the new game and its published solution (as
+    :func:`game_of`): (page, puzzle, solution)."""
+    page = start(browser, url, player, **options)
+    _, puzzle, solution = game_of(games, page)
+    return page, puzzle, solution
 
 
 def game_of(games: EngineGames, page: Any) -> tuple[dict[str, Any], Puzzle, dict[Cell, int]]:

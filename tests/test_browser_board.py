@@ -27,6 +27,7 @@ from _web import (
     shared_server,
     shot,
     start,
+    started,
     view_puzzle,
 )
 
@@ -149,8 +150,7 @@ def allowed(puzzle: Puzzle, cell: Cell, board: dict[Cell, int]) -> set[int]:
 
 def test_help_settings(browser: Any, shared: tuple[EngineGames, str]) -> None:
     games, url = shared
-    page = start(browser, url, "Hal")
-    _, puzzle, solution = game_of(games, page)
+    page, puzzle, solution = started(browser, games, url, "Hal")
     run = max(puzzle.runs, key=len)
     first, second = run.cells[0], run.cells[1]
     click_cell(page, first)
@@ -298,8 +298,7 @@ def test_moves_typed_offline_are_queued_and_undo_survives_a_reload(
 
 def test_end_screen_stats_and_restart(browser: Any, shared: tuple[EngineGames, str]) -> None:
     games, url = shared
-    page = start(browser, url, "Eve")
-    _, puzzle, solution = game_of(games, page)
+    page, puzzle, solution = started(browser, games, url, "Eve")
     whites = sorted(puzzle.whites)
     click_cell(page, whites[0])
     page.keyboard.press(str(solution[whites[0]] % 9 + 1))  # one illegal entry

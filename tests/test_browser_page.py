@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _web import set_name, shared_server
+from _web import shared_server, signed_in
 
 from kakurolab.web.gateway import EngineGames
 
@@ -31,10 +31,7 @@ def test_the_theme_follows_the_os_until_the_player_picks_one(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     _, url = shared
-    context = browser.new_context(color_scheme="light")
-    page = context.new_page()
-    page.goto(url)
-    set_name(page, "Osa")
+    page = signed_in(browser, url, "Osa", color_scheme="light")
     assert theme(page) == "parchment"
     page.emulate_media(color_scheme="dark")  # the OS switches while the page is open
     page.wait_for_function("document.documentElement.dataset.theme === 'slate'")
@@ -51,17 +48,14 @@ def test_the_theme_follows_the_os_until_the_player_picks_one(
     assert theme(page) == "parchment"
     pick(page, "system")  # and back to following it
     assert theme(page) == "slate"
-    context.close()
+    page.context.close()
 
 
 def test_the_high_contrast_theme_is_a_choice(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     _, url = shared
-    context = browser.new_context(color_scheme="dark")
-    page = context.new_page()
-    page.goto(url)
-    set_name(page, "Hico")
+    page = signed_in(browser, url, "Hico", color_scheme="dark")
     for expected in ("parchment", "contrast", "slate"):  # the header's button cycles
         page.click("#theme-toggle")
         assert theme(page) == expected
@@ -71,15 +65,14 @@ def test_the_high_contrast_theme_is_a_choice(
     assert body == "rgb(0, 0, 0)", body
     page.reload()
     assert theme(page) == "contrast"
-    context.close()
+    page.context.close()
 
 
 def test_a_first_visit_guide_that_the_rules_page_replays(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     _, url = shared
-    context = browser.new_context()
-    page = context.new_page()
+    page = browser.new_context().new_page()
     page.goto(url)
     guide = page.locator("#guide")
     assert guide.is_visible()
@@ -98,4 +91,4 @@ def test_a_first_visit_guide_that_the_rules_page_replays(
     assert guide.is_visible() and steps.nth(0).is_visible()
     page.click("#guide-skip")
     assert guide.is_hidden()
-    context.close()
+    page.context.close()

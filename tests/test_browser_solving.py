@@ -13,13 +13,13 @@ import pytest
 from _web import (
     auth,
     click_cell,
-    game_of,
     name,
     page_seat,
     published_solution,
     settle,
     shared_server,
     start,
+    started,
 )
 
 from kakurolab.game import Mode, NewGame
@@ -43,8 +43,7 @@ def test_every_copy_of_the_selected_digit_is_lit(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     games, url = shared
-    page = start(browser, url, "Lumi")
-    _, puzzle, solution = game_of(games, page)
+    page, puzzle, solution = started(browser, games, url, "Lumi")
     whites = sorted(puzzle.whites)
     digit = solution[whites[0]]
     twins = [c for c in whites if solution[c] == digit][:2]  # two cells holding the digit
@@ -73,8 +72,7 @@ def test_pencil_marks_a_placed_digit_rules_out_are_struck(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     games, url = shared
-    page = start(browser, url, "Rulo")
-    _, puzzle, solution = game_of(games, page)
+    page, puzzle, solution = started(browser, games, url, "Rulo")
     placed = sorted(puzzle.whites)[0]
     mate = sorted(run_mates(puzzle, placed))[0]
     digit = solution[placed]
@@ -111,8 +109,7 @@ def test_the_candidates_view_draws_the_engines_answer(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     games, url = shared
-    page = start(browser, url, "Cato")
-    _, puzzle, solution = game_of(games, page)
+    page, puzzle, solution = started(browser, games, url, "Cato")
     first = sorted(puzzle.whites)[0]
     click_cell(page, first)
     page.keyboard.press(str(solution[first]))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from copy import deepcopy
+from dataclasses import dataclass
 from xml.etree import ElementTree
 
 from ..errors import FormatError
@@ -259,7 +260,7 @@ def _runs(
     covered: dict[tuple[int, int], set[Direction]] = {}
     for number, element in enumerate(sums, start=1):
         where = _where(fail, number)
-        cells, total = RUN_READERS[element.tag](element, nrows, ncols, where, letters)
+        cells, total = RUN_READERS[element.tag](element, _Reading(nrows, ncols, where, letters))
         for cell in cells:
             grid[cell[0]][cell[1]] = WHITE
         if len(cells) == 1:  # a one-cell run reads either way: decided below
@@ -369,13 +370,19 @@ def _intension(
                    "eq(x[R][C],l[K]) and ne(l[K],0) only)")
 
 
-def _sum(
-    element: ElementTree.Element,
-    nrows: int,
-    ncols: int,
-    fail: Callable[[str], FormatError],
-    has_letters: bool,
-) -> tuple[list[tuple[int, int]], Clue]:
+@dataclass(frozen=True)
+class _Reading:
+    """What every run reader needs besides its element: the grid's size, how to fail, and
+    whether the instance has a letter array."""
+
+    nrows: int
+    ncols: int
+    fail: Fail
+    has_letters: bool
+
+
+def _sum(element: ElementTree.Element, at: _Reading) -> tuple[list[tuple[int, int]], Clue]:
+    fail = at.fail
     listing = element.find("list")
     condition = element.find("condition")
     if listing is None or condition is None:
@@ -384,7 +391,7 @@ def _sum(
     if match is None:
         raise fail(f"the condition must be (eq,SUM), got {short((condition.text or '').strip())!r}")
     total = _number(match.group(1), fail)
-    cells, letters = _cells_and_letters(listing.text or "", nrows, ncols, fail, has_letters)
+    cells, letters = _cells_and_letters(listing.text or "", at)
     coeffs = element.find("coeffs")
     if not letters:
         if coeffs is not None:
@@ -399,46 +406,37 @@ def _sum(
 _TUPLE = re.compile(r"\(([0-9,]*)\)")
 
 
-def _cells_and_letters(
-    text: str, nrows: int, ncols: int, fail: Callable[[str], FormatError], has_letters: bool
-) -> tuple[list[tuple[int, int]], str]:
+def _cells_and_letters(text: str, at: _Reading) -> tuple[list[tuple[int, int]], str]:
     """A run's cells ``x[R][C]`` (ranges allowed), then a letter clue's letters ``l[K]``."""
+    fail = at.fail
     cells: list[tuple[int, int]] = []
     letters = ""
     for word in text.split():
-        letter = _LETTER.fullmatch(word) if has_letters else None
+        letter = _LETTER.fullmatch(word) if at.has_letters else None
         if letter is not None:
             letters += LETTERS[int(letter.group(1))]
             continue
         found = _CELL.fullmatch(word)
         if found is None or letters:
             raise fail(f"expected cells x[ROW][COL] (then letters l[K]), got {short(word)!r}")
-        rows, cols = _span(found.group(1), nrows, fail), _span(found.group(2), ncols, fail)
+        rows, cols = _span(found.group(1), at.nrows, fail), _span(found.group(2), at.ncols, fail)
         cells += [(r, c) for r in rows for c in cols]
     if not cells:
         raise fail("the list has no cells")
     return cells, letters
 
 
-RunReader = Callable[
-    [ElementTree.Element, int, int, Callable[[str], FormatError], bool],
-    tuple[list[tuple[int, int]], Clue],
-]
+RunReader = Callable[[ElementTree.Element, _Reading], tuple[list[tuple[int, int]], Clue]]
 
 
-def _table(
-    element: ElementTree.Element,
-    nrows: int,
-    ncols: int,
-    fail: Callable[[str], FormatError],
-    has_letters: bool,
-) -> tuple[list[tuple[int, int]], Clue]:
+def _table(element: ElementTree.Element, at: _Reading) -> tuple[list[tuple[int, int]], Clue]:
     """A run of the ``table`` model: an ``<extension>`` whose supports are exactly the tuples
     of one clue (:mod:`.cpmodels`); any other table is refused, since it is not a Kakuro run."""
+    fail = at.fail
     listing, supports = element.find("list"), element.find("supports")
     if listing is None or supports is None:
         raise fail("an <extension> run has <list> and <supports>")
-    cells, letters = _cells_and_letters(listing.text or "", nrows, ncols, fail, has_letters)
+    cells, letters = _cells_and_letters(listing.text or "", at)
     text = "".join((supports.text or "").split())
     tuples = [tuple(_number(v, fail) for v in m.split(",")) for m in _TUPLE.findall(text)]
     if not tuples or "".join(f"({','.join(map(str, t))})" for t in tuples) != text:
