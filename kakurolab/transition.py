@@ -498,7 +498,7 @@ def _seeds_at(items: Sequence[str]) -> dict[int, int]:
         try:
             out[int(size)] = int(seeds)
         except ValueError:
-            raise KakuroError(f"bad --seeds-at {item!r}: use SIZE=SEEDS, e.g. 40=8") from None
+            raise KakuroError(f"bad seeds per size {item!r}: use SIZE=SEEDS, e.g. 40=8") from None
     return out
 
 
