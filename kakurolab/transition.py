@@ -192,7 +192,7 @@ def wilson(successes: int, n: int) -> tuple[float | None, float | None, float | 
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    return p, round(max(0.0, min(p, centre - half)), 4), round(min(1.0, max(p, centre + half)), 4)
 
 
 def bootstrap_median(values: Sequence[float], seed: int = 0) -> tuple[float, float, float]:
@@ -307,22 +307,21 @@ def cost_rows(rows: Sequence[Row]) -> list[dict[str, Any]]:
 
 
 def peak_rows(costs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per size and member configuration x task: the knob with the largest median cost,
-    whether it lies inside the range (an easy-hard-easy peak) and its height over the
-    dearer end."""
-    groups: dict[tuple[int, str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    """Per size, kind (member or twin), configuration and task: the knob with the largest
+    median cost, whether it lies inside the range (an easy-hard-easy peak), its height over
+    the dearer end, and whether its interval clears both ends' (``significant``)."""
+    groups: dict[tuple[int, str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for c in costs:
-        if c["kind"] == "member":
-            groups[(c["size"], c["config"], c["task"])].append(c)
+        groups[(c["size"], c["kind"], c["config"], c["task"])].append(c)
     out = []
-    for (size, config, task), cs in sorted(groups.items()):
+    for (size, kind, config, task), cs in sorted(groups.items()):
         cs = sorted(cs, key=lambda c: c["knob"])
         top = max(cs, key=lambda c: (c["median_s"], -c["knob"]))
         ends = max(cs[0]["median_s"], cs[-1]["median_s"])
         inside = top is not cs[0] and top is not cs[-1]
         out.append({
-            "size": size, "config": config, "task": task, "peak_knob": top["knob"],
-            "interior": inside,
+            "size": size, "kind": kind, "config": config, "task": task,
+            "peak_knob": top["knob"], "interior": inside,
             "peak_median_s": top["median_s"], "peak_lo": top["median_lo"],
             "peak_hi": top["median_hi"], "peak_p90_s": top["p90_s"],
             "over_ends": round(top["median_s"] / ends, 2) if ends > 0 else None,
@@ -336,22 +335,25 @@ def growth_rows(
     peaks: Sequence[Mapping[str, Any]], points: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
     """The slope of log peak median cost against log white cells (at the peak's knob), per
-    configuration and task, with its 95% t interval (three sizes at least)."""
+    kind, configuration and task, with its 95% t interval (three sizes at least: fewer
+    leave the slope empty)."""
     whites = {(p["size"], p["knob"]): p["white_cells"] for p in points}
-    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for p in peaks:
-        groups[(p["config"], p["task"])].append(p)
+        groups[(p["kind"], p["config"], p["task"])].append(p)
     out = []
-    for (config, task), ps in sorted(groups.items()):
+    for (kind, config, task), ps in sorted(groups.items()):
         xs = [math.log(whites[(p["size"], p["peak_knob"])]) for p in ps]
         ys = [math.log(max(p["peak_median_s"], 1e-4)) for p in ps]
         fit = fit_line(xs, ys)
+        two = (ys[-1] - ys[0]) / (xs[-1] - xs[0]) if len(ps) >= 2 and xs[-1] != xs[0] else None
         out.append({
-            "config": config, "task": task, "sizes": len(ps),
+            "kind": kind, "config": config, "task": task, "sizes": len(ps),
             "exponent": None if fit is None else round(fit.slope, 2),
             "ci_low": None if fit is None else round(fit.ci_low, 2),
             "ci_high": None if fit is None else round(fit.ci_high, 2),
             "r2": None if fit is None else round(fit.r2, 3),
+            "end_to_end_slope": None if two is None else round(two, 2),
         })
     return out
 
@@ -424,23 +426,24 @@ def plot(
         2, len(sizes), figsize=(3.4 * len(sizes), 6), sharex=True, squeeze=False,
         gridspec_kw={"height_ratios": [2, 1]},
     )
-    lines = sorted({(c["config"], c["task"]) for c in costs if c["kind"] == "member"})
+    lines = sorted({(c["kind"], c["config"], c["task"]) for c in costs})
     for j, size in enumerate(sizes):
         top, bottom = axes[0][j], axes[1][j]
-        for i, (config, task) in enumerate(lines):
+        for i, (kind, config, task) in enumerate(lines):
             cs = sorted(
-                (c for c in costs if c["size"] == size and c["kind"] == "member"
+                (c for c in costs if c["size"] == size and c["kind"] == kind
                  and c["config"] == config and c["task"] == task),
                 key=lambda c: c["knob"],
             )
             xs = [c["knob"] for c in cs]
             ys = [c["median_s"] for c in cs]
-            err = [[y - c["median_lo"] for y, c in zip(ys, cs, strict=True)],
-                   [c["median_hi"] - y for y, c in zip(ys, cs, strict=True)]]
+            err = [[max(0.0, y - c["median_lo"]) for y, c in zip(ys, cs, strict=True)],
+                   [max(0.0, c["median_hi"] - y) for y, c in zip(ys, cs, strict=True)]]
             top.errorbar(
                 xs, ys, yerr=err, color=f"C{i}", marker="o.sv^D"[i % 6], markersize=3,
-                linestyle="-" if task == "unique" else "--", linewidth=1.1, capsize=2,
-                label=f"{config} {task}",
+                linestyle=":" if kind == "twin" else "-" if task == "unique" else "--",
+                linewidth=1.1, capsize=2,
+                label=f"{config} {task}" + (" (twins)" if kind == "twin" else ""),
             )
         top.set_yscale("log")
         whites = statistics.fmean(p["white_cells"] for p in points if p["size"] == size)
@@ -452,8 +455,8 @@ def plot(
             got = [p for p in ps if p[key] is not None]
             bottom.errorbar(
                 [p["knob"] for p in got], [p[key] for p in got],
-                yerr=[[p[key] - p[f"{key}_lo"] for p in got],
-                      [p[f"{key}_hi"] - p[key] for p in got]],
+                yerr=[[max(0.0, p[key] - p[f"{key}_lo"]) for p in got],
+                      [max(0.0, p[f"{key}_hi"] - p[key]) for p in got]],
                 color=colour, marker="o", markersize=3, capsize=2, label=label,
             )
         bottom.set_ylim(-0.05, 1.05)
