@@ -124,7 +124,12 @@ def test_the_scan_runs_a_tiny_grid_end_to_end(tmp_path):
     configs = {(c["config"], c["task"]) for c in costs if c["kind"] == "member"}
     assert configs == {("native", t) for t in transition.TASKS}
     assert all(int(c["runs"]) == 1 for c in costs)
-    assert (tmp_path / "peaks.csv").read_text().startswith("size,config,task,peak_knob")
+    with open(tmp_path / "peaks.csv") as fh:
+        peaks = list(csv.DictReader(fh))
+    assert {(p["kind"], p["config"]) for p in peaks} == {
+        ("member", "native"), ("twin", "native"), ("twin", "pysat-fast")
+    }
+    assert all(p["peak_knob"] in ("0.0", "1.0") and p["interior"] == "False" for p in peaks)
     runs = (tmp_path / "runs.jsonl").read_text().splitlines()
     assert len(runs) == 2 * (len(transition.TASKS) + 2)
     assert float(points[1]["p_twin_unsat"]) in (0.0, 1.0)  # decided by both twin backends
