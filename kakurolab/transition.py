@@ -44,6 +44,7 @@ from .experiments.results import par2
 from .experiments.runs import Row, RunSpec
 from .fileio import replacing, write_text
 from .formats import dumps, loads
+from .generator import mean_ambiguity
 from .generator.tighten import tightening, twin
 from .model import Puzzle
 from .tables import Column, Table
@@ -263,9 +264,24 @@ def members_of(rows: Sequence[Row]) -> dict[tuple[int, float, int], Member]:
     return members
 
 
-def point_rows(members: Mapping[tuple[int, float, int], Member]) -> list[dict[str, Any]]:
+def ambiguities(out: Path) -> dict[tuple[int, float], float]:
+    """The mean clue ambiguity (digit sets per clue, ``generator.mean_ambiguity``) of the
+    members kept in ``out/puzzles``, per size and knob: what the repairs do to the clues."""
+    found: dict[tuple[int, float], list[float]] = defaultdict(list)
+    for path in sorted((out / "puzzles").glob("*.txt")):
+        for puzzle in loads(path.read_text(), format="kakuro"):
+            size, knob, _, kind = parse_id(puzzle.id)
+            if kind == "member":
+                found[(size, knob)].append(mean_ambiguity(puzzle))
+    return {key: round(statistics.fmean(values), 2) for key, values in found.items()}
+
+
+def point_rows(
+    members: Mapping[tuple[int, float, int], Member],
+    ambiguity: Mapping[tuple[int, float], float] | None = None,
+) -> list[dict[str, Any]]:
     """P(unique) and P(twin unsat) per size and knob, with Wilson intervals over the
-    members (twins) some backend settled."""
+    members (twins) some backend settled, and the members' mean clue ambiguity."""
     groups: dict[tuple[int, float], list[Member]] = defaultdict(list)
     for m in members.values():
         groups[(m.size, m.knob)].append(m)
@@ -278,6 +294,7 @@ def point_rows(members: Mapping[tuple[int, float, int], Member]) -> list[dict[st
         out.append({
             "size": size, "knob": knob, "seeds": len(ms),
             "white_cells": round(statistics.fmean(m.whites for m in ms), 1),
+            "mean_ambiguity": (ambiguity or {}).get((size, knob)),
             "p_unique": pu, "p_unique_lo": pu_lo, "p_unique_hi": pu_hi,
             "unsettled": len(ms) - len(settled),
             "p_twin_unsat": pt, "p_twin_unsat_lo": pt_lo, "p_twin_unsat_hi": pt_hi,
@@ -384,7 +401,7 @@ def write_report(out: Path, timeout: float | None = None, plots: bool = True) ->
         raise KakuroError(f"{out / 'runs.jsonl'}: no runs to report")
     timeout = timeout or float(rows[0].get("timeout_s") or 0)
     members = members_of(rows)
-    points = point_rows(members)
+    points = point_rows(members, ambiguities(out))
     costs = cost_rows(rows)
     peaks = peak_rows(costs)
     growth = growth_rows(peaks, points)
