@@ -549,6 +549,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KakuroError as exc:
         print(f"python -m kakurolab.transition: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # the rows written so far stay: a rerun resumes
+        print("python -m kakurolab.transition: interrupted; rerun to resume", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
