@@ -53,6 +53,7 @@ LAYERS: dict[str, float] = {
     "ratios": 8.5,
     "reports": 9,
     "experiments": 9,
+    "transition": 9.1,  # the phase-transition scan: knob members through the experiment runner
     "game": 10,
     "web": 10.5,  # the engine over HTTP; the play command's ``serve`` imports it
     "commands": 11,

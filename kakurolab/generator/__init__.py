@@ -16,6 +16,8 @@ above the level's floor; the unique grid is whitened towards the published share
 puzzle on any machine.
 ``transforms`` maps a puzzle through the 16 symmetries (8 geometric x digit complement);
 ``encrypt`` turns a unique standard puzzle into a Project Euler 424 style cryptic one;
+``tighten`` makes the ambiguity knob's puzzles (a planted fill with a share of its
+uniqueness repairs applied, and twins with two clues raised: issue 47's phase transition);
 ``sets`` rebuilds the shipped sets; ``kakurolab.bank`` keeps verified puzzles for instant
 play.
 
@@ -65,6 +67,7 @@ from .job import (
 from .layout import Layout
 from .speed import BENCH_SIZES
 from .steering import DIFFICULTIES, mean_ambiguity
+from .tighten import Tightening, tightened, tightening, twin
 from .transforms import Transform, transform_puzzle, transform_solution
 
 __all__ = [
@@ -81,6 +84,7 @@ __all__ = [
     "GenerationSpec",
     "GenerationStats",
     "Layout",
+    "Tightening",
     "Transform",
     "build_puzzle",
     "derive_seed",
@@ -92,7 +96,10 @@ __all__ = [
     "mean_ambiguity",
     "parse_size",
     "published_layout",
+    "tightened",
+    "tightening",
     "transform_puzzle",
     "transform_solution",
+    "twin",
     "white_goal_arg",
 ]

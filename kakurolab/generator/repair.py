@@ -345,6 +345,11 @@ class RepairLoop:
     limits: GenerationLimits
     scale: Scale
     gate: bool = True
+    trail: list[Grid] | None = None
+    """When a list, each fill's rounds leave in it the grids they went through: the fill
+    first, then the grid after each repair or block that stayed (a round undone by a revert
+    is cut back out), the unique grid last (``tighten``: the ambiguity knob).  Recording
+    draws nothing from ``rng``, so it changes no puzzle."""
 
     def make_unique(
         self, layout: Layout, values: dict[Cell, int], max_repairs: int, restarts: int = 0
@@ -443,6 +448,14 @@ class _Rounds:
         self.best: tuple[int, Layout, dict[Cell, int], Verdict] | None = None
         self.stalled = 0  # checks since the best grid last improved
         self.done = self.stuck = 0
+        self.trail = loop.trail
+        self.best_mark = 1  # the trail's length at the best grid
+        if self.trail is not None:
+            self.trail[:] = [(layout, dict(values))]
+
+    def _record(self) -> None:
+        if self.trail is not None:
+            self.trail.append((self.layout, dict(self.values)))
 
     def run(self, max_repairs: int) -> tuple[Unique | None, Closest | None]:
         """The unique grid, or None with the grid that came closest (None too when a unique
@@ -489,9 +502,12 @@ class _Rounds:
             self.stalled = 0
         if best is None or open_cells <= best[0]:
             self.best = (open_cells, self.layout, self.values, verdict)
+            self.best_mark = len(self.trail) if self.trail is not None else 1
         elif open_cells > self.loop.limits.revert_factor * best[0] + 2:
             stats.reverts += 1
             _, self.layout, self.values, verdict = best
+            if self.trail is not None:
+                del self.trail[self.best_mark :]
         return verdict
 
     def _stalled(self) -> bool:
@@ -507,6 +523,7 @@ class _Rounds:
         if blocked is None:
             return False
         self.layout, self.values = blocked
+        self._record()
         self.loop.stats.blocks += 1
         self.best, self.stalled = None, 0
         return True
@@ -533,6 +550,7 @@ class _Rounds:
                     return False
                 continue
             self.layout, self.values = repaired
+            self._record()
         return True
 
     def closest(self) -> Closest | None:

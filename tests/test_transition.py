@@ -1,0 +1,144 @@
+"""The ambiguity knob, its twins and the phase-transition scan (issue 47 §1).
+
+The knob runs a planted fill through the generator's uniqueness repairs and keeps the
+share ``knob`` of them (``generator.tighten``): its ends must be the loose fill (many
+solutions) and a unique grid, by two independent backends; a twin keeps the clue totals
+balanced and is a well-formed puzzle; the same arguments give the same puzzle; and the scan
+driver runs a tiny grid end to end and writes its tables.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import pytest
+
+from kakurolab import transition
+from kakurolab.generator import tighten
+from kakurolab.model import Direction
+from kakurolab.rulebook import solution_problems, structure_problems, white_components
+from kakurolab.uniqueness import count, prove_unique, solve
+
+
+@pytest.fixture(scope="module")
+def trail():
+    return tighten.tightening(8, 0)
+
+
+def test_knob_one_is_unique_by_two_backends(trail):
+    puzzle = trail.puzzle(1.0)
+    for backend in ("native", "cpsat"):
+        assert str(prove_unique(puzzle, backend=backend).verdict) == "unique", backend
+    # the unique grid is the planted fill
+    assert count(puzzle, 2, backend="native").solutions[0].values == trail.solution(1.0).values
+
+
+def test_knob_zero_is_the_loose_fill_with_many_solutions(trail):
+    puzzle = trail.puzzle(0.0)
+    assert trail.steps > 0
+    assert not solution_problems(puzzle, trail.solution(0.0))  # planted: the fill solves it
+    assert len(count(puzzle, 3, backend="native").solutions) == 3
+    assert str(prove_unique(puzzle, backend="cpsat").verdict) == "multiple"
+
+
+def test_every_knob_is_a_planted_fill_of_a_well_formed_puzzle(trail):
+    for knob in (0.0, 0.3, 0.7, 1.0):
+        puzzle = trail.puzzle(knob)
+        assert not structure_problems(puzzle)
+        assert not solution_problems(puzzle, trail.solution(knob))
+        assert puzzle.meta["step"] == round(knob * trail.steps)
+    with pytest.raises(Exception, match="outside"):
+        trail.step(1.5)
+
+
+def test_same_arguments_give_the_same_puzzle(trail):
+    again = tighten.tightening(8, 0)
+    assert again.steps == trail.steps
+    assert again.puzzle(0.5).grid == trail.puzzle(0.5).grid
+    assert tighten.twin(again.puzzle(0.5), 3).grid == tighten.twin(trail.puzzle(0.5), 3).grid
+    other = tighten.tightening(8, 1)
+    assert other.puzzle(0.0).grid != trail.puzzle(0.0).grid
+
+
+def _totals(puzzle):
+    sums = {Direction.ACROSS: 0, Direction.DOWN: 0}
+    for run in puzzle.runs:
+        assert run.clue is not None and run.clue.value is not None
+        sums[run.direction] += run.clue.value
+    return sums
+
+
+def test_twins_balance_their_sums_and_raise_one_across_and_one_down_clue(trail):
+    for knob in (0.0, 1.0):
+        member = trail.puzzle(knob)
+        twin = tighten.twin(member, 0)
+        assert not structure_problems(twin)
+        assert len(white_components(twin)) == len(white_components(member))
+        raised = [
+            (a.direction, a, b)
+            for a, b in zip(member.runs, twin.runs, strict=True)
+            if a.clue != b.clue
+        ]
+        assert sorted(d.name for d, _, _ in raised) == ["ACROSS", "DOWN"]
+        for _, old, new in raised:
+            assert new.clue.value == old.clue.value + 1
+        (_, across, _), (_, down, _) = raised
+        assert not set(across.cells) & set(down.cells)
+        before, after = _totals(member), _totals(twin)
+        assert before[Direction.ACROSS] == before[Direction.DOWN]
+        assert after[Direction.ACROSS] == after[Direction.DOWN] == before[Direction.ACROSS] + 1
+
+
+def test_a_twin_of_the_unique_end_has_no_solution_by_two_backends(trail):
+    twin = tighten.twin(trail.puzzle(1.0), 0)
+    verdicts = {str(solve(twin, backend=b).status) for b in ("native", "cpsat")}
+    # the planted fill cannot solve it; whether another grid does is what the scan
+    # measures: at 8x8 seed 0 both backends prove there is none
+    assert verdicts == {"unsat"}
+
+
+def test_wilson_and_bootstrap_intervals_hold_their_estimate():
+    p, lo, hi = transition.wilson(3, 20)
+    assert lo < p == 0.15 < hi and lo >= 0 and hi <= 1
+    assert transition.wilson(0, 0) == (None, None, None)
+    median, lo, hi = transition.bootstrap_median([1.0, 2.0, 3.0, 4.0, 100.0])
+    assert lo <= median == 3.0 <= hi
+    assert math.isclose(transition.percentile([0, 10], 0.9), 9.0)
+
+
+def test_the_scan_runs_a_tiny_grid_end_to_end(tmp_path):
+    # one light configuration, two twin backends: 8 runs in killable children
+    scan = transition.Scan(
+        (6,), knobs=(0.0, 1.0), seeds=1, timeout=5.0, out=tmp_path,
+        configs=("native",), twin_configs=("native", "pysat-fast"),
+    )
+    report = transition.run_scan(scan, progress=False, plots=False)
+    assert report.exists()
+    with open(tmp_path / "points.csv") as fh:
+        points = list(csv.DictReader(fh))
+    assert [(p["size"], p["knob"]) for p in points] == [("6", "0.0"), ("6", "1.0")]
+    assert float(points[1]["p_unique"]) == 1.0  # knob 1: unique, measured
+    with open(tmp_path / "costs.csv") as fh:
+        costs = list(csv.DictReader(fh))
+    configs = {(c["config"], c["task"]) for c in costs if c["kind"] == "member"}
+    assert configs == {("native", t) for t in transition.TASKS}
+    assert all(int(c["runs"]) == 1 for c in costs)
+    with open(tmp_path / "peaks.csv") as fh:
+        peaks = list(csv.DictReader(fh))
+    assert {(p["kind"], p["config"]) for p in peaks} == {
+        ("member", "native"), ("twin", "native"), ("twin", "pysat-fast")
+    }
+    assert all(p["peak_knob"] in ("0.0", "1.0") and p["interior"] == "False" for p in peaks)
+    runs = (tmp_path / "runs.jsonl").read_text().splitlines()
+    assert len(runs) == 2 * (len(transition.TASKS) + 2)
+    assert float(points[1]["p_twin_unsat"]) in (0.0, 1.0)  # decided by both twin backends
+    transition.run_scan(scan, progress=False, plots=False)  # resumes: nothing left to run
+    assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == len(runs)
+
+
+def test_bad_arguments_give_one_line_and_exit_2(capsys, tmp_path):
+    assert transition.main(["scan", "--knobs", "0,2", "--out", str(tmp_path)]) == 2
+    assert transition.main(["report", "--out", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("python -m kakurolab.transition") for line in err)
