@@ -160,12 +160,30 @@ def exact_cover_board(n: int, clauses: Sequence[tuple[int, int, int]]) -> Board:
     occurs = sorted({v for clause in clauses for v in clause})
     free = [v for v in range(n) if v not in set(occurs)]
     m = len(clauses)
-    cols = max(7 * m + 1, 2)
     groups: dict[int, list[int]] = {}
     for g, clause in enumerate(clauses):
         for v in clause:
             groups.setdefault(v, []).append(g)
-    # loops whose columns do not meet share a pair of rows (first fit, by left end)
+    pair_of, pairs = _loop_pairs(occurs, groups)
+    rows = 2 * (len(free) + pairs) + (2 if m else 0)
+    board = Board(rows, max(7 * m + 1, 2))
+    sketch = _Sketch()
+    for i, v in enumerate(free):
+        board.anchors[v] = sketch.free_loop(2 * i)
+    row_of = {v: 2 * (len(free) + pair_of[v]) for v in occurs}
+    for v in occurs:
+        sketch.loop(row_of[v], 7 * min(groups[v]), 7 * max(groups[v]) + 7)
+    sketch.clauses(clauses, row_of, board)
+    for tile, letters in sketch.parts.items():
+        hkind, vkind = sketch.kinds.get(tile, (Kind.BUS, Kind.LANE))
+        role = Role.TAP if tile in sketch.taps else Role.NODE if tile in sketch.nodes else Role.WIRE
+        board.tiles[tile] = Tile(frozenset(letters), hkind, vkind, role)
+    return board
+
+
+def _loop_pairs(occurs: list[int], groups: dict[int, list[int]]) -> tuple[dict[int, int], int]:
+    """Each variable's pair of loop rows: loops whose columns do not meet share a pair (first
+    fit, by left end); also how many pairs there are."""
     ends: list[int] = []  # the right end of the last loop in each pair of rows
     pair_of: dict[int, int] = {}
     for v in sorted(occurs, key=lambda v: (min(groups[v]), v)):
@@ -175,77 +193,78 @@ def exact_cover_board(n: int, clauses: Sequence[tuple[int, int, int]]) -> Board:
             ends.append(0)
         ends[pair] = 7 * max(groups[v]) + 7
         pair_of[v] = pair
-    rows = 2 * (len(free) + len(ends)) + (2 if m else 0)
-    board = Board(rows, cols)
-    parts: dict[tuple[int, int], set[str]] = {}
-    kinds: dict[tuple[int, int], tuple[Kind, Kind]] = {}
-    taps: set[tuple[int, int]] = set()
-    nodes: set[tuple[int, int]] = set()
+    return pair_of, len(ends)
 
-    def add(tile: tuple[int, int], *letters: str) -> None:
-        parts.setdefault(tile, set()).update(letters)
 
-    for i, v in enumerate(free):  # a loop of four corners: two fills, no clause
-        up, low = 2 * i, 2 * i + 1
-        add((up, 0), "R", "D")
-        add((up, 1), "L", "D")
-        add((low, 0), "R", "U")
-        add((low, 1), "L", "U")
+class _Sketch:
+    """The tiles of :func:`exact_cover_board` while they are drawn: each tile's wire ends
+    (letters), the kinds of its two directions, and which tiles are taps and nodes."""
+
+    def __init__(self) -> None:
+        self.parts: dict[tuple[int, int], set[str]] = {}
+        self.kinds: dict[tuple[int, int], tuple[Kind, Kind]] = {}
+        self.taps: set[tuple[int, int]] = set()
+        self.nodes: set[tuple[int, int]] = set()
+
+    def add(self, tile: tuple[int, int], *letters: str) -> None:
+        self.parts.setdefault(tile, set()).update(letters)
+
+    def free_loop(self, up: int) -> tuple[int, int]:
+        """A loop of four corners for a variable in no clause (two fills); its anchor."""
+        low = up + 1
+        self.add((up, 0), "R", "D")
+        self.add((up, 1), "L", "D")
+        self.add((low, 0), "R", "U")
+        self.add((low, 1), "L", "U")
         for t in ((up, 0), (up, 1), (low, 0), (low, 1)):
-            kinds[t] = (Kind.BUS, Kind.BUS)
-        board.anchors[v] = (up * TILE + CENTRE[0], 0 * TILE + CENTRE[1])
-    row_of = {v: 2 * (len(free) + pair_of[v]) for v in occurs}
-    lane_var: dict[int, int] = {}
-    for g, clause in enumerate(clauses):
-        for k in range(6):
-            lane_var[7 * g + 1 + k] = clause[k % 3]
-    # loops
-    for v in occurs:
-        up, low = row_of[v], row_of[v] + 1
-        left, right = 7 * min(groups[v]), 7 * max(groups[v]) + 7
+            self.kinds[t] = (Kind.BUS, Kind.BUS)
+        return (up * TILE + CENTRE[0], 0 * TILE + CENTRE[1])
+
+    def loop(self, up: int, left: int, right: int) -> None:
+        """A variable's loop on rows ``up`` and ``up + 1`` from column ``left`` to ``right``."""
+        low = up + 1
         for c in range(left, right + 1):
             lr = ("R",) if c == left else ("L",) if c == right else ("L", "R")
-            add((up, c), *lr)
-            add((low, c), *lr)
-            kinds[(up, c)] = kinds[(low, c)] = (Kind.BUS, Kind.LANE)
-        add((up, left), "D")
-        add((up, right), "D")
-        add((low, left), "U")
-        add((low, right), "U")
+            self.add((up, c), *lr)
+            self.add((low, c), *lr)
+            self.kinds[(up, c)] = self.kinds[(low, c)] = (Kind.BUS, Kind.LANE)
+        self.add((up, left), "D")
+        self.add((up, right), "D")
+        self.add((low, left), "U")
+        self.add((low, right), "U")
         for t in ((up, left), (up, right), (low, left), (low, right)):
-            kinds[t] = (Kind.BUS, Kind.BUS)
-    # taps, lanes and nodes
-    node_a, node_b = rows - 2, rows - 1
-    count: dict[int, int] = {}
-    for g in range(m):
-        cols_of: dict[int, list[int]] = {0: [], 1: []}
-        for k in range(6):
-            col = 7 * g + 1 + k
-            v = lane_var[col]
-            parity = count.get(v, 0) % 2
-            count[v] = count.get(v, 0) + 1
-            cols_of[parity].append(col)
-            tap = (row_of[v] + 1, col)
-            add(tap, "D")
-            taps.add(tap)
-            if count[v] == 1:
-                board.anchors[v] = (tap[0] * TILE + CENTRE[0], col * TILE + CENTRE[1])
-            end = node_a if parity == 0 else node_b
-            for r in range(tap[0] + 1, end):
-                add((r, col), "U", "D")
-                kinds.setdefault((r, col), (Kind.BUS, Kind.LANE))
-            add((end, col), "U")
-        for parity, row in ((0, node_a), (1, node_b)):
-            p1, p2, p3 = cols_of[parity]
-            for c in range(p1, p3 + 1):
-                add((row, c), *(("R",) if c == p1 else ("L",) if c == p3 else ("L", "R")))
-                kinds[(row, c)] = (Kind.LANE, Kind.LANE)
-            nodes.add((row, p2))
-    for tile, letters in parts.items():
-        hkind, vkind = kinds.get(tile, (Kind.BUS, Kind.LANE))
-        role = Role.TAP if tile in taps else Role.NODE if tile in nodes else Role.WIRE
-        board.tiles[tile] = Tile(frozenset(letters), hkind, vkind, role)
-    return board
+            self.kinds[t] = (Kind.BUS, Kind.BUS)
+
+    def clauses(
+        self, clauses: Sequence[tuple[int, int, int]], row_of: dict[int, int], board: Board
+    ) -> None:
+        """Taps, lanes and the two exactly-one nodes of every clause (one per tap phase)."""
+        node_a, node_b = board.rows - 2, board.rows - 1
+        count: dict[int, int] = {}
+        for g, clause in enumerate(clauses):
+            cols_of: dict[int, list[int]] = {0: [], 1: []}
+            for k in range(6):
+                col = 7 * g + 1 + k
+                v = clause[k % 3]
+                parity = count.get(v, 0) % 2
+                count[v] = count.get(v, 0) + 1
+                cols_of[parity].append(col)
+                tap = (row_of[v] + 1, col)
+                self.add(tap, "D")
+                self.taps.add(tap)
+                if count[v] == 1:
+                    board.anchors[v] = (tap[0] * TILE + CENTRE[0], col * TILE + CENTRE[1])
+                end = node_a if parity == 0 else node_b
+                for r in range(tap[0] + 1, end):
+                    self.add((r, col), "U", "D")
+                    self.kinds.setdefault((r, col), (Kind.BUS, Kind.LANE))
+                self.add((end, col), "U")
+            for parity, row in ((0, node_a), (1, node_b)):
+                p1, p2, p3 = cols_of[parity]
+                for c in range(p1, p3 + 1):
+                    self.add((row, c), *(("R",) if c == p1 else ("L",) if c == p3 else ("L", "R")))
+                    self.kinds[(row, c)] = (Kind.LANE, Kind.LANE)
+                self.nodes.add((row, p2))
 
 
 __all__ = ["Board", "Fixed", "Pin", "Wired", "exact_cover_board", "wire"]
