@@ -157,3 +157,9 @@ def require(module: str, *, extra: str, feature: str) -> object:
         return importlib.import_module(module)
     except ImportError as exc:
         raise MissingExtraError(feature, extra, module) from exc
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc``'s message folded onto one line: a library's error (a database's, a schema
+    checker's) may span several, and an error here is reported as one line."""
+    return " ".join(str(exc).split())

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..errors import require
+from ..errors import one_line, require
 from .errors import GameError
 from .store import CHANNEL, POSTGRES, Listener, Store
 
@@ -53,10 +53,6 @@ def _close_all() -> None:
 def redacted(url: str) -> str:
     """The URL without its password, for messages."""
     return re.sub(r"//([^:/@]*):[^@/]*@", r"//\1:***@", url)
-
-
-def one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
 
 
 class PostgresStore(Store):

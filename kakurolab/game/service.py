@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import one_line
 from ..formats import dumps, loads
 from ..model import Cell, Puzzle
 from . import calendar, fair, puzzles
@@ -525,8 +526,9 @@ class GameService:
             raise  # refused before anything changed (the engine checks first)
         except self.store.errors as exc:
             self._games.pop(game_id, None)  # memory may be ahead of the store: reload it
-            text = " ".join(str(exc).split())
-            raise StoreError(f"{self.store.where}: the game store failed: {text}") from None
+            raise StoreError(
+                f"{self.store.where}: the game store failed: {one_line(exc)}"
+            ) from None
         except BaseException:
             self._games.pop(game_id, None)
             raise
@@ -576,6 +578,7 @@ class GameService:
 
     def _game(self, game_id: str) -> Game:
         return self._games.synced(game_id)[0]
+
 
 def _json(text: str) -> Any:
     import json

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..encodings import encode, parse_spec
 from ..encodings.cnf import CNFEncoding
-from ..errors import KakuroError, require
+from ..errors import KakuroError, one_line, require
 from ..fileio import TooLarge, read_limited
 from ..formats import loads
 from ..model import Puzzle, Solution
@@ -230,7 +230,7 @@ def msgspec_convert(obj: Any, kind: type[T]) -> T:
     try:
         return msgspec.convert(obj, kind)
     except msgspec.ValidationError as exc:
-        raise SchemaError(" ".join(str(exc).split())[:200]) from None
+        raise SchemaError(one_line(exc)[:200]) from None
     except RecursionError:
         raise SchemaError("nested too deep") from None
 
