@@ -23,11 +23,14 @@ watchdog) and the sweep finds nothing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
+import subprocess
 import sys
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import IO, Any
 
 _PR_SET_PDEATHSIG = 1
 MARKER = "KAKUROLAB_PROCESS_MARK"
@@ -121,3 +124,37 @@ def kill_marked(value: str) -> list[int]:
         except OSError:
             continue
     return killed
+
+
+def run_program(
+    argv: Sequence[str],
+    stdout: IO[bytes],
+    stderr: IO[bytes],
+    timeout: float | None,
+    *,
+    preexec_fn: Callable[[], object] = die_with_parent,
+) -> int | None:
+    """Run an outside program (a SAT or CP solver) in its own process group, stdin closed,
+    its output into the open files: its exit code, or None when ``timeout`` seconds passed.
+    Either way its group is then killed and whatever left the group is found by a
+    :func:`marker` (:func:`kill_marked`), so nothing it started outlives the call.  OSError
+    when it cannot start."""
+    mark_name, mark = marker()
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=True,  # its own process group, killed as a whole
+        preexec_fn=preexec_fn,
+        env={**os.environ, mark_name: mark},  # finds what detaches itself
+    )
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:  # also after a normal exit: whatever the program started dies with it
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        kill_marked(mark)  # and what left the group (setsid)

@@ -13,13 +13,11 @@ a crash or unreadable output is an error result (an UNSAT claim cannot be checke
 
 from __future__ import annotations
 
-import contextlib
 import os
 import resource
 import shlex
 import shutil
 import signal
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +29,7 @@ from .. import deadline as deadlines
 from ..encodings import DEFAULT_PRESET, encode, parse_spec
 from ..encodings.cnf import CNFEncoding
 from ..errors import KakuroError
-from ..lifetimes import die_with_parent, kill_marked, marker
+from ..lifetimes import die_with_parent, run_program
 from ..model import Puzzle, Solution
 from .session import Backend, NumberOption, Session, Status
 
@@ -311,30 +309,20 @@ class DimacsSession(Session):
         model.unlink(missing_ok=True)
         out_path, err_path = self.dir / "stdout.txt", self.dir / "stderr.txt"
         limit = OUTPUT_LIMIT + 16 * self.enc.n_vars
-        mark_name, mark = marker()
         start = time.perf_counter()
+        remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
         with out_path.open("wb") as out, err_path.open("wb") as err:
             try:
-                proc = subprocess.Popen(
-                    self.command.argv(cnf, model),
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=err,
-                    start_new_session=True,  # its own process group, killed as a whole
+                code = run_program(
+                    self.command.argv(cnf, model), out, err, remaining,
                     preexec_fn=_limits(self.memory, limit),
-                    env={**os.environ, mark_name: mark},  # finds what detaches itself
-                )
+                )  # fmt: skip
             except OSError as exc:
                 raise SolverError(f"cannot start: {exc}") from None
-            try:
-                remaining = None if deadline is None else max(0.0, deadline - time.perf_counter())
-                code = proc.wait(remaining)
-            except subprocess.TimeoutExpired:
-                return Answer(Status.UNKNOWN, timed_out=True)
-            finally:  # also after a normal exit: whatever the solver started dies with it
-                _kill_group(proc)
-                kill_marked(mark)  # and what left the group (setsid)
+            finally:
                 self.solver_time += time.perf_counter() - start
+        if code is None:
+            return Answer(Status.UNKNOWN, timed_out=True)
         try:
             return read_answer(
                 code,
@@ -398,13 +386,6 @@ class DimacsSession(Session):
 
     def close(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the solver's process group (the solver and anything it started) and reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
 
 
 class DimacsBackend(Backend):

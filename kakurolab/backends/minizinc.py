@@ -18,11 +18,8 @@ checker like every backend's.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -31,7 +28,7 @@ from typing import Any, ClassVar
 from ..errors import KakuroError
 from ..formats import dumps, solutions_from_text
 from ..formats.cpmodels import CP_MODELS, DEFAULT_MODEL, get_model
-from ..lifetimes import die_with_parent, kill_marked, marker
+from ..lifetimes import run_program
 from ..model import Puzzle, Solution
 from .session import Backend, NumberOption, Session, Status
 
@@ -179,31 +176,14 @@ class MinizincSession(Session):
 
 
 def _run_program(argv: list[str], out: Path, err: Path, wait: float | None) -> int | None:
-    """Run the program in its own process group with its output in files; its exit code,
+    """Run the program with its output in files (:func:`kakurolab.lifetimes.run_program`:
+    its own process group, killed afterwards with the solver's fzn process); its exit code,
     or None when ``wait`` seconds passed and it was killed."""
-    mark_name, mark = marker()
     with out.open("wb") as stdout, err.open("wb") as stderr:
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=stdout,
-                stderr=stderr,
-                start_new_session=True,
-                preexec_fn=die_with_parent,
-                env={**os.environ, mark_name: mark},
-            )
+            return run_program(argv, stdout, stderr, wait)
         except OSError as exc:
             raise MinizincError(f"cannot start: {exc}") from None
-        try:
-            return proc.wait(wait)
-        except subprocess.TimeoutExpired:
-            return None
-        finally:  # the program and whatever it started (the solver's fzn process) die
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            kill_marked(mark)
 
 
 class MinizincBackend(Backend):
