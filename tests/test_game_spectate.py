@@ -10,22 +10,18 @@ only once the game is over, where it equals an independent solve of the puzzle."
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _game import Clock, service, solution_of, tiny_chooser
+from _spectate import HIDDEN, audit, keys
 
 from kakurolab.formats import load
-from kakurolab.game import AuthError, GameService, Mode, NewGame, Options, UnknownGameError
+from kakurolab.game import GameService, IllegalMoveError, Mode, NewGame, Options, UnknownGameError
 from kakurolab.model import Puzzle, Solution
 
 GENERATED = Path(__file__).resolve().parents[1] / "kakurolab" / "data" / "generated"
-CELL = re.compile(r"r\d+c\d+")
-HIDDEN = {"marks", "fixes", "sets", "cleared", "shield", "outcome", "move", "token"}
-"""Keys that would carry a player's pencil marks, a shield's answer or a move's details."""
 
 
 def eight_chooser(size: str, difficulty: str, seed: str | int) -> tuple[Puzzle, Solution]:
@@ -35,26 +31,6 @@ def eight_chooser(size: str, difficulty: str, seed: str | int) -> tuple[Puzzle, 
     solution = puzzle.meta["solution"]
     assert isinstance(solution, Solution)
     return Puzzle(f"eight-{seed}", puzzle.grid), solution
-
-
-def keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
-
-
-def audit(frame: dict[str, Any], public: dict[str, int]) -> None:
-    """One spectator frame against the public board at its version (see module doc)."""
-    assert frame["spectator"] is True and frame["you"] is None
-    assert frame["board"] == public
-    assert not keys(frame) & HIDDEN, keys(frame) & HIDDEN
-    rest = {k: v for k, v in frame.items() if k not in ("puzzle", "board")}
-    named = CELL.findall(json.dumps(rest))
-    assert not named, f"cells named outside the board: {named}"
-    if frame["phase"] != "finished":
-        assert frame["solution"] is None and frame["standings"] == [] and frame["reasons"] == []
 
 
 def same_as_seated(svc: GameService, game: str, frame: dict[str, Any], tokens: list[str]) -> None:
@@ -162,7 +138,7 @@ def test_a_solo_game_cannot_be_watched_nor_an_unknown_one(tmp_path: Path) -> Non
     me = svc.register("solo")
     for mode in (Mode.PRACTICE, Mode.CAMPAIGN):
         game = svc.create(me.token, NewGame(mode, size="4x4")).game_id
-        with pytest.raises(AuthError, match="only Arena and Battle games can be watched"):
+        with pytest.raises(IllegalMoveError, match="only Arena and Battle games can be watched"):
             svc.spectate(game)
     with pytest.raises(UnknownGameError):
         svc.spectate("g-00000000")

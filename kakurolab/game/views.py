@@ -19,7 +19,7 @@ from ..combos import ALL_DIGITS, bit, combos, digits_of
 from ..model import Block, Cell, ClueCell, Puzzle
 from . import calendar, fair, scoring
 from .engine import Game
-from .errors import AuthError, IllegalMoveError
+from .errors import IllegalMoveError
 from .moves import EndReason, MoveKind, Phase, cell_text
 from .state import Board, Player
 
@@ -286,7 +286,7 @@ def spectator_view(game: Game, now: float) -> SpectatorView:
     mode is not watchable (``ModeRules.watchable``: solo play) is refused."""
     rules = game.rules
     if not rules.watchable:
-        raise AuthError(
+        raise IllegalMoveError(
             f"game {game.game_id} is a {rules.mode.value} game, its player's own: only "
             "Arena and Battle games can be watched"
         )

@@ -44,6 +44,10 @@ TIMER_SLACK_S = 0.05
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+SPECTATOR = ""
+"""The token of a spectator's subscription: no player's (a token has 16 characters or more),
+so the engine answers it with its spectator view, and a move with it acts for nobody."""
+
 
 @dataclass(eq=False)
 class Subscriber:
@@ -323,7 +327,8 @@ def _settled(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
 def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
     """On the engine thread: the version, then each token's view (or its error text).  A
     view is computed once per player however many sockets the player has open (the same
-    object goes to each: the engine's view depends on the player and the version only)."""
+    object goes to each: the engine's view depends on the player and the version only), and
+    once for all the game's spectators."""
     out: list[Any] = []
     try:
         out.append(games.version(game_id))
@@ -333,7 +338,8 @@ def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
     for token in tokens:
         if token not in seen:
             try:
-                seen[token] = games.view(game_id, token)
+                seen[token] = (games.spectate(game_id) if token == SPECTATOR
+                               else games.view(game_id, token))  # fmt: skip
             except KakuroError as exc:
                 seen[token] = str(exc)
         out.append(seen[token])
