@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,15 @@ import httpx
 import pytest
 from _game import Clock, service, tiny_chooser
 from _spectate import audit
-from _web import auth, published_solution, with_players
+from _web import auth, live_server, published_solution, shipped_chooser, with_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as connect_sync
 
-from kakurolab.game import Mode, NewGame
+from kakurolab.game import GameService, Mode, NewGame
+from kakurolab.web.gateway import EngineGames, Makers
+from kakurolab.web.limits import Limits
 from kakurolab.web.load_players import start_servers
 
 
@@ -208,3 +211,57 @@ async def _across(url_one: str, url_two: str, game: str, first: dict[str, Any],
                     break
         assert pushed["view"]["board"] == {"r2c2": 2}
         assert pushed["view"]["spectator"] is True and pushed["view"]["solution"] is None
+
+
+class CountingSpectate(EngineGames):
+    """The engine's service, counting the spectator views it computes."""
+
+    calls = 0
+
+    def spectate(self, game_id: str) -> dict[str, Any]:
+        CountingSpectate.calls += 1
+        return super().spectate(game_id)
+
+
+def test_spectators_cost_one_view_a_push_and_never_crowd_out_a_player(tmp_path: Path) -> None:
+    limits = Limits(sockets_per_game=3)  # per game: three players' sockets, three spectators
+    games = CountingSpectate(GameService(tmp_path / "w.sqlite", chooser=shipped_chooser),
+                             makers=Makers(1, limits=limits))  # fmt: skip
+    with (
+        live_server(games) as live,
+        httpx.Client(base_url=live.url, timeout=30) as http,
+        ExitStack() as st,
+    ):
+        tokens = {who: http.post("/api/players", json={"name": who}).json()["token"]
+                  for who in ("ann", "bob")}  # fmt: skip
+        first = _battle(http, tokens)
+        game = first["game_id"]
+        most = limits.sockets_per_game  # spectators on the game (per address: 4)
+        watchers = [st.enter_context(connect_sync(live.ws_url, max_size=None))
+                    for _ in range(most)]  # fmt: skip
+        for ws in watchers:
+            ws.send(json.dumps({"type": "watch", "game": game}))
+            seen = _recv(ws)
+            assert seen.get("view", {}).get("spectator") is True, seen
+        over = ws_reply(live.ws_url, {"type": "watch", "game": game})  # one spectator too many
+        assert over["type"] == "fatal" and "at most" in over["error"]
+        players = []
+        for who in ("ann", "bob"):  # the spectators took none of the players' sockets
+            ws = st.enter_context(connect_sync(live.ws_url, max_size=None))
+            ws.send(json.dumps({"type": "hello", "game": game, "token": tokens[who]}))
+            assert _recv(ws)["type"] == "view"
+            players.append(ws)
+        time.sleep(0.5)  # the hellos' pushes are out
+        before = CountingSpectate.calls
+        mover = "ann" if first["turn"] == first["you"] else "bob"
+        cell = next(f"r{r + 1}c{c + 1}" for r, row in enumerate(first["puzzle"]["grid"])
+                    for c, sq in enumerate(row) if sq == ".")  # fmt: skip
+        answer = http.post(f"/api/games/{game}/moves", headers=auth(tokens[mover]),
+                           json={"move": {"kind": "mark", "cell": cell, "digit": 1}})  # fmt: skip
+        assert answer.status_code == 200, answer.text
+        for ws in watchers:
+            pushed = _until(ws, lambda m: m["type"] == "view")
+            assert pushed["view"]["version"] == answer.json()["view"]["version"]
+        spent = CountingSpectate.calls - before
+    games.close()
+    assert spent == 1, spent  # one spectator view for all four spectators

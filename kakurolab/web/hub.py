@@ -3,7 +3,8 @@
 Each connection has its own outbox: replies (acks, errors) keep their order, while a pushed
 view replaces any older pushed view still waiting, so a slow browser gets the newest state
 instead of a backlog; a browser that lets :data:`MAX_OUTBOX` replies pile up is dropped.
-Views are computed per token by the engine: a player only ever receives their own view.  A
+Views are computed per token by the engine: a player only ever receives their own view, and
+a spectator's socket (token :data:`SPECTATOR`) the engine's spectator view.  A
 short poll of the engine's version counter also catches changes made outside this server
 (``kakuro play move`` from a terminal, another process on the same store).  On a store that
 can push (PostgreSQL's ``LISTEN``, :meth:`~kakurolab.game.store.Store.listen`) another
