@@ -63,8 +63,10 @@ def test_a_third_browser_watches_a_battle_read_only(
     set_name(ann, "Ann")
     new_game(ann, url, mode="battle")
     code = ann.get_attribute("#room-code", "data-code")
-    assert code and ann.locator("#watch-share").is_visible()  # the link to give spectators
+    assert code and ann.locator("#watch-share").is_hidden()  # a lobby's link is its room code
     join(bob, url, "Bob", code)
+    ann.wait_for_selector("#watch-share:visible")  # the duel runs: a link for spectators
+    assert ann.get_attribute("#watch-share", "href") == f"{url}/#/watch/{code}"
     view, puzzle, solution = game_of(games, ann)
     tokens = {view["you"]: page_seat(ann)[1], games.view(*page_seat(bob))["you"]:
               page_seat(bob)[1]}  # fmt: skip

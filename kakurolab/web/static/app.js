@@ -981,7 +981,7 @@ function render(g, focus = false) {
   const room = rules.seats > 1;
   $("#room-code").textContent = room ? `room ${v.game_id}` : "";
   $("#room-code").dataset.code = room ? v.game_id : "";
-  $("#watch-share").hidden = !v.rules.watchable || v.phase === "finished";
+  $("#watch-share").hidden = !v.rules.watchable || v.phase !== "active"; // a lobby's link is its room code
   $("#watch-share").href = `${location.origin}/#/watch/${encodeURIComponent(v.game_id)}`;
   const turnPlayer = v.players.find((p) => p.player_id === v.turn);
   const seats = rules.seats;
