@@ -41,10 +41,14 @@ def _recv(ws: ClientConnection) -> dict[str, Any]:
     return dict(json.loads(ws.recv(timeout=10)))
 
 
-def _until(ws: ClientConnection, test: Any) -> dict[str, Any]:
-    """The next message that passes ``test``; the others on the way are audited too."""
+def _until(
+    ws: ClientConnection, test: Any, kept: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The next message that passes ``test``; every message on the way is put in ``kept``."""
     while True:
         message = _recv(ws)
+        if kept is not None:
+            kept.append(message)
         if test(message):
             return message
 
@@ -65,6 +69,7 @@ def test_a_spectator_is_pushed_a_duel_move_by_move_and_every_frame_is_public(
         solution = _solution(games, game)
         ids = {p["name"]: p["player_id"] for p in first["players"]}
         seen: list[dict[str, Any]] = []
+        every: list[dict[str, Any]] = []
         with connect_sync(live.ws_url, max_size=None) as ws:
             ws.send(json.dumps({"type": "watch", "game": game}))
             hello = _recv(ws)
@@ -86,7 +91,7 @@ def test_a_spectator_is_pushed_a_duel_move_by_move_and_every_frame_is_public(
                     public[cell] = digit
                 version = answer["view"]["version"]
                 pushed = _until(ws, lambda m, v=version: m["type"] in ("view", "over")
-                                and m["view"]["version"] >= v)  # fmt: skip
+                                and m["view"]["version"] >= v, every)  # fmt: skip
                 seen.append(pushed["view"])
                 audit(pushed["view"], public)  # the move's digit is there when it is public
                 turn, count = pushed["view"]["turn"], count + 1
@@ -101,6 +106,13 @@ def test_a_spectator_is_pushed_a_duel_move_by_move_and_every_frame_is_public(
         for frame in seen[:-1]:
             assert frame["solution"] is None
         assert games.version(game) == over["version"]
+        views = [m["view"] for m in every if "view" in m]  # the frames skipped on the way too
+        assert len(views) >= len(seen) - 1
+        for frame in views:
+            audit(frame, frame["board"])  # nothing hidden, no cell named but the board's
+            assert set(frame["board"].items()) <= set(solution.items())  # right digits only
+            if frame["phase"] != "finished":
+                assert len(frame["board"]) < len(solution)
 
 
 def test_a_spectators_moves_are_refused_and_its_socket_never_takes_a_seat(
