@@ -54,7 +54,16 @@ from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
 from .stores import open_store
-from .views import Candidates, Event, GameView, candidates, event_for, player_view
+from .views import (
+    Candidates,
+    Event,
+    GameView,
+    SpectatorView,
+    candidates,
+    event_for,
+    player_view,
+    spectator_view,
+)
 
 
 @dataclass(frozen=True)
@@ -400,6 +409,25 @@ class GameService:
             fresh, _ = self._games.load(game_id)
             log = self.store.log(game_id)
         return replay(fresh, log)  # outside the lock: a long game takes a while
+
+    def spectate(self, game_id: str) -> SpectatorView:
+        """The game as anyone not seated may watch it (no token: a spectator acts for nobody),
+        its countdown settled first; solo games are refused
+        (:func:`kakurolab.game.views.spectator_view`)."""
+        with self._lock:
+            game = self._game(game_id)
+            now = self.clock()
+            if game.rules.watchable and game.expired(now):
+                self.tick(game_id)
+                game = self._game(game_id)
+            return spectator_view(game, now)
+
+    def live_games(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The lobby cards (:meth:`describe`) of the newest running games others may watch."""
+        modes = tuple(m.value for m, r in RULES.items() if r.watchable)
+        with self._lock:
+            found = self.store.games_in_phase(modes, Phase.ACTIVE.value, limit)
+            return [self.describe(game_id) for game_id in found]
 
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""

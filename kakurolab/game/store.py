@@ -321,6 +321,16 @@ class Store:
             (player_id,),
         )
 
+    def games_in_phase(self, modes: tuple[str, ...], phase: str, limit: int) -> list[str]:
+        """The ids of the newest ``limit`` games of ``modes`` in ``phase`` (the watch list)."""
+        marks = ",".join("?" * len(modes))
+        rows = self._all(
+            f"SELECT game_id FROM games WHERE phase = ? AND mode IN ({marks}) "
+            "ORDER BY created DESC LIMIT ?",
+            (phase, *modes, limit),
+        )
+        return [str(row[0]) for row in rows]
+
     # --- the server's secret and its puzzles ------------------------------------------------
 
     def secret(self) -> str:

@@ -152,6 +152,13 @@ class HelloFrame(Struct, tag="hello", tag_field="type", forbid_unknown_fields=Tr
     token: Token
 
 
+class WatchFrame(Struct, tag="watch", tag_field="type", forbid_unknown_fields=True):
+    """The first socket frame of a spectator: the Arena or Battle to watch, no token (the
+    socket then only receives; a move on it is refused)."""
+
+    game: GameId
+
+
 class MoveFrame(Struct, tag="move", tag_field="type", forbid_unknown_fields=True):
     """A move; answered ``ack`` or ``error`` with the same ``id``."""
 
@@ -165,13 +172,14 @@ class ViewFrame(Struct, tag="view", tag_field="type", forbid_unknown_fields=True
     id: Ident
 
 
-Frame = HelloFrame | MoveFrame | ViewFrame
+Frame = HelloFrame | WatchFrame | MoveFrame | ViewFrame
 
 MESSAGES: tuple[tuple[str, Any], ...] = (
     ("`POST /api/players` body", PlayerRequest),
     ("`POST /api/games` body", NewGameRequest),
     ("`POST /api/games/{id}/moves` body", MoveRequest),
     ("socket `hello`", HelloFrame),
+    ("socket `watch`", WatchFrame),
     ("socket `move`", MoveFrame),
     ("socket `view`", ViewFrame),
     ("`MOVE` `place`", Place),
@@ -287,6 +295,11 @@ class Hello:
 
 
 @dataclass(frozen=True, slots=True)
+class Watch:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveMessage:
     id: int
     move: Move
@@ -297,11 +310,13 @@ class ViewRequest:
     id: int
 
 
-def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
+def parse_socket(raw: str | bytes) -> Hello | Watch | MoveMessage | ViewRequest:
     """One WebSocket frame from a browser."""
-    frame: HelloFrame | MoveFrame | ViewFrame = read(raw, Frame)
+    frame: HelloFrame | WatchFrame | MoveFrame | ViewFrame = read(raw, Frame)
     if isinstance(frame, HelloFrame):
         return Hello(frame.game, frame.token)
+    if isinstance(frame, WatchFrame):
+        return Watch(frame.game)
     if isinstance(frame, MoveFrame):
         return MoveMessage(frame.id, engine_move(frame.move))
     return ViewRequest(frame.id)
@@ -403,6 +418,11 @@ _ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
      "200", True),
     ("/api/games/{game_id}/moves", "post", "Make a move; its outcome and the new view",
      MoveRequest, "200", True),
+    ("/api/live", "get", "The running Arena and Battle games anyone may watch", None, "200",
+     False),
+    ("/api/watch/{game_id}", "get",
+     "A running Arena or Battle as a spectator sees it (never a solution before the end)",
+     None, "200", False),
     ("/api/replays/{game_id}", "get",
      "A finished game's move log replayed into frames (once its competition is over)", None,
      "200", False),

@@ -7,6 +7,7 @@ chromium against the real engine (the shipped 12x12 normal set as the puzzle sou
 * web-candidates.png: the same game with the candidates view on, a placed digit selected
   (its every copy lit) and a pencil mark its entry rules out (struck);
 * web-replay.png: a finished 8x8 practice game's replay, half way through;
+* web-watch.png: an 8x8 Battle watched by a third browser, a third of its board placed;
 * web-guide.png: the start page on a first visit, with its guide.
 
     PYTHONPATH=. python tests/browser/screenshots.py
@@ -115,8 +116,28 @@ def main() -> None:
             page.click("#replay-next")
         page.screenshot(path=str(OUT / "web-replay.png"))
         context.close()
+
+        # a Battle watched read-only by someone with its link, a third of the board placed
+        cai, dov = svc.register("Cai"), svc.register("Dov")
+        duel = svc.create(cai.token, NewGame(Mode.BATTLE, size="8x8", difficulty="easy"))
+        svc.join(duel.game_id, dov.token)
+        answer = sorted(published_solution(duel.puzzle["id"]).items())
+        seats = {cai.player_id: cai.token, dov.player_id: dov.token}
+        for k, (cell, digit) in enumerate(answer[: len(answer) // 3]):
+            token = seats[svc.spectate(duel.game_id).turn or ""]
+            if k % 5 == 2:  # a wrong digit now and then: -150, never on the board
+                svc.act(duel.game_id, token, {"kind": "place", "cell": name(cell),
+                                              "digit": digit % 9 + 1})  # fmt: skip
+                token = seats[svc.spectate(duel.game_id).turn or ""]
+            svc.act(duel.game_id, token, {"kind": "place", "cell": name(cell), "digit": digit})
+        context = browser.new_context(viewport=VIEWPORT, color_scheme="dark")
+        page = context.new_page()
+        page.goto(f"{live.url}/#/watch/{duel.game_id}")
+        page.wait_for_selector("#watch-board text.digit")
+        page.screenshot(path=str(OUT / "web-watch.png"))
+        context.close()
         browser.close()
-    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay in {OUT}")
+    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -watch in {OUT}")
 
 
 if __name__ == "__main__":
