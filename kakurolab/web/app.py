@@ -12,6 +12,8 @@ Routes (docs/web.md has the message formats):
   the engine);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
+* ``GET /api/standings/calendar``, ``/api/standings/arena``, ``/api/calendar/archive``: the
+  leaderboards and the archive (:mod:`.boards`), with a token;
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
@@ -35,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import KakuroError
 from ..game import RULES
-from . import protocol
+from . import boards, protocol
 from .assets import Logins, combos_table, static_files
 from .gateway import EngineGames, web_error
 from .guard import BodyLimit, HostGuard, TokenAuth
@@ -328,6 +330,7 @@ ROUTES = [
     Route("/api/replays/{game_id}", replay),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
+    *boards.ROUTES,
     WebSocketRoute("/ws", socket),
     Route("/static/{name}", static),
 ]
