@@ -222,3 +222,32 @@ def test_the_archive_keeps_each_day_and_offers_old_days_for_practice(
         svc.create(me.token, NewGame(Mode.PRACTICE, date="2026-12-01"))
     with pytest.raises(UnknownDayError, match="not out yet"):
         svc.create(me.token, NewGame(Mode.PRACTICE, date="2027-12-01"))
+
+
+def test_the_terminal_prints_the_boards_and_refuses_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kakurolab.cli import main
+
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=tiny_chooser)
+    ann, ben = svc.register("ann"), svc.register("ben")
+    solve(svc, clock, ann.token, svc.create(ann.token, NewGame(Mode.CAMPAIGN)).game_id, 10)
+    game = svc.create(ann.token, NewGame(Mode.ARENA)).game_id
+    svc.join(game, ben.token)
+    svc.act(game, ann.token, {"kind": "start"})
+    solve(svc, clock, ann.token, game, 10)
+    svc.act(game, ann.token, {"kind": "submit"})
+    svc.close()
+    store = ["--store", str(tmp_path / "games.sqlite")]
+    assert main(["play", "standings", "--date", TODAY.isoformat(), *store]) == 0
+    out = capsys.readouterr().out
+    assert "Monday 2026-11-30" in out and "    1  ann" in out
+    assert main(["play", "standings", "--arena", "all", "--json", *store]) == 0
+    racers = json.loads(capsys.readouterr().out)["racers"]
+    assert [(r["name"], r["wins"], r["rank"]) for r in racers] == [("ann", 1, 1), ("ben", 0, 2)]
+    assert main(["play", "archive", "--month", "2026-11", *store]) == 0
+    assert "2026-11-30  8x8" in capsys.readouterr().out
+    assert main(["play", "standings", "--date", "2026-11-29", *store]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "starts on 2026-11-30" in err
