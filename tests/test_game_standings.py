@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _game import Clock, service, solution_of, tiny_chooser
+from _game import Clock, damage, service, solution_of, tiny_chooser
 
 from kakurolab.game import GameError, GameService, LivePuzzleError, Mode, NewGame
 from kakurolab.game import calendar as cal
@@ -136,6 +136,9 @@ def test_unknown_and_future_days_are_refused(store_at: Path | str) -> None:
         svc.day_board(me.token, "30/11/2026")
     with pytest.raises(GameError, match="a period is one of"):
         svc.arena_board(me.token, "decade")
+    assert svc.store.meta_value("first_day") == "2026-11-30"  # written once, kept
+    damage(store_at, "DELETE FROM meta WHERE key = 'first_day'")  # a store from before
+    assert svc.archive(me.token)["first_day"] == "2026-11-30"  # from its first player
 
 
 def test_the_arena_board_counts_finished_races_in_its_period(store_at: Path | str) -> None:

@@ -61,6 +61,9 @@ def first_day(store: Store, today: dt.date) -> dt.date:
     """The server's first day: the earliest of today, the first calendar day played or kept
     and the day its first player was made, written once (a store made before the archive
     gets it from what it already holds)."""
+    known = store.meta_value(FIRST_DAY_KEY)
+    if known is not None:
+        return calendar.parse_date(known)
     played, kept, made = store.first_activity()
     found = [today]
     if played is not None:

@@ -425,6 +425,10 @@ class Store:
 
     # --- standings (kakurolab.game.standings): finished results only, never a board -----------
 
+    def meta_value(self, key: str) -> str | None:
+        found = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if found is None else str(found[0])
+
     def meta_once(self, key: str, value: str) -> str:
         """The ``meta`` value of ``key``, written as ``value`` first if it has none (the
         first writer wins, so every process reads the same)."""
