@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import one_line
 from ..formats import dumps, loads
 from ..model import Cell, Puzzle
-from . import calendar, fair, puzzles
+from . import calendar, fair, puzzles, standings
 from .engine import Game
 from .errors import (
     AuthError,
@@ -232,6 +232,9 @@ class GameService:
         seed: str | None = None if new.seed is None else str(new.seed)
         fresh = rules.secret_puzzle and new.puzzle is None
         date = key = None
+        if new.date is not None and rules.chooses_puzzle and new.puzzle is None:
+            with self._lock:  # a past calendar day, for practice (kakurolab.game.standings)
+                return standings.archive_choice(self.store, new.date, self.clock(), new.options)
         if rules.dated:
             today = calendar.today(self.clock())
             day = calendar.parse_date(new.date) if new.date else today
@@ -522,6 +525,29 @@ class GameService:
         with self._lock:
             rows = self.store.calendar_rows(player_id)
         return campaign_card(rows, now)
+
+    # --- standings (kakurolab.game.standings): finished results only -----------------------
+
+    def day_board(self, token: str, date: str | None = None) -> dict[str, Any]:
+        """A calendar day's leaderboard (default today)."""
+        self.whoami(token)
+        with self._lock:
+            now = self.clock()
+            return standings.day_board(self.store, date or calendar.today(now).isoformat(),
+                                       now).to_json()  # fmt: skip
+
+    def arena_board(self, token: str, period: str = "week") -> dict[str, Any]:
+        """The Arena leaderboard of a period (``today``, ``week``, ``all``)."""
+        self.whoami(token)
+        with self._lock:
+            return standings.arena_board(self.store, period, self.clock()).to_json()
+
+    def archive(self, token: str, month: str | None = None) -> dict[str, Any]:
+        """The calendar archive's days of a month (``YYYY-MM``, default this one)."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            rows = self.store.calendar_rows(player_id)
+            return standings.archive_month(self.store, month, self.clock(), rows)
 
     # --- the one write path -----------------------------------------------------------------
 

@@ -14,6 +14,8 @@ Routes (docs/web.md has the message formats):
 * ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
 * ``GET /api/live`` and ``GET /api/watch/{id}``: the running Arena and Battle games, and one
   as a spectator sees it, no token;
+* ``GET /api/standings/calendar``, ``/api/standings/arena``, ``/api/calendar/archive``: the
+  leaderboards and the archive (:mod:`.boards`), with a token;
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views
   (or ``watch`` with a game: a spectator's socket, pushed views only, every move refused).
 
@@ -38,7 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import KakuroError
 from ..game import RULES
-from . import protocol
+from . import boards, protocol
 from .assets import Logins, combos_table, static_files
 from .gateway import EngineGames, web_error
 from .guard import BodyLimit, HostGuard, TokenAuth
@@ -347,6 +349,7 @@ ROUTES = [
     Route("/api/watch/{game_id}", watch),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
+    *boards.ROUTES,
     WebSocketRoute("/ws", socket),
     Route("/static/{name}", static),
 ]

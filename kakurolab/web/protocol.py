@@ -124,7 +124,8 @@ class PlayerRequest(Struct, forbid_unknown_fields=True):
 
 class NewGameRequest(Struct, forbid_unknown_fields=True):
     """``POST /api/games``.  ``permanent`` defaults to on in an Arena (the rulebook's rule for
-    competitive play), off elsewhere; ``date`` is a campaign's day (default today)."""
+    competitive play), off elsewhere; ``date`` is a campaign's day (default today), or in
+    practice a past calendar day to play from the archive."""
 
     mode: Literal["practice", "campaign", "arena", "battle"]
     size: Literal["8x8", "10x10", "12x12", "16x22", "20x20"] = "8x8"
@@ -428,7 +429,20 @@ _ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
      "200", False),
     ("/api/calendar", "get", "The player's calendar campaign", None, "200", True),
     ("/api/stats", "get", "The player's statistics", None, "200", True),
+    ("/api/standings/calendar", "get",
+     "A calendar day's leaderboard: finished results only, scores and times", None, "200",
+     True),
+    ("/api/standings/arena", "get", "The Arena leaderboard of a period", None, "200", True),
+    ("/api/calendar/archive", "get", "The calendar archive's days of a month", None, "200",
+     True),
 )  # fmt: skip
+
+_QUERIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "/api/standings/calendar": ("date", {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+    "/api/standings/arena": ("period", {"type": "string", "enum": ["today", "week", "all"]}),
+    "/api/calendar/archive": ("month", {"type": "string", "pattern": r"^\d{4}-\d{2}$"}),
+}
+"""The optional query parameter of a route (kakurolab.web.boards)."""
 
 
 def openapi() -> dict[str, Any]:
@@ -455,6 +469,10 @@ def openapi() -> dict[str, Any]:
         if body is not None:
             operation["requestBody"] = {
                 "required": True, "content": {"application/json": {"schema": by_type[body]}}}
+        if path in _QUERIES:
+            query, schema = _QUERIES[path]
+            operation["parameters"] = [{"name": query, "in": "query", "required": False,
+                                        "schema": schema}]  # fmt: skip
         if "{game_id}" in path:
             operation["parameters"] = [{"name": "game_id", "in": "path", "required": True,
                                         "schema": {"type": "string", "pattern": GAME_PATTERN}}]

@@ -8,7 +8,10 @@ chromium against the real engine (the shipped 12x12 normal set as the puzzle sou
   (its every copy lit) and a pencil mark its entry rules out (struck);
 * web-replay.png: a finished 8x8 practice game's replay, half way through;
 * web-watch.png: an 8x8 Battle watched by a third browser, a third of its board placed;
-* web-guide.png: the start page on a first visit, with its guide.
+* web-guide.png: the start page on a first visit, with its guide;
+* web-standings.png, web-archive.png: a calendar day's leaderboard (ranked, a late solve and
+  a flagged one apart) with the Arena's of all time, and the calendar archive's month
+  (tests/_standings.py's story).
 
     PYTHONPATH=. python tests/browser/screenshots.py
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -136,8 +140,29 @@ def main() -> None:
         page.wait_for_selector("#watch-board text.digit")
         page.screenshot(path=str(OUT / "web-watch.png"))
         context.close()
+        standings(browser, Path(tmp))
         browser.close()
-    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -watch in {OUT}")
+    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -watch, "
+          f"-standings, -archive in {OUT}")
+
+
+def standings(browser: Any, tmp: Path) -> None:
+    """The leaderboards and the archive, on a story of their own (tests/_standings.py)."""
+    from _standings import FIRST, as_player, standings_server
+
+    with standings_server(tmp / "standings.sqlite") as (_, live, seeded):
+        page = as_player(browser, f"{live.url}/#/standings/day/{FIRST}", seeded["Dee"],
+                         viewport=VIEWPORT, color_scheme="dark")  # fmt: skip
+        page.wait_for_function(f"document.body.dataset.standings === '{FIRST} week'")
+        page.click('#arena-periods a[data-period="all"]')
+        page.wait_for_function(f"document.body.dataset.standings === '{FIRST} all'")
+        page.screenshot(path=str(OUT / "web-standings.png"), full_page=True)
+        page.goto(f"{live.url}/#/calendar/archive/2026-11")
+        page.wait_for_function("document.body.dataset.archive === '2026-11'")
+        page.goto(f"{live.url}/#/calendar/archive")
+        page.wait_for_function("document.body.dataset.archive === '2026-12'")
+        page.screenshot(path=str(OUT / "web-archive.png"))
+        page.context.close()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 // any other.  Inside this file cells are "r,c" keys (0-based); the engine names them "r3c4".
 import { cellLabel, cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf, tabStop } from "./board.js";
 import { drawLive, showWatch, stopWatch } from "./watch.js";
+import { setupStandings, showArchive, showStandings } from "./standings.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -136,6 +137,8 @@ async function route() {
   stopWatch();
   if (parts[0] === "join" && parts[1]) return joinRoom(decodeURIComponent(parts[1]));
   if (parts[0] === "replay" && parts[1]) return showReplay(decodeURIComponent(parts[1]));
+  if (parts[0] === "calendar" && parts[1] === "archive") return showArchive(parts[2] && decodeURIComponent(parts[2]));
+  if (parts[0] === "standings") return showStandings(parts);
   if (parts[0] === "calendar") return showCalendar();
   if (parts[0] === "stats") return showStats();
   if (parts[0] === "rules") return show("rules");
@@ -301,6 +304,8 @@ function showing(page) {
   showings.set(page, n);
   return () => showings.get(page) === n;
 }
+
+setupStandings({ api, identity, show, showing, remember, clockText: (s) => clockText(s) });
 
 async function showCalendar() {
   show("calendar");
