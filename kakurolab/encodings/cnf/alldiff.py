@@ -7,6 +7,8 @@ forbid repeats (``SumEncoding.implies_alldiff``); the spec parser refuses it wit
 from __future__ import annotations
 
 from functools import cache
+from itertools import chain
+from operator import neg
 from typing import TYPE_CHECKING
 
 from ...model import Run
@@ -53,7 +55,7 @@ def _sequential(pool: IDPool, lits: list[int]) -> list[list[int]]:
     first = pool.top + 1
     pool.top += len(lits) - 1
     aux = range(first, pool.top + 1)
-    items = [*(-x for x in lits), *aux, *(-s for s in aux)]
+    items = [*map(neg, lits), *aux, *map(neg, aux)]
     left, right = _sequential_layout(len(lits))
     return list(map(list, zip(left(items), right(items), strict=True)))
 
@@ -97,7 +99,7 @@ def encode_alldiff(pool: Pool, run: Run, how: str) -> Clauses:
     if how == "pairwise":  # the default: the run's pairs in one pass, by its shape
         by_digit = pool.cells.by_digit(run.cells)
         left, right = _run_pairs(tuple(map(len, by_digit)))
-        flat = [-lit for lits in by_digit for lit in lits]
+        flat = list(map(neg, chain.from_iterable(by_digit)))
         return list(map(list, zip(left(flat), right(flat), strict=True)))
     for lits in pool.cells.by_digit(run.cells):
         if len(lits) > 1:

@@ -110,11 +110,18 @@ class CellEncoding(ABC):
 class Direct(CellEncoding):
     """One variable per digit, exactly one true (cardinality encoding from ``amo=``)."""
 
+    def __init__(self, enc: VarPool) -> None:
+        super().__init__(enc)
+        self._digits: dict[Cell, list[tuple[int, int]]] = {}
+        """Per cell, its ``(digit, literal)`` pairs: what ``by_digit`` and ``decode`` walk,
+        without building a ``(cell, digit)`` key per literal."""
+
     def _declare(self, cell: Cell, allowed: tuple[int, ...]) -> Clauses:
         r, c = cell
         # digits outside the domain get no variable at all
         lits = self.enc.vars([("cell", r, c, d) for d in allowed])
         self._eq.update(zip([(cell, d) for d in allowed], lits, strict=True))
+        self._digits[cell] = list(zip(allowed, lits, strict=True))
         return self.enc.one_of(lits)
 
     def declare_all(self, domains: dict[Cell, tuple[int, ...]]) -> Clauses:
@@ -128,10 +135,12 @@ class Direct(CellEncoding):
         self._eq.update(zip(pairs, lits, strict=True))
         self.allowed.update(domains)
         clauses: Clauses = []
+        digits = self._digits
         at = 0
-        for allowed in domains.values():
+        for cell, allowed in domains.items():
             row = lits[at : at + len(allowed)]
             at += len(allowed)
+            digits[cell] = list(zip(allowed, row, strict=True))
             clauses.append(row)
             if len(row) > 1:
                 clauses += pairwise(row)
@@ -144,6 +153,8 @@ class Direct(CellEncoding):
         lits = self.enc.vars(keys)
         self._eq.update(zip(values.items(), lits, strict=True))
         self.allowed.update((cell, (d,)) for cell, d in values.items())
+        pairs = zip(values.items(), lits, strict=True)
+        self._digits.update((cell, [(d, lit)]) for (cell, d), lit in pairs)
         return [[lit] for lit in lits]
 
     def own_vars(self, cell: Cell) -> list[int]:
@@ -159,8 +170,8 @@ class Direct(CellEncoding):
         return self._eq[(cell, d)]
 
     def decode(self, cell: Cell, true: Collection[int]) -> int:
-        for d in self.allowed[cell]:
-            if self._eq[(cell, d)] in true:
+        for d, lit in self._digits[cell]:
+            if lit in true:
                 return d
         return 0
 
@@ -168,10 +179,10 @@ class Direct(CellEncoding):
         found = self._by_digit.get(cells)
         if found is None:
             found = [[] for _ in range(10)]
-            eq, allowed = self._eq, self.allowed
+            digits = self._digits
             for cell in cells:
-                for d in allowed[cell]:
-                    found[d].append(eq[(cell, d)])
+                for d, lit in digits[cell]:
+                    found[d].append(lit)
             self._by_digit[cells] = found
         return found
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from operator import neg
 from types import SimpleNamespace
 
 from ... import combos
@@ -115,7 +116,7 @@ def encode_letters(enc: Pool, puzzle: Puzzle) -> Clauses:
         enc.pool.top += aux
         items = [lit for ch in LETTERS for lit in rows[ch]]
         items += range(first, first + aux)
-        items += [-item for item in items]
+        items += list(map(neg, items))
         clauses += template.clauses(items)
     else:
         for ch in LETTERS:
@@ -304,7 +305,7 @@ def _letter_targets(
     if len(letters) == 2 and ties == "split" and not enc.letter_masks:
         # the usual case: the clauses follow the feasible sums alone
         items = [*ids, *letter_row(enc, first), *letter_row(enc, second)]
-        items += [-item for item in items]
+        items += list(map(neg, items))
         template = _two_letter_ties(tuple(feasible), first == second)
         return list(zip(feasible, ids, strict=True)), template.clauses(items)
     guards = dict(zip(feasible, ids, strict=True))

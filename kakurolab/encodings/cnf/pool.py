@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from operator import itemgetter
+from itertools import repeat
+from operator import call, itemgetter, neg
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...model import Cell
@@ -54,42 +55,57 @@ def pairs(n: int) -> tuple[Pick, Pick]:
 class Template:
     """Clauses whose literals sit at fixed positions of an item list, in a fixed order: a
     part whose clauses follow a run's shape builds this once per shape and instantiates it
-    per run.  Consecutive clauses of one width form a group, zipped from one
-    :data:`Pick` per column; a lone clause is picked whole."""
+    per run.
 
-    groups: tuple[tuple[tuple[Pick, ...], Pick | None], ...]
+    The clauses are cut into segments, in order.  A long enough stretch of clauses of one
+    width is *zipped*: one :data:`Pick` per column, the clauses ``zip``-ped from them.  What
+    is left (a wide clause alone, short stretches: a cryptic run's guard links alternate
+    widths) is *picked*: consecutive clauses form one segment, each clause its own ``Pick``,
+    all of them called by one ``map`` in C.  Per segment the Python work is the same, so the
+    fewer segments the better; a stretch is zipped where that takes fewer picks (``len > width
+    + 1``), or always for unit clauses (a one-position ``Pick`` returns no tuple)."""
+
+    segments: tuple[tuple[tuple[Pick, ...], tuple[Pick, ...] | None], ...]
+    """``(columns, None)`` for a zipped stretch, ``((), picks)`` for a picked one."""
 
     @classmethod
     def of(cls, clauses: list[tuple[int, ...]]) -> Template:
-        groups: list[tuple[tuple[Pick, ...], Pick | None]] = []
+        segments: list[tuple[tuple[Pick, ...], tuple[Pick, ...] | None]] = []
+        loose: list[Pick] = []
         i = 0
         while i < len(clauses):
             j = i + 1
-            while j < len(clauses) and len(clauses[j]) == len(clauses[i]):
+            width = len(clauses[i])
+            while j < len(clauses) and len(clauses[j]) == width:
                 j += 1
-            if j - i == 1:
-                groups.append(((), picker(clauses[i])))
-            else:
+            if width < 2 or j - i > width + 1:
+                if loose:
+                    segments.append(((), tuple(loose)))
+                    loose = []
                 columns = zip(*clauses[i:j], strict=True)
-                groups.append((tuple(map(picker, columns)), None))
+                segments.append((tuple(map(picker, columns)), None))
+            else:
+                loose += [picker(clause) for clause in clauses[i:j]]
             i = j
-        return cls(tuple(groups))
+        if loose:
+            segments.append(((), tuple(loose)))
+        return cls(tuple(segments))
 
     def clauses(self, items: list[int]) -> Clauses:
         out: Clauses = []
-        for columns, whole in self.groups:
-            if whole is not None:
-                out.append(list(whole(items)))
-            else:
+        for columns, picks in self.segments:
+            if picks is None:
                 out.extend(map(list, zip(*[pick(items) for pick in columns], strict=True)))
+            else:
+                out.extend(map(list, map(call, picks, repeat(items))))
         return out
 
 
 def pairwise(lits: list[int]) -> Clauses:
     """``[[-a, -b] for a, b in combinations(lits, 2)]``, in that order, built in C."""
-    neg = [-lit for lit in lits]
+    negated = list(map(neg, lits))
     first, second = pairs(len(lits))
-    return list(map(list, zip(first(neg), second(neg), strict=True)))
+    return list(map(list, zip(first(negated), second(negated), strict=True)))
 
 
 class VarPool(Protocol):

@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, permutations
+from itertools import chain, combinations, permutations
 from math import comb
+from operator import neg
 
 from ... import combos
 from ...model import Cell, Run
@@ -215,7 +216,7 @@ def encode_combo(
     guarded run where that still costs more than one clause per digit set, and the spec
     encodes the all-different (``enc.exclusion``), ``lean`` writes no selectors at all
     (:func:`exclusion_layout`)."""
-    length = len(run)
+    length = len(run.cells)
     by_digit = enc.cells.by_digit(run.cells)
     clauses: Clauses = []
     held = _held(by_digit)
@@ -242,9 +243,8 @@ def encode_combo(
     shape = _selector_links(length, totals, present, guarded, tuple(map(len, by_digit)))
     occs = enc.vars([("occurs", index, d) for d in shape.occurs])
     guards = [guard for _, guard in targets if guard is not None]
-    cell_lits = [lit for lits in by_digit for lit in lits]
-    items = [*all_sels, *guards, *cell_lits, *occs]
-    items += [-item for item in items]
+    items = [*all_sels, *guards, *chain.from_iterable(by_digit), *occs]
+    items += list(map(neg, items))  # a list first: a bare map would read what it extends
     clauses += shape.template.clauses(items)
     return clauses
 
