@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import require
+from ..errors import MissingExtraError, require
 
 POOLS = ("battle", "computer")
 """``battle``: people against people; ``computer``: games with a computer player."""
@@ -82,7 +82,7 @@ def available() -> bool:
     """Whether ``openskill`` is installed (a terminal-only install may lack it)."""
     try:
         _model()
-    except ImportError:
+    except MissingExtraError:
         return False
     return True
 
