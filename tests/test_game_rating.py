@@ -155,8 +155,9 @@ def test_without_openskill_the_rating_names_its_extra(monkeypatch: pytest.Monkey
     assert "\n" not in message and not rating.available()
 
 
-def test_without_openskill_a_battle_still_ends(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_without_openskill_a_battle_still_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A terminal-only install (no ``web`` extra) plays and ends its Battles unrated."""
     monkeypatch.setitem(sys.modules, "openskill.models", None)
     clock = Clock()
