@@ -190,3 +190,22 @@ def test_think_times_are_seeded_and_grow_with_the_technique() -> None:
     assert all(0 < t <= easy.max_s for t in draws + harder)
     pauses = sum(t > 30 for t in draws)  # a median move takes ~9 s; easy sometimes stops
     assert 0 < pauses < 100
+
+
+def test_take_turn_plays_through_the_service_on_its_turn_only(tmp_path: Path) -> None:
+    clock = Clock()
+    svc = service(tmp_path, clock, chooser=fixed("8x8", "normal"))
+    ann = svc.register("ann")
+    game = svc.create(ann.token, NewGame(Mode.BATTLE, size="8x8", computer="medium")).game_id
+    bot = svc.computer("medium")
+    medium = STRENGTHS["medium"]
+    assert cpu.take_turn(svc, game, bot.token, medium) is None  # ann moves first
+    view = svc.view(game, ann.token)
+    solution = {cell_text(c): d for c, d in published_solution(view.puzzle["id"]).items()}
+    cell = min(solution)
+    svc.act(game, ann.token, {"kind": "place", "cell": cell, "digit": solution[cell]})
+    decision = cpu.take_turn(svc, game, bot.token, medium)
+    assert decision is not None and decision.deduced
+    board = svc.view(game, ann.token).board
+    assert len(board) == 2 and board[decision.move["cell"]] == solution[decision.move["cell"]]
+    assert svc.view(game, ann.token).turn == ann.player_id

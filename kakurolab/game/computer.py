@@ -32,15 +32,22 @@ import hmac
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..combos import bit, digits_of, popcount
 from ..logic import BY_NAME, TECHNIQUES, Contradiction, Engine, State, Technique
 from ..model import Block, Cell, Clue, ClueCell, Puzzle, White
 from .moves import cell_text, parse_cell
 
-if TYPE_CHECKING:
-    from .service import GameService
+
+class Seat(Protocol):
+    """The calls of :class:`~kakurolab.game.service.GameService` a player's client makes."""
+
+    def view(self, game_id: str, token: str) -> Any: ...
+
+    def events_since(self, game_id: str, token: str, version: int) -> list[Any]: ...
+
+    def act(self, game_id: str, token: str, move: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -236,7 +243,7 @@ def player_id(strength: str) -> str:
     return f"p-computer-{strength}"
 
 
-def take_turn(service: GameService, game_id: str, token: str,
+def take_turn(service: Seat, game_id: str, token: str,
               strength: Strength) -> Decision | None:  # fmt: skip
     """Decide and play one turn through the service (a shield first when it needs one);
     the decision played, or None when it is not the computer's turn.  No waiting here: the
@@ -250,7 +257,7 @@ def take_turn(service: GameService, game_id: str, token: str,
     return decision
 
 
-def next_move(service: GameService, game_id: str, token: str,
+def next_move(service: Seat, game_id: str, token: str,
               strength: Strength) -> Decision | None:  # fmt: skip
     """The decision from the computer's own view and the events it may see."""
     view = service.view(game_id, token).to_json()
