@@ -10,12 +10,14 @@ Routes (docs/web.md has the message formats):
   ``POST /api/games/{id}/moves``, ``GET /api/games/{id}/candidates``, ``GET /api/calendar``:
   with ``Authorization: Bearer TOKEN`` (its form checked by :class:`TokenAuth`, its truth by
   the engine);
+* ``GET /api/ratings``: a Battle rating table and the player's ratings (with a token);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
-loop keeps serving sockets while a move commits.
+loop keeps serving sockets while a move commits.  The computer opponents of Battles are tasks of
+:class:`~kakurolab.web.bots.Bots`, started with their game and resumed at start-up.
 """
 
 from __future__ import annotations
