@@ -10,7 +10,8 @@ Layers inside: ``moves`` (vocabulary), ``rules`` (per-mode records), ``state`` a
 (the rules applied to a move log), ``shields``, ``scoring`` (the Mastery Formula, Battle
 points, target times, tie-breakers), ``fair`` (the copy rule, the human floor),
 ``calendar``, ``puzzles`` (the one puzzle chooser),
-``views`` (what a player may see), ``store`` (SQLite; ``pgstore``: PostgreSQL; ``stores``
+``views`` (what a player may see), ``rating`` (the Battle rating, OpenSkill), ``computer``
+(the Battle's computer opponent), ``store`` (SQLite; ``pgstore``: PostgreSQL; ``stores``
 picks one) and ``service`` (the facade).
 docs/game.md is the player-facing description.
 """

@@ -57,6 +57,9 @@ class ModeRules:
     """The whole-grid candidates view (:func:`kakurolab.game.views.candidates`): free in
     practice; the rulebook's competitive and calendar play has a Logic Shield that reveals
     one clue's digit sets instead (2.4, Phase 2), so there it is not shown at all."""
+    rated: bool = False
+    """Each finished game moves its players' ratings (:mod:`kakurolab.game.rating`), and
+    a computer opponent may take the second seat (:mod:`kakurolab.game.computer`)."""
     title: str = ""
     """The mode's name on the page's new-game form."""
     doc: str = ""
@@ -104,6 +107,7 @@ class ModeRules:
             "shields": sorted(s.value for s in self.shields),
             "scoring": self.scoring,
             "running_points": self.running_points,
+            "rated": self.rated,
             "title": self.title,
             "doc": self.doc,
         }
@@ -136,7 +140,7 @@ RULES: dict[Mode, ModeRules] = {
     Mode.BATTLE: ModeRules(
         Mode.BATTLE, 2, 2, True, True, False,
         frozenset({ShieldKind.CANDIDATES, ShieldKind.HINT}), "battle",
-        permanent_allowed=False, competitive=True, secret_puzzle=True,
+        permanent_allowed=False, competitive=True, secret_puzzle=True, rated=True,
         title="Battle Matrix (2)",
         doc="2 players alternate placements on one board: +digit, +100 per clue entry "
         "completed, -150 for a digit that differs from the solution (not placed)",

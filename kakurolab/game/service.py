@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import one_line
 from ..formats import dumps, loads
 from ..model import Cell, Puzzle
-from . import calendar, fair, puzzles, standings
+from . import calendar, computer, fair, puzzles, rating, standings
 from .engine import Game
 from .errors import (
     AuthError,
@@ -90,6 +90,9 @@ class NewGame:
     date: str | None = None
     puzzle: Puzzle | None = None
     options: Options = field(default_factory=Options)
+    computer: str | None = None
+    """A rated duel's second seat taken by the computer at this strength
+    (:data:`kakurolab.game.computer.STRENGTHS`)."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,47 @@ class GameService:
                 with self.store.transaction() as db:
                     self.store.add_calendar(db, player_id, date, game_id)
             self._commit(game_id, player_id, Move(MoveKind.JOIN, name=name))
+            if new.computer is not None:  # the computer takes the other seat: the game starts
+                bot = self.computer(new.computer)
+                self._commit(game_id, bot.player_id, Move(MoveKind.JOIN, name=bot.name))
             return self.view(game_id, token)
+
+    def computer(self, strength: str) -> Credentials:
+        """The computer player of a strength (made on first use; its token is derived from
+        the store's secret, so every process of a server finds the same one)."""
+        if strength not in computer.STRENGTHS:
+            known = ", ".join(computer.STRENGTHS)
+            raise GameError(f"unknown computer strength {str(strength)[:20]!r}; known: {known}")
+        level = computer.STRENGTHS[strength]
+        with self._lock:
+            token = computer.account_token(self.store.secret(), strength)
+            if self.store.player_by_token(token) is None:
+                self.store.add_computer(computer.player_id(strength), level.title, token,
+                                        strength, self.clock())  # fmt: skip
+        return Credentials(computer.player_id(strength), level.title, token)
+
+    def computer_games(self) -> list[tuple[str, Credentials, str]]:
+        """(game id, the computer's credentials, strength) of every unfinished game with a
+        computer seat: what a starting server resumes."""
+        with self._lock:
+            rows = self.store.computer_games()
+        return [(game_id, self.computer(strength), strength) for game_id, _, strength in rows]
+
+    def ratings(self, pool: str = "battle", limit: int = 100) -> list[dict[str, Any]]:
+        """A pool's rating table (:mod:`.rating`), best conservative rating first."""
+        if pool not in rating.POOLS:
+            raise GameError(f"unknown rating pool {str(pool)[:20]!r}; known: "
+                            + ", ".join(rating.POOLS))  # fmt: skip
+        with self._lock:
+            rows = self.store.ratings_table(pool, limit)
+        return [dict(rating.Rating(**row).to_json(), rank=i + 1) for i, row in enumerate(rows)]
+
+    def my_ratings(self, token: str) -> dict[str, dict[str, Any]]:
+        """The player's rating in each pool played (pool -> rating)."""
+        player_id, name = self.whoami(token)
+        with self._lock:
+            rows = self.store.ratings_of(player_id)
+        return {row.pop("pool"): rating.Rating(**row, name=name).to_json() for row in rows}
 
     def choice(self, token: str, new: NewGame) -> Choice | GameView:
         """What puzzle ``new`` needs (checked: the token, the options, the date), or the
@@ -229,6 +272,10 @@ class GameService:
         mode = Mode(new.mode)
         rules = RULES[mode]
         new.options.check(rules)
+        if new.computer is not None:
+            self.computer(new.computer)  # a known strength
+            if not rules.rated:
+                raise GameError(f"{mode.value}: the computer plays the Battle Matrix only")
         seed: str | None = None if new.seed is None else str(new.seed)
         fresh = rules.secret_puzzle and new.puzzle is None
         date = key = None
@@ -615,6 +662,8 @@ class GameService:
         self.store.finish(db, game.game_id, game.ended_at or game.last_at,
                           solution_rows(game.puzzle, values), lines)  # fmt: skip
         self.store.drop_live(db, game.game_id)  # a race's puzzle is no longer live
+        if game.rules.rated and rating.available():  # once per game, under its lock
+            rating.record(self.store, db, game.game_id, lines, game.ended_at or game.last_at)
         if game.rules.dated and game.ended_at is not None:
             for line in lines:
                 if line["solved"]:

@@ -79,6 +79,15 @@ CREATE INDEX IF NOT EXISTS live_by_cells ON live_puzzles (cells);
 CREATE TABLE IF NOT EXISTS calendar (
     player_id TEXT NOT NULL, date TEXT NOT NULL, game_id TEXT NOT NULL,
     solved_on TEXT, score INTEGER, time_s REAL, PRIMARY KEY (player_id, date));
+CREATE TABLE IF NOT EXISTS ratings (
+    pool TEXT NOT NULL, player_id TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+    games INTEGER NOT NULL, wins INTEGER NOT NULL, losses INTEGER NOT NULL,
+    draws INTEGER NOT NULL, PRIMARY KEY (pool, player_id));
+CREATE TABLE IF NOT EXISTS rating_changes (
+    game_id TEXT NOT NULL, player_id TEXT NOT NULL, pool TEXT NOT NULL, at REAL NOT NULL,
+    mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu REAL NOT NULL,
+    sigma REAL NOT NULL, PRIMARY KEY (game_id, player_id));
+CREATE TABLE IF NOT EXISTS computers (player_id TEXT PRIMARY KEY, strength TEXT NOT NULL);
 """
 
 
@@ -430,6 +439,91 @@ class Store:
                 "SELECT date, game_id, solved_on, score FROM calendar WHERE player_id = ? "
                 "ORDER BY date",
                 (player_id,),
+            )
+        ]
+
+    # --- Battle ratings (kakurolab.game.rating) and computer players --------------------------
+
+    def rating_recorded(self, db: Any, game_id: str) -> bool:
+        """Inside a transaction: whether the game's rating change is written already."""
+        row = self._run(db, "SELECT 1 FROM rating_changes WHERE game_id = ?",
+                        (game_id,)).fetchone()  # fmt: skip
+        return row is not None
+
+    def ratings_for_update(self, db: Any, pool: str, player_ids: list[str]) -> dict[str, Any]:
+        """Inside a transaction: the players' ratings in ``pool`` (new players at the
+        start), each row locked until commit, in player order (no two games deadlock)."""
+        from .rating import MU, SIGMA, Rating
+
+        found = {}
+        for player_id in sorted(set(player_ids)):
+            self._run(db, "INSERT INTO ratings VALUES (?, ?, ?, ?, 0, 0, 0, 0) "
+                      "ON CONFLICT DO NOTHING", (pool, player_id, MU, SIGMA))  # fmt: skip
+            mu, sigma, games, wins, losses, draws = self._run(
+                db, "SELECT mu, sigma, games, wins, losses, draws FROM ratings WHERE pool = ? "
+                "AND player_id = ?" + self.dialect.lock_row, (pool, player_id),
+            ).fetchone()  # fmt: skip
+            found[player_id] = Rating(player_id, float(mu), float(sigma), int(games),
+                                      int(wins), int(losses), int(draws))  # fmt: skip
+        return found
+
+    def save_rating(self, db: Any, pool: str, game_id: str, old: Any, new: Any,
+                    at: float) -> None:  # fmt: skip
+        """Inside a transaction: a player's rating after a game, and the change, kept."""
+        self._run(
+            db, "UPDATE ratings SET mu = ?, sigma = ?, games = ?, wins = ?, losses = ?, "
+            "draws = ? WHERE pool = ? AND player_id = ?",
+            (new.mu, new.sigma, new.games, new.wins, new.losses, new.draws, pool, new.player_id),
+        )  # fmt: skip
+        self._run(
+            db, "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, new.player_id, pool, at, old.mu, old.sigma, new.mu, new.sigma),
+        )  # fmt: skip
+
+    def ratings_table(self, pool: str, limit: int = 100) -> list[dict[str, Any]]:
+        """A pool's ratings with names, best conservative rating (``mu - 3 sigma``) first."""
+        return self._dicts(
+            "SELECT r.player_id, p.name, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws "
+            "FROM ratings r JOIN players p ON p.player_id = r.player_id WHERE r.pool = ? "
+            "AND r.games > 0 ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ?",
+            (pool, limit),
+        )
+
+    def ratings_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's rating in every pool it has played in."""
+        return self._dicts(
+            "SELECT pool, player_id, mu, sigma, games, wins, losses, draws FROM ratings "
+            "WHERE player_id = ? AND games > 0 ORDER BY pool", (player_id,))  # fmt: skip
+
+    def rating_changes_of(self, game_id: str) -> list[dict[str, Any]]:
+        return self._dicts("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY player_id",
+                           (game_id,))  # fmt: skip
+
+    def add_computer(self, player_id: str, name: str, token: str, strength: str,
+                     at: float) -> None:  # fmt: skip
+        """A computer player (its token derived from the secret, so no row holds it)."""
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO players VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                      (player_id, name, token_hash(token), at))  # fmt: skip
+            self._run(db, "INSERT INTO computers VALUES (?, ?) ON CONFLICT DO NOTHING",
+                      (player_id, strength))  # fmt: skip
+
+    def computers_among(self, db: Any, player_ids: list[str]) -> dict[str, str]:
+        """Inside a transaction: which of these players are computers (-> strength)."""
+        marks = ",".join("?" * len(player_ids))
+        rows = self._run(db, f"SELECT player_id, strength FROM computers WHERE player_id "
+                         f"IN ({marks})", tuple(player_ids)).fetchall()  # fmt: skip
+        return {str(p): str(s) for p, s in rows}
+
+    def computer_games(self) -> list[tuple[str, str, str]]:
+        """(game id, computer player id, strength) of every unfinished game with a
+        computer seat: what a server resumes when it starts."""
+        return [
+            (str(g), str(p), str(s))
+            for g, p, s in self._all(
+                "SELECT g.game_id, c.player_id, c.strength FROM games g JOIN seats s ON "
+                "s.game_id = g.game_id JOIN computers c ON c.player_id = s.player_id "
+                "WHERE g.phase != 'finished' ORDER BY g.created"
             )
         ]
 

@@ -10,6 +10,7 @@ Routes (docs/web.md has the message formats):
   ``POST /api/games/{id}/moves``, ``GET /api/games/{id}/candidates``, ``GET /api/calendar``:
   with ``Authorization: Bearer TOKEN`` (its form checked by :class:`TokenAuth`, its truth by
   the engine);
+* ``GET /api/ratings``: a Battle rating table and the player's ratings (with a token);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
 * ``GET /api/live`` and ``GET /api/watch/{id}``: the running Arena and Battle games, and one
@@ -20,7 +21,8 @@ Routes (docs/web.md has the message formats):
   (or ``watch`` with a game: a spectator's socket, pushed views only, every move refused).
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
-loop keeps serving sockets while a move commits.
+loop keeps serving sockets while a move commits.  The computer opponents of Battles are tasks of
+:class:`~kakurolab.web.bots.Bots`, started with their game and resumed at start-up.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from ..errors import KakuroError
 from ..game import RULES
 from . import boards, protocol
 from .assets import Logins, combos_table, static_files
+from .bots import Bots
 from .gateway import EngineGames, web_error
 from .guard import BodyLimit, HostGuard, TokenAuth
 from .hub import MAX_OUTBOX, SPECTATOR, Hub, SocketCounts, Subscriber
@@ -192,6 +195,8 @@ async def new_game(request: Request) -> Response:
     view = await _unless_gone(request, work)
     if view is None:  # nobody to answer: the slot and the worker are free already
         return Response(status_code=499)
+    if spec.computer is not None:  # the computer took the second seat: it plays from now
+        await request.app.state.bots.seat(view["game_id"], spec.computer)
     return JSONResponse(view, 201)
 
 
@@ -275,7 +280,19 @@ async def calendar(request: Request) -> Response:
 
 async def stats(request: Request) -> Response:
     games = _games(request)
-    return JSONResponse(await games.call(games.stats, request.state.token))
+    found = await games.call(games.stats, request.state.token)
+    ratings = await games.call(games.service.my_ratings, request.state.token)
+    return JSONResponse({**found, "ratings": ratings})
+
+
+async def ratings(request: Request) -> Response:
+    """A pool's Battle rating table (``?pool=battle``, the default, or ``computer``) and the
+    player's own ratings."""
+    games, token = _games(request), request.state.token
+    pool = request.query_params.get("pool", "battle")[:20]
+    table = await games.call(games.service.ratings, pool)
+    mine = await games.call(games.service.my_ratings, token)
+    return JSONResponse({"pool": pool, "table": table, "you": mine})
 
 
 async def socket(ws: WebSocket) -> None:
@@ -320,7 +337,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     state = app.state
     loop = asyncio.get_running_loop()
     task = loop.create_task(_ahead(state.games)) if state.calendar_ahead else None
+    try:  # the computers of unfinished games play on (a restarted server)
+        await state.bots.resume()
+    except Exception:  # never keep the server from starting for it
+        log.exception("resuming the computer players failed")
     yield
+    await state.bots.close()
     if task is not None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -349,6 +371,7 @@ ROUTES = [
     Route("/api/watch/{game_id}", watch),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
+    Route("/api/ratings", ratings),
     *boards.ROUTES,
     WebSocketRoute("/ws", socket),
     Route("/static/{name}", static),
@@ -357,11 +380,12 @@ ROUTES = [
 
 def create_app(
     games: EngineGames, *, poll_s: float = 0.5, calendar_ahead: bool = False,
-    allowed_hosts: tuple[str, ...] = (),
+    allowed_hosts: tuple[str, ...] = (), bot_pace: float = 1.0,
 ) -> Starlette:  # fmt: skip
     """The ASGI app over ``games`` (the engine's service); ``calendar_ahead`` makes the
     calendar's puzzles ahead in the background (what ``serve`` does); ``allowed_hosts`` are
-    host names served besides loopback and the bound address (:mod:`kakurolab.web.guard`).
+    host names served besides loopback and the bound address (:mod:`kakurolab.web.guard`);
+    ``bot_pace`` multiplies the computer opponents' think times (:mod:`.bots`).
     The handlers above are module-level and find what they share in ``app.state``."""
     handlers = {KakuroError: _error, HTTPException: _http_error}
     app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)
@@ -370,6 +394,7 @@ def create_app(
     app.add_middleware(HostGuard, allowed=allowed_hosts)
     app.state.games = games
     app.state.hub = Hub(games, poll_s=poll_s)
+    app.state.bots = Bots(games, app.state.hub, pace=bot_pace)
     app.state.logins = Logins()
     app.state.combos = combos_table()
     app.state.openapi = protocol.openapi()

@@ -138,6 +138,8 @@ class NewGameRequest(Struct, forbid_unknown_fields=True):
     """Practice only: the same puzzle again (Restart)."""
     puzzle: Annotated[str, Meta(min_length=1, max_length=MAX_MESSAGE)] | None = None
     """Practice only: a puzz.link URL or the kakuro text of one puzzle."""
+    computer: Literal["easy", "medium", "hard"] | None = None
+    """Battle only: the computer takes the second seat at this strength (the game starts)."""
 
 
 class MoveRequest(Struct, forbid_unknown_fields=True):
@@ -265,7 +267,8 @@ def parse_new_game(data: object, limits: Limits | None = None) -> NewGame:
         raise ProtocolError("'seed' and 'puzzle' choose a practice game's puzzle only")
     puzzle = _puzzle(form.puzzle, limits or Limits()) if form.puzzle is not None else None
     return NewGame(mode, size=form.size, difficulty=form.difficulty, seed=form.seed,
-                   date=form.date, puzzle=puzzle, options=options)  # fmt: skip
+                   date=form.date, puzzle=puzzle, options=options,
+                   computer=form.computer)  # fmt: skip
 
 
 def _puzzle(text: str, limits: Limits) -> Puzzle:
@@ -428,7 +431,9 @@ _ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
      "A finished game's move log replayed into frames (once its competition is over)", None,
      "200", False),
     ("/api/calendar", "get", "The player's calendar campaign", None, "200", True),
-    ("/api/stats", "get", "The player's statistics", None, "200", True),
+    ("/api/stats", "get", "The player's statistics (and Battle ratings)", None, "200", True),
+    ("/api/ratings", "get", "A Battle rating table (?pool=battle|computer) and the player's",
+     None, "200", True),
     ("/api/standings/calendar", "get",
      "A calendar day's leaderboard: finished results only, scores and times", None, "200",
      True),

@@ -12,6 +12,8 @@ chromium against the real engine (the shipped 12x12 normal set as the puzzle sou
 * web-standings.png, web-archive.png: a calendar day's leaderboard (ranked, a late solve and
   a flagged one apart) with the Arena's of all time, and the calendar archive's month
   (tests/_standings.py's story).
+* web-computer.png, web-rating.png: a Battle against the easy computer half way, and the
+  stats page with the Battle rating it moved (:func:`computer_shots`).
 
     PYTHONPATH=. python tests/browser/screenshots.py
 """
@@ -32,6 +34,7 @@ from _web import (  # noqa: E402
     launch,
     name,
     new_game,
+    page_seat,
     published_solution,
     served,
     set_name,
@@ -141,9 +144,10 @@ def main() -> None:
         page.screenshot(path=str(OUT / "web-watch.png"))
         context.close()
         standings(browser, Path(tmp))
+        computer_shots(browser, games, live)
         browser.close()
     print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -watch, "
-          f"-standings, -archive in {OUT}")
+          f"-standings, -archive, -computer, -rating in {OUT}")
 
 
 def standings(browser: Any, tmp: Path) -> None:
@@ -163,6 +167,43 @@ def standings(browser: Any, tmp: Path) -> None:
         page.wait_for_function("document.body.dataset.archive === '2026-12'")
         page.screenshot(path=str(OUT / "web-archive.png"))
         page.context.close()
+
+
+def computer_shots(browser: Any, games: Any, live: Any) -> None:
+    """A Battle against the easy computer (thinking at 2% of its pace), half way through,
+    then played out and the stats page with the rating it moved."""
+    live.app.state.bots.pace = 0.02
+    context = browser.new_context(viewport=VIEWPORT, color_scheme="dark")
+    page = context.new_page()
+    page.goto(live.url)
+    set_name(page, "Cy")
+    page.select_option("#new-game select[name=mode]", "battle")
+    page.select_option("#new-game select[name=computer]", "easy")
+    page.click("#start")
+    page.wait_for_selector("#board rect.white")
+    _, puzzle, solution = game_of(games, page)
+    taken = False
+    while True:
+        page.wait_for_function(
+            "document.body.dataset.phase === 'finished' || "
+            "document.querySelector('#turn').innerText === 'Your turn'"
+        )
+        seen = games.view(*page_seat(page))
+        if seen["phase"] == "finished":
+            break
+        if not taken and len(seen["board"]) >= len(puzzle.whites) // 2:
+            page.screenshot(path=str(OUT / "web-computer.png"))
+            taken = True
+        cell = next(c for c in sorted(puzzle.whites) if name(c) not in seen["board"])
+        click_cell(page, cell)
+        page.keyboard.press(str(solution[cell]))
+        settle(page)
+    page.goto(f"{live.url}/#/stats")
+    page.select_option("#rating-pool", "computer")
+    page.wait_for_selector('#stats-rating tr[data-pool="computer"]')
+    page.wait_for_selector("#rating-table tbody tr")
+    page.screenshot(path=str(OUT / "web-rating.png"))
+    context.close()
 
 
 if __name__ == "__main__":

@@ -221,6 +221,7 @@ const modeRules = (mode) => MODES[mode] || { permanent_allowed: true, permanent_
 function syncForm() {
   const rules = modeRules(newForm.mode.value);
   newForm.querySelector(".permanent-field").hidden = !rules.permanent_allowed;
+  newForm.querySelector(".computer-field").hidden = !rules.rated;  // a computer seat: rated duels
   if (!permanentChosen) newForm.permanent.checked = rules.permanent_default;
 }
 newForm.mode.addEventListener("change", syncForm);
@@ -246,6 +247,7 @@ newForm.addEventListener("submit", async (event) => {
   if (modeRules(body.mode).permanent_allowed) body.permanent = newForm.permanent.checked;
   if (newForm.shields.value !== "") body.shields = Number(newForm.shields.value);
   if (newForm.minutes.value !== "") body.time_limit_s = Math.round(60 * Number(newForm.minutes.value));
+  if (modeRules(body.mode).rated && newForm.computer.value) body.computer = newForm.computer.value;
   const button = $("#start");
   button.disabled = true;
   try {
@@ -384,7 +386,43 @@ async function showStats() {
     }
     best.append(tr);
   }
+  showRatings(data.ratings || {}, current);
 }
+
+// --- the Battle rating (the engine's OpenSkill ratings: mu ± 2 sigma, ranked by mu - 3 sigma) ---
+const POOL_NAMES = { battle: "people", computer: "against the computer" };
+function cells(tr, texts) {
+  for (const text of texts) {
+    const td = document.createElement("td");
+    td.textContent = String(text);
+    tr.append(td);
+  }
+}
+async function showRatings(mine, current) {
+  const own = $("#stats-rating tbody");
+  own.innerHTML = "";
+  for (const [pool, r] of Object.entries(mine)) {
+    const tr = document.createElement("tr");
+    tr.dataset.pool = pool;
+    cells(tr, [POOL_NAMES[pool] || pool, r.shown, r.conservative.toFixed(1), r.wins, r.losses, r.draws]);
+    own.append(tr);
+  }
+  if (!own.children.length) cells(own.appendChild(document.createElement("tr")), ["no rated Battle yet", "", "", "", "", ""]);
+  const pool = $("#rating-pool").value;
+  const table = $("#rating-table tbody");
+  let data;
+  try { data = await api("GET", `/api/ratings?pool=${encodeURIComponent(pool)}`, null, (await identity()).token); }
+  catch { return; }
+  if (!current()) return;
+  table.innerHTML = "";
+  for (const r of data.table) {
+    const tr = document.createElement("tr");
+    tr.dataset.player = r.player_id;
+    cells(tr, [r.rank, r.name, r.shown, r.conservative.toFixed(1), r.games]);
+    table.append(tr);
+  }
+}
+$("#rating-pool").addEventListener("change", () => { if (location.hash.startsWith("#/stats")) showStats(); });
 
 // --- replays of finished games (the engine replays the log; this page lays out its frames) ---
 // A replay is shared by its link, #/replay/ID, and needs no player: the engine shows it once
