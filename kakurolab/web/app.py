@@ -12,6 +12,9 @@ Routes (docs/web.md has the message formats):
   the engine);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
+* ``POST /api/signin``, ``GET /api/devices``, ``POST /api/codes``, ``DELETE
+  /api/devices/{id}``, ``DELETE /api/codes/{id}``: one player on several devices
+  (:mod:`.accounts`);
 * ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
@@ -35,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import KakuroError
 from ..game import RULES
-from . import protocol
+from . import accounts, protocol
 from .assets import Logins, combos_table, static_files
 from .gateway import EngineGames, web_error
 from .guard import BodyLimit, HostGuard, TokenAuth
@@ -328,6 +331,7 @@ ROUTES = [
     Route("/api/replays/{game_id}", replay),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
+    *accounts.ROUTES,
     WebSocketRoute("/ws", socket),
     Route("/static/{name}", static),
 ]
@@ -350,11 +354,12 @@ def create_app(
     app.state.hub = Hub(games, poll_s=poll_s)
     app.state.logins = Logins()
     app.state.combos = combos_table()
-    app.state.openapi = protocol.openapi()
+    app.state.openapi = accounts.document()
     app.state.files = static_files()
     app.state.calendar_ahead = calendar_ahead
     app.state.limits = limits = games.makers.limits
     app.state.registrations = Buckets(limits.register)
+    app.state.signins = Buckets(limits.register)
     app.state.moves = Buckets(limits.moves)
     app.state.sockets = SocketCounts(limits.sockets_per_address, limits.sockets_per_token,
                                      limits.sockets_per_game)  # fmt: skip
@@ -442,6 +447,7 @@ class _Session:
         self.seated = True
         self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
         self.sub.on_stuck = self._stuck
+        self.sub.kick = self._kick
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
@@ -479,6 +485,16 @@ class _Session:
         log.warning("closing a socket of game %s: %d replies unread", self.sub and
                     self.sub.game_id, MAX_OUTBOX)  # fmt: skip
         asyncio.get_running_loop().create_task(self.ws.close(code=1008))
+
+    def _kick(self, reason: str) -> None:
+        """The token was revoked: say so (``fatal``) and close the socket (code 4403)."""
+
+        async def kick() -> None:
+            with contextlib.suppress(Exception):
+                await self.ws.send_json({"type": "fatal", "error": reason})
+                await self.ws.close(code=4403, reason=reason[:120])
+
+        asyncio.get_running_loop().create_task(kick())
 
     @staticmethod
     async def _pump(sub: Subscriber) -> None:

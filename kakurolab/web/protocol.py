@@ -411,15 +411,17 @@ _ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
 )  # fmt: skip
 
 
-def openapi() -> dict[str, Any]:
+def openapi(extra: tuple[tuple[str, str, str, Any, str, bool], ...] = ()) -> dict[str, Any]:
     """The HTTP API as an OpenAPI 3.1 document, its request bodies written from the structs
-    above (served at ``/api/openapi.json``; the WebSocket's frames are in docs/web.md)."""
-    bodies = [body for *_, body, _, _ in _ROUTES if body is not None]
+    above (served at ``/api/openapi.json``; the WebSocket's frames are in docs/web.md);
+    ``extra`` routes are listed too (another module's, in the shape of ``_ROUTES``)."""
+    routes = (*_ROUTES, *extra)
+    bodies = [body for *_, body, _, _ in routes if body is not None]
     schemas, components = msgspec.json.schema_components(
         bodies, ref_template="#/components/schemas/{name}")
     by_type = dict(zip(bodies, schemas, strict=True))
     paths: dict[str, dict[str, Any]] = {}
-    for path, method, summary, body, status, secured in _ROUTES:
+    for path, method, summary, body, status, secured in routes:
         responses: dict[str, Any] = {
             status: {"description": "done", "content": {"application/json": {"schema": _OBJECT}}}
         }
@@ -435,9 +437,11 @@ def openapi() -> dict[str, Any]:
         if body is not None:
             operation["requestBody"] = {
                 "required": True, "content": {"application/json": {"schema": by_type[body]}}}
-        if "{game_id}" in path:
-            operation["parameters"] = [{"name": "game_id", "in": "path", "required": True,
-                                        "schema": {"type": "string", "pattern": GAME_PATTERN}}]
+        names = re.findall(r"\{(\w+)\}", path)
+        if names:  # every path parameter is an id of the game's own form
+            operation["parameters"] = [{"name": n, "in": "path", "required": True,
+                                        "schema": {"type": "string", "pattern": GAME_PATTERN}}
+                                       for n in names]  # fmt: skip
         if secured:
             operation["security"] = [{"token": []}]
         paths.setdefault(path, {})[method] = operation
