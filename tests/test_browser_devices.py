@@ -33,7 +33,7 @@ def test_a_second_device_continues_and_is_revoked(
     one.goto(url)
     set_name(one, "Dora")
     new_game(one, url)
-    view, puzzle, solution = game_of(games, one)
+    _, puzzle, solution = game_of(games, one)
     game_id, token_one = page_seat(one)
     first, second = sorted(puzzle.whites)[:2]
     click_cell(one, first)
@@ -63,7 +63,8 @@ def test_a_second_device_continues_and_is_revoked(
     three = browser.new_context().new_page()
     three.goto(f"{url}/#/signin/{code}")
     three.click("#signin-go")
-    three.wait_for_function("/used already/.test(document.querySelector('#signin-message').textContent)")
+    three.wait_for_function(
+        "/used already/.test(document.querySelector('#signin-message').textContent)")
 
     # device 1 lists both devices and revokes device 2
     one.goto(f"{url}/#/")

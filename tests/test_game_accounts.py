@@ -5,12 +5,14 @@ PostgreSQL (``store_at``, tests/_pg.py)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
 import pytest
 from _game import Clock, damage, service, tiny
 
+from kakurolab.cli import main
 from kakurolab.game import AuthError, GameError, GameService, Mode, NewGame, UnknownGameError
 from kakurolab.game.accounts import (
     ALPHABET,
@@ -229,3 +231,36 @@ def test_the_terminal_signs_in_as_a_browser_player_and_back(store_at: Path | str
     svc.accounts.revoke_device(browser.token, terminal["device_id"])
     with pytest.raises(AuthError, match="kakuro play signin"):
         svc.local_player("local")
+
+
+def test_link_signin_devices_and_revoke_in_the_terminal(
+    store_at: Path | str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = ["--store", str(store_at)]
+    svc = GameService(store_at)  # the wall clock, as the command's
+    browser = svc.register("web-ann")
+    game = svc.create(browser.token, NewGame(Mode.PRACTICE, puzzle=tiny())).game_id
+    # the browser's code signs the terminal in: its list holds the browser's game
+    code = svc.accounts.make_code(browser.token).code
+    assert main(["play", "signin", code, *store]) == 0
+    assert "is now web-ann" in capsys.readouterr().out
+    assert main(["play", "list", *store]) == 0
+    assert game in capsys.readouterr().out
+    assert main(["play", "signin", code, *store]) == 2  # spent
+    assert "used already" in capsys.readouterr().err
+    # the terminal makes a code, lists its devices and revokes the browser
+    assert main(["play", "link", *store, "--url", "http://example.test:9/", "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["link"] == f"http://example.test:9/#/signin/{made['code']}"
+    assert main(["play", "devices", *store, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [c["code_id"] for c in listed["codes"]] == [made["code_id"]]
+    first = next(d for d in listed["devices"] if not d["current"])
+    assert main(["play", "revoke", made["code_id"], *store]) == 0
+    assert main(["play", "revoke", first["device_id"], *store]) == 0
+    capsys.readouterr()
+    with pytest.raises(AuthError):
+        svc.whoami(browser.token)
+    assert main(["play", "revoke", "d-nobody", *store]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kakuro: error: ") and err.count("\n") == 1
