@@ -8,6 +8,7 @@ chromium against the real engine (the shipped 12x12 normal set as the puzzle sou
   (its every copy lit) and a pencil mark its entry rules out (struck);
 * web-replay.png: a finished 8x8 practice game's replay, half way through;
 * web-guide.png: the start page on a first visit, with its guide.
+* web-devices.png: the start page's My games and Devices cards (``devices_shot.py``).
 
     PYTHONPATH=. python tests/browser/screenshots.py
 """
@@ -32,6 +33,7 @@ from _web import (  # noqa: E402
     set_name,
     settle,
 )
+from devices_shot import devices_shot  # noqa: E402
 
 from kakurolab.game import Mode, NewGame  # noqa: E402
 
@@ -115,8 +117,10 @@ def main() -> None:
             page.click("#replay-next")
         page.screenshot(path=str(OUT / "web-replay.png"))
         context.close()
+        devices_shot(browser, games, live.url)
         browser.close()
-    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay in {OUT}")
+    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -devices "
+          f"in {OUT}")
 
 
 if __name__ == "__main__":
