@@ -276,7 +276,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_link(args: argparse.Namespace) -> int:
-    from ..game.accounts import CODE_LIFETIME_S
+    import time
 
     service = _service(args)
     made = service.accounts.make_code(_token(service, args))
@@ -284,7 +284,7 @@ def run_link(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({**made.to_json(), "link": link})
         return 0
-    minutes = CODE_LIFETIME_S // 60
+    minutes = round((made.expires - time.time()) / 60)
     print(f"sign-in code {made.code} (works once, for {minutes} minutes; revoke: kakuro play "
           f"revoke {made.code_id})")  # fmt: skip
     print(f"open {link} on the other device (a server on this store), or there run: "
