@@ -255,3 +255,17 @@ def test_auto_own_runs_are_left_out_of_the_fit(tiny_source: Path) -> None:
     """A source that ran auto too (quick.toml does) must not teach auto its own choices."""
     problems, _ = autofit.load_problems(tiny_source, ("tiny",))
     assert set(problems[0].par2) == {"native"}
+
+
+def test_the_transition_scan_is_a_source_of_members_only() -> None:
+    """The committed scan's members (not its twins, which two backends alone decide) become
+    problems, each found by its hash in ``results/transition/puzzles``."""
+    rows = [json.loads(line) for line in (ROOT / "results/transition/runs.jsonl").open()]
+    members = {(r["instance"], r["task"]) for r in rows if r["set"].endswith("|member")}
+    problems, notes = autofit.load_problems(ROOT, ("transition",))
+    assert not notes
+    assert {(p.instance, p.task) for p in problems} == members
+    assert {p.family for p in problems} == {"transition"}
+    assert set(autofit.candidates_of(problems)) == {
+        autofit.config_of(r) for r in rows if r["set"].endswith("|member")
+    }

@@ -9,13 +9,16 @@ checker (native, or CP-SAT when native itself is under test; see ``_registries``
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from _registries import reference_for
 
-from kakurolab.formats import embedded_solution
+from kakurolab.formats import embedded_solution, load
 from kakurolab.model import LETTERS, Puzzle, Solution
 from kakurolab.uniqueness import Uniqueness, Verdict, count, prove_unique
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 PE424_SAMPLE = list(range(1, 201, 20))
 """PE424 puzzle ids (1-based) every backend runs in the default suite; slow: all 200."""
@@ -192,3 +195,13 @@ def test_verdicts_of_every_relettered_cryptic_puzzle_agree(
     pe424_path, backend_name: str, reference_proof
 ) -> None:
     _relettered_agree(pe424_path, backend_name, "CDEFGHIJ", reference_proof)
+
+
+@pytest.mark.parametrize("family", ["domino", "domino-unsat"])
+def test_puzzles_with_one_cell_runs_agree(backend_name: str, family: str, reference_proof) -> None:
+    """The reductions' pins are one-cell runs (legal Kakuro): every backend builds its model
+    of them (cvc5 refused a DISTINCT of one term in results/hard at 744ce9d) and agrees."""
+    puzzle = load(DATA / "hard" / f"{family}.txt")[0]
+    assert any(len(run) == 1 for run in puzzle.runs)
+    found = _agree(puzzle, backend_name, reference_proof)
+    assert found.verdict is (Verdict.UNSAT if family == "domino-unsat" else Verdict.MULTIPLE)

@@ -1,5 +1,5 @@
-"""``kakuro play``: Kakuro Master in the terminal (new, join, move, show, score, list, campaign;
-link, signin, devices, revoke: one player on several devices, docs/game.md).
+"""``kakuro play``: Kakuro Master in the terminal (new, join, move, show, score, list, campaign,
+standings, archive; link, signin, devices, revoke: one player on several devices, docs/game.md).
 
 Every action is one call of :class:`kakurolab.game.GameService` on the store (``--store``, or
 the ``KAKURO_STORE`` variable, else the user's data directory).  The player is a local one by
@@ -64,7 +64,8 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", help="puzzle seed (default: random)")
     p.add_argument("--file", metavar="FILE", help="play this puzzle file (not in campaign)")
     p.add_argument("--select", metavar="ID", help="with --file: the puzzle id")
-    p.add_argument("--date", help="campaign: the date YYYY-MM-DD (default today, UTC)")
+    p.add_argument("--date", help="campaign: the date YYYY-MM-DD (default today, UTC); "
+                   "practice: a past calendar day from the archive")
     p.add_argument("--permanent", action=argparse.BooleanOptionalAction, default=None,
                    help="permanent placement (default: on in arena, as the rulebook says for "
                    "competitive play)")  # fmt: skip
@@ -143,6 +144,21 @@ def _revoke_args(p: argparse.ArgumentParser) -> None:
 @action("campaign", "calendar progress, streaks and this week's puzzles")
 def _campaign_args(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=run_campaign)
+
+
+@action("standings", "a calendar day's leaderboard, or the Arena's (--arena PERIOD)")
+def _standings_args(p: argparse.ArgumentParser) -> None:
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--date", help="the calendar day YYYY-MM-DD (default today, UTC)")
+    which.add_argument("--arena", metavar="PERIOD", choices=("today", "week", "all"),
+                       help="the Arena's leaderboard of today, this week or all time")
+    p.set_defaults(func=run_standings)
+
+
+@action("archive", "the calendar archive: a month's days since the server's first")
+def _archive_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--month", help="YYYY-MM (default this month, UTC)")
+    p.set_defaults(func=run_archive)
 
 
 @action("serve", "play in the browser: a local web server (needs the 'web' extra)")
@@ -347,6 +363,63 @@ def run_campaign(args: argparse.Namespace) -> int:
         state = "solved" if done and done["solved_on"] else "open" if done else ""
         print(f"  {day['weekday']:<9} {day['date']}  {day['size']:<6} {day['difficulty']:<7} "
               f"{day['title']:<14} {state}")  # fmt: skip
+    return 0
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    service = _service(args)
+    token = _token(service, args)
+    if args.arena:
+        board = service.arena_board(token, args.arena)
+        if args.json:
+            emit_json(board)
+            return 0
+        span = f"{board['first']} to {board['last']}" if board["first"] else "all time"
+        print(f"Speed Arena, {span}: wins, points, fastest win")
+        for r in board["racers"]:
+            flag = f"  flagged {r['flagged']}" if r["flagged"] else ""
+            print(f"  {r['rank']:>3}  {r['name']:<24} {r['wins']:>4} of {r['races']:<4} "
+                  f"{r['points']:>6}  {_clock(r['best_s'])}{flag}")  # fmt: skip
+        return 0
+    day = service.day_board(token, args.date)
+    if args.json:
+        emit_json(day)
+        return 0
+    state = "open: finished games only" if day["open"] else "live" if day["live"] else "over"
+    print(f"{day['weekday']} {day['date']} {day['title']} ({day['size']} {day['difficulty']}; "
+          f"{state})")  # fmt: skip
+    for title, key in (("", "ranked"), ("solved later, not ranked", "late"),
+                       ("under the human floor, not ranked", "flagged")):  # fmt: skip
+        if title and day[key]:
+            print(f"  {title}:")
+        for e in day[key]:
+            rank = "-" if e["rank"] is None else str(e["rank"])
+            print(f"  {rank:>3}  {e['name']:<24} {e['score']:>6}  {_clock(e['time_s'])}  "
+                  f"shields {e['shields_used']}")  # fmt: skip
+    if not day["ranked"]:
+        print("  nobody has solved this day yet")
+    return 0
+
+
+def run_archive(args: argparse.Namespace) -> int:
+    service = _service(args)
+    month = service.archive(_token(service, args), args.month)
+    if args.json:
+        emit_json(month)
+        return 0
+    print(f"calendar archive {month['month']} (since {month['first_day']})")
+    for d in month["days"]:
+        mine = d["mine"]
+        own = f"  you: {mine['score']}" if mine and mine["solved_on"] else ""
+        print(f"  {d['weekday']:<9} {d['date']}  {d['size']:<6} {d['difficulty']:<7} "
+              f"{d['state']:<8} {d['solvers']} solved{own}")  # fmt: skip
     return 0
 
 

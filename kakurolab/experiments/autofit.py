@@ -47,12 +47,15 @@ from .plan import load_experiment, project_root, puzzle_hash
 from .results import load_results, par2, solved
 from .runs import Row
 
-SOURCES = ("hard", "scaling", "pe424", "solvers")
+SOURCES = ("hard", "scaling", "pe424", "solvers", "transition")
 """The experiments the rule learns from.  Left out: ``encodings`` (CNF presets only, on
 janko: no native, no CP-SAT, so no candidate but one), ``hard-quick`` (a subset of ``hard``,
 run before it), ``certificates`` (the certify task, not solving)."""
 
-FAMILY_OF = {re.compile(r"g\d\d"): "generated"}
+FAMILY_OF = {
+    re.compile(r"g\d\d"): "generated",
+    re.compile(r"\d+\|[0-9.]+\|member"): "transition",
+}
 """Sets that form one family when one is left out (the generated sizes of ``scaling``);
 any other set is its own family, and a set name shared by two sources (``loose`` in
 ``hard`` and ``scaling``, ``pe424`` in ``pe424`` and ``solvers``) is one family."""
@@ -114,11 +117,24 @@ def family_of(set_name: str) -> str:
     return next((f for pattern, f in FAMILY_OF.items() if pattern.fullmatch(set_name)), set_name)
 
 
+SCANS = {"transition": "puzzles"}
+"""Sources that are scans, not experiment files: name -> the folder of ``results/<name>/``
+holding their puzzles (``kakurolab.transition`` writes each size and seed's members and
+twins there)."""
+
+SKIPPED_SETS = re.compile(r".*\|twin")
+"""Sets left out: the transition scan's twins run under native and CP-SAT only (two
+backends decide them), so as problems they would leave two candidates for every choice."""
+
+
 def _puzzles(root: Path, name: str) -> dict[str, Puzzle]:
     """Hash -> puzzle over every puzzle file the experiment names (generated sets: the
-    cached files beside its results)."""
-    experiment = load_experiment(root / "experiments" / f"{name}.toml")
+    cached files beside its results; a scan: its puzzle folder)."""
     paths: list[Path] = []
+    if name in SCANS:
+        paths.extend(sorted((root / "results" / name / SCANS[name]).glob("*.txt")))
+        return _hashed(paths)
+    experiment = load_experiment(root / "experiments" / f"{name}.toml")
     for entry in experiment.sets:
         if "file" in entry:
             paths.append(root / entry["file"])
@@ -127,6 +143,10 @@ def _puzzles(root: Path, name: str) -> dict[str, Puzzle]:
         else:
             cache = experiment.results_dir / "generated"
             paths.extend(sorted(cache.glob(f"{entry.get('name', '')}-*.kakuro")))
+    return _hashed(paths)
+
+
+def _hashed(paths: Iterable[Path]) -> dict[str, Puzzle]:
     found: dict[str, Puzzle] = {}
     for path in paths:
         for puzzle in load(path):
@@ -166,6 +186,8 @@ def load_problems(
         for row in rows:
             if row.get("backend") == AUTO:
                 continue  # auto's own runs: the rule would score its own choices
+            if SKIPPED_SETS.fullmatch(str(row.get("set") or "")):
+                continue
             groups[(row["instance"], row.get("task") or "solve")].append(row)
         for (instance, task), group in sorted(groups.items()):
             digest = group[0].get("hash", "")

@@ -67,6 +67,12 @@ class ModeRules:
         return self.scoring == "battle"
 
     @property
+    def watchable(self) -> bool:
+        """Whether others may watch a game live (:func:`kakurolab.game.views.spectator_view`):
+        races and duels are shows; a solo game is its player's own."""
+        return self.competitive
+
+    @property
     def restartable(self) -> bool:
         """Whether a finished game may be played again as a new game on the same puzzle."""
         return not self.secret_puzzle
@@ -82,6 +88,7 @@ class ModeRules:
             "secret_puzzle": self.secret_puzzle,
             "dated": self.dated,
             "restart": self.restartable,
+            "watchable": self.watchable,
             "pausable": self.pausable,
             "turn_based": self.turn_based,
             "shared_board": self.shared_board,

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import one_line
 from ..formats import dumps, loads
 from ..model import Cell, Puzzle
-from . import calendar, fair, puzzles
+from . import calendar, fair, puzzles, standings
 from .accounts import Accounts, label_of, new_device_id
 from .engine import Game
 from .errors import (
@@ -55,7 +55,16 @@ from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
 from .store import LogRow, Store, chain
 from .stores import open_store
-from .views import Candidates, Event, GameView, candidates, event_for, player_view
+from .views import (
+    Candidates,
+    Event,
+    GameView,
+    SpectatorView,
+    candidates,
+    event_for,
+    player_view,
+    spectator_view,
+)
 
 
 @dataclass(frozen=True)
@@ -242,6 +251,9 @@ class GameService:
         seed: str | None = None if new.seed is None else str(new.seed)
         fresh = rules.secret_puzzle and new.puzzle is None
         date = key = None
+        if new.date is not None and rules.chooses_puzzle and new.puzzle is None:
+            with self._lock:  # a past calendar day, for practice (kakurolab.game.standings)
+                return standings.archive_choice(self.store, new.date, self.clock(), new.options)
         if rules.dated:
             today = calendar.today(self.clock())
             day = calendar.parse_date(new.date) if new.date else today
@@ -420,6 +432,25 @@ class GameService:
             log = self.store.log(game_id)
         return replay(fresh, log)  # outside the lock: a long game takes a while
 
+    def spectate(self, game_id: str) -> SpectatorView:
+        """The game as anyone not seated may watch it (no token: a spectator acts for nobody),
+        its countdown settled first; solo games are refused
+        (:func:`kakurolab.game.views.spectator_view`)."""
+        with self._lock:
+            game = self._game(game_id)
+            now = self.clock()
+            if game.rules.watchable and game.expired(now):
+                self.tick(game_id)
+                game = self._game(game_id)
+            return spectator_view(game, now)
+
+    def live_games(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The lobby cards (:meth:`describe`) of the newest running games others may watch."""
+        modes = tuple(m.value for m, r in RULES.items() if r.watchable)
+        with self._lock:
+            found = self.store.games_in_phase(modes, Phase.ACTIVE.value, limit)
+            return [self.describe(game_id) for game_id in found]
+
     def describe(self, game_id: str) -> dict[str, Any]:
         """The public lobby card of a game: what anyone may know before joining."""
         with self._lock:
@@ -513,6 +544,29 @@ class GameService:
         with self._lock:
             rows = self.store.calendar_rows(player_id)
         return campaign_card(rows, now)
+
+    # --- standings (kakurolab.game.standings): finished results only -----------------------
+
+    def day_board(self, token: str, date: str | None = None) -> dict[str, Any]:
+        """A calendar day's leaderboard (default today)."""
+        self.whoami(token)
+        with self._lock:
+            now = self.clock()
+            return standings.day_board(self.store, date or calendar.today(now).isoformat(),
+                                       now).to_json()  # fmt: skip
+
+    def arena_board(self, token: str, period: str = "week") -> dict[str, Any]:
+        """The Arena leaderboard of a period (``today``, ``week``, ``all``)."""
+        self.whoami(token)
+        with self._lock:
+            return standings.arena_board(self.store, period, self.clock()).to_json()
+
+    def archive(self, token: str, month: str | None = None) -> dict[str, Any]:
+        """The calendar archive's days of a month (``YYYY-MM``, default this one)."""
+        player_id, _ = self.whoami(token)
+        with self._lock:
+            rows = self.store.calendar_rows(player_id)
+            return standings.archive_month(self.store, month, self.clock(), rows)
 
     # --- the one write path -----------------------------------------------------------------
 

@@ -433,6 +433,16 @@ class Store:
             (player_id,),
         )
 
+    def games_in_phase(self, modes: tuple[str, ...], phase: str, limit: int) -> list[str]:
+        """The ids of the newest ``limit`` games of ``modes`` in ``phase`` (the watch list)."""
+        marks = ",".join("?" * len(modes))
+        rows = self._all(
+            f"SELECT game_id FROM games WHERE phase = ? AND mode IN ({marks}) "
+            "ORDER BY created DESC LIMIT ?",
+            (phase, *modes, limit),
+        )
+        return [str(row[0]) for row in rows]
+
     # --- the server's secret and its puzzles ------------------------------------------------
 
     def secret(self) -> str:
@@ -534,6 +544,70 @@ class Store:
                 (player_id,),
             )
         ]
+
+    # --- standings (kakurolab.game.standings): finished results only, never a board -----------
+
+    def meta_value(self, key: str) -> str | None:
+        found = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if found is None else str(found[0])
+
+    def meta_once(self, key: str, value: str) -> str:
+        """The ``meta`` value of ``key``, written as ``value`` first if it has none (the
+        first writer wins, so every process reads the same)."""
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO meta VALUES (?, ?) ON CONFLICT DO NOTHING", (key, value))
+        found = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return value if found is None else str(found[0])
+
+    def first_activity(self) -> tuple[str | None, str | None, float | None]:
+        """The earliest calendar date played, calendar key kept and player made (or None)."""
+        played = self._one("SELECT MIN(date) FROM calendar")
+        kept = self._one("SELECT MIN(key) FROM kept_puzzles WHERE key LIKE ?", ("calendar:%",))
+        made = self._one("SELECT MIN(created) FROM players")
+        return (
+            None if played is None or played[0] is None else str(played[0]),
+            None if kept is None or kept[0] is None else str(kept[0]),
+            None if made is None or made[0] is None else float(made[0]),
+        )
+
+    def day_results(self, date: str) -> list[tuple[str, str, dict[str, Any]]]:
+        """(player_id, solved_on, final standing line) of every calendar game of ``date``
+        solved: a game still running has no result row, so it is not here."""
+        rows = self._all(
+            "SELECT c.player_id, c.solved_on, r.line FROM calendar c JOIN results r "
+            "ON r.game_id = c.game_id AND r.player_id = c.player_id "
+            "WHERE c.date = ? AND c.solved_on IS NOT NULL",
+            (date,),
+        )
+        return [(str(p), str(s), json.loads(line)) for p, s, line in rows]
+
+    def mode_results(
+        self, mode: str, start: float, end: float
+    ) -> list[tuple[str, str, float, dict[str, Any]]]:
+        """(game_id, player_id, ended, final standing line) of every game of ``mode`` that
+        ended in [start, end)."""
+        rows = self._all(
+            "SELECT r.game_id, r.player_id, g.ended, r.line FROM results r JOIN games g "
+            "ON g.game_id = r.game_id WHERE g.mode = ? AND g.ended >= ? AND g.ended < ?",
+            (mode, start, end),
+        )
+        return [(str(g), str(p), float(e), json.loads(line)) for g, p, e, line in rows]
+
+    def kept_keys(self, first: str, last: str) -> list[str]:
+        """The keys of kept puzzles from ``first`` to ``last`` (text order, both included)."""
+        rows = self._all(
+            "SELECT key FROM kept_puzzles WHERE key >= ? AND key <= ? ORDER BY key", (first, last)
+        )
+        return [str(k) for (k,) in rows]
+
+    def day_solvers(self, first: str, last: str) -> dict[str, int]:
+        """Per calendar date from ``first`` to ``last``: the players who solved it that day."""
+        rows = self._all(
+            "SELECT date, COUNT(*) FROM calendar WHERE date >= ? AND date <= ? "
+            "AND solved_on = date GROUP BY date",
+            (first, last),
+        )
+        return {str(d): int(n) for d, n in rows}
 
 
 class SqliteStore(Store):

@@ -4,7 +4,8 @@ drawn as text for the terminal.
 This is the one place that decides visibility: the solution only once the game is over (and
 of a calendar day only to its solver while the day is live, :func:`withheld`); an
 Arena rival only as a share of filled cells; a Battle board, its turn and every player's
-pencil marks in public.  The web and the CLI both print what these functions return.
+pencil marks in public.  A spectator (:func:`spectator_view`) sees less than any seated
+player.  The web and the CLI both print what these functions return.
 """
 
 from __future__ import annotations
@@ -233,6 +234,97 @@ def player_view(game: Game, viewer: str, now: float) -> GameView:
         illegal_entries=me.illegal if over or public else None,
         reasons=score_reasons(game) if over else [],
         ties=scoring.tie_notes(game.standings(), game.rules.scoring) if over else [],
+    )
+
+
+@dataclass(frozen=True)
+class SpectatorView:
+    """A running (or finished) Arena or Battle as someone who is not seated may watch it.
+
+    While the game runs it carries, by construction, no more than every seated player's own
+    view already shows of the others (docs/game.md "Watching"): the puzzle, the clock, the
+    turn, each player's progress, shields and (Battle) points, and a Battle's shared board,
+    whose digits are right ones both players see.  Never a pencil mark, a shield's answer,
+    an Arena racer's digits or a rejected Battle digit: a racer who watches their own race,
+    or a rival's, learns nothing their own view does not say.  Once the game is over it adds
+    what the end screen shows everyone: the standings, their reasons and the solution."""
+
+    game_id: str
+    mode: str
+    phase: str
+    version: int
+    spec: dict[str, Any]
+    puzzle: dict[str, Any]
+    players: list[PlayerSummary]
+    board: dict[str, int]
+    turn: str | None
+    started_at: float | None
+    elapsed_s: float
+    remaining_s: float | None
+    end_reason: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    solution: list[str] | None = None
+    reasons: list[dict[str, str]] = field(default_factory=list)
+    ties: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id, "mode": self.mode, "phase": self.phase,
+            "version": self.version, "spectator": True, "you": None, "spec": self.spec,
+            "puzzle": self.puzzle, "players": [p.to_json() for p in self.players],
+            "board": self.board, "turn": self.turn, "started_at": self.started_at,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "remaining_s": None if self.remaining_s is None else round(self.remaining_s, 3),
+            "end_reason": self.end_reason, "rules": self.rules, "standings": self.standings,
+            "solution": self.solution, "reasons": self.reasons, "ties": self.ties,
+        }  # fmt: skip
+
+
+def spectator_view(game: Game, now: float) -> SpectatorView:
+    """The game as a spectator sees it at ``now`` (see :class:`SpectatorView`); a game whose
+    mode is not watchable (``ModeRules.watchable``: solo play) is refused."""
+    rules = game.rules
+    if not rules.watchable:
+        raise IllegalMoveError(
+            f"game {game.game_id} is a {rules.mode.value} game, its player's own: only "
+            "Arena and Battle games can be watched"
+        )
+    over = game.phase is Phase.FINISHED
+    players = [
+        PlayerSummary(p.player_id, p.name, game.progress(p), p.shields_left, p.shields_used,
+                      p.points if rules.running_points else None, p.wrong_submissions)
+        for p in game.players.values()
+    ]  # fmt: skip
+    shared = game.shared.entries if game.shared is not None else {}
+    deadline = game.deadline
+    remaining = None if deadline is None else max(0.0, deadline - game.clock_at(now))
+    solution = None
+    if over and not rules.dated:  # a watchable game's competition ends with it
+        values = game.solution_for_end()
+        solution = [
+            "".join(str(values.get((r, c), "-")) for c in range(game.puzzle.ncols))
+            for r in range(game.puzzle.nrows)
+        ]
+    return SpectatorView(
+        game_id=game.game_id,
+        mode=game.spec.mode.value,
+        phase=game.phase.value,
+        version=game.seq,
+        spec=game.spec.to_json(),
+        puzzle=puzzle_json(game.puzzle),
+        players=players,
+        board={cell_text(c): d for c, d in sorted(shared.items())},
+        turn=game.current,
+        started_at=game.started_at,
+        elapsed_s=game.elapsed(now),
+        remaining_s=remaining,
+        end_reason=game.end_reason.value if game.end_reason else None,
+        rules=rules.facts(),
+        standings=[s.to_json() for s in game.standings()] if over else [],
+        solution=solution,
+        reasons=score_reasons(game) if over else [],
+        ties=scoring.tie_notes(game.standings(), rules.scoring) if over else [],
     )
 
 

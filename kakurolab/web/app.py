@@ -15,7 +15,12 @@ Routes (docs/web.md has the message formats):
 * ``POST /api/signin``, ``GET /api/devices``, ``POST /api/codes``, ``DELETE
   /api/devices/{id}``, ``DELETE /api/codes/{id}``: one player on several devices
   (:mod:`.accounts`);
-* ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views.
+* ``GET /api/live`` and ``GET /api/watch/{id}``: the running Arena and Battle games, and one
+  as a spectator sees it, no token;
+* ``GET /api/standings/calendar``, ``/api/standings/arena``, ``/api/calendar/archive``: the
+  leaderboards and the archive (:mod:`.boards`), with a token;
+* ``WS /ws``: ``hello`` with game and token first, then moves; acks, errors and pushed views
+  (or ``watch`` with a game: a spectator's socket, pushed views only, every move refused).
 
 Every engine call goes through :meth:`EngineGames.call` (one worker thread), so the event
 loop keeps serving sockets while a move commits.
@@ -38,13 +43,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import KakuroError
 from ..game import RULES
-from . import accounts, protocol
+from . import accounts, boards, protocol
 from .assets import Logins, combos_table, static_files
 from .gateway import EngineGames, web_error
 from .guard import BodyLimit, HostGuard, TokenAuth
-from .hub import MAX_OUTBOX, Hub, SocketCounts, Subscriber
+from .hub import MAX_OUTBOX, SPECTATOR, Hub, SocketCounts, Subscriber
 from .limits import Buckets, Limits
-from .port import Busy, Unauthorized, WebError
+from .port import Busy, Refused, Unauthorized, WebError
 from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
 
 log = logging.getLogger(__name__)
@@ -242,6 +247,20 @@ async def replay(request: Request) -> Response:
     return JSONResponse(await games.call_slow(games.replay, game_id))
 
 
+async def watch(request: Request) -> Response:
+    """A running Arena or Battle as a spectator sees it: no token (a shared link), so
+    counted per address like a move."""
+    games, game_id = _games(request), _game_id(request)
+    request.app.state.moves.take(_address(request), "requests")
+    return JSONResponse(await games.call(games.spectate, game_id))
+
+
+async def live(request: Request) -> Response:
+    games = _games(request)
+    request.app.state.moves.take(_address(request), "requests")
+    return JSONResponse({"games": await games.call(games.live)})
+
+
 async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
     raw = await _raw(request)
@@ -329,9 +348,12 @@ ROUTES = [
     Route("/api/games/{game_id}/join", join, methods=["POST"]),
     Route("/api/games/{game_id}/moves", move, methods=["POST"]),
     Route("/api/replays/{game_id}", replay),
+    Route("/api/live", live),
+    Route("/api/watch/{game_id}", watch),
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
     *accounts.ROUTES,
+    *boards.ROUTES,
     WebSocketRoute("/ws", socket),
     Route("/static/{name}", static),
 ]
@@ -372,6 +394,9 @@ class _Session:
     A malformed message gets an error reply and the socket stays open; a wrong token or an
     unknown game in ``hello`` gets a ``fatal`` reply and the socket is closed.  The mover gets
     an ack with its new view; the other players of the game get theirs pushed (:class:`Hub`).
+    A ``watch`` instead of ``hello`` makes a spectator's socket: the engine's spectator view,
+    pushed like a player's, counted apart from players' sockets (spectators never crowd a
+    player out of a game's cap), and every move refused before it reaches the engine.
     """
 
     def __init__(self, ws: WebSocket, state: Any, address: str) -> None:
@@ -381,7 +406,8 @@ class _Session:
         self.counts: SocketCounts = state.sockets
         self.moves: Buckets = state.moves
         self.limits: Limits = state.limits
-        self.seated = False
+        self.seated: tuple[str, str] | None = None
+        """The keys this socket is counted under (:meth:`SocketCounts.seat`), once seated."""
         self.sub: Subscriber | None = None
         self.pump: asyncio.Task[None] | None = None
 
@@ -415,6 +441,9 @@ class _Session:
             if isinstance(parsed, protocol.Hello):
                 if not await self.hello(parsed):
                     return
+            elif isinstance(parsed, protocol.Watch):
+                if not await self.watch(parsed):
+                    return
             elif self.sub is None:
                 await self.reply({"type": "error", "id": None, "error": "say hello first"})
             elif isinstance(parsed, protocol.ViewRequest):
@@ -439,24 +468,47 @@ class _Session:
             await self.ws.send_json({"type": "fatal", "error": str(exc)})
             await self.ws.close(code=4403 if isinstance(exc, Unauthorized) else 4404)
             return False
-        refusal = self.counts.seat(hello.token, hello.game)
+        return await self._subscribe(hello.game, hello.token, (hello.token, hello.game), first)
+
+    async def watch(self, watch: protocol.Watch) -> bool:
+        """A spectator's socket on a running Arena or Battle (see the class doc)."""
+        if self.sub is not None:
+            await self.reply({"type": "error", "id": None, "error": "already joined"})
+            return True
+        try:
+            first = await self.games.call(self.games.spectate, watch.game)
+        except KakuroError as exc:
+            await self.ws.send_json({"type": "fatal", "error": str(exc)})
+            await self.ws.close(code=4409 if isinstance(exc, Refused) else 4404)
+            return False
+        keys = (f"watch {self.address}", f"watch {watch.game}")
+        return await self._subscribe(watch.game, SPECTATOR, keys, first)
+
+    async def _subscribe(
+        self, game: str, token: str, keys: tuple[str, str], first: dict[str, Any]
+    ) -> bool:
+        refusal = self.counts.seat(*keys)
         if refusal is not None:
             await self.ws.send_json({"type": "fatal", "error": refusal})
             await self.ws.close(code=OVER_CAP, reason=refusal)
             return False
-        self.seated = True
-        self.sub = Subscriber(hello.game, hello.token, self.ws.send_json)
+        self.seated = keys
+        self.sub = Subscriber(game, token, self.ws.send_json)
         self.sub.on_stuck = self._stuck
         self.sub.kick = self._kick
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
-        self.hub.arm(hello.game, first)
+        self.hub.arm(game, first)
         return True
 
     async def act(self, message: protocol.MoveMessage) -> None:
         sub = self.sub
         assert sub is not None
+        if sub.token == SPECTATOR:
+            sub.offer({"type": "error", "id": message.id,
+                       "error": "you are watching: only the game's players move"})  # fmt: skip
+            return
         try:
             result = await self.games.call(self.games.act, sub.game_id, sub.token, message.move)
         except KakuroError as exc:
@@ -474,7 +526,10 @@ class _Session:
         sub = self.sub
         assert sub is not None
         try:
-            view = await self.games.call(self.games.view, sub.game_id, sub.token)
+            if sub.token == SPECTATOR:
+                view = await self.games.call(self.games.spectate, sub.game_id)
+            else:
+                view = await self.games.call(self.games.view, sub.game_id, sub.token)
         except KakuroError as exc:
             sub.offer({"type": "error", "id": ident, "error": str(exc)})
             return
@@ -504,7 +559,7 @@ class _Session:
     def close(self) -> None:
         if self.sub is not None:
             self.hub.unsubscribe(self.sub)
-            if self.seated:
-                self.counts.unseat(self.sub.token, self.sub.game_id)
+            if self.seated is not None:
+                self.counts.unseat(*self.seated)
         if self.pump is not None:
             self.pump.cancel()

@@ -295,6 +295,16 @@ class EngineGames:
         return made
 
     @_mapped
+    def spectate(self, game_id: str) -> dict[str, Any]:
+        """A running Arena or Battle as a spectator sees it (the engine's spectator view)."""
+        return self.service.spectate(game_id).to_json()
+
+    @_mapped
+    def live(self) -> list[dict[str, Any]]:
+        """The running games anyone may watch, newest first."""
+        return self.service.live_games()
+
+    @_mapped
     def act(self, game_id: str, token: str, move: Move) -> dict[str, Any]:
         """The move's public outcome and the mover's view after it."""
         return self.service.act(game_id, token, move).to_json()

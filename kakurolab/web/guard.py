@@ -35,11 +35,12 @@ LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json",
-               "/api/signin")
+               "/api/live", "/api/signin")
 """API routes that need no token; every other ``/api/`` route does (but those under
 :data:`OPEN_PREFIXES`)."""
-OPEN_PREFIXES = ("/api/replays/",)
-"""A finished game's replay is shared by its link: the engine decides when it may be shown."""
+OPEN_PREFIXES = ("/api/replays/", "/api/watch/")
+"""A finished game's replay and a live game's spectator view are shared by their links: the
+engine decides what, and when, they may show."""
 
 
 def host_name(value: str) -> str:

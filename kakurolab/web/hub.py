@@ -3,7 +3,8 @@
 Each connection has its own outbox: replies (acks, errors) keep their order, while a pushed
 view replaces any older pushed view still waiting, so a slow browser gets the newest state
 instead of a backlog; a browser that lets :data:`MAX_OUTBOX` replies pile up is dropped.
-Views are computed per token by the engine: a player only ever receives their own view.  A
+Views are computed per token by the engine: a player only ever receives their own view, and
+a spectator's socket (token :data:`SPECTATOR`) the engine's spectator view.  A
 short poll of the engine's version counter also catches changes made outside this server
 (``kakuro play move`` from a terminal, another process on the same store).  On a store that
 can push (PostgreSQL's ``LISTEN``, :meth:`~kakurolab.game.store.Store.listen`) another
@@ -43,6 +44,10 @@ TIMER_SLACK_S = 0.05
 """The timer fires this long after the view's ``remaining_s`` (the engine's clock decides)."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+SPECTATOR = ""
+"""The token of a spectator's subscription: no player's (a token has 16 characters or more),
+so the engine answers it with its spectator view, and a move with it acts for nobody."""
 
 
 @dataclass(eq=False)
@@ -325,7 +330,8 @@ def _settled(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
 def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
     """On the engine thread: the version, then each token's view (or its error text).  A
     view is computed once per player however many sockets the player has open (the same
-    object goes to each: the engine's view depends on the player and the version only)."""
+    object goes to each: the engine's view depends on the player and the version only), and
+    once for all the game's spectators."""
     out: list[Any] = []
     try:
         out.append(games.version(game_id))
@@ -335,7 +341,8 @@ def _views(games: EngineGames, game_id: str, tokens: list[str]) -> list[Any]:
     for token in tokens:
         if token not in seen:
             try:
-                seen[token] = games.view(game_id, token)
+                seen[token] = (games.spectate(game_id) if token == SPECTATOR
+                               else games.view(game_id, token))  # fmt: skip
             except KakuroError as exc:
                 seen[token] = str(exc)
         out.append(seen[token])

@@ -124,7 +124,8 @@ class PlayerRequest(Struct, forbid_unknown_fields=True):
 
 class NewGameRequest(Struct, forbid_unknown_fields=True):
     """``POST /api/games``.  ``permanent`` defaults to on in an Arena (the rulebook's rule for
-    competitive play), off elsewhere; ``date`` is a campaign's day (default today)."""
+    competitive play), off elsewhere; ``date`` is a campaign's day (default today), or in
+    practice a past calendar day to play from the archive."""
 
     mode: Literal["practice", "campaign", "arena", "battle"]
     size: Literal["8x8", "10x10", "12x12", "16x22", "20x20"] = "8x8"
@@ -152,6 +153,13 @@ class HelloFrame(Struct, tag="hello", tag_field="type", forbid_unknown_fields=Tr
     token: Token
 
 
+class WatchFrame(Struct, tag="watch", tag_field="type", forbid_unknown_fields=True):
+    """The first socket frame of a spectator: the Arena or Battle to watch, no token (the
+    socket then only receives; a move on it is refused)."""
+
+    game: GameId
+
+
 class MoveFrame(Struct, tag="move", tag_field="type", forbid_unknown_fields=True):
     """A move; answered ``ack`` or ``error`` with the same ``id``."""
 
@@ -165,13 +173,14 @@ class ViewFrame(Struct, tag="view", tag_field="type", forbid_unknown_fields=True
     id: Ident
 
 
-Frame = HelloFrame | MoveFrame | ViewFrame
+Frame = HelloFrame | WatchFrame | MoveFrame | ViewFrame
 
 MESSAGES: tuple[tuple[str, Any], ...] = (
     ("`POST /api/players` body", PlayerRequest),
     ("`POST /api/games` body", NewGameRequest),
     ("`POST /api/games/{id}/moves` body", MoveRequest),
     ("socket `hello`", HelloFrame),
+    ("socket `watch`", WatchFrame),
     ("socket `move`", MoveFrame),
     ("socket `view`", ViewFrame),
     ("`MOVE` `place`", Place),
@@ -287,6 +296,11 @@ class Hello:
 
 
 @dataclass(frozen=True, slots=True)
+class Watch:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveMessage:
     id: int
     move: Move
@@ -297,11 +311,13 @@ class ViewRequest:
     id: int
 
 
-def parse_socket(raw: str | bytes) -> Hello | MoveMessage | ViewRequest:
+def parse_socket(raw: str | bytes) -> Hello | Watch | MoveMessage | ViewRequest:
     """One WebSocket frame from a browser."""
-    frame: HelloFrame | MoveFrame | ViewFrame = read(raw, Frame)
+    frame: HelloFrame | WatchFrame | MoveFrame | ViewFrame = read(raw, Frame)
     if isinstance(frame, HelloFrame):
         return Hello(frame.game, frame.token)
+    if isinstance(frame, WatchFrame):
+        return Watch(frame.game)
     if isinstance(frame, MoveFrame):
         return MoveMessage(frame.id, engine_move(frame.move))
     return ViewRequest(frame.id)
@@ -403,12 +419,30 @@ _ROUTES: tuple[tuple[str, str, str, Any, str, bool], ...] = (
      "200", True),
     ("/api/games/{game_id}/moves", "post", "Make a move; its outcome and the new view",
      MoveRequest, "200", True),
+    ("/api/live", "get", "The running Arena and Battle games anyone may watch", None, "200",
+     False),
+    ("/api/watch/{game_id}", "get",
+     "A running Arena or Battle as a spectator sees it (never a solution before the end)",
+     None, "200", False),
     ("/api/replays/{game_id}", "get",
      "A finished game's move log replayed into frames (once its competition is over)", None,
      "200", False),
     ("/api/calendar", "get", "The player's calendar campaign", None, "200", True),
     ("/api/stats", "get", "The player's statistics", None, "200", True),
+    ("/api/standings/calendar", "get",
+     "A calendar day's leaderboard: finished results only, scores and times", None, "200",
+     True),
+    ("/api/standings/arena", "get", "The Arena leaderboard of a period", None, "200", True),
+    ("/api/calendar/archive", "get", "The calendar archive's days of a month", None, "200",
+     True),
 )  # fmt: skip
+
+_QUERIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "/api/standings/calendar": ("date", {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+    "/api/standings/arena": ("period", {"type": "string", "enum": ["today", "week", "all"]}),
+    "/api/calendar/archive": ("month", {"type": "string", "pattern": r"^\d{4}-\d{2}$"}),
+}
+"""The optional query parameter of a route (kakurolab.web.boards)."""
 
 
 def openapi(extra: tuple[tuple[str, str, str, Any, str, bool], ...] = ()) -> dict[str, Any]:
@@ -437,11 +471,16 @@ def openapi(extra: tuple[tuple[str, str, str, Any, str, bool], ...] = ()) -> dic
         if body is not None:
             operation["requestBody"] = {
                 "required": True, "content": {"application/json": {"schema": by_type[body]}}}
-        names = re.findall(r"\{(\w+)\}", path)
-        if names:  # every path parameter is an id of the game's own form
-            operation["parameters"] = [{"name": n, "in": "path", "required": True,
-                                        "schema": {"type": "string", "pattern": GAME_PATTERN}}
-                                       for n in names]  # fmt: skip
+        parameters = []
+        if path in _QUERIES:
+            query, schema = _QUERIES[path]
+            parameters.append({"name": query, "in": "query", "required": False,
+                               "schema": schema})  # fmt: skip
+        for n in re.findall(r"\{(\w+)\}", path):  # every path parameter: an id of a game's form
+            parameters.append({"name": n, "in": "path", "required": True,
+                               "schema": {"type": "string", "pattern": GAME_PATTERN}})
+        if parameters:
+            operation["parameters"] = parameters
         if secured:
             operation["security"] = [{"token": []}]
         paths.setdefault(path, {})[method] = operation

@@ -7,7 +7,11 @@ chromium against the real engine (the shipped 12x12 normal set as the puzzle sou
 * web-candidates.png: the same game with the candidates view on, a placed digit selected
   (its every copy lit) and a pencil mark its entry rules out (struck);
 * web-replay.png: a finished 8x8 practice game's replay, half way through;
-* web-guide.png: the start page on a first visit, with its guide.
+* web-watch.png: an 8x8 Battle watched by a third browser, a third of its board placed;
+* web-guide.png: the start page on a first visit, with its guide;
+* web-standings.png, web-archive.png: a calendar day's leaderboard (ranked, a late solve and
+  a flagged one apart) with the Arena's of all time, and the calendar archive's month
+  (tests/_standings.py's story).
 * web-devices.png: the start page's My games and Devices cards (``devices_shot.py``).
 
     PYTHONPATH=. python tests/browser/screenshots.py
@@ -18,6 +22,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -117,10 +122,50 @@ def main() -> None:
             page.click("#replay-next")
         page.screenshot(path=str(OUT / "web-replay.png"))
         context.close()
+
+        # a Battle watched read-only by someone with its link, a third of the board placed
+        cai, dov = svc.register("Cai"), svc.register("Dov")
+        duel = svc.create(cai.token, NewGame(Mode.BATTLE, size="8x8", difficulty="easy"))
+        svc.join(duel.game_id, dov.token)
+        answer = sorted(published_solution(duel.puzzle["id"]).items())
+        seats = {cai.player_id: cai.token, dov.player_id: dov.token}
+        for k, (cell, digit) in enumerate(answer[: len(answer) // 3]):
+            token = seats[svc.spectate(duel.game_id).turn or ""]
+            if k % 5 == 2:  # a wrong digit now and then: -150, never on the board
+                svc.act(duel.game_id, token, {"kind": "place", "cell": name(cell),
+                                              "digit": digit % 9 + 1})  # fmt: skip
+                token = seats[svc.spectate(duel.game_id).turn or ""]
+            svc.act(duel.game_id, token, {"kind": "place", "cell": name(cell), "digit": digit})
+        context = browser.new_context(viewport=VIEWPORT, color_scheme="dark")
+        page = context.new_page()
+        page.goto(f"{live.url}/#/watch/{duel.game_id}")
+        page.wait_for_selector("#watch-board text.digit")
+        page.screenshot(path=str(OUT / "web-watch.png"))
+        context.close()
+        standings(browser, Path(tmp))
         devices_shot(browser, games, live.url)
         browser.close()
-    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -devices "
-          f"in {OUT}")
+    print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -watch, "
+          f"-standings, -archive, -devices in {OUT}")
+
+
+def standings(browser: Any, tmp: Path) -> None:
+    """The leaderboards and the archive, on a story of their own (tests/_standings.py)."""
+    from _standings import FIRST, as_player, standings_server
+
+    with standings_server(tmp / "standings.sqlite") as (_, live, seeded):
+        page = as_player(browser, f"{live.url}/#/standings/day/{FIRST}", seeded["Dee"],
+                         viewport=VIEWPORT, color_scheme="dark")  # fmt: skip
+        page.wait_for_function(f"document.body.dataset.standings === '{FIRST} week'")
+        page.click('#arena-periods a[data-period="all"]')
+        page.wait_for_function(f"document.body.dataset.standings === '{FIRST} all'")
+        page.screenshot(path=str(OUT / "web-standings.png"), full_page=True)
+        page.goto(f"{live.url}/#/calendar/archive/2026-11")
+        page.wait_for_function("document.body.dataset.archive === '2026-11'")
+        page.goto(f"{live.url}/#/calendar/archive")
+        page.wait_for_function("document.body.dataset.archive === '2026-12'")
+        page.screenshot(path=str(OUT / "web-archive.png"))
+        page.context.close()
 
 
 if __name__ == "__main__":

@@ -50,7 +50,8 @@ def formula(puzzle: Puzzle, api: ModuleType = z3) -> Formula:
         assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
     for run in checked(puzzle.runs):  # a timeout covers building the formula too
         terms = [cells[cell] for cell in run.cells]
-        assertions.append(api.Distinct(*terms))
+        if len(terms) > 1:  # a one-cell run repeats nothing (cvc5 refuses a DISTINCT of one)
+            assertions.append(api.Distinct(*terms))
         if run.clue is not None:
             total = api.Sum(*[_wide(x, api) for x in terms])
             assertions.append(total == _clue(run.clue, letters, api))

@@ -4,6 +4,8 @@
 // any other.  Inside this file cells are "r,c" keys (0-based); the engine names them "r3c4".
 import { cellLabel, cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf, tabStop } from "./board.js";
 import { drawDevices, setupDevices, showSignin } from "./devices.js";
+import { drawLive, showWatch, stopWatch } from "./watch.js";
+import { setupStandings, showArchive, showStandings } from "./standings.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = {
@@ -132,9 +134,13 @@ async function route() {
   if (ui.game && !(parts[0] === "game" && parts[1] === ui.game.id)) closeGame();
   if (parts[0] === "game" && parts[1]) return openGame(decodeURIComponent(parts[1]));
   stopReplay();
+  if (parts[0] === "watch" && parts[1]) return showWatch(decodeURIComponent(parts[1]), show);
+  stopWatch();
   if (parts[0] === "join" && parts[1]) return joinRoom(decodeURIComponent(parts[1]));
   if (parts[0] === "replay" && parts[1]) return showReplay(decodeURIComponent(parts[1]));
   if (parts[0] === "signin" && parts[1]) return showSignin(devices, decodeURIComponent(parts[1]));
+  if (parts[0] === "calendar" && parts[1] === "archive") return showArchive(parts[2] && decodeURIComponent(parts[2]));
+  if (parts[0] === "standings") return showStandings(parts);
   if (parts[0] === "calendar") return showCalendar();
   if (parts[0] === "stats") return showStats();
   if (parts[0] === "rules") return show("rules");
@@ -145,6 +151,7 @@ window.addEventListener("hashchange", route);
 function showHome() {
   show("home");
   drawMyGames();
+  drawLive($("#live-games ul"));
   drawDevices(devices);
   // the server's list is the player's games, wherever they were played (the terminal's kakuro
   // play, another device): it replaces what this browser remembered (kept for offline)
@@ -305,6 +312,8 @@ function showing(page) {
   showings.set(page, n);
   return () => showings.get(page) === n;
 }
+
+setupStandings({ api, identity, show, showing, remember, clockText: (s) => clockText(s) });
 
 async function showCalendar() {
   show("calendar");
@@ -985,6 +994,8 @@ function render(g, focus = false) {
   const room = rules.seats > 1;
   $("#room-code").textContent = room ? `room ${v.game_id}` : "";
   $("#room-code").dataset.code = room ? v.game_id : "";
+  $("#watch-share").hidden = !v.rules.watchable || v.phase !== "active"; // a lobby's link is its room code
+  $("#watch-share").href = `${location.origin}/#/watch/${encodeURIComponent(v.game_id)}`;
   const turnPlayer = v.players.find((p) => p.player_id === v.turn);
   const seats = rules.seats;
   $("#turn").textContent = v.phase === "finished" ? `Game over${v.end_reason ? ` (${v.end_reason})` : ""}`
