@@ -107,6 +107,7 @@ def test_attacks_on_codes_and_devices_are_refused(two: dict[str, Any]) -> None:
         ("POST", "/api/signin", None, {"code": anns["code"], "token": two["Bob"]}, 400),
         ("POST", "/api/signin", None, {"code": anns["code"], "device": "x\u0007"}, 400),
         ("POST", "/api/signin", None, {}, 400),
+        ("POST", "/api/signin", None, {"code": "x", "\n": None}, 400),  # one line, still
         # the routes with a token, without one
         ("GET", "/api/devices", None, None, 401),
         ("POST", "/api/codes", None, None, 401),

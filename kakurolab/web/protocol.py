@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta, Struct
 
-from ..errors import KakuroError
+from ..errors import KakuroError, one_line
 from ..game import RULES, Mode, Move, NewGame, Options
 from ..model import Puzzle
 from .limits import Limits
@@ -212,7 +212,7 @@ def read(raw: str | bytes, kind: type[T] | Any) -> T:
         found: T = msgspec.json.decode(raw, type=kind)
         return found
     except msgspec.ValidationError as exc:
-        raise ProtocolError(str(exc)) from None
+        raise ProtocolError(one_line(exc)) from None
     except (msgspec.DecodeError, RecursionError):
         raise ProtocolError("malformed JSON") from None
 
@@ -223,7 +223,7 @@ def convert(data: object, kind: type[T] | Any) -> T:
         found: T = msgspec.convert(data, kind)
         return found
     except msgspec.ValidationError as exc:
-        raise ProtocolError(str(exc)) from None
+        raise ProtocolError(one_line(exc)) from None
     except RecursionError:
         raise ProtocolError("message nested too deep") from None
 
