@@ -145,6 +145,8 @@ CASES: dict[str, list[Case]] = {
         lambda t: ["new", "--size", "6x6", "--seed", "1", "--store", str(t / "games.sqlite")],
         _play,
         lambda t: ["campaign", "--store", str(t / "games.sqlite")],
+        lambda t: ["link", "--store", str(t / "games.sqlite")],
+        lambda t: ["devices", "--store", str(t / "games.sqlite")],
     ],
     "render": [lambda t: [str(TINY), "--select", "tiny-b", "--solution", "-o", str(t / "b.svg")]],
     "show": [lambda t: [str(TINY), "--solution"]],

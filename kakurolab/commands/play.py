@@ -1,5 +1,5 @@
 """``kakuro play``: Kakuro Master in the terminal (new, join, move, show, score, list, campaign,
-standings, archive).
+standings, archive; link, signin, devices, revoke: one player on several devices, docs/game.md).
 
 Every action is one call of :class:`kakurolab.game.GameService` on the store (``--store``, or
 the ``KAKURO_STORE`` variable, else the user's data directory).  The player is a local one by
@@ -113,6 +113,32 @@ def _score_args(p: argparse.ArgumentParser) -> None:
 @action("list", "your games")
 def _list_args(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=run_list)
+
+
+@action("link", "a one-time sign-in code (and link) for another device: a browser, "
+        "another terminal")
+def _link_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--url", default="http://127.0.0.1:8421/",
+                   help="the server the link opens (default http://127.0.0.1:8421/, "
+                   "'play serve''s)")  # fmt: skip
+    p.set_defaults(func=run_link)
+
+
+@action("signin", "sign this terminal's player in with a code made on another device")
+def _signin_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("code", metavar="CODE", help="the code (ABCD-EFGH-JKMN-PQRS)")
+    p.set_defaults(func=run_signin)
+
+
+@action("devices", "your devices and unused sign-in codes")
+def _devices_args(p: argparse.ArgumentParser) -> None:
+    p.set_defaults(func=run_devices)
+
+
+@action("revoke", "revoke one of your devices (d-...) or unused sign-in codes (c-...)")
+def _revoke_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ident", metavar="ID", help="a device id (d-...) or a code id (c-...)")
+    p.set_defaults(func=run_revoke)
 
 
 @action("campaign", "calendar progress, streaks and this week's puzzles")
@@ -256,8 +282,70 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"games": games})
     else:
-        for game in games:
-            print(f"{game['game_id']}  {game['mode']:<8} {game['size']:<6} {game['phase']}")
+        import time
+
+        for game in games:  # started here or in a browser of the same player (play link)
+            made = time.strftime("%Y-%m-%d %H:%M", time.gmtime(game["created"]))
+            print(f"{game['game_id']}  {game['mode']:<8} {game['size']:<6} {game['phase']:<9} "
+                  f"{made} UTC")  # fmt: skip
+    return 0
+
+
+def run_link(args: argparse.Namespace) -> int:
+    import time
+
+    service = _service(args)
+    made = service.accounts.make_code(_token(service, args))
+    link = args.url.rstrip("/") + made.to_json()["link"]
+    if args.json:
+        emit_json({**made.to_json(), "link": link})
+        return 0
+    minutes = round((made.expires - time.time()) / 60)
+    print(f"sign-in code {made.code} (works once, for {minutes} minutes; revoke: kakuro play "
+          f"revoke {made.code_id})")  # fmt: skip
+    print(f"open {link} on the other device (a server on this store), or there run: "
+          f"kakuro play signin {made.code}")  # fmt: skip
+    return 0
+
+
+def run_signin(args: argparse.Namespace) -> int:
+    if args.token:
+        raise OptionError("signin: --token names a player already; use --player NAME")
+    service = _service(args)
+    me = service.signin_local(args.code, args.player)
+    if args.json:
+        emit_json({"player_id": me.player_id, "name": me.name})
+    else:
+        print(f"this terminal's player {args.player!r} is now {me.name} ({me.player_id})")
+    return 0
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    service = _service(args)
+    found = service.accounts.devices(_token(service, args))
+    if args.json:
+        emit_json(found)
+        return 0
+    print(f"{found['name']} ({found['player_id']}):")
+    for device in found["devices"]:
+        state = "revoked" if device["revoked"] else "this one" if device["current"] else ""
+        print(f"  {device['device_id']}  {device['label']:<24} {state}")
+    for code in found["codes"]:
+        print(f"  {code['code_id']}  unused sign-in code")
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    service = _service(args)
+    token = _token(service, args)
+    if args.ident.startswith("c-"):
+        service.accounts.revoke_code(token, args.ident)
+    else:
+        service.accounts.revoke_device(token, args.ident)
+    if args.json:
+        emit_json({"revoked": args.ident})
+    else:
+        print(f"revoked {args.ident}")
     return 0
 
 

@@ -32,6 +32,7 @@ from ..errors import one_line
 from ..formats import dumps, loads
 from ..model import Cell, Puzzle
 from . import calendar, computer, fair, puzzles, rating, standings
+from .accounts import Accounts, label_of, new_device_id
 from .engine import Game
 from .errors import (
     AuthError,
@@ -133,6 +134,8 @@ class GameService:
         self._games = LoadedGames(self.store)
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[str, int], None]] = []
+        self.accounts = Accounts(self.store, clock, self._lock, self.whoami)
+        """Devices and sign-in codes: one player on several devices (:mod:`.accounts`)."""
         self._list_live()
 
     def close(self) -> None:
@@ -140,13 +143,16 @@ class GameService:
 
     # --- players ----------------------------------------------------------------------------
 
-    def register(self, name: str) -> Credentials:
-        """A new player with a fresh secret token (shown once; only its hash is stored)."""
+    def register(self, name: str, device: str | None = None) -> Credentials:
+        """A new player with a fresh secret token (shown once; only its hash is stored): the
+        player's first device, named ``device`` (:mod:`.accounts`)."""
         checked = Move.from_json({"kind": "join", "name": name}).name or name
         player_id = "p-" + secrets.token_hex(5)
         token = secrets.token_urlsafe(24)
         with self._lock:
-            self.store.add_player(player_id, checked, token, self.clock())
+            self.store.add_player(player_id, checked, token, self.clock(),
+                                  device_id=new_device_id(),
+                                  label=label_of(device, "first device"))  # fmt: skip
         return Credentials(player_id, checked, token)
 
     def whoami(self, token: str) -> tuple[str, str]:
@@ -165,15 +171,28 @@ class GameService:
         with self._lock:
             token = self.store.local_token(name)
             if token is None:
-                made = self.register(name)
+                made = self.register(name, device="terminal")
                 self.store.remember_local(name, made.player_id, made.token)
                 token = self.store.local_token(name)  # another process's, if it came first
                 if token == made.token:
                     return made
             if token is None:
                 raise StoreError(f"{self.store.where}: the local player {name!r} was not kept")
-            player_id, real = self.whoami(token)
-            return Credentials(player_id, real, token)
+            found = self.store.player_by_token(token)
+            if found is None:
+                raise AuthError(
+                    f"the terminal's player {name!r} was signed out (its device revoked); sign "
+                    "in again with a code from another device: kakuro play signin CODE"
+                )
+            return Credentials(found[0], found[1], token)
+
+    def signin_local(self, code: str, name: str = "local") -> Credentials:
+        """Redeem a sign-in code for the terminal: its player ``name`` becomes the code's
+        player (a new device of theirs; :mod:`.accounts`)."""
+        player_id, real, token, _ = self.accounts.redeem(code, "terminal")
+        with self._lock:
+            self.store.relink_local(name, player_id, token)
+        return Credentials(player_id, real, token)
 
     # --- games ------------------------------------------------------------------------------
 

@@ -20,9 +20,10 @@ move) is the :class:`Dialect`, in one place.
 
 The ``meta`` table keeps the server's random secret (:meth:`Store.secret`), from which
 calendar and competitive puzzles are generated; ``kept_puzzles`` the calendar days already
-made.  Other rows never hold a secret in the clear: tokens are stored as SHA-256 hashes,
-and a game's solution only as a salted digest (to check the one recomputed on load) until
-the game is over, when it is written out.
+made.  Other rows never hold a secret in the clear: tokens (one per device of a player,
+``devices``) and sign-in codes (``signin_codes``) are stored as SHA-256 hashes, and a game's
+solution only as a salted digest (to check the one recomputed on load) until the game is over,
+when it is written out.
 
 Where it lives: ``location`` if given, else the ``KAKURO_STORE`` environment variable, else
 ``$XDG_DATA_HOME/kakurolab/games.sqlite`` (``~/.local/share/kakurolab/games.sqlite``); a
@@ -57,6 +58,16 @@ CREATE TABLE IF NOT EXISTS players (
     created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS local_players (
     name TEXT PRIMARY KEY, player_id TEXT NOT NULL, token TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS devices (
+    device_id TEXT PRIMARY KEY, player_id TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,
+    label TEXT NOT NULL, created REAL NOT NULL, revoked REAL);
+CREATE INDEX IF NOT EXISTS devices_by_player ON devices (player_id);
+INSERT INTO devices SELECT 'd-' || substr(token_hash, 1, 10), player_id, token_hash,
+    'first device', created, NULL FROM players
+    WHERE token_hash NOT IN (SELECT token_hash FROM devices);
+CREATE TABLE IF NOT EXISTS signin_codes (
+    code_id TEXT PRIMARY KEY, code_hash TEXT NOT NULL UNIQUE, player_id TEXT NOT NULL,
+    created REAL NOT NULL, expires REAL NOT NULL, used REAL, device_id TEXT);
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY, mode TEXT NOT NULL, spec TEXT NOT NULL, puzzle TEXT NOT NULL,
     solution_digest TEXT NOT NULL, created REAL NOT NULL, phase TEXT NOT NULL,
@@ -212,18 +223,112 @@ class Store:
         self._run(db, "INSERT INTO meta VALUES ('schema', ?) ON CONFLICT DO NOTHING",
                   (str(SCHEMA_VERSION),))  # fmt: skip
 
-    # --- players ----------------------------------------------------------------------------
+    # --- players and their devices (kakurolab.game.accounts) --------------------------------
 
-    def add_player(self, player_id: str, name: str, token: str, at: float) -> None:
+    def add_player(
+        self, player_id: str, name: str, token: str, at: float, *, device_id: str | None = None,
+        label: str = "first device",
+    ) -> None:
+        """A new player and its first device (the token's): every token is a device's, and
+        a player may have several (:mod:`kakurolab.game.accounts`)."""
         with self.transaction() as db:
             self._run(db, "INSERT INTO players VALUES (?, ?, ?, ?)",
                       (player_id, name, token_hash(token), at))  # fmt: skip
+            self.add_device(db, device_id or "d-" + token_hash(token)[:10], player_id, token,
+                            label, at)  # fmt: skip
 
     def player_by_token(self, token: str) -> tuple[str, str] | None:
+        """(player_id, name) of a token of a device not revoked."""
         row = self._one(
-            "SELECT player_id, name FROM players WHERE token_hash = ?", (token_hash(token),)
+            "SELECT p.player_id, p.name FROM devices d JOIN players p ON p.player_id = "
+            "d.player_id WHERE d.token_hash = ? AND d.revoked IS NULL",
+            (token_hash(token),),
         )
         return None if row is None else (row[0], row[1])
+
+    def device_by_token(self, token: str) -> str | None:
+        """The id of the (live) device a token belongs to."""
+        row = self._one(
+            "SELECT device_id FROM devices WHERE token_hash = ? AND revoked IS NULL",
+            (token_hash(token),),
+        )
+        return None if row is None else str(row[0])
+
+    def add_device(
+        self, db: Any, device_id: str, player_id: str, token: str, label: str, at: float
+    ) -> None:
+        """Inside a transaction: another token of ``player_id`` (only its hash is kept)."""
+        self._run(db, "INSERT INTO devices VALUES (?, ?, ?, ?, ?, NULL)",
+                  (device_id, player_id, token_hash(token), label, at))  # fmt: skip
+
+    def devices_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's devices, revoked ones too (``revoked`` says when), oldest first."""
+        return self._dicts(
+            "SELECT device_id, label, created, revoked FROM devices WHERE player_id = ? "
+            "ORDER BY created, device_id",
+            (player_id,),
+        )
+
+    def live_devices(self, db: Any, player_id: str) -> list[str]:
+        """Inside a transaction: the ids of the player's live devices, held until commit
+        (two devices revoking each other at once: the second finds one left)."""
+        rows = self._run(
+            db, "SELECT device_id FROM devices WHERE player_id = ? AND revoked IS NULL "
+            "ORDER BY device_id" + self.dialect.lock_row, (player_id,),
+        ).fetchall()  # fmt: skip
+        return [str(row[0]) for row in rows]
+
+    def revoke_device(self, db: Any, device_id: str, at: float) -> str:
+        """Inside a transaction, after :meth:`live_devices`: revoke a live device; the
+        revoked token's hash (to close its open connections)."""
+        row = self._run(db, "SELECT token_hash FROM devices WHERE device_id = ?",
+                        (device_id,)).fetchone()  # fmt: skip
+        self._run(db, "UPDATE devices SET revoked = ? WHERE device_id = ?", (at, device_id))
+        return str(row[0])
+
+    def add_code(
+        self, code_id: str, code_hash: str, player_id: str, at: float, expires: float
+    ) -> None:
+        """A sign-in code of ``player_id`` (its hash), good until ``expires``."""
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO signin_codes VALUES (?, ?, ?, ?, ?, NULL, NULL)",
+                      (code_id, code_hash, player_id, at, expires))  # fmt: skip
+
+    def code_row(self, db: Any, code_hash: str) -> dict[str, Any] | None:
+        """Inside a transaction, first: the code's row, held until commit (two devices
+        redeeming one code at once: the second finds it used)."""
+        cursor = self._run(
+            db, "SELECT code_id, player_id, expires, used FROM signin_codes WHERE code_hash = ?"
+            + self.dialect.lock_row, (code_hash,),
+        )  # fmt: skip
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        names = [d[0] for d in cursor.description]
+        return dict(zip(names, tuple(row), strict=True))
+
+    def use_code(self, db: Any, code_id: str, at: float, device_id: str) -> None:
+        self._run(db, "UPDATE signin_codes SET used = ?, device_id = ? WHERE code_id = ?",
+                  (at, device_id, code_id))  # fmt: skip
+
+    def codes_of(self, player_id: str, now: float) -> list[dict[str, Any]]:
+        """The player's codes not used and not expired at ``now``, oldest first."""
+        return self._dicts(
+            "SELECT code_id, created, expires FROM signin_codes WHERE player_id = ? AND "
+            "used IS NULL AND expires > ? ORDER BY created, code_id",
+            (player_id, now),
+        )
+
+    def drop_code(self, player_id: str, code_id: str) -> bool:
+        """Revoke an unused code of the player: True when there was one."""
+        with self.transaction() as db:
+            found = self._run(
+                db, "SELECT 1 FROM signin_codes WHERE code_id = ? AND player_id = ? AND "
+                "used IS NULL" + self.dialect.lock_row, (code_id, player_id),
+            ).fetchone()  # fmt: skip
+            if found is not None:
+                self._run(db, "DELETE FROM signin_codes WHERE code_id = ?", (code_id,))
+        return found is not None
 
     def player_name(self, player_id: str) -> str | None:
         found = self._one("SELECT name FROM players WHERE player_id = ?", (player_id,))
@@ -236,6 +341,13 @@ class Store:
     def remember_local(self, name: str, player_id: str, token: str) -> None:
         with self.transaction() as db:
             self._run(db, "INSERT INTO local_players VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                      (name, player_id, token))  # fmt: skip
+
+    def relink_local(self, name: str, player_id: str, token: str) -> None:
+        """The terminal's player ``name`` is now this token's (a redeemed sign-in code)."""
+        with self.transaction() as db:
+            self._run(db, "INSERT INTO local_players VALUES (?, ?, ?) ON CONFLICT (name) DO "
+                      "UPDATE SET player_id = excluded.player_id, token = excluded.token",
                       (name, player_id, token))  # fmt: skip
 
     # --- games ------------------------------------------------------------------------------

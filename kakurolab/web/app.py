@@ -13,6 +13,9 @@ Routes (docs/web.md has the message formats):
 * ``GET /api/ratings``: a Battle rating table and the player's ratings (with a token);
 * ``GET /api/combos``: the digit-set table of :mod:`kakurolab.combos`;
 * ``GET /api/replays/{id}``: a finished game's replay, no token (shared by its link);
+* ``POST /api/signin``, ``GET /api/devices``, ``POST /api/codes``, ``DELETE
+  /api/devices/{id}``, ``DELETE /api/codes/{id}``: one player on several devices
+  (:mod:`.accounts`);
 * ``GET /api/live`` and ``GET /api/watch/{id}``: the running Arena and Battle games, and one
   as a spectator sees it, no token;
 * ``GET /api/standings/calendar``, ``/api/standings/arena``, ``/api/calendar/archive``: the
@@ -42,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import KakuroError
 from ..game import RULES
-from . import boards, protocol
+from . import accounts, boards, protocol
 from .assets import Logins, combos_table, static_files
 from .bots import Bots
 from .gateway import EngineGames, web_error
@@ -372,6 +375,7 @@ ROUTES = [
     Route("/api/calendar", calendar),
     Route("/api/stats", stats),
     Route("/api/ratings", ratings),
+    *accounts.ROUTES,
     *boards.ROUTES,
     WebSocketRoute("/ws", socket),
     Route("/static/{name}", static),
@@ -397,11 +401,12 @@ def create_app(
     app.state.bots = Bots(games, app.state.hub, pace=bot_pace)
     app.state.logins = Logins()
     app.state.combos = combos_table()
-    app.state.openapi = protocol.openapi()
+    app.state.openapi = accounts.document()
     app.state.files = static_files()
     app.state.calendar_ahead = calendar_ahead
     app.state.limits = limits = games.makers.limits
     app.state.registrations = Buckets(limits.register)
+    app.state.signins = Buckets(limits.register)
     app.state.moves = Buckets(limits.moves)
     app.state.sockets = SocketCounts(limits.sockets_per_address, limits.sockets_per_token,
                                      limits.sockets_per_game)  # fmt: skip
@@ -515,6 +520,7 @@ class _Session:
         self.seated = keys
         self.sub = Subscriber(game, token, self.ws.send_json)
         self.sub.on_stuck = self._stuck
+        self.sub.kick = self._kick
         self.hub.subscribe(self.sub, version=first["version"])
         self.pump = asyncio.get_running_loop().create_task(self._pump(self.sub))
         self.sub.offer({"type": "view", "view": first})
@@ -559,6 +565,16 @@ class _Session:
         log.warning("closing a socket of game %s: %d replies unread", self.sub and
                     self.sub.game_id, MAX_OUTBOX)  # fmt: skip
         asyncio.get_running_loop().create_task(self.ws.close(code=1008))
+
+    def _kick(self, reason: str) -> None:
+        """The token was revoked: say so (``fatal``) and close the socket (code 4403)."""
+
+        async def kick() -> None:
+            with contextlib.suppress(Exception):
+                await self.ws.send_json({"type": "fatal", "error": reason})
+                await self.ws.close(code=4403, reason=reason[:120])
+
+        asyncio.get_running_loop().create_task(kick())
 
     @staticmethod
     async def _pump(sub: Subscriber) -> None:

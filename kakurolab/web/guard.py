@@ -35,7 +35,7 @@ LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 OPEN_ROUTES = ("/api/players", "/api/health", "/api/combos", "/api/modes", "/api/openapi.json",
-               "/api/live")
+               "/api/live", "/api/signin")
 """API routes that need no token; every other ``/api/`` route does (but those under
 :data:`OPEN_PREFIXES`)."""
 OPEN_PREFIXES = ("/api/replays/", "/api/watch/")

@@ -64,6 +64,8 @@ class Subscriber:
     """Called once when the outbox overflows (the session closes the socket)."""
     version: int = -1
     """The newest game version this socket has been given a view of."""
+    kick: Callable[[str], None] | None = None
+    """Closes the socket with this reason (its token was revoked: web/accounts.py)."""
 
     def offer(self, message: dict[str, Any]) -> None:
         """Queue a message; a pushed view (``type == "view"``) supersedes waiting ones, and

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta, Struct
 
-from ..errors import KakuroError
+from ..errors import KakuroError, one_line
 from ..game import RULES, Mode, Move, NewGame, Options
 from ..model import Puzzle
 from .limits import Limits
@@ -214,7 +214,7 @@ def read(raw: str | bytes, kind: type[T] | Any) -> T:
         found: T = msgspec.json.decode(raw, type=kind)
         return found
     except msgspec.ValidationError as exc:
-        raise ProtocolError(str(exc)) from None
+        raise ProtocolError(one_line(exc)) from None
     except (msgspec.DecodeError, RecursionError):
         raise ProtocolError("malformed JSON") from None
 
@@ -225,7 +225,7 @@ def convert(data: object, kind: type[T] | Any) -> T:
         found: T = msgspec.convert(data, kind)
         return found
     except msgspec.ValidationError as exc:
-        raise ProtocolError(str(exc)) from None
+        raise ProtocolError(one_line(exc)) from None
     except RecursionError:
         raise ProtocolError("message nested too deep") from None
 
@@ -450,15 +450,17 @@ _QUERIES: dict[str, tuple[str, dict[str, Any]]] = {
 """The optional query parameter of a route (kakurolab.web.boards)."""
 
 
-def openapi() -> dict[str, Any]:
+def openapi(extra: tuple[tuple[str, str, str, Any, str, bool], ...] = ()) -> dict[str, Any]:
     """The HTTP API as an OpenAPI 3.1 document, its request bodies written from the structs
-    above (served at ``/api/openapi.json``; the WebSocket's frames are in docs/web.md)."""
-    bodies = [body for *_, body, _, _ in _ROUTES if body is not None]
+    above (served at ``/api/openapi.json``; the WebSocket's frames are in docs/web.md);
+    ``extra`` routes are listed too (another module's, in the shape of ``_ROUTES``)."""
+    routes = (*_ROUTES, *extra)
+    bodies = [body for *_, body, _, _ in routes if body is not None]
     schemas, components = msgspec.json.schema_components(
         bodies, ref_template="#/components/schemas/{name}")
     by_type = dict(zip(bodies, schemas, strict=True))
     paths: dict[str, dict[str, Any]] = {}
-    for path, method, summary, body, status, secured in _ROUTES:
+    for path, method, summary, body, status, secured in routes:
         responses: dict[str, Any] = {
             status: {"description": "done", "content": {"application/json": {"schema": _OBJECT}}}
         }
@@ -474,13 +476,16 @@ def openapi() -> dict[str, Any]:
         if body is not None:
             operation["requestBody"] = {
                 "required": True, "content": {"application/json": {"schema": by_type[body]}}}
+        parameters = []
         if path in _QUERIES:
             query, schema = _QUERIES[path]
-            operation["parameters"] = [{"name": query, "in": "query", "required": False,
-                                        "schema": schema}]  # fmt: skip
-        if "{game_id}" in path:
-            operation["parameters"] = [{"name": "game_id", "in": "path", "required": True,
-                                        "schema": {"type": "string", "pattern": GAME_PATTERN}}]
+            parameters.append({"name": query, "in": "query", "required": False,
+                               "schema": schema})  # fmt: skip
+        for n in re.findall(r"\{(\w+)\}", path):  # every path parameter: an id of a game's form
+            parameters.append({"name": n, "in": "path", "required": True,
+                               "schema": {"type": "string", "pattern": GAME_PATTERN}})
+        if parameters:
+            operation["parameters"] = parameters
         if secured:
             operation["security"] = [{"token": []}]
         paths.setdefault(path, {})[method] = operation

@@ -14,6 +14,7 @@ chromium against the real engine (the shipped 12x12 normal set as the puzzle sou
   (tests/_standings.py's story).
 * web-computer.png, web-rating.png: a Battle against the easy computer half way, and the
   stats page with the Battle rating it moved (:func:`computer_shots`).
+* web-devices.png: the start page's My games and Devices cards (``devices_shot.py``).
 
     PYTHONPATH=. python tests/browser/screenshots.py
 """
@@ -40,6 +41,7 @@ from _web import (  # noqa: E402
     set_name,
     settle,
 )
+from devices_shot import devices_shot  # noqa: E402
 
 from kakurolab.game import Mode, NewGame  # noqa: E402
 
@@ -145,9 +147,10 @@ def main() -> None:
         context.close()
         standings(browser, Path(tmp))
         computer_shots(browser, games, live)
+        devices_shot(browser, games, live.url)
         browser.close()
     print(f"wrote web-guide, -slate, -parchment, -contrast, -candidates, -replay, -watch, "
-          f"-standings, -archive, -computer, -rating in {OUT}")
+          f"-standings, -archive, -computer, -rating, -devices in {OUT}")
 
 
 def standings(browser: Any, tmp: Path) -> None:

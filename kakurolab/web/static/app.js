@@ -3,6 +3,7 @@
 // the engine's JSON and draws the views it gets back.  Undo/redo are inverse moves sent like
 // any other.  Inside this file cells are "r,c" keys (0-based); the engine names them "r3c4".
 import { cellLabel, cellOf, drawBoard, hitTest, nameOf, parseGrid, runIndex, runsOf, tabStop } from "./board.js";
+import { drawDevices, setupDevices, showSignin } from "./devices.js";
 import { drawLive, showWatch, stopWatch } from "./watch.js";
 import { setupStandings, showArchive, showStandings } from "./standings.js";
 
@@ -137,6 +138,7 @@ async function route() {
   stopWatch();
   if (parts[0] === "join" && parts[1]) return joinRoom(decodeURIComponent(parts[1]));
   if (parts[0] === "replay" && parts[1]) return showReplay(decodeURIComponent(parts[1]));
+  if (parts[0] === "signin" && parts[1]) return showSignin(devices, decodeURIComponent(parts[1]));
   if (parts[0] === "calendar" && parts[1] === "archive") return showArchive(parts[2] && decodeURIComponent(parts[2]));
   if (parts[0] === "standings") return showStandings(parts);
   if (parts[0] === "calendar") return showCalendar();
@@ -150,23 +152,29 @@ function showHome() {
   show("home");
   drawMyGames();
   drawLive($("#live-games ul"));
-  // games this player started elsewhere (the terminal's kakuro play, another browser)
+  drawDevices(devices);
+  // the server's list is the player's games, wherever they were played (the terminal's kakuro
+  // play, another device): it replaces what this browser remembered (kept for offline)
   const known = ui.identities[ui.player];
   if (!known) return;
   api("GET", "/api/games", null, known.token).then((found) => {
-    let added = false;
-    for (const game of found.games) {
-      const known = ui.games[game.game_id];
-      if (known) { // the server's phase: a game finished elsewhere gets its replay link
-        if (known.phase !== game.phase) { known.phase = game.phase; added = true; }
-        continue;
-      }
-      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000, phase: game.phase };
-      added = true;
+    for (const id of Object.keys(ui.games)) {
+      if ((ui.games[id].player || ui.player) === ui.player) delete ui.games[id];
     }
-    if (added) { store.set("kakuro.games", ui.games); if (!$("#page-home").hidden) drawMyGames(); }
+    for (const game of found.games) {
+      ui.games[game.game_id] = { mode: game.mode, size: game.size, player: ui.player, created: game.created * 1000, phase: game.phase };
+    }
+    store.set("kakuro.games", ui.games);
+    if (!$("#page-home").hidden) drawMyGames();
   }).catch(() => {});
 }
+
+/** What devices.js needs of this page. */
+const devices = {
+  ui, store, api, identity, show,
+  setPlayer(name) { ui.player = name; store.set("kakuro.player", name); nameInput.value = name; applyTheme(); },
+};
+setupDevices(devices);
 
 function drawMyGames() {
   const list = $("#my-games ul");

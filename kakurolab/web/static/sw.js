@@ -8,7 +8,7 @@
 const CACHE = "kakuro-shell-1";
 const SHELL = [
   "/", "/static/app.js", "/static/board.js", "/static/watch.js", "/static/standings.js",
-  "/static/style.css", "/manifest.webmanifest",
+  "/static/devices.js", "/static/style.css", "/manifest.webmanifest",
   "/static/icon.svg", "/api/combos", "/api/modes",
 ];
 
