@@ -619,6 +619,10 @@ class Store:
                       (player_id, name, token_hash(token), at))  # fmt: skip
             self._run(db, "INSERT INTO computers VALUES (?, ?) ON CONFLICT DO NOTHING",
                       (player_id, strength))  # fmt: skip
+            # every token is a device's (kakurolab.game.accounts): the computer's one device
+            self._run(db, "INSERT INTO devices VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING",
+                      ("d-" + token_hash(token)[:10], player_id, token_hash(token), "computer",
+                       at))  # fmt: skip
 
     def computers_among(self, db: Any, player_ids: list[str]) -> dict[str, str]:
         """Inside a transaction: which of these players are computers (-> strength)."""
