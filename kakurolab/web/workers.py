@@ -192,7 +192,8 @@ class Lane:
         if worker.process.is_alive():
             worker.process.kill()
         worker.process.join(5)
-        worker.conn.close()
+        with contextlib.suppress(OSError):  # stop() may have closed it, from another thread
+            worker.conn.close()
 
     def stop(self) -> None:
         """Kill every process now and answer every job 503 (see the server's SIGTERM)."""
@@ -214,8 +215,10 @@ class Lane:
         for worker in workers:
             with contextlib.suppress(Exception):
                 running, worker.job = worker.job, None
-                if running is not None and running.timer is not None:
-                    running.timer.cancel()
+                if running is not None:
+                    running.worker = None  # its caller's _drop must not close this pipe again
+                    if running.timer is not None:
+                        running.timer.cancel()
                 self._busy.discard(worker)
                 worker.process.join(5)
                 worker.conn.close()
