@@ -19,7 +19,8 @@ configuration and task; ``peaks.csv``: the knob at the largest median per size;
 ``.svg`` and ``report.md``.
 
 ``python -m kakurolab.transition scan --out results/transition`` makes, runs (resuming
-from ``runs.jsonl``) and reports; ``report`` rebuilds the tables alone.
+from ``runs.jsonl``) and reports; ``report`` rebuilds the tables alone; ``trails`` times
+the making of trails (``--spread``, ``--repair-factor``: ``generator.tighten``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from .experiments.runs import Row, RunSpec
 from .fileio import replacing, write_text
 from .formats import dumps, loads
 from .generator import mean_ambiguity
-from .generator.tighten import tightening, twin
+from .generator.tighten import REPAIR_FACTOR, SPREAD, tightening, twin
 from .model import Puzzle
 from .tables import Column, Table
 
@@ -87,6 +88,16 @@ class Scan:
     configs: tuple[str, ...] = tuple(CONFIGS)
     """The members' configurations (labels of ``CONFIGS``)."""
     twin_configs: tuple[str, ...] = TWIN_CONFIGS
+    spread: int = SPREAD
+    """The trail's check: one probe near the fill per this many cells of a large open
+    region (``generator.tighten.SPREAD``; 0: the trail before it, one spot per check)."""
+    repair_factor: int = REPAIR_FACTOR
+    """The repair budget per fill, in the generator's (``generator.tighten.REPAIR_FACTOR``)."""
+
+    @property
+    def trail(self) -> dict[str, int]:
+        """The trail's parameters, as ``made.jsonl`` records them."""
+        return {"spread": self.spread, "repair_factor": self.repair_factor}
 
     def seeds_of(self, size: int) -> int:
         return self.seeds_at.get(size, self.seeds)
@@ -107,7 +118,7 @@ def make_members(scan: Scan, size: int, seed: int) -> list[Puzzle]:
     if path.exists():
         return loads(path.read_text(), format="kakuro")
     start = time.perf_counter()
-    trail = tightening(size, seed)
+    trail = tightening(size, seed, scan.spread, scan.repair_factor)
     puzzles: list[Puzzle] = []
     for knob in scan.knobs:
         member = trail.puzzle(knob)
@@ -117,11 +128,39 @@ def make_members(scan: Scan, size: int, seed: int) -> list[Puzzle]:
     made = {
         "size": size, "seed": seed, "steps": trail.steps,
         "seconds": round(time.perf_counter() - start, 2),
-        "whites": [len(trail.puzzle(k).whites) for k in scan.knobs],
+        "whites": [len(trail.puzzle(k).whites) for k in scan.knobs], **scan.trail,
     }
     with open(scan.out / "made.jsonl", "a") as fh:
         fh.write(json.dumps(made) + "\n")
     return puzzles
+
+
+OLD_TRAIL = {"spread": 0, "repair_factor": 1}
+"""The trail parameters of a ``made.jsonl`` row that names none (made before they
+existed: one spot per check, the generator's repair budget)."""
+
+
+def check_trail(scan: Scan) -> None:
+    """Refuse to add members of another trail to a scan's directory: its sizes would not
+    be comparable (KakuroError naming both)."""
+    path = scan.out / "made.jsonl"
+    if not path.exists():
+        return
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        made = json.loads(line)
+        trail = {key: made.get(key, old) for key, old in OLD_TRAIL.items()}
+        if trail != scan.trail:
+            raise KakuroError(
+                f"{path} holds members made with {trail_flags(trail)}, not with "
+                f"{trail_flags(scan.trail)}: pass those, or another --out"
+            )
+
+
+def trail_flags(trail: Mapping[str, int]) -> str:
+    """The scan's command-line flags for trail parameters."""
+    return " ".join(f"--{key.replace('_', '-')} {value}" for key, value in trail.items())
 
 
 def parse_id(pid: str) -> tuple[int, float, int, str]:
@@ -163,6 +202,7 @@ def run_scan(scan: Scan, progress: bool = True, plots: bool = True) -> Path:
     stopped early covers every size at fewer seeds), then write the report."""
     from .experiments.executors import LocalExecutor
 
+    check_trail(scan)
     scan.out.mkdir(parents=True, exist_ok=True)
     runs = scan.out / "runs.jsonl"
     done = {row["key"] for row in read_rows(runs)}
@@ -180,6 +220,28 @@ def run_scan(scan: Scan, progress: bool = True, plots: bool = True) -> Path:
             if progress:
                 print(f"size {size} seed {seed}: {len(specs)} runs", file=sys.stderr, flush=True)
     return write_report(scan.out, scan.timeout, plots)
+
+
+def time_trails(
+    sizes: Sequence[int], seeds: Sequence[int], spread: int, repair_factor: int
+) -> Iterable[dict[str, Any]]:
+    """Make the trail of each size and seed (nothing written) and say what it took: the
+    repairs on it (``steps``), wall and CPU seconds (the CPU's: on a shared machine), and
+    the generation's counters (layouts, fills, checks, repairs), for comparing trail
+    parameters on the same seeds."""
+    for size in sizes:
+        for seed in seeds:
+            start, cpu = time.perf_counter(), time.process_time()
+            trail = tightening(size, seed, spread, repair_factor)
+            seconds = round(time.perf_counter() - start, 2)
+            stats = trail.stats
+            yield {
+                "size": size, "seed": seed, "spread": spread, "repair_factor": repair_factor,
+                "steps": trail.steps, "seconds": seconds,
+                "cpu_s": round(time.process_time() - cpu, 2), "layouts": stats.get("layouts"),
+                "fills": stats.get("fills"), "checks": stats.get("solves"),
+                "repairs": stats.get("repairs"),
+            }
 
 
 # -- statistics ---------------------------------------------------------------------------
@@ -523,7 +585,7 @@ def _seeds_at(items: Sequence[str]) -> dict[int, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m kakurolab.transition scan|report``."""
+    """``python -m kakurolab.transition scan|report|trails``."""
     parser = argparse.ArgumentParser(prog="python -m kakurolab.transition", description=__doc__)
     sub = parser.add_subparsers(dest="action", required=True)
     scan = sub.add_parser("scan", help="make the members, run them, write the report")
@@ -533,14 +595,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     scan.add_argument("--seeds-at", action="append", default=[], metavar="SIZE=SEEDS")
     scan.add_argument("--timeout", type=float, default=20.0)
     scan.add_argument("--out", default="results/transition")
+    scan.add_argument("--spread", type=int, default=SPREAD, help="0: the first trail")
+    scan.add_argument("--repair-factor", type=int, default=REPAIR_FACTOR)
     report = sub.add_parser("report", help="rebuild the tables and the plot from runs.jsonl")
     report.add_argument("--out", default="results/transition")
+    trails = sub.add_parser("trails", help="time the making of trails (one JSON line each)")
+    trails.add_argument("--sizes", default="20,30")
+    trails.add_argument("--seeds", default="0,1,2")
+    trails.add_argument("--spread", type=int, default=SPREAD)
+    trails.add_argument("--repair-factor", type=int, default=REPAIR_FACTOR)
     args = parser.parse_args(argv)
     try:
-        if args.action == "scan":
+        if args.action == "trails":
+            for made in time_trails(
+                _ints(args.sizes), _ints(args.seeds), args.spread, args.repair_factor
+            ):
+                print(json.dumps(made), flush=True)
+        elif args.action == "scan":
             chosen = Scan(
                 _ints(args.sizes), _knobs(args.knobs), args.seeds, _seeds_at(args.seeds_at),
-                args.timeout, Path(args.out),
+                args.timeout, Path(args.out), spread=args.spread,
+                repair_factor=args.repair_factor,
             )
             print(run_scan(chosen))
         else:

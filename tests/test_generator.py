@@ -235,14 +235,18 @@ def _region_cases():
         yield made.puzzle, made.solution.values
 
 
-@pytest.mark.parametrize("quick_limit", [None, 1], ids=["search", "probe"])
-def test_region_check_agrees_with_a_whole_count(quick_limit):
-    """Each undecided region searched alone (or probed cell by cell), the rest held at the
-    fill, gives the verdict a count of the whole grid gives; a region's second solution
-    completes to a real one."""
+@pytest.mark.parametrize(
+    ("quick_limit", "spread"), [(None, 0), (1, 0), (None, 10)], ids=["search", "probe", "spread"]
+)
+def test_region_check_agrees_with_a_whole_count(quick_limit, spread):
+    """Each undecided region searched alone (or probed cell by cell, or first probed near
+    the fill: ``spread``), the rest held at the fill, gives the verdict a count of the whole
+    grid gives; a region's second solution completes to a real one."""
     verdicts = []
     for puzzle, values in _region_cases():
-        regions = check_regions(puzzle, values, node_limit=None, quick_limit=quick_limit)
+        regions = check_regions(
+            puzzle, values, node_limit=None, quick_limit=quick_limit, spread=spread
+        )
         assert regions is not None
         open_cells = {c for c, m in root_domains(puzzle).items() if m & (m - 1)}
         members = [c for region in regions for c in region.cells]
@@ -651,6 +655,32 @@ def test_region_probes_name_second_solutions_near_the_fill():
                 moved = {index[c] for c in changed}
                 assert any(moved <= set(ball(prop, i, inside, PROBE_RADIUS)) for i in moved)
     assert found
+
+
+def test_spread_names_many_spots_of_a_loose_grid_in_one_check():
+    """``spread`` (the knob's check, ``generator.tighten``): a loose fill's large open region
+    is probed near the fill before it is counted, so one check names several second
+    solutions where the plain check, its first budget spent on the whole region, names at
+    most one; each is a real solution, and the regions are the same."""
+    from kakurolab.generator.region_search import DIFFER_OVER
+
+    rng = random.Random(7)
+    layout, values = _published_fill(16, "expert", rng)
+    puzzle = build_puzzle(layout, values)
+    plain = check_regions(puzzle, values, 4000, 500)
+    spread = check_regions(puzzle, values, 4000, 500, spread=10)
+    assert plain is not None and spread is not None
+    assert [r.cells for r in plain] == [r.cells for r in spread]
+    large = [r for r in spread if len(r.cells) >= DIFFER_OVER]
+    assert large
+    named = 0
+    for region in large:
+        others = [] if region.other is None else [region.other, *region.more]
+        named += len(others)
+        for other in others:
+            assert other != {c: values[c] for c in region.cells}
+            assert solution_problems(puzzle, Solution({**values, **other})) == []
+    assert named > sum(r.other is not None for r in plain if len(r.cells) >= DIFFER_OVER) + 1
 
 
 def test_region_search_from_a_fixpoint_matches_a_whole_grid_search():

@@ -213,6 +213,7 @@ def check_regions(
     *,
     search: bool = True,
     differ: int = 0,
+    spread: int = 0,
     start: list[int] | None = None,
 ) -> list[Region] | None:
     """A verdict per undecided region (empty: propagation alone solves the puzzle), or None
@@ -232,7 +233,13 @@ def check_regions(
     rebuilt.  ``start`` replaces the root fixpoint by a state below it (``held_near``): the
     cells it leaves open are open at the root too, so every region it names is ambiguous or
     undecided there as well, but a region it searches is counted with cells outside held
-    that the root may not decide, so "unique" from a start proves nothing.
+    that the root may not decide, so "unique" from a start proves nothing.  With ``spread``
+    (and not ``differ``), a region of at least ``DIFFER_OVER`` cells is first probed as
+    ``differ`` probes it (one probe per ``spread`` cells, each within the first budget); only
+    when no probe finds a second solution is it counted, so the verdict "unique" is the
+    same as without ``spread``, and an ambiguous loose grid names many spots in one check
+    (``generator.tighten``: a 30x30 fill's giant region spent the whole budget per check
+    on one spot).
     """
     root = puzzle if isinstance(puzzle, Propagator) else Propagator(puzzle)
     state = root.root() if start is None else start
@@ -256,7 +263,12 @@ def check_regions(
     first_limit = node_limit
     if quick_limit is not None and (node_limit is None or quick_limit < node_limit):
         first_limit = quick_limit
-    verdicts = [_search_region(root, state, fill, members, first_limit) for members in regions]
+    verdicts = [
+        _spread_region(root, state, fill, members, first_limit, spread)
+        if spread and len(members) >= DIFFER_OVER
+        else _search_region(root, state, fill, members, first_limit)
+        for members in regions
+    ]
     if first_limit != node_limit and not any(v.other is not None for v in verdicts):
         verdicts = [
             v if v.complete else _probe_region(root, state, fill, members, node_limit)
@@ -312,6 +324,22 @@ def _search_region(
             other = digits  # the fill is a solution too: two of them
             break
     return Region(tuple(cells), other, complete, stats.nodes, stats.max_depth)
+
+
+def _spread_region(
+    prop: Propagator,
+    root: list[int],
+    fill: list[int],
+    members: list[int],
+    node_limit: int | None,
+    per: int,
+) -> Region:
+    """A large region probed for second solutions near the fill (``_differ_region``), and
+    counted (``_search_region``) only when no probe finds one."""
+    probed = _differ_region(prop, root, fill, members, node_limit, per)
+    if probed.other is not None:
+        return probed
+    return _search_region(prop, root, fill, members, node_limit)
 
 
 def _barred(

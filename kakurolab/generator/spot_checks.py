@@ -103,6 +103,10 @@ class RegionCheck:
     differ: int = DIFFER
     """In a ``logic_only`` check, one probe for a second solution per this many cells of
     a large open region (``region_search.check_regions``)."""
+    spread: int = 0
+    """Outside ``logic_only``: a large open region is first probed for second solutions
+    near the fill, one probe per this many cells, and counted only when none is found
+    (``region_search.check_regions(spread=...)``; 0: counted at once)."""
     propagators: LayoutPropagators = field(default_factory=LayoutPropagators, compare=False)
     """The propagators of the grids checked, one layout at a time (a cache the repairs'
     look-ahead shares)."""
@@ -147,7 +151,9 @@ class RegionCheck:
                 start=start,
             )
         else:
-            regions = check_regions(prop, values, self.node_limit, self.quick_limit)
+            regions = check_regions(
+                prop, values, self.node_limit, self.quick_limit, spread=self.spread
+            )
         if regions is None:
             raise KakuroError("the clues of a filled grid contradict its fill")
         stats.regions = (stats.regions or 0) + len(regions)

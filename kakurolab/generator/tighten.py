@@ -17,6 +17,15 @@ ladders swap.  The repairs are what takes a grid to uniqueness, spot by spot, so
 share spans the whole range by construction; shorter runs come with it, since a repair may
 block a cell of a stubborn spot.
 
+**The check.**  The loop's uniqueness check is the generator's region check with
+``spread`` (``SPREAD``): a large open region is first probed for second solutions near the
+fill, and counted only when no probe finds one, so "unique" means what it did, while a
+loose grid names tens of spots per check instead of one.  Without it, a 30x30 fill's
+check spent its whole node budget on one region of about 590 open cells (a quick count,
+then ten probes that all ran out) and named ten cells to repair: one trail took more
+than 17 minutes (20x20: 10 to 262 s).  The knob's grids are still the repairs' trail;
+only which spots a check names, and so which repairs are made, changed (issue 47 §1).
+
 **Twins.**  ``twin`` adds 1 to one across clue and 1 to one down clue of the same white
 area.  Every white cell of an area lies in one across and one down run of it, so the
 across and down totals both stay equal to the digits' sum: the cut sums cannot refute a
@@ -38,7 +47,6 @@ from .. import combos
 from ..errors import KakuroError
 from ..model import Cell, Clue, Direction, Puzzle, Solution
 from ..rulebook import white_components
-from .acceptance import uniqueness_check
 from .clues import build_puzzle, from_clues, solution_of
 from .core import derive_seed
 from .draw import published_layout
@@ -46,6 +54,7 @@ from .fill import fill_grid
 from .job import GenerationLimits, GenerationSpec, GenerationStats
 from .layout import Layout
 from .repair import Grid, RepairLoop
+from .spot_checks import RegionCheck
 from .steering import Difficulty
 
 LOOSE_LEVEL = Difficulty("expert", None, (1.0,), max_run=9, dense_extra=0.0)
@@ -110,16 +119,31 @@ QUICK_LIMIT = 500
 """The first, quick budget per region (``GenerationLimits.quick_limit``)."""
 
 
-def tightening(size: int, seed: int) -> Tightening:
+SPREAD = 10
+"""One probe for a second solution near the fill per this many cells of a large open region
+(``spot_checks.RegionCheck.spread``): a check names many spots of a loose grid at once."""
+
+
+REPAIR_FACTOR = 4
+"""The generator's repair budget per fill (``GenerationLimits.repair_budget``) times this:
+with ``SPREAD`` a check names tens of spots, not one, and the repairs, bounded at four
+times the checks, ran out on fills that were on their way (a 30x30 seed went through 8
+fills of about 750 repairs each)."""
+
+
+def tightening(
+    size: int, seed: int, spread: int = SPREAD, repair_factor: int = REPAIR_FACTOR
+) -> Tightening:
     """The repair trail of one planted fill of a ``size`` x ``size`` published layout, from
     loose to unique (the module's doc); raises KakuroError when no fill of ``LAYOUTS``
-    layouts comes out unique."""
+    layouts comes out unique.  ``spread=0, repair_factor=1`` is the first trail, one spot
+    per check (``results/transition``'s 12x12 and 20x20 members were made with it)."""
     rng = random.Random(derive_seed(seed, "transition", size))
     spec = GenerationSpec(
         size, size, LOOSE_LEVEL, seed, symmetric=True, logic_only=False, white_goal=None,
     )
     limits = GenerationLimits(node_limit=NODE_LIMIT, large_cells=None, quick_limit=QUICK_LIMIT)
-    check = uniqueness_check(limits, logic_only=False)
+    check = RegionCheck(NODE_LIMIT, QUICK_LIMIT, limits.max_stuck, spread=spread)
     stats = GenerationStats()
     trail: list[Grid] = []
     for _ in range(LAYOUTS):
@@ -132,7 +156,8 @@ def tightening(size: int, seed: int) -> Tightening:
             stats.fills += 1
             if values is None:
                 continue
-            found = loop.make_unique(layout, values, limits.repair_budget(len(layout.whites)))
+            budget = repair_factor * limits.repair_budget(len(layout.whites))
+            found = loop.make_unique(layout, values, budget)
             if found is not None:
                 return Tightening(size, seed, tuple(trail), stats.as_dict())
     raise KakuroError(f"no unique {size}x{size} grid for seed {seed} in {LAYOUTS} layouts")
