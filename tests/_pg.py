@@ -81,7 +81,7 @@ def start(*, durable: bool = False) -> Cluster:
                    capture_output=True, check=True)  # fmt: skip
     fsync = "on" if durable else "off"
     options = (f"-c listen_addresses='' -c unix_socket_directories='{cluster.socket_dir}' "
-               f"-c port={cluster.port} -c fsync={fsync} -c max_connections=200")  # fmt: skip
+               f"-c port={cluster.port} -c fsync={fsync} -c max_connections=500")  # fmt: skip
     subprocess.run(_as_owner([str(tools / "pg_ctl"), "-D", data, "-o", options, "-l",
                               str(folder / "log"), "-w", "start"]),
                    capture_output=True, check=True)  # fmt: skip
