@@ -153,14 +153,15 @@ def check_trail(scan: Scan) -> None:
         trail = {key: made.get(key, old) for key, old in OLD_TRAIL.items()}
         if trail != scan.trail:
             raise KakuroError(
-                f"{path} holds members made with {trail_flags(trail)}, not with "
-                f"{trail_flags(scan.trail)}: pass those, or another --out"
+                f"{path} holds members of another trail ({trail_words(trail)}) than this "
+                f"scan's ({trail_words(scan.trail)}): scan with that trail, or into another "
+                "folder"
             )
 
 
-def trail_flags(trail: Mapping[str, int]) -> str:
-    """The scan's command-line flags for trail parameters."""
-    return " ".join(f"--{key.replace('_', '-')} {value}" for key, value in trail.items())
+def trail_words(trail: Mapping[str, int]) -> str:
+    """Trail parameters in words, for a library message (no command-line flags there)."""
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in trail.items())
 
 
 def parse_id(pid: str) -> tuple[int, float, int, str]:

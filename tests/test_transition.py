@@ -158,7 +158,7 @@ def test_the_first_trail_is_kept_and_a_scan_never_mixes_two(tmp_path, capsys):
     assert not (tmp_path / "runs.jsonl").exists()
     argv = ["scan", "--sizes", "6", "--seeds", "1", "--out", str(tmp_path)]
     assert transition.main(argv) == 2
-    assert "--spread 0" in capsys.readouterr().err
+    assert "spread 0" in capsys.readouterr().err
 
 
 def test_trails_times_the_making_of_each_size_and_seed(capsys):

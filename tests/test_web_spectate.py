@@ -263,7 +263,12 @@ def test_spectators_cost_one_view_a_push_and_never_crowd_out_a_player(tmp_path: 
             ws.send(json.dumps({"type": "hello", "game": game, "token": tokens[who]}))
             assert _recv(ws)["type"] == "view"
             players.append(ws)
-        time.sleep(0.5)  # the hellos' pushes are out
+        settled = -1  # the hellos' pushes are out: no spectator view computed for 0.5 s
+        for _ in range(40):
+            if settled == CountingSpectate.calls:
+                break
+            settled = CountingSpectate.calls
+            time.sleep(0.5)
         before = CountingSpectate.calls
         mover = "ann" if first["turn"] == first["you"] else "bob"
         cell = next(f"r{r + 1}c{c + 1}" for r, row in enumerate(first["puzzle"]["grid"])
