@@ -153,7 +153,7 @@ def test_the_first_trail_is_kept_and_a_scan_never_mixes_two(tmp_path, capsys):
     # a directory made with one trail refuses members of the other, and says how to go on
     (tmp_path / "made.jsonl").write_text('{"size": 12, "seed": 0, "steps": 37}\n')
     scan = transition.Scan((6,), knobs=(0.0,), seeds=1, out=tmp_path)
-    with pytest.raises(Exception, match="--spread 0 --repair-factor 1"):
+    with pytest.raises(Exception, match=r"another trail \(spread 0, repair factor 1\)"):
         transition.run_scan(scan, progress=False, plots=False)
     assert not (tmp_path / "runs.jsonl").exists()
     argv = ["scan", "--sizes", "6", "--seeds", "1", "--out", str(tmp_path)]
