@@ -26,6 +26,8 @@ TIMEOUT_RESPONSE = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
     b"connection: close\r\ncontent-length: 26\r\n\r\nrequest head took too long"
 )
+LINGER_S = 1.0
+"""How long a timed-out connection is still read (and what comes dropped) after its 408."""
 
 
 class HeadDeadline(H11Protocol):
@@ -76,7 +78,26 @@ class HeadDeadline(H11Protocol):
         started, _ = self.conn.trailing_data
         if started:
             self.transport.write(TIMEOUT_RESPONSE)
-        self.transport.close()
+        self._linger()
+
+    def _linger(self) -> None:
+        """Half-close, then drop whatever still comes for :data:`LINGER_S` before closing.
+
+        Closing at once while the client is still trickling bytes makes the kernel answer
+        them with a reset, and a reset can destroy the 408 before the client reads it (CI
+        saw exactly that); web servers close lingeringly for this reason.
+        """
+        self._lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(LINGER_S, self.transport.close)
+        else:
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if getattr(self, "_lingering", False):
+            return  # after the 408: read and dropped, so that the close is clean
+        super().data_received(data)
 
 
 def protocol(header_s: float) -> type[Any]:
