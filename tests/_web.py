@@ -11,7 +11,7 @@ import shutil
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -338,3 +338,28 @@ def click_cell(page: Any, cell: Cell) -> None:
 
 def name(cell: Cell) -> str:
     return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def play_out_against_computer(
+    page: Any,
+    games: EngineGames,
+    puzzle: Puzzle,
+    solution: dict[Cell, int],
+    each_turn: Callable[[dict[str, Any]], None] = lambda view: None,
+) -> dict[str, Any]:
+    """Play the page's side of a Battle against the computer to its end: on each of its
+    turns, the first empty cell's published digit, typed.  ``each_turn`` sees the engine's
+    view before each move (to check the page, or take a picture); the final view returned."""
+    while True:
+        page.wait_for_function(
+            "document.body.dataset.phase === 'finished' || "
+            "document.querySelector('#turn').innerText === 'Your turn'"
+        )
+        seen = games.view(*page_seat(page))
+        if seen["phase"] == "finished":
+            return seen
+        each_turn(seen)
+        cell = next(c for c in sorted(puzzle.whites) if name(c) not in seen["board"])
+        click_cell(page, cell)
+        page.keyboard.press(str(solution[cell]))
+        settle(page)

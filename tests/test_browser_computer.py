@@ -10,14 +10,12 @@ from typing import Any
 
 import pytest
 from _web import (
-    click_cell,
     engine_games,
     game_of,
     live_server,
-    name,
     page_seat,
+    play_out_against_computer,
     set_name,
-    settle,
     shot,
 )
 
@@ -43,22 +41,14 @@ def test_a_battle_against_the_easy_computer_to_the_end(browser: Any, tmp_path: P
         assert view["phase"] == "active"  # no room code to share: the computer sat down
         assert [p["name"] for p in view["players"]] == ["Ann", "Computer (easy)"]
         ann = view["you"]
-        while True:
-            page.wait_for_function(
-                "document.body.dataset.phase === 'finished' || "
-                "document.querySelector('#turn').innerText === 'Your turn'"
-            )
-            seen = games.view(*page_seat(page))
-            if seen["phase"] == "finished":
-                break
+
+        def check_turn(seen: dict[str, Any]) -> None:
             shown = page.locator("#board text.digit").count()
             assert shown == len(seen["board"])  # every computer digit is on the page
-            cell = next(c for c in sorted(puzzle.whites) if name(c) not in seen["board"])
-            click_cell(page, cell)
-            page.keyboard.press(str(solution[cell]))
-            settle(page)
             if len(seen["board"]) == len(puzzle.whites) // 2:
                 shot(page, "web-computer")
+
+        play_out_against_computer(page, games, puzzle, solution, check_turn)
         page.wait_for_function("document.body.dataset.phase === 'finished'")
         final = games.view(*page_seat(page))
         assert final["end_reason"] == "completed"

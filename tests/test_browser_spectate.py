@@ -20,12 +20,11 @@ from _web import (
     game_of,
     join,
     name,
-    new_game,
     page_seat,
-    set_name,
     settle,
     shared_server,
     shot,
+    start,
 )
 
 from kakurolab.model import Cell
@@ -57,11 +56,8 @@ def test_a_third_browser_watches_a_battle_read_only(
     browser: Any, shared: tuple[EngineGames, str]
 ) -> None:
     games, url = shared
-    ann = browser.new_context().new_page()
+    ann = start(browser, url, "Ann", mode="battle")
     bob = browser.new_context().new_page()
-    ann.goto(url)
-    set_name(ann, "Ann")
-    new_game(ann, url, mode="battle")
     code = ann.get_attribute("#room-code", "data-code")
     assert code and ann.locator("#watch-share").is_hidden()  # a lobby's link is its room code
     join(bob, url, "Bob", code)

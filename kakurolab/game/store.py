@@ -144,6 +144,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def first_device_id(token: str) -> str:
+    """The id of the device a player's first token makes (the schema's migration of old
+    players names theirs the same way)."""
+    return "d-" + token_hash(token)[:10]
+
+
 def chain(previous: str, row: dict[str, Any]) -> str:
     """The log's hash chain: each row's hash covers the one before, so a lost, reordered or
     edited row is found on replay."""
@@ -234,8 +240,7 @@ class Store:
         with self.transaction() as db:
             self._run(db, "INSERT INTO players VALUES (?, ?, ?, ?)",
                       (player_id, name, token_hash(token), at))  # fmt: skip
-            self.add_device(db, device_id or "d-" + token_hash(token)[:10], player_id, token,
-                            label, at)  # fmt: skip
+            self.add_device(db, device_id or first_device_id(token), player_id, token, label, at)
 
     def player_by_token(self, token: str) -> tuple[str, str] | None:
         """(player_id, name) of a token of a device not revoked."""
@@ -255,10 +260,14 @@ class Store:
         return None if row is None else str(row[0])
 
     def add_device(
-        self, db: Any, device_id: str, player_id: str, token: str, label: str, at: float
+        self, db: Any, device_id: str, player_id: str, token: str, label: str, at: float,
+        *, if_new: bool = False,
     ) -> None:
-        """Inside a transaction: another token of ``player_id`` (only its hash is kept)."""
-        self._run(db, "INSERT INTO devices VALUES (?, ?, ?, ?, ?, NULL)",
+        """Inside a transaction: another token of ``player_id`` (only its hash is kept);
+        ``if_new``: nothing when the device is there already (a computer, added again by
+        every server that starts)."""
+        conflict = " ON CONFLICT DO NOTHING" if if_new else ""
+        self._run(db, "INSERT INTO devices VALUES (?, ?, ?, ?, ?, NULL)" + conflict,
                   (device_id, player_id, token_hash(token), label, at))  # fmt: skip
 
     def devices_of(self, player_id: str) -> list[dict[str, Any]]:
@@ -620,9 +629,8 @@ class Store:
             self._run(db, "INSERT INTO computers VALUES (?, ?) ON CONFLICT DO NOTHING",
                       (player_id, strength))  # fmt: skip
             # every token is a device's (kakurolab.game.accounts): the computer's one device
-            self._run(db, "INSERT INTO devices VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING",
-                      ("d-" + token_hash(token)[:10], player_id, token_hash(token), "computer",
-                       at))  # fmt: skip
+            self.add_device(db, first_device_id(token), player_id, token, "computer", at,
+                            if_new=True)  # fmt: skip
 
     def computers_among(self, db: Any, player_ids: list[str]) -> dict[str, str]:
         """Inside a transaction: which of these players are computers (-> strength)."""

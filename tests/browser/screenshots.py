@@ -35,7 +35,7 @@ from _web import (  # noqa: E402
     launch,
     name,
     new_game,
-    page_seat,
+    play_out_against_computer,
     published_solution,
     served,
     set_name,
@@ -185,22 +185,14 @@ def computer_shots(browser: Any, games: Any, live: Any) -> None:
     page.click("#start")
     page.wait_for_selector("#board rect.white")
     _, puzzle, solution = game_of(games, page)
-    taken = False
-    while True:
-        page.wait_for_function(
-            "document.body.dataset.phase === 'finished' || "
-            "document.querySelector('#turn').innerText === 'Your turn'"
-        )
-        seen = games.view(*page_seat(page))
-        if seen["phase"] == "finished":
-            break
+    taken: list[bool] = []
+
+    def half_way(seen: dict[str, Any]) -> None:
         if not taken and len(seen["board"]) >= len(puzzle.whites) // 2:
             page.screenshot(path=str(OUT / "web-computer.png"))
-            taken = True
-        cell = next(c for c in sorted(puzzle.whites) if name(c) not in seen["board"])
-        click_cell(page, cell)
-        page.keyboard.press(str(solution[cell]))
-        settle(page)
+            taken.append(True)
+
+    play_out_against_computer(page, games, puzzle, solution, half_way)
     page.goto(f"{live.url}/#/stats")
     page.select_option("#rating-pool", "computer")
     page.wait_for_selector('#stats-rating tr[data-pool="computer"]')

@@ -14,7 +14,7 @@ import z3
 
 from ...deadline import checked
 from ...model import LETTERS, Clue, Puzzle
-from .common import Formula, TermDigit, cell_name, leading_letters
+from .common import Formula, TermDigit, cell_name, leading_letters, run_distinct
 
 DIGIT_BITS = 4
 SUM_BITS = 8
@@ -50,8 +50,7 @@ def formula(puzzle: Puzzle, api: ModuleType = z3) -> Formula:
         assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
     for run in checked(puzzle.runs):  # a timeout covers building the formula too
         terms = [cells[cell] for cell in run.cells]
-        if len(terms) > 1:  # a one-cell run repeats nothing (cvc5 refuses a DISTINCT of one)
-            assertions.append(api.Distinct(*terms))
+        assertions.extend(run_distinct(terms, api))
         if run.clue is not None:
             total = api.Sum(*[_wide(x, api) for x in terms])
             assertions.append(total == _clue(run.clue, letters, api))

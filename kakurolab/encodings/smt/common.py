@@ -153,6 +153,12 @@ def disj(args: Sequence[z3.BoolRef]) -> z3.BoolRef:
     return _nary(z3.Z3_mk_or, args, False)
 
 
+def run_distinct(terms: Sequence[Any], api: ModuleType = z3) -> list[Any]:
+    """A run's all-different: ``[Distinct(*terms)]``, or nothing for a one-cell run, which
+    repeats nothing (and cvc5 refuses a ``DISTINCT`` of one term)."""
+    return [api.Distinct(*terms)] if len(terms) > 1 else []
+
+
 # --- cryptic letters in integer arithmetic (lia and table) ------------------------------------
 
 

@@ -13,7 +13,15 @@ import z3
 
 from ...deadline import checked
 from ...model import Puzzle
-from .common import Formula, TermDigit, cell_name, int_clue, int_letters, leading_letters
+from .common import (
+    Formula,
+    TermDigit,
+    cell_name,
+    int_clue,
+    int_letters,
+    leading_letters,
+    run_distinct,
+)
 
 
 def formula(puzzle: Puzzle, api: ModuleType = z3) -> Formula:
@@ -28,8 +36,7 @@ def formula(puzzle: Puzzle, api: ModuleType = z3) -> Formula:
         assertions.extend(cells[cell] == letters[ch] for cell, ch in puzzle.shown_letters.items())
     for run in checked(puzzle.runs):  # a timeout covers building the formula too
         terms = [cells[cell] for cell in run.cells]
-        if len(terms) > 1:  # a one-cell run repeats nothing (cvc5 refuses a DISTINCT of one)
-            assertions.append(api.Distinct(*terms))
+        assertions.extend(run_distinct(terms, api))
         if run.clue is not None:
             assertions.append(api.Sum(*terms) == int_clue(run.clue, letters))
     return Formula(
