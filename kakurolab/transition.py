@@ -389,7 +389,9 @@ def cost_rows(rows: Sequence[Row]) -> list[dict[str, Any]]:
 def peak_rows(costs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per size, kind (member or twin), configuration and task: the knob with the largest
     median cost, whether it lies inside the range (an easy-hard-easy peak), its height over
-    the dearer end, and whether its interval clears both ends' (``significant``)."""
+    the dearer end, whether its interval clears both ends' (``significant``), and whether
+    half its runs or more timed out (``censored``: the median is then the timeout's PAR-2
+    penalty, a lower bound of the true cost)."""
     groups: dict[tuple[int, str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for c in costs:
         groups[(c["size"], c["kind"], c["config"], c["task"])].append(c)
@@ -407,6 +409,7 @@ def peak_rows(costs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "over_ends": round(top["median_s"] / ends, 2) if ends > 0 else None,
             "significant": inside
             and top["median_lo"] > max(cs[0]["median_hi"], cs[-1]["median_hi"]),
+            "censored": 2 * top["unsolved"] >= top["runs"],
         })
     return out
 
@@ -416,7 +419,9 @@ def growth_rows(
 ) -> list[dict[str, Any]]:
     """The slope of log peak median cost against log white cells (at the peak's knob), per
     kind, configuration and task, with its 95% t interval (three sizes at least: fewer
-    leave the slope empty)."""
+    leave the slope empty).  ``censored_sizes`` counts the sizes whose peak median is the
+    timeout's penalty: with any, the exponent is a lower bound (the largest sizes' costs are
+    cut off)."""
     whites = {(p["size"], p["knob"]): p["white_cells"] for p in points}
     groups: dict[tuple[str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for p in peaks:
@@ -434,6 +439,7 @@ def growth_rows(
             "ci_high": None if fit is None else round(fit.ci_high, 2),
             "r2": None if fit is None else round(fit.r2, 3),
             "end_to_end_slope": None if two is None else round(two, 2),
+            "censored_sizes": sum(1 for p in ps if p.get("censored")),
         })
     return out
 
@@ -476,6 +482,8 @@ def write_report(out: Path, timeout: float | None = None, plots: bool = True) ->
         "# The phase transition (issue 47 §1)",
         "",
         f"{len(rows)} runs, timeout {timeout:g} s (PAR-2: twice that when unsolved).",
+        "A peak that is `censored` (half its runs or more timed out) is the timeout's penalty, "
+        "a lower bound; a growth exponent with `censored_sizes` above 0 is a lower bound too.",
         "Rebuild: `python -m kakurolab.transition report --out " + str(out) + "`.",
         "",
     ]

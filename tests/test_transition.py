@@ -114,6 +114,24 @@ def test_wilson_and_bootstrap_intervals_hold_their_estimate():
     assert math.isclose(transition.percentile([0, 10], 0.9), 9.0)
 
 
+def test_a_peak_cut_off_by_the_timeout_is_censored_and_its_growth_a_lower_bound():
+    def cost(size, knob, median, unsolved):
+        return {"size": size, "knob": knob, "kind": "member", "config": "c", "task": "solve",
+                "runs": 4, "unsolved": unsolved, "median_s": median, "median_lo": median,
+                "median_hi": median, "p90_s": median}
+
+    costs = [cost(12, 0.0, 0.1, 0), cost(12, 0.5, 0.2, 1), cost(12, 1.0, 0.1, 0),
+             cost(20, 0.0, 1.0, 1), cost(20, 0.5, 3.0, 1), cost(20, 1.0, 0.5, 0),
+             cost(30, 0.0, 20.0, 2), cost(30, 0.5, 9.0, 1), cost(30, 1.0, 1.0, 0)]
+    peaks = transition.peak_rows(costs)
+    assert [(p["size"], p["peak_knob"], p["censored"]) for p in peaks] == [
+        (12, 0.5, False), (20, 0.5, False), (30, 0.0, True)]
+    points = [{"size": s, "knob": k, "white_cells": s * s // 2}
+              for s in (12, 20, 30) for k in (0.0, 0.5, 1.0)]
+    (growth,) = transition.growth_rows(peaks, points)
+    assert growth["sizes"] == 3 and growth["censored_sizes"] == 1 and growth["exponent"] > 0
+
+
 def test_the_scan_runs_a_tiny_grid_end_to_end(tmp_path):
     # one light configuration, two twin backends: 8 runs in killable children
     scan = transition.Scan(
