@@ -172,9 +172,14 @@ def parse_id(pid: str) -> tuple[int, float, int, str]:
 
 
 def specs_for(scan: Scan, puzzles: Iterable[Puzzle]) -> list[RunSpec]:
+    """The runs of these members and twins, those of the scan's knobs only (members kept
+    in ``puzzles/`` hold every knob they were made with: a scan of fewer knobs, a longer
+    timeout at the loose end say, reruns a part of them)."""
     specs = []
     for puzzle in puzzles:
         size, knob, _, kind = parse_id(puzzle.id)
+        if not any(math.isclose(knob, wanted) for wanted in scan.knobs):
+            continue
         if kind == "member":
             runs = [(label, task) for label in scan.configs for task in TASKS]
         else:

@@ -160,6 +160,14 @@ def test_the_scan_runs_a_tiny_grid_end_to_end(tmp_path):
     assert float(points[1]["p_twin_unsat"]) in (0.0, 1.0)  # decided by both twin backends
     transition.run_scan(scan, progress=False, plots=False)  # resumes: nothing left to run
     assert len((tmp_path / "runs.jsonl").read_text().splitlines()) == len(runs)
+    # a scan of one knob over the kept members (a longer timeout at the loose end, say)
+    # runs that knob's member and twin only
+    loose = transition.Scan((6,), knobs=(0.0,), seeds=1, timeout=5.0, out=tmp_path,
+                            configs=("native",), twin_configs=("native",))  # fmt: skip
+    made = transition.make_members(loose, 6, 0)
+    assert len(made) == 4  # kept: both knobs, member and twin
+    assert sorted(s.instance for s in transition.specs_for(loose, made)) == sorted(
+        [made[0].id] * len(transition.TASKS) + [made[1].id])
 
 
 def test_the_first_trail_is_kept_and_a_scan_never_mixes_two(tmp_path, capsys):
