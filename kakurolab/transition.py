@@ -482,7 +482,7 @@ def write_report(out: Path, timeout: float | None = None, plots: bool = True) ->
     tables = {"points": points, "costs": costs, "peaks": peaks, "growth": growth}
     for name, table in tables.items():
         write_text(out / f"{name}.csv", _table(table).csv())
-    plotted = plot(out, points, costs) if plots else None
+    plotted = plot(out, points, costs, timeout) if plots else None
     md = [
         "# The phase transition (issue 47 §1)",
         "",
@@ -501,11 +501,15 @@ def write_report(out: Path, timeout: float | None = None, plots: bool = True) ->
 
 
 def plot(
-    out: Path, points: Sequence[Mapping[str, Any]], costs: Sequence[Mapping[str, Any]]
+    out: Path,
+    points: Sequence[Mapping[str, Any]],
+    costs: Sequence[Mapping[str, Any]],
+    timeout: float | None = None,
 ) -> str | None:
     """``transition.png``/``.svg``: per size, the median cost of each configuration and
     task against the knob (log scale, bootstrap intervals), and under it P(unique) and
-    P(twin unsat) with Wilson intervals.  None when matplotlib is missing."""
+    P(twin unsat) with Wilson intervals; a median on the timeout's PAR-2 line is censored
+    (a lower bound).  None when matplotlib is missing."""
     try:
         matplotlib: Any = require("matplotlib", extra="plots", feature="transition plots")
     except KakuroError:
@@ -538,6 +542,9 @@ def plot(
                 linewidth=1.1, capsize=2,
                 label=f"{config} {task}" + (" (twins)" if kind == "twin" else ""),
             )
+        if timeout and any(c["size"] == size and c["median_s"] >= 2 * timeout for c in costs):
+            top.axhline(2 * timeout, color="grey", linewidth=0.8, linestyle="-.",
+                        label=f"timeout's PAR-2 ({2 * timeout:g} s): censored")  # fmt: skip
         top.set_yscale("log")
         whites = statistics.fmean(p["white_cells"] for p in points if p["size"] == size)
         top.set_title(f"{size}x{size} (~{whites:.0f} white cells)", fontsize=9)
