@@ -47,10 +47,11 @@ from .plan import load_experiment, project_root, puzzle_hash
 from .results import load_results, par2, solved
 from .runs import Row
 
-SOURCES = ("hard", "scaling", "pe424", "solvers", "transition")
+SOURCES = ("hard", "scaling", "pe424", "solvers", "transition-spread")
 """The experiments the rule learns from.  Left out: ``encodings`` (CNF presets only, on
 janko: no native, no CP-SAT, so no candidate but one), ``hard-quick`` (a subset of ``hard``,
-run before it), ``certificates`` (the certify task, not solving)."""
+run before it), ``certificates`` (the certify task, not solving), ``transition`` (the first
+trail's scan at two sizes: ``transition-spread`` is the same scan at four)."""
 
 FAMILY_OF = {
     re.compile(r"g\d\d"): "generated",
@@ -117,7 +118,7 @@ def family_of(set_name: str) -> str:
     return next((f for pattern, f in FAMILY_OF.items() if pattern.fullmatch(set_name)), set_name)
 
 
-SCANS = {"transition": "puzzles"}
+SCANS = {"transition-spread": "puzzles"}
 """Sources that are scans, not experiment files: name -> the folder of ``results/<name>/``
 holding their puzzles (``kakurolab.transition`` writes each size and seed's members and
 twins there)."""
