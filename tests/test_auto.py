@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -208,6 +209,21 @@ def test_cross_validation_never_sees_the_family_it_scores() -> None:
     assert all(s.config == "a" for s in scored.values() if s.problem.family == "l2")
     row = autofit.cv_table(list(scored.values()), ["a", "b"])[-1]
     assert row["family"] == "all" and row["blunders"] == 5 and row["auto_vs_vbs"] > 1.1
+
+
+def test_a_source_of_several_families_gets_a_pooled_row() -> None:
+    # the made-up source holds four families: one pooled row before "all"; a source of
+    # one family adds none
+    problems = [*_made_up(), replace(_problem("x", 30, 0.01, 0.5), source="single")]
+    rows = autofit.cv_table(autofit.cross_validate(problems), ["a", "b"])
+    pooled = {r["family"]: r for r in rows}
+    assert [r["family"] for r in rows][-2:] == ["all of results/made-up", "all"]
+    assert "all of results/single" not in pooled
+    made_up = pooled["all of results/made-up"]
+    assert made_up["problems"] == len(problems) - 1
+    assert made_up["auto_s"] == round(
+        sum(s.auto_s for s in autofit.cross_validate(problems) if s.problem.source == "made-up")
+        / made_up["problems"], 4)
 
 
 def test_the_committed_evaluation_matches_the_committed_rule() -> None:

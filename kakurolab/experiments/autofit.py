@@ -395,13 +395,21 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def cv_table(scored: Sequence[Scored], candidates: Sequence[str]) -> list[dict[str, Any]]:
-    """Per family and overall: PAR-2 (mean seconds) of the VBS (every configuration run, and
-    the candidates only), of each candidate alone, and of auto in cross-validation."""
+    """Per family, per source of several families (``results/hard`` pooled: the issue's
+    target is on it) and overall: PAR-2 (mean seconds) of the VBS (every configuration run,
+    and the candidates only), of each candidate alone, and of auto in cross-validation."""
     groups: dict[str, list[Scored]] = defaultdict(list)
+    sources: dict[str, list[Scored]] = defaultdict(list)
     for s in scored:
         groups[s.problem.family].append(s)
+        sources[s.problem.source].append(s)
+    pooled = [
+        (f"all of results/{source}", group)
+        for source, group in sorted(sources.items())
+        if len({s.problem.family for s in group}) > 1
+    ]
     rows = []
-    for family, group in [*sorted(groups.items()), ("all", list(scored))]:
+    for family, group in [*sorted(groups.items()), *pooled, ("all", list(scored))]:
         vbs = statistics.fmean(s.vbs_s for s in group)
         vbs_c = statistics.fmean(min(s.problem.par2[c] for c in candidates) for s in group)
         auto = statistics.fmean(s.auto_s for s in group)
