@@ -45,8 +45,10 @@ def test_base_is_what_the_manifest_says(base):
     assert f"{base.puzzle.nrows}x{base.puzzle.ncols}" == base.size
 
 
-@pytest.mark.parametrize("backend", ["native", "cpsat"])
+@pytest.mark.parametrize("backend", ["native", "pysat"])
 def test_every_base_is_unique(backend):
+    """By two independent backends: native and CNF on CaDiCaL (CP-SAT took 13.5 s for the
+    384 bases, CNF 3.0 s)."""
     require_backend(backend)
     for base in BASES:
         proof = prove_unique(base.puzzle, backend=backend)
