@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "kakurolab" / "data" / "samples"
 GENERATED = ROOT / "kakurolab" / "data" / "generated"
 
-DEFAULT_INPUTS = 3_000
+DEFAULT_INPUTS = 1_500
 SLOW_INPUTS = int(os.environ.get("KAKURO_FUZZ_INPUTS", "30000"))
 
 UNICODE_DIGITS = "²³¹٣۴߁३০੫૬୭௮౯೦൧๒໓༤၅႖០᠑１９𝟗"
