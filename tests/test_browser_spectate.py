@@ -21,10 +21,12 @@ from _web import (
     join,
     name,
     page_seat,
+    published_solution,
     settle,
     shared_server,
     shot,
     start,
+    view_puzzle,
 )
 
 from kakurolab.model import Cell
@@ -128,3 +130,57 @@ def test_a_third_browser_watches_a_battle_read_only(
     for frame in views[:-1]:
         if frame["phase"] != "finished":
             assert len(frame["board"]) < len(solution)
+
+
+def test_a_browser_watches_an_arena_as_each_racers_progress_only(
+    browser: Any, shared: tuple[EngineGames, str]
+) -> None:
+    """An Arena, watched: the racers' shares of the grid move on the page as they fill it, no
+    racer's digit is ever drawn or sent to the watcher, and the end shows the solution."""
+    games, url = shared
+    with httpx.Client(base_url=url, timeout=30) as http:
+        tokens = {who: http.post("/api/players", json={"name": who}).json()["token"]
+                  for who in ("Dee", "Eve")}  # fmt: skip
+        race = http.post("/api/games", json={"mode": "arena", "size": "8x8"},
+                         headers=auth(tokens["Dee"])).json()["game_id"]  # fmt: skip
+        http.post(f"/api/games/{race}/join", headers=auth(tokens["Eve"]))
+
+        def move(who: str, move: dict[str, Any]) -> None:
+            answer = http.post(f"/api/games/{race}/moves", json={"move": move},
+                               headers=auth(tokens[who]))  # fmt: skip
+            assert answer.status_code == 200, answer.text
+
+        move("Dee", {"kind": "start"})
+        view = games.view(race, tokens["Dee"])
+        puzzle, solution = view_puzzle(view), published_solution(view["puzzle"]["id"])
+        eve = games.view(race, tokens["Eve"])["you"]
+
+        fly = browser.new_context(viewport={"width": 1280, "height": 820}).new_page()
+        received, out = frames(fly), sent(fly)
+        fly.goto(f"{url}/#/watch/{race}")
+        fly.wait_for_function("document.body.dataset.watchPhase === 'active'")
+        assert "each racer's progress" in fly.inner_text("#watch-message")
+        whites = sorted(puzzle.whites)
+        for cell in whites[: len(whites) // 2]:  # Eve fills half her grid
+            move("Eve", {"kind": "place", "cell": name(cell), "digit": solution[cell]})
+        score = f'#watch-players li[data-player="{eve}"] .player-score'
+        fly.wait_for_function(f"Number(document.querySelector('{score}').dataset.progress) >= 0.5"
+                              f" - 1 / {len(whites)}")  # fmt: skip
+        assert float(fly.get_attribute(score, "data-progress") or "") == (
+            len(whites) // 2 / len(whites))
+        assert "% filled" in fly.inner_text(score)
+        assert drawn(fly) == {}  # her digits stay hers
+        shot(fly, "watch-arena")
+        for cell in whites:  # Dee fills her grid and submits: she wins, the race is over
+            move("Dee", {"kind": "place", "cell": name(cell), "digit": solution[cell]})
+        move("Dee", {"kind": "submit"})
+        fly.wait_for_function("document.body.dataset.watchPhase === 'finished'")
+    assert {c: int(d) for c, d in drawn(fly).items()} == solution
+    assert fly.locator("#watch-standings tr").count() == 2
+    assert [json.loads(f)["type"] for f in out] == ["watch"]
+    views = [m["view"] for m in map(json.loads, received) if "view" in m]
+    assert views[-1]["phase"] == "finished"
+    for frame in views:
+        audit(frame, frame["board"])
+        if frame["phase"] != "finished":
+            assert frame["board"] == {}  # an Arena has no public board while it runs
