@@ -209,3 +209,24 @@ def test_take_turn_plays_through_the_service_on_its_turn_only(tmp_path: Path) ->
     board = svc.view(game, ann.token).board
     assert len(board) == 2 and board[decision.move["cell"]] == solution[decision.move["cell"]]
     assert svc.view(game, ann.token).turn == ann.player_id
+
+
+def test_one_holder_at_a_time_plays_a_games_computer(store_at: Path | str) -> None:
+    """The computer lease (``GameService.lease_computer``): the first holder has it and
+    renews it, a second waits while it runs, takes it once it has run out or been given
+    back, and a lease is per game."""
+    clock = Clock()
+    svc = service(store_at, clock)
+    assert svc.lease_computer("g-1", "a", 30) and not svc.lease_computer("g-1", "b", 30)
+    clock.advance(20)
+    assert svc.lease_computer("g-1", "a", 30)  # renewed: runs to 50 s from the start
+    clock.advance(20)
+    assert not svc.lease_computer("g-1", "b", 30)  # 40 s: still a's
+    assert svc.lease_computer("g-2", "b", 30)  # another game's is free
+    clock.advance(11)
+    assert svc.lease_computer("g-1", "b", 30)  # 51 s: a's ran out, b takes it
+    assert not svc.lease_computer("g-1", "a", 30)
+    svc.release_computer("g-1", "a")  # a gives back what it no longer has: nothing happens
+    assert not svc.lease_computer("g-1", "a", 30)
+    svc.release_computer("g-1", "b")
+    assert svc.lease_computer("g-1", "a", 30)  # given back: the next one has it at once

@@ -5,6 +5,7 @@ finished game moves the ratings shown by ``/api/stats`` and ``/api/ratings``."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -123,3 +124,39 @@ def test_a_restarted_server_resumes_its_computers(tmp_path: Path) -> None:
         assert view["turn"] == view["you"] and len(view["board"]) == 2
         assert game in live.app.state.bots.tasks
     again.close()
+
+
+def test_two_servers_on_one_store_play_the_computer_once(tmp_path: Path) -> None:
+    """Every server resumes every computer game at its start, and the lease makes one play
+    it: while the first server runs, the second makes no move; once it stops (giving the
+    lease back), the second plays the computer to the end, and no move was made twice."""
+    store = tmp_path / "games.sqlite"
+    first, second = engine_games(store), engine_games(store)
+    with contextlib.ExitStack() as running:
+        a = running.enter_context(live_server(first))
+        a.app.state.bots.pace = 0.2  # ~2 s a move: the second server looks meanwhile
+        http = running.enter_context(httpx.Client(base_url=a.url, timeout=30))
+        token = http.post("/api/players", json={"name": "ann"}).json()["token"]
+        view = http.post("/api/games", headers=auth(token),
+                         json={"mode": "battle", "computer": "easy"}).json()  # fmt: skip
+        game = view["game_id"]
+        solution = {cell_text(c): d for c, d in published_solution(view["puzzle"]["id"]).items()}
+        with live_server(second) as b, httpx.Client(base_url=b.url, timeout=30) as other:
+            b.app.state.bots.pace = PACE
+            assert game in b.app.state.bots.tasks  # resumed there too, waiting for the lease
+            view = _wait_turn(http, game, token)  # Ann's digit, then the first server's answer
+            cell = next(c for c in sorted(solution) if c not in view["board"])
+            assert _place(http, game, token, cell, solution[cell]).status_code == 200
+            _wait_turn(http, game, token)
+            by_a = list(a.app.state.bots.moves.get(game, []))
+            assert by_a and not b.app.state.bots.moves.get(game)
+            running.close()  # the first server stops; the second goes on
+            final = _play_out(other, game, token)
+            by_b = list(b.app.state.bots.moves.get(game, []))
+    assert final["phase"] == "finished" and by_b
+    placed = [e for e in second.service.events_since(game, token, 0)
+              if e.kind.value == "place" and e.player_id != final["you"]]  # fmt: skip
+    # every digit the computer placed was one server's decision, played once
+    assert len(placed) == sum(d.move["kind"] == "place" for d in by_a + by_b)
+    first.close()
+    second.close()

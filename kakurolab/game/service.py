@@ -261,6 +261,17 @@ class GameService:
             rows = self.store.computer_games()
         return [(game_id, self.computer(strength), strength) for game_id, _, strength in rows]
 
+    def lease_computer(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Hold or renew for ``seconds`` the right to play a game's computer (one server
+        process of several plays it; :meth:`Store.lease_computer`): whether ``holder`` has it."""
+        with self._lock:
+            now = self.clock()
+            return self.store.lease_computer(game_id, holder, now, now + seconds)
+
+    def release_computer(self, game_id: str, holder: str) -> None:
+        with self._lock:
+            self.store.release_computer(game_id, holder)
+
     def ratings(self, pool: str = "battle", limit: int = 100) -> list[dict[str, Any]]:
         """A pool's rating table (:mod:`.rating`), best conservative rating first."""
         if pool not in rating.POOLS:

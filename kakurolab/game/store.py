@@ -99,6 +99,8 @@ CREATE TABLE IF NOT EXISTS rating_changes (
     mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, PRIMARY KEY (game_id, player_id));
 CREATE TABLE IF NOT EXISTS computers (player_id TEXT PRIMARY KEY, strength TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS computer_leases (
+    game_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires REAL NOT NULL);
 """
 
 
@@ -650,6 +652,28 @@ class Store:
                 "WHERE g.phase != 'finished' ORDER BY g.created"
             )
         ]
+
+    def lease_computer(self, game_id: str, holder: str, now: float, until: float) -> bool:
+        """Hold (or renew) the right to play a game's computer until ``until``: True when
+        ``holder`` has it, False while another holder's lease runs.  Every server process
+        resumes every computer game, and the lease makes one of them play each."""
+        with self.transaction() as db:
+            self._run(
+                db,
+                "INSERT INTO computer_leases VALUES (?, ?, ?) ON CONFLICT (game_id) DO UPDATE "
+                "SET holder = excluded.holder, expires = excluded.expires "
+                "WHERE computer_leases.holder = excluded.holder OR computer_leases.expires < ?",
+                (game_id, holder, until, now),
+            )
+            row = self._run(db, "SELECT holder FROM computer_leases WHERE game_id = ?",
+                            (game_id,)).fetchone()  # fmt: skip
+        return row is not None and row[0] == holder
+
+    def release_computer(self, game_id: str, holder: str) -> None:
+        """Give up ``holder``'s lease of a game's computer (a server stopping, a game over)."""
+        with self.transaction() as db:
+            self._run(db, "DELETE FROM computer_leases WHERE game_id = ? AND holder = ?",
+                      (game_id, holder))  # fmt: skip
 
     # --- standings (kakurolab.game.standings): finished results only, never a board -----------
 

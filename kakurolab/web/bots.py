@@ -17,6 +17,13 @@ resumes every unfinished game with a computer seat (:meth:`Bots.resume`, at star
 computer needs no memory of its own, since all it knows is in the view and the public log,
 and its think time is drawn from a seed of the game's version, so it takes up where it was.
 A computer move that was thinking when the server stopped is simply thought again.
+
+Several server processes on one store each resume every computer game, so a task plays only
+while it holds the game's *lease* (:meth:`GameService.lease_computer`, :data:`LEASE_S`
+seconds, renewed as it plays and thinks); the others look again every :data:`POLL_S` and
+take over when the holder stops (it gives the lease back) or dies (its lease runs out).
+Without it every process played the computer, one move counting per turn, at the pace of
+the fastest.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from typing import Any
 
 from ..errors import KakuroError
@@ -36,7 +44,10 @@ log = logging.getLogger(__name__)
 
 POLL_S = 1.0
 """How often a waiting computer looks at its game without a commit notice (another process's
-move on a store that cannot push)."""
+move on a store that cannot push), and a process without the lease looks for it."""
+LEASE_S = 30.0
+"""How long a game's computer lease lasts unless renewed (renewed every third of it): how
+long the computer pauses when the process playing it dies."""
 
 
 class Bots:
@@ -53,6 +64,10 @@ class Bots:
         self._wake: dict[str, asyncio.Event] = {}
         self._unsubscribe: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.holder = f"bots-{uuid.uuid4().hex[:12]}"
+        """This server's name on the computer leases it holds."""
+        self._held: dict[str, float] = {}
+        """Game -> when this server last took or renewed its lease (event-loop time)."""
 
     def _listen(self) -> None:
         if self._unsubscribe is None:
@@ -83,6 +98,7 @@ class Bots:
     def _done(self, game_id: str) -> None:
         self.tasks.pop(game_id, None)
         self._wake.pop(game_id, None)
+        self._held.pop(game_id, None)
 
     async def seat(self, game_id: str, strength: str) -> None:
         """Start the computer of a game just made with one (``NewGame.computer``)."""
@@ -97,10 +113,34 @@ class Bots:
         return len(found)
 
     async def _play(self, game_id: str, cred: Credentials, strength: str) -> None:
+        try:
+            await self._moves(game_id, cred, strength)
+        finally:  # a server stopping gives the lease back: the next one plays at once
+            with contextlib.suppress(Exception):
+                await self.games.call(self.games.service.release_computer, game_id, self.holder)
+
+    async def _hold(self, game_id: str) -> bool:
+        """Take or renew the game's computer lease (see module doc): whether this server has
+        it.  A lease renewed less than a third of :data:`LEASE_S` ago is not asked again."""
+        now = asyncio.get_running_loop().time()
+        if now - self._held.get(game_id, -LEASE_S) < LEASE_S / 3:
+            return True
+        held = bool(await self.games.call(self.games.service.lease_computer, game_id,
+                                          self.holder, LEASE_S))  # fmt: skip
+        if held:
+            self._held[game_id] = now
+        else:
+            self._held.pop(game_id, None)
+        return held
+
+    async def _moves(self, game_id: str, cred: Credentials, strength: str) -> None:
         level = STRENGTHS[strength]
         games, token = self.games, cred.token
         while True:
             try:
+                if not await self._hold(game_id):
+                    await self._wait(game_id)  # another server plays it: look again
+                    continue
                 view, events = await games.call(_seen, games, game_id, token)
             except KakuroError as exc:
                 log.warning("the computer of game %s stops: %s", game_id, exc)
@@ -111,7 +151,8 @@ class Bots:
             if decision is None:  # the person's turn (or not started): wait for a move
                 await self._wait(game_id)
                 continue
-            await self._think(decision.think_s)
+            if not await self._think(game_id, decision.think_s):
+                continue  # the lease was lost while thinking: another server plays now
             try:
                 await games.call(games.act, game_id, token, decision.move)
             except KakuroError:
@@ -120,13 +161,17 @@ class Bots:
             with contextlib.suppress(KakuroError):
                 await self.hub.publish(game_id)
 
-    async def _think(self, seconds: float) -> None:
+    async def _think(self, game_id: str, seconds: float) -> bool:
         """Sleep ``seconds`` times the pace, read again every tenth of a second (a pace set
-        while a computer thinks applies at once)."""
+        while a computer thinks applies at once), the lease renewed as it runs: whether it
+        is still held at the end."""
         clock = asyncio.get_running_loop().time
         start = clock()
         while (left := start + seconds * self.pace - clock()) > 0:
             await asyncio.sleep(min(left, 0.1))
+            if not await self._hold(game_id):
+                return False
+        return True
 
     async def _wait(self, game_id: str) -> None:
         event = self._wake.get(game_id)
