@@ -53,6 +53,20 @@ def test_a_code_gives_another_device_the_same_player(store_at: Path | str) -> No
     assert GameService(store_at, clock=Clock()).whoami(second)[1] == "alice"
 
 
+def test_another_process_finds_the_revoked_tokens_among_its_sockets(
+    store_at: Path | str,
+) -> None:
+    """``revoked_among`` (a server's check of its open sockets' tokens): a device revoked
+    through one service is found revoked by another on the same store; live ones are not."""
+    svc = service(store_at)
+    first, _, second = _two_devices(svc)
+    other = GameService(store_at, clock=Clock())
+    assert other.revoked_among([first, second]) == set()
+    svc.accounts.revoke_device(first, svc.store.device_by_token(second) or "")
+    assert other.revoked_among([first, second]) == {second}
+    assert other.revoked_among([]) == set()
+
+
 def test_the_code_is_unguessable_and_stored_only_as_a_hash(store_at: Path | str) -> None:
     svc = service(store_at)
     alice = svc.register("alice")

@@ -173,3 +173,33 @@ def test_a_revoked_devices_socket_is_told_and_closed(two: dict[str, Any]) -> Non
     with connect(two["live"].ws_url) as ws:
         ws.send(json.dumps({"type": "hello", "game": game, "token": phone["token"]}))
         assert json.loads(ws.recv(timeout=10))["type"] == "fatal"
+
+
+def test_a_device_revoked_on_another_server_has_its_socket_closed_there(tmp_path: Path) -> None:
+    """Two servers on one store: the phone's socket is open on the second when the first
+    revokes it; the second finds the token revoked at its next check and tells and closes
+    the socket within a few seconds, while Ann's own socket there stays open."""
+    store = tmp_path / "games.sqlite"
+    with with_players(store, ("Ann",), timeout=10) as (_, _live, http, tokens):
+        game = http.post("/api/games", json={"mode": "practice"},
+                         headers=auth(tokens["Ann"])).json()["game_id"]  # fmt: skip
+        phone = _redeem(http, _code(http, tokens["Ann"])["code"]).json()
+        other_games = EngineGames(GameService(store, chooser=shipped_chooser),
+                                  makers=Makers(1, limits=ONE_ADDRESS))  # fmt: skip
+        with live_server(other_games) as other, connect(other.ws_url) as ws, connect(
+            other.ws_url
+        ) as own:
+            for socket, token in ((ws, phone["token"]), (own, tokens["Ann"])):
+                socket.send(json.dumps({"type": "hello", "game": game, "token": token}))
+                assert json.loads(socket.recv(timeout=10))["type"] == "view"
+            gone = http.delete(f"/api/devices/{phone['device_id']}", headers=auth(tokens["Ann"]))
+            assert gone.json()["sockets_closed"] == 0  # none on the first server
+            told = json.loads(ws.recv(timeout=10))
+            assert told == {"type": "fatal", "error": "this device was signed out (revoked "
+                            "from another device)"}  # fmt: skip
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+            own.send(json.dumps({"type": "view", "id": 1}))
+            assert json.loads(own.recv(timeout=10))["type"] == "ack"  # Ann's stays open
+        other_games.close()

@@ -23,7 +23,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,7 @@ from .replay import withheld as replay_withheld
 from .rules import RULES, GameSpec, Options
 from .state import Outcome
 from .stats import Stats, campaign_card, day_streaks, played_games, summarize
-from .store import LogRow, Store, chain
+from .store import LogRow, Store, chain, token_hash
 from .stores import open_store
 from .views import (
     Candidates,
@@ -164,6 +164,14 @@ class GameService:
         if found is None:
             raise AuthError("unknown player token")
         return found
+
+    def revoked_among(self, tokens: Iterable[str]) -> set[str]:
+        """Those of these tokens (of open sockets, each valid when it said hello) whose
+        device has been revoked since, by any process on the store."""
+        by_hash = {token_hash(token): token for token in tokens}
+        with self._lock:
+            live = self.store.live_token_hashes(list(by_hash))
+        return {token for digest, token in by_hash.items() if digest not in live}
 
     def local_player(self, name: str = "local") -> Credentials:
         """The terminal's player of this name, created on first use (its token is kept in

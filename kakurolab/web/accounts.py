@@ -129,20 +129,13 @@ async def revoke_code(request: Request) -> Response:
     return JSONResponse({"revoked": code_id})
 
 
-SIGNED_OUT = "this device was signed out (revoked from another device)"
-
-
 async def sign_out(hub: Hub, revoked_hash: str) -> int:
     """Tell every open socket of the revoked token on this server and close it (code 4403);
-    how many there were."""
-    closing = [sub for subs in list(hub.watchers.values()) for sub in subs
-               if token_hash(sub.token) == revoked_hash]  # fmt: skip
-    for sub in closing:
-        hub.unsubscribe(sub)
-        if sub.kick is not None:
-            sub.kick(SIGNED_OUT)
+    how many there were.  Other servers on the store close theirs at their next token check
+    (:data:`kakurolab.web.hub.REVOKED_CHECK_S`)."""
+    closed = hub.sign_out(lambda token: token_hash(token) == revoked_hash)
     await asyncio.sleep(0)
-    return len(closing)
+    return closed
 
 
 ROUTES = [

@@ -15,6 +15,11 @@ Time runs on the server: a watched game with a countdown (a sprint, an Arena tim
 a timer here that, when the clock runs out, asks the engine to settle it
 (:meth:`GameService.tick`: the engine decides the end and the scores) and pushes ``{"type":
 "over", "reason": "time", "view"}`` to every socket of the game, whether or not anyone moves.
+
+A socket whose device is revoked is told and closed (code 4403): at once by the server that
+revoked it (``web/accounts.py``), and by every other server on the same store within
+:data:`REVOKED_CHECK_S`, when its poll finds the token revoked
+(:meth:`GameService.revoked_among`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,13 @@ TIMER_SLACK_S = 0.05
 """The timer fires this long after the view's ``remaining_s`` (the engine's clock decides)."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+REVOKED_CHECK_S = 2.0
+"""How often a server asks the store whether the tokens of its open sockets are still live
+(a device revoked through another process)."""
+
+SIGNED_OUT = "this device was signed out (revoked from another device)"
+"""What a revoked device's socket is told before it is closed."""
 
 SPECTATOR = ""
 """The token of a spectator's subscription: no player's (a token has 16 characters or more),
@@ -281,11 +293,39 @@ class Hub:
         if isinstance(views[0], int):
             self.seen[game_id] = views[0]
 
+    def sign_out(self, revoked: Callable[[str], bool], reason: str = SIGNED_OUT) -> int:
+        """Tell every open socket whose token is ``revoked`` and close it (code 4403); how
+        many there were.  Spectators have no token to revoke."""
+        closing = [sub for subs in list(self.watchers.values()) for sub in subs
+                   if sub.token != SPECTATOR and revoked(sub.token)]  # fmt: skip
+        for sub in closing:
+            self.unsubscribe(sub)
+            if sub.kick is not None:
+                sub.kick(reason)
+        return len(closing)
+
+    async def _drop_revoked(self) -> None:
+        """Close the sockets whose device another process revoked (see module doc)."""
+        tokens = {sub.token for subs in self.watchers.values() for sub in subs}
+        tokens.discard(SPECTATOR)
+        if not tokens:
+            return
+        try:
+            revoked = await self.games.call(self.games.service.revoked_among, tokens)
+        except Exception:  # the poller must outlive a store's hiccup
+            log.exception("checking the open sockets' tokens failed")
+            return
+        if revoked:
+            self.sign_out(revoked.__contains__)
+
     async def _poll(self) -> None:
         clock = asyncio.get_running_loop().time
-        last = clock()
+        last = checked = clock()
         while self.watchers:
             await asyncio.sleep(self.poll_s)
+            if clock() - checked >= REVOKED_CHECK_S:
+                checked = clock()
+                await self._drop_revoked()
             if self.listening and clock() - last < SAFETY_POLL_S:
                 continue  # the store pushes: the poll is only a net
             last = clock()
