@@ -155,6 +155,16 @@ def test_sign_ins_are_counted_per_address(tmp_path: Path) -> None:
     games.close()
 
 
+def _told_signed_out_and_closed(ws: Any) -> None:
+    """The socket of a revoked device is told so, then closed with code 4403."""
+    told = json.loads(ws.recv(timeout=10))
+    assert told == {"type": "fatal", "error": "this device was signed out (revoked from "
+                    "another device)"}  # fmt: skip
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
 def test_a_revoked_devices_socket_is_told_and_closed(two: dict[str, Any]) -> None:
     http, game = two["http"], two["game"]
     phone = _redeem(http, _code(http, two["Ann"])["code"]).json()
@@ -163,12 +173,7 @@ def test_a_revoked_devices_socket_is_told_and_closed(two: dict[str, Any]) -> Non
         assert json.loads(ws.recv(timeout=10))["type"] == "view"
         gone = http.delete(f"/api/devices/{phone['device_id']}", headers=auth(two["Ann"]))
         assert gone.json()["sockets_closed"] == 1
-        told = json.loads(ws.recv(timeout=10))
-        assert told == {"type": "fatal", "error": "this device was signed out (revoked from "
-                        "another device)"}  # fmt: skip
-        with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=10)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        _told_signed_out_and_closed(ws)
     # a new socket with the revoked token is refused at hello
     with connect(two["live"].ws_url) as ws:
         ws.send(json.dumps({"type": "hello", "game": game, "token": phone["token"]}))
@@ -194,12 +199,7 @@ def test_a_device_revoked_on_another_server_has_its_socket_closed_there(tmp_path
                 assert json.loads(socket.recv(timeout=10))["type"] == "view"
             gone = http.delete(f"/api/devices/{phone['device_id']}", headers=auth(tokens["Ann"]))
             assert gone.json()["sockets_closed"] == 0  # none on the first server
-            told = json.loads(ws.recv(timeout=10))
-            assert told == {"type": "fatal", "error": "this device was signed out (revoked "
-                            "from another device)"}  # fmt: skip
-            with pytest.raises(ConnectionClosed) as closed:
-                ws.recv(timeout=10)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+            _told_signed_out_and_closed(ws)
             own.send(json.dumps({"type": "view", "id": 1}))
             assert json.loads(own.recv(timeout=10))["type"] == "ack"  # Ann's stays open
         other_games.close()
