@@ -29,6 +29,7 @@ from ..game.accounts import CODE_LENGTH
 from ..game.store import token_hash
 from . import protocol
 from .gateway import EngineGames, web_error
+from .guard import client_address, read_body
 from .hub import Hub
 from .limits import Buckets
 
@@ -70,32 +71,11 @@ def _ident(request: Request, name: str) -> str:
     return str(found)
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
-
-
-async def _small_body(request: Request) -> bytes:
-    """The body, at most :data:`protocol.MAX_MESSAGE` bytes and within
-    :attr:`Limits.body_s` (the rule of every API body, here for the one open route)."""
-    chunks, size = [], 0
-    seconds = request.app.state.limits.body_s
-    try:
-        async with asyncio.timeout(seconds):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > protocol.MAX_MESSAGE:
-                    raise protocol.TooLarge(f"body over {protocol.MAX_MESSAGE} bytes")
-                chunks.append(chunk)
-    except TimeoutError:
-        raise protocol.TooSlow(f"the request body was not all in within {seconds:g} s") from None
-    return b"".join(chunks)
-
-
 async def signin(request: Request) -> Response:
-    raw = await _small_body(request)
+    raw = await read_body(request)
     asked: SigninRequest = protocol.read(raw, SigninRequest)
     signins: Buckets = request.app.state.signins
-    signins.take(_address(request), "sign-ins")
+    signins.take(client_address(request), "sign-ins")
     accounts = _engine(request).service.accounts
     player_id, name, token, device_id = await _call(request, accounts.redeem, asked.code,
                                                     asked.device or "a browser")  # fmt: skip

@@ -49,11 +49,11 @@ from . import accounts, boards, protocol
 from .assets import Logins, combos_table, static_files
 from .bots import Bots
 from .gateway import EngineGames, web_error
-from .guard import BodyLimit, HostGuard, TokenAuth
+from .guard import BodyLimit, HostGuard, TokenAuth, client_address, read_body
 from .hub import MAX_OUTBOX, SPECTATOR, Hub, SocketCounts, Subscriber
 from .limits import Buckets, Limits
 from .port import Busy, Refused, Unauthorized, WebError
-from .protocol import MAX_MESSAGE, ProtocolError, TooLarge, TooSlow
+from .protocol import ProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -78,26 +78,8 @@ def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
 
 
-async def _raw(request: Request) -> bytes:
-    """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
-    it is sent (a chunked body announces no length), and refused (408) when it is not all
-    in within :attr:`Limits.body_s` seconds (a body that trickles in holds a connection)."""
-    chunks, size = [], 0
-    seconds = request.app.state.limits.body_s
-    try:
-        async with asyncio.timeout(seconds):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > MAX_MESSAGE:
-                    raise TooLarge(f"body over {MAX_MESSAGE} bytes")
-                chunks.append(chunk)
-    except TimeoutError:
-        raise TooSlow(f"the request body was not all in within {seconds:g} s") from None
-    return b"".join(chunks)
-
-
 async def _body(request: Request) -> dict[str, Any]:
-    return protocol.decode(await _raw(request))
+    return protocol.decode(await read_body(request))
 
 
 def _game_id(request: Request) -> str:
@@ -164,11 +146,6 @@ async def combos_route(request: Request) -> Response:
                         headers={"Cache-Control": "max-age=3600"})  # fmt: skip
 
 
-def _address(request: Request | WebSocket) -> str:
-    """The client's address (the TCP peer; see :mod:`.limits` about proxies)."""
-    return request.client.host if request.client is not None else "unknown"
-
-
 async def openapi(request: Request) -> Response:
     return JSONResponse(request.app.state.openapi, headers={"Cache-Control": "max-age=3600"})
 
@@ -187,14 +164,14 @@ async def my_games(request: Request) -> Response:
 async def register(request: Request) -> Response:
     games = _games(request)
     name = protocol.name(await _body(request))
-    request.app.state.registrations.take(_address(request), "new players")
+    request.app.state.registrations.take(client_address(request), "new players")
     player = await games.call(games.register, name)
     return JSONResponse(player, 201)
 
 
 async def new_game(request: Request) -> Response:
     spec = protocol.parse_new_game(await _body(request), _games(request).makers.limits)
-    work = _games(request).new_game(request.state.token, spec, _address(request))
+    work = _games(request).new_game(request.state.token, spec, client_address(request))
     view = await _unless_gone(request, work)
     if view is None:  # nobody to answer: the slot and the worker are free already
         return Response(status_code=499)
@@ -248,7 +225,7 @@ async def replay(request: Request) -> Response:
     """A finished game's replay: no token (a shared link), so counted per address like a
     move, and made beside the engine thread (a long game's frames take a while)."""
     games, game_id = _games(request), _game_id(request)
-    request.app.state.moves.take(_address(request), "requests")
+    request.app.state.moves.take(client_address(request), "requests")
     return JSONResponse(await games.call_slow(games.replay, game_id))
 
 
@@ -256,21 +233,21 @@ async def watch(request: Request) -> Response:
     """A running Arena or Battle as a spectator sees it: no token (a shared link), so
     counted per address like a move."""
     games, game_id = _games(request), _game_id(request)
-    request.app.state.moves.take(_address(request), "requests")
+    request.app.state.moves.take(client_address(request), "requests")
     return JSONResponse(await games.call(games.spectate, game_id))
 
 
 async def live(request: Request) -> Response:
     games = _games(request)
-    request.app.state.moves.take(_address(request), "requests")
+    request.app.state.moves.take(client_address(request), "requests")
     return JSONResponse({"games": await games.call(games.live)})
 
 
 async def move(request: Request) -> Response:
     games, game_id = _games(request), _game_id(request)
-    raw = await _raw(request)
+    raw = await read_body(request)
     parsed = protocol.engine_move(protocol.read(raw, protocol.MoveRequest).move)
-    request.app.state.moves.take(_address(request), "moves")
+    request.app.state.moves.take(client_address(request), "moves")
     result = await games.call(games.act, game_id, request.state.token, parsed)
     await _hub(request).publish(game_id)
     return JSONResponse(result)
@@ -301,7 +278,7 @@ async def ratings(request: Request) -> Response:
 async def socket(ws: WebSocket) -> None:
     await ws.accept()
     counts: SocketCounts = ws.app.state.sockets
-    address = _address(ws)
+    address = client_address(ws)
     refusal = counts.open(address)
     if refusal is not None:
         await ws.close(code=OVER_CAP, reason=refusal)

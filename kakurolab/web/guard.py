@@ -16,15 +16,21 @@
   cross-site "simple" POST (``text/plain``, no preflight) creates no player and moves
   nothing.  A client that sends no ``Origin`` (the command line, scripts) is not a browser
   page and passes.
+
+A body is refused by its announced length here (:class:`BodyLimit`) and cut while read, by
+size and time, in the one reader every route uses (:func:`read_body`).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from . import protocol
 from .protocol import MAX_MESSAGE
@@ -137,7 +143,7 @@ class TokenAuth:
 
 class BodyLimit:
     """Refuse request bodies announced over :data:`MAX_MESSAGE` bytes before reading them
-    (a body that lies about its length is cut while read, in the app's body reader)."""
+    (a body that lies about its length is cut while read, by :func:`read_body`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -150,3 +156,27 @@ class BodyLimit:
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, cut (413) as soon as it passes :data:`MAX_MESSAGE` bytes, however
+    it is sent (a chunked body announces no length), and refused (408) when it is not all
+    in within :attr:`Limits.body_s` seconds (a body that trickles in holds a connection).
+    Every route with a body reads it here."""
+    chunks, size = [], 0
+    seconds = request.app.state.limits.body_s
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_MESSAGE:
+                    raise protocol.TooLarge(f"body over {MAX_MESSAGE} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise protocol.TooSlow(f"the request body was not all in within {seconds:g} s") from None
+    return b"".join(chunks)
+
+
+def client_address(request: Request | WebSocket) -> str:
+    """The client's address (the TCP peer; see :mod:`.limits` about proxies)."""
+    return request.client.host if request.client is not None else "unknown"
