@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from _game import Clock
-from _web import ONE_ADDRESS, auth, live_server, shipped_chooser, with_players
+from _web import ONE_ADDRESS, auth, live_server, served, shipped_chooser, with_players
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -189,9 +189,7 @@ def test_a_device_revoked_on_another_server_has_its_socket_closed_there(tmp_path
         game = http.post("/api/games", json={"mode": "practice"},
                          headers=auth(tokens["Ann"])).json()["game_id"]  # fmt: skip
         phone = _redeem(http, _code(http, tokens["Ann"])["code"]).json()
-        other_games = EngineGames(GameService(store, chooser=shipped_chooser),
-                                  makers=Makers(1, limits=ONE_ADDRESS))  # fmt: skip
-        with live_server(other_games) as other, connect(other.ws_url) as ws, connect(
+        with served(store) as (_, other), connect(other.ws_url) as ws, connect(
             other.ws_url
         ) as own:
             for socket, token in ((ws, phone["token"]), (own, tokens["Ann"])):
@@ -202,4 +200,3 @@ def test_a_device_revoked_on_another_server_has_its_socket_closed_there(tmp_path
             _told_signed_out_and_closed(ws)
             own.send(json.dumps({"type": "view", "id": 1}))
             assert json.loads(own.recv(timeout=10))["type"] == "ack"  # Ann's stays open
-        other_games.close()
